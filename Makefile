@@ -1,0 +1,99 @@
+# bootprof — one non-recursive Makefile.
+#   make            build ./bootprof
+#   make check      install test deps, build with -Werror (+ ASan/UBSan), run all tests
+#   make demo       install deps, record the built-in demo, print its report
+#   make bench      run the benchmarks (ratios against peers, printed)
+#   make fuzz       run each fuzz target for a bounded time
+#   make install    prefix=/usr/local DESTDIR=...
+# V=1 shows the full commands.
+
+VERSION   := 0.1.0
+prefix    ?= /usr/local
+PREFIX    ?= $(prefix)
+bindir    := $(PREFIX)/bin
+libdir    := $(PREFIX)/lib
+mandir    := $(PREFIX)/share/man
+datadir   := $(PREFIX)/share
+plugindir := $(libdir)/bootprof/plugins
+
+CC        ?= cc
+PKGS      := libtracefs libtraceevent ncursesw
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+WARN := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wvla -Wwrite-strings -Wundef -Wimplicit-fallthrough -fno-common
+CFLAGS   ?= -O2 -g
+ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(PKG_CFLAGS) \
+	-Isrc -Iinclude -DBOOTPROF_VERSION='"$(VERSION)"' -DBOOTPROF_PLUGIN_DIR='"$(plugindir)"' -MMD -MP
+LDLIBS   := $(PKG_LIBS) -lpthread -ldl -lm
+
+ifneq ($(V),1)
+Q := @
+quiet = @printf '  %-7s %s\n' $(1) $(2);
+endif
+
+# Build output: build/ (normal) or another O= directory (build-asan for tests).
+O ?= build
+SRCS     := $(sort $(shell find src -name '*.c'))
+LIB_SRCS := $(filter-out src/bootprof.c,$(SRCS))
+LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
+UNIT_SRCS := $(sort $(wildcard tests/unit/test-*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
+EXAMPLE_SRCS := $(sort $(wildcard examples/*/*.c))
+EXAMPLE_BINS := $(patsubst %.c,$(O)/%,$(EXAMPLE_SRCS))
+
+all: bootprof examples
+
+bootprof: $(O)/bootprof
+	$(Q)ln -sf $(O)/bootprof bootprof
+
+$(O)/bootprof: $(O)/src/bootprof.o $(O)/libbootprof.a
+	$(call quiet,LINK,$@)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+$(O)/libbootprof.a: $(LIB_OBJS)
+	$(call quiet,AR,$@)rm -f $@ && ar rcs $@ $^
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(O)/tests/%: tests/unit/%.c $(O)/libbootprof.a
+	@mkdir -p $(dir $@)
+	$(call quiet,CCLD,$@)$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libbootprof.a $(LDFLAGS) $(LDLIBS) -lcmocka
+
+# Examples are plain programs; they do not link libbootprof.
+$(O)/examples/%: examples/%.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CCLD,$@)$(CC) $(ALL_CFLAGS) -o $@ $< $(LDFLAGS) -lpthread -lm
+
+examples: $(EXAMPLE_BINS)
+unit-tests: $(UNIT_BINS)
+
+deps-build:
+	@scripts/deps.sh build
+
+# The test build: -Werror, AddressSanitizer and UndefinedBehaviorSanitizer.
+ASAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+check:
+	@scripts/deps.sh check
+	$(Q)$(MAKE) --no-print-directory O=build EXTRA_CFLAGS=-Werror all
+	$(Q)$(MAKE) --no-print-directory O=build-asan EXTRA_CFLAGS="-Werror $(ASAN_FLAGS)" \
+		LDFLAGS="-fsanitize=address,undefined" build-asan/bootprof unit-tests examples
+	$(Q)BOOTPROF=$(CURDIR)/build-asan/bootprof BOOTPROF_FAST=$(CURDIR)/build/bootprof \
+		BUILD=$(CURDIR)/build-asan tests/run.sh $(T)
+
+demo:
+	@scripts/deps.sh demo
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)scripts/demo.sh
+
+bench: all
+	$(Q)bench/run.sh
+
+clean:
+	rm -rf build build-asan build-static build-fuzz bootprof
+
+.PHONY: all bootprof examples unit-tests deps-build check demo bench clean install uninstall fuzz
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

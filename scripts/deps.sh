@@ -1,0 +1,30 @@
+#!/bin/sh
+# Install the Debian packages a make target needs. As root: apt-get them.
+# Otherwise: print the exact command and fail, so nothing half-builds.
+# Usage: scripts/deps.sh build|check|demo
+set -e
+build="gcc make pkg-config libtracefs-dev libtraceevent-dev libncurses-dev"
+check="$build libcmocka-dev trace-cmd e2fsprogs cpio busybox-static qemu-system-x86 tmux mandoc bash-completion zsh linux-perf"
+demo="$build e2fsprogs cpio busybox-static qemu-system-x86"
+case "$1" in
+build) want=$build ;;
+check) want=$check ;;
+demo) want=$demo ;;
+*) echo "usage: scripts/deps.sh build|check|demo" >&2; exit 2 ;;
+esac
+missing=
+for p in $want; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+	echo "bootprof: missing packages; run: sudo apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get install -y -q $missing >/dev/null 2>&1 || {
+	apt-get update -q >/dev/null 2>&1
+	apt-get install -y -q $missing >/dev/null
+}

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bootprof: find out why a boot is slow. main() only dispatches; each
+ * command lives in src/cmd-NAME.c.
+ */
+#include <libgen.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "util/error.h"
+
+struct bp_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+	const char *usage;
+	const struct option *options;
+};
+
+#define CMD(n, s) { #n, cmd_##n, s, cmd_##n##_usage, cmd_##n##_options }
+
+static const struct bp_cmd commands[] = {
+	CMD(record, "record boot I/O tracepoints into a trace.dat recording"),
+	CMD(init, "run as PID 1: record the boot, then exec the real init"),
+	CMD(cmdline, "print the kernel command-line words that trace from early boot"),
+	CMD(collect, "drain the boot-time trace instance into a recording"),
+	CMD(report, "report I/O wait and reads per process and per file"),
+	CMD(top, "interactive view of a recording, or of the live system"),
+	CMD(dump, "print the raw events of a recording, one per line"),
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const char main_usage[] =
+	"usage: bootprof [--version] [--help] [--list-cmds] COMMAND [ARGS]\n"
+	"\n"
+	"Find out why a boot is slow: which reads, by which processes, from which\n"
+	"files, made everyone wait, and which of them were wasted.\n"
+	"\n"
+	"Commands:\n";
+
+static void print_main_usage(FILE *out)
+{
+	size_t i;
+
+	fputs(main_usage, out);
+	for (i = 0; i < NCOMMANDS; i++)
+		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+	fputs("\nSee 'bootprof help COMMAND' or 'man bootprof-COMMAND'.\n", out);
+}
+
+static const struct bp_cmd *find_cmd(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NCOMMANDS; i++) {
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	}
+	return NULL;
+}
+
+/* One option per line, "--name" then "-c" when it has a short form. */
+static void list_opts(const struct bp_cmd *cmd)
+{
+	const struct option *o;
+
+	for (o = cmd->options; o && o->name; o++)
+		printf("--%s\n", o->name);
+}
+
+static int run_cmd(const struct bp_cmd *cmd, int argc, char **argv)
+{
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		fputs(cmd->usage, stdout);
+		return bp_finish_stdout(0);
+	}
+	if (argc > 1 && !strcmp(argv[1], "--list-opts")) {
+		list_opts(cmd);
+		return bp_finish_stdout(0);
+	}
+	return bp_finish_stdout(cmd->fn(argc, argv));
+}
+
+int main(int argc, char **argv)
+{
+	const struct bp_cmd *cmd;
+	const char *self = basename(argv[0]);
+	size_t i;
+
+	/* Started as init (init=/usr/sbin/bootprof or a bootprof-init link). */
+	if (!strcmp(self, "bootprof-init") || (getpid() == 1 && argc == 1))
+		return cmd_init(argc, argv);
+
+	if (argc < 2) {
+		print_main_usage(stderr);
+		return BP_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		print_main_usage(stdout);
+		return bp_finish_stdout(0);
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("bootprof %s\n", BOOTPROF_VERSION);
+		return bp_finish_stdout(0);
+	}
+	if (!strcmp(argv[1], "--list-cmds")) {
+		for (i = 0; i < NCOMMANDS; i++)
+			printf("%s\n", commands[i].name);
+		return bp_finish_stdout(0);
+	}
+	if (!strcmp(argv[1], "help")) {
+		if (argc < 3) {
+			print_main_usage(stdout);
+			return bp_finish_stdout(0);
+		}
+		cmd = find_cmd(argv[2]);
+		if (!cmd)
+			return bp_usage_error("help", "'%s' is not a bootprof command", argv[2]);
+		fputs(cmd->usage, stdout);
+		return bp_finish_stdout(0);
+	}
+	cmd = find_cmd(argv[1]);
+	if (!cmd) {
+		bp_error("'%s' is not a bootprof command; see 'bootprof --help'", argv[1]);
+		return BP_EXIT_USAGE;
+	}
+	return run_cmd(cmd, argc - 1, argv + 1);
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BP_TRACEFILE_META_H
+#define BP_TRACEFILE_META_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * What a recording knows about the machine it was made on, so analysis
+ * never consults the live system (DESIGN §1). bootprof writes all of it;
+ * a trace.dat written by trace-cmd fills what its options carry (uname,
+ * clock, cpustat, cpus, page size) and leaves the rest empty.
+ *
+ * Device numbers use the kernel's internal encoding, as filemap and block
+ * tracepoints print them: dev = major << 20 | minor.
+ */
+#define BP_DEV(major, minor) (((uint32_t)(major) << 20) | ((uint32_t)(minor) & 0xfffff))
+#define BP_DEV_MAJOR(dev) ((unsigned)((dev) >> 20))
+#define BP_DEV_MINOR(dev) ((unsigned)((dev) & 0xfffff))
+
+struct bp_mount {
+	uint32_t dev;
+	char *fstype;
+	char *dir;     /* mount point */
+	char *source;  /* e.g. /dev/vda */
+};
+
+struct bp_disk {
+	uint32_t dev;
+	char *name;        /* vda, sda, mmcblk0 */
+	int rotational;    /* 1 rotating, 0 not, -1 unknown */
+	uint64_t size;     /* bytes */
+};
+
+/* One resolved inode: filemap events name (dev, ino); this names the path. */
+struct bp_path {
+	uint32_t dev;
+	uint64_t ino;
+	char *path;
+};
+
+/* Ring-buffer statistics of one CPU, read from per_cpu/cpuN/stats at stop. */
+struct bp_cpu_stat {
+	uint64_t entries;
+	uint64_t overrun;         /* events overwritten (oldest lost) */
+	uint64_t commit_overrun;
+	uint64_t dropped;         /* events dropped (buffer full, no overwrite) */
+	uint64_t read;
+};
+
+struct bp_meta {
+	char *bootprof_version;  /* NULL: not written by bootprof */
+	char *hostname;
+	char *kernel_release;    /* uname -r */
+	char *kernel_version;    /* uname -v */
+	char *machine;           /* uname -m */
+	char *cmdline;           /* /proc/cmdline */
+	char *clock;             /* trace clock: boot, local, ... */
+	char *stop_reason;       /* "command exited", "duration", "signal SIGINT", ... */
+	char *command;           /* what was recorded (record -- CMD), or NULL */
+	int ncpus;
+	int page_size;           /* ring-buffer page (sub-buffer) size */
+	uint64_t start_ns;       /* recording clock at start, 0 if unknown */
+	uint64_t stop_ns;        /* recording clock at stop, 0 if unknown */
+
+	char **events;           /* "system:event" recorded */
+	size_t nevents;
+	char **unavailable;      /* requested but missing on this kernel */
+	size_t nunavailable;
+
+	struct bp_mount *mounts;
+	size_t nmounts;
+	struct bp_disk *disks;
+	size_t ndisks;
+	struct bp_path *paths;   /* sorted by (dev, ino) after bp_meta_sort_paths() */
+	size_t npaths;
+	uint64_t unresolved;     /* (dev, ino) pairs seen in events but not resolved */
+
+	struct bp_cpu_stat *cpu_stats; /* ncpus entries, or NULL when unknown */
+};
+
+void bp_meta_init(struct bp_meta *m);
+/* Free everything the struct owns (it owns every pointer in it). */
+void bp_meta_release(struct bp_meta *m);
+
+/* Append helpers: copy their string arguments. */
+void bp_meta_add_event(struct bp_meta *m, const char *name, int available);
+void bp_meta_add_mount(struct bp_meta *m, uint32_t dev, const char *fstype, const char *dir,
+		       const char *source);
+void bp_meta_add_disk(struct bp_meta *m, uint32_t dev, const char *name, int rotational,
+		      uint64_t size);
+void bp_meta_add_path(struct bp_meta *m, uint32_t dev, uint64_t ino, const char *path);
+
+/* Sort paths by (dev, ino) so bp_meta_find_path() can bisect. */
+void bp_meta_sort_paths(struct bp_meta *m);
+/* The path of (dev, ino), or NULL. Needs bp_meta_sort_paths() first. */
+const char *bp_meta_find_path(const struct bp_meta *m, uint32_t dev, uint64_t ino);
+/* The disk with this device number, or NULL. */
+const struct bp_disk *bp_meta_find_disk(const struct bp_meta *m, uint32_t dev);
+
+/* Total lost events over all CPUs (overrun + dropped); 0 when unknown. */
+uint64_t bp_meta_lost_events(const struct bp_meta *m);
+
+/*
+ * Serialize to a text blob stored inside the trace.dat (see tracefile.h),
+ * and parse it back. The parser treats the blob as untrusted: any malformed
+ * line fails with bp_set_error() and returns -1.
+ * bp_meta_serialize returns a heap buffer (caller frees), *len set.
+ */
+char *bp_meta_serialize(const struct bp_meta *m, size_t *len);
+int bp_meta_parse(struct bp_meta *m, const char *buf, size_t len);
+
+#endif

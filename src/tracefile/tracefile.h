@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BP_TRACEFILE_TRACEFILE_H
+#define BP_TRACEFILE_TRACEFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracefile/meta.h"
+
+/*
+ * The recording file: trace-cmd's trace.dat (man 5 trace-cmd.dat.v6/v7), so
+ * trace-cmd report and KernelShark open bootprof recordings and bootprof
+ * reads trace-cmd's. This is the only layer that parses raw ring-buffer
+ * pages (with libtraceevent's kbuffer).
+ */
+
+struct tep_handle;
+struct tep_event;
+
+/* ---- reading ---- */
+
+struct bp_reader;
+
+/* One event, valid until the next bp_reader_next() call. */
+struct bp_event {
+	uint64_t ts;              /* ns on the recording's clock */
+	int cpu;
+	int id;                   /* tep event id (common_type) */
+	struct tep_event *format; /* NULL when the file has no format for id */
+	const void *data;         /* raw record, starting with the common fields */
+	int size;
+};
+
+struct bp_read_stats {
+	uint64_t events;         /* events returned so far */
+	uint64_t pages;          /* ring-buffer pages read */
+	uint64_t missed_events;  /* lost events flagged in page headers */
+	uint64_t missed_pages;   /* pages flagged as having lost events (count unknown) */
+	uint64_t truncated_bytes;/* data promised by the headers but missing from the file */
+	int truncated;           /* the file ends before its headers say it should */
+};
+
+/*
+ * Open a recording (bootprof's or trace-cmd's, v6 or v7) for streaming.
+ * Returns NULL with bp_set_error() on a file that cannot be read at all;
+ * a truncated file opens and is read to its last complete page (see stats).
+ */
+struct bp_reader *bp_reader_open(const char *path);
+void bp_reader_free(struct bp_reader *r);
+
+/* 1: *ev filled, next event in time order over all CPUs; 0: end; -1: error. */
+int bp_reader_next(struct bp_reader *r, struct bp_event *ev);
+/* Start again from the first event. */
+int bp_reader_rewind(struct bp_reader *r);
+
+struct tep_handle *bp_reader_tep(struct bp_reader *r);
+const struct bp_meta *bp_reader_meta(struct bp_reader *r);
+const struct bp_read_stats *bp_reader_stats(struct bp_reader *r);
+/* File format version (6 or 7). */
+int bp_reader_version(struct bp_reader *r);
+
+/*
+ * Warnings found while opening/reading (truncation, unknown options), one
+ * per line, or NULL when there are none. Owned by the reader.
+ */
+const char *bp_reader_warnings(struct bp_reader *r);
+
+/* ---- writing ---- */
+
+/* The tracefs texts that make the raw pages parseable, copied at record start. */
+struct bp_event_format {
+	char *system;   /* "sched", "ftrace" ... */
+	char *text;     /* contents of events/SYSTEM/EVENT/format */
+	size_t len;
+};
+
+struct bp_trace_headers {
+	char *header_page;            /* events/header_page */
+	size_t header_page_len;
+	char *header_event;           /* events/header_event */
+	size_t header_event_len;
+	struct bp_event_format *formats;
+	size_t nformats;
+	char *kallsyms;               /* may be NULL */
+	size_t kallsyms_len;
+	char *printk;                 /* printk_formats, may be NULL */
+	size_t printk_len;
+	char *cmdlines;               /* saved_cmdlines: "pid comm\n"..., may be NULL */
+	size_t cmdlines_len;
+	char *tgids;                  /* saved_tgids: "pid tgid\n"..., may be NULL */
+	size_t tgids_len;
+};
+
+void bp_trace_headers_release(struct bp_trace_headers *h);
+
+struct bp_writer;
+
+/*
+ * Create the recording at path: 0600, O_NOFOLLOW|O_CREAT|O_EXCL (with force,
+ * an existing regular file is replaced; a symlink is never followed). Called
+ * before tracing starts so an unwritable output fails early. Raw pages are
+ * spooled per CPU until bp_writer_finish().
+ */
+struct bp_writer *bp_writer_create(const char *path, int force, int ncpus, int page_size);
+/* A descriptor the recorder splices CPU cpu's raw ring-buffer pages into. */
+int bp_writer_cpu_fd(struct bp_writer *w, int cpu);
+/*
+ * Assemble the final trace.dat from the spooled pages, the headers and the
+ * metadata. Returns 0, or -1 with bp_set_error() (e.g. ENOSPC): then the file
+ * holds the longest valid prefix that could be written.
+ */
+int bp_writer_finish(struct bp_writer *w, const struct bp_trace_headers *h,
+		     const struct bp_meta *meta);
+/* Remove the output and spool (recording failed before any data). */
+void bp_writer_abort(struct bp_writer *w);
+/* Release memory and descriptors; does not remove anything. NULL is a no-op. */
+void bp_writer_free(struct bp_writer *w);
+
+#endif
