@@ -111,6 +111,13 @@ int bp_writer_cpu_fd(struct bp_writer *w, int cpu);
  */
 int bp_writer_finish(struct bp_writer *w, const struct bp_trace_headers *h,
 		     const struct bp_meta *meta);
+/*
+ * A reader over the pages spooled so far, merged in time order, so the
+ * recorder can scan events before bp_writer_finish() (e.g. to collect the
+ * (dev, ino) pairs whose paths go into the metadata). Free it with
+ * bp_reader_free() before finishing. NULL with bp_set_error() on failure.
+ */
+struct bp_reader *bp_writer_reader(struct bp_writer *w, const struct bp_trace_headers *h);
 /* Remove the output and spool (recording failed before any data). */
 void bp_writer_abort(struct bp_writer *w);
 /* Release memory and descriptors; does not remove anything. NULL is a no-op. */
