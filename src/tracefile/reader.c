@@ -15,6 +15,7 @@
  * does no allocation and no string work.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -398,7 +399,84 @@ static int parse_text(struct tep_handle *tep, const struct bp_trace_headers *t, 
 static void setup_tep_geometry(struct bp_reader *r, struct tep_handle *tep);
 
 /* Parse texts from..last in a child; 0 when none crashes, else 1 and *bad. */
-static int probe_texts(struct bp_reader *r, size_t from, const char *skip, size_t *bad)
+enum { TEXT_PROBE, TEXT_KNOWN, TEXT_CRASHED };
+
+static size_t text_len(const struct bp_trace_headers *t, size_t i, const char **p)
+{
+	if (i == 0) {
+		*p = t->header_page;
+		return t->header_page_len;
+	}
+	if (i <= t->nformats) {
+		*p = t->formats[i - 1].text;
+		return t->formats[i - 1].len;
+	}
+	*p = i == t->nformats + 1 ? t->kallsyms : t->printk;
+	return *p ? strlen(*p) : 0;
+}
+
+/*
+ * Texts that parsed without crashing in an earlier probe of this process:
+ * a set of 64-bit hashes, so that a process opening many recordings of the
+ * same machine forks a probe only for texts it has not seen.
+ */
+static struct {
+	pthread_mutex_t lock;
+	uint64_t *slots;  /* 0: empty */
+	size_t cap, count;
+} known = { PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0 };
+
+static uint64_t text_hash(const struct bp_trace_headers *t, size_t i)
+{
+	uint64_t h = 1469598103934665603ULL ^ i * 0x9e3779b97f4a7c15ULL;
+	const char *p;
+	size_t n = text_len(t, i, &p), k;
+
+	for (k = 0; k < n; k++)
+		h = (h ^ (unsigned char)p[k]) * 1099511628211ULL;
+	return h ? h : 1;
+}
+
+/* Called with known.lock held. */
+static int known_has(uint64_t h)
+{
+	size_t i;
+
+	if (!known.cap)
+		return 0;
+	for (i = h & (known.cap - 1); known.slots[i]; i = (i + 1) & (known.cap - 1)) {
+		if (known.slots[i] == h)
+			return 1;
+	}
+	return 0;
+}
+
+static void known_add(uint64_t h)
+{
+	size_t i;
+
+	if (known_has(h))
+		return;
+	if ((known.count + 1) * 2 > known.cap) {
+		uint64_t *old = known.slots;
+		size_t old_cap = known.cap, k;
+
+		known.cap = known.cap ? known.cap * 2 : 1024;
+		known.slots = xcalloc(known.cap, sizeof(*known.slots));
+		known.count = 0;
+		for (k = 0; k < old_cap; k++) {
+			if (old[k])
+				known_add(old[k]);
+		}
+		free(old);
+	}
+	for (i = h & (known.cap - 1); known.slots[i]; i = (i + 1) & (known.cap - 1))
+		;
+	known.slots[i] = h;
+	known.count++;
+}
+
+static int probe_texts(struct bp_reader *r, size_t from, const char *state, size_t *bad)
 {
 	const size_t last = r->texts.nformats + 2, done = (size_t)-1;
 	size_t i, got = done;
@@ -435,7 +513,7 @@ static int probe_texts(struct bp_reader *r, size_t from, const char *skip, size_
 			_exit(1);
 		setup_tep_geometry(r, tep);
 		for (i = from; i <= last; i++) {
-			if (skip[i])
+			if (state[i] != TEXT_PROBE)
 				continue;
 			if (write(fds[1], &i, sizeof(i)) != sizeof(i))
 				_exit(1);
@@ -461,24 +539,38 @@ static int probe_texts(struct bp_reader *r, size_t from, const char *skip, size_
 static int load_tep(struct bp_reader *r, int untrusted)
 {
 	const size_t last = r->texts.nformats + 2;
-	char *skip = xcalloc(last + 1, 1);
-	size_t i, from = 0, bad, crashes = 0;
+	char *state = xcalloc(last + 1, 1);
+	uint64_t *hash = xcalloc(last + 1, sizeof(*hash));
+	size_t i, from = 0, bad, crashes = 0, unknown = 0;
 	int ret = -1;
 
-	while (untrusted && probe_texts(r, from, skip, &bad)) {
+	pthread_mutex_lock(&known.lock);
+	for (i = 0; i <= last; i++) {
+		hash[i] = text_hash(&r->texts, i);
+		state[i] = !untrusted || known_has(hash[i]) ? TEXT_KNOWN : TEXT_PROBE;
+		unknown += state[i] == TEXT_PROBE;
+	}
+	pthread_mutex_unlock(&known.lock);
+	while (unknown && probe_texts(r, from, state, &bad)) {
 		if (bad == 0 || ++crashes > 64) {
 			bp_set_error("'%s' has corrupt event formats", r->path);
 			goto out;
 		}
-		skip[bad] = 1;
+		state[bad] = TEXT_CRASHED;
 		from = bad + 1;
 	}
+	pthread_mutex_lock(&known.lock);
+	for (i = 0; untrusted && i <= last; i++) {
+		if (state[i] == TEXT_PROBE)
+			known_add(hash[i]);
+	}
+	pthread_mutex_unlock(&known.lock);
 	if (parse_text(r->tep, &r->texts, r->long_size, 0)) {
 		bp_set_error("'%s' has a corrupt ring-buffer page header", r->path);
 		goto out;
 	}
 	for (i = 1; i <= last; i++) {
-		if (skip[i] || parse_text(r->tep, &r->texts, r->long_size, i)) {
+		if (state[i] == TEXT_CRASHED || parse_text(r->tep, &r->texts, r->long_size, i)) {
 			/* An unparsable format loses that event type only, as in trace-cmd. */
 			if (i <= r->texts.nformats)
 				add_warning(r, "cannot parse an event format of system '%s'",
@@ -490,7 +582,8 @@ static int load_tep(struct bp_reader *r, int untrusted)
 	}
 	ret = 0;
 out:
-	free(skip);
+	free(state);
+	free(hash);
 	return ret;
 }
 
