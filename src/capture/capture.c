@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <tracefs.h>
@@ -64,18 +65,32 @@ struct bp_capture {
 
 /* ---- tracefs helpers ---- */
 
+#define TRACEFS_DIR "/sys/kernel/tracing"
+#define TRACEFS_MAGIC_NUMBER 0x74726163
+
+static int tracefs_mounted_at_default(void)
+{
+	struct statfs sfs;
+
+	return statfs(TRACEFS_DIR, &sfs) == 0 && sfs.f_type == TRACEFS_MAGIC_NUMBER;
+}
+
+/*
+ * tracefs_tracing_dir() mounts tracefs at /sys/kernel/tracing when it finds
+ * it nowhere, and caches the answer. (tracefs_tracing_dir_is_mounted() is
+ * avoided: it leaks its path in libtracefs 1.6.4.)
+ */
 int bp_tracefs_ready(int *mounted)
 {
-	const char *path = NULL;
+	int before = tracefs_mounted_at_default();
+	const char *dir = tracefs_tracing_dir();
 
 	*mounted = 0;
-	if (tracefs_tracing_dir_is_mounted(false, &path) == 1)
-		return 0;
-	if (tracefs_tracing_dir_is_mounted(true, &path) < 0 || !path) {
-		bp_set_error("tracefs is not available (cannot mount it at /sys/kernel/tracing)");
+	if (!dir || access(dir, F_OK) < 0) {
+		bp_set_error("tracefs is not available (cannot mount it at " TRACEFS_DIR ")");
 		return -1;
 	}
-	*mounted = 1;
+	*mounted = !before && tracefs_mounted_at_default();
 	return 0;
 }
 

@@ -171,20 +171,25 @@ static int mount_table_read(struct mount_table *t)
 
 static int read_rotational(const char *name)
 {
-	char path[PATH_MAX], parent[PATH_MAX];
+	char parent[PATH_MAX], *path;
 	uint64_t v;
+	int ret;
 
-	snprintf(path, sizeof(path), "/sys/class/block/%s/queue/rotational", name);
-	if (read_u64(path, &v) == 0)
+	path = xasprintf("/sys/class/block/%s/queue/rotational", name);
+	ret = read_u64(path, &v);
+	free(path);
+	if (ret == 0)
 		return v ? 1 : 0;
 	/* A partition: its disk is the parent directory in sysfs. */
-	snprintf(path, sizeof(path), "/sys/class/block/%s/..", name);
-	if (!realpath(path, parent))
+	path = xasprintf("/sys/class/block/%s/..", name);
+	ret = realpath(path, parent) ? 0 : -1;
+	free(path);
+	if (ret < 0)
 		return -1;
-	if (strlen(parent) + sizeof("/queue/rotational") > sizeof(path))
-		return -1;
-	snprintf(path, sizeof(path), "%s/queue/rotational", parent);
-	if (read_u64(path, &v) == 0)
+	path = xasprintf("%s/queue/rotational", parent);
+	ret = read_u64(path, &v);
+	free(path);
+	if (ret == 0)
 		return v ? 1 : 0;
 	return -1;
 }
