@@ -494,12 +494,13 @@ int cmd_record(int argc, char **argv)
 
 	if (bp_resolve_system(&meta) < 0)
 		bp_warn("%s", bp_last_error());
-	reader = bp_writer_reader(w, &headers);
+	/* After a failed write, finish what fits without scanning for paths. */
+	reader = write_err ? NULL : bp_writer_reader(w, &headers);
 	if (reader) {
 		if (bp_resolve_paths(&meta, reader) < 0)
 			bp_warn("cannot name the files read: %s", bp_last_error());
 		bp_reader_free(reader);
-	} else {
+	} else if (!write_err) {
 		bp_warn("cannot scan the recording for files: %s", bp_last_error());
 	}
 

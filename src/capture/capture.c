@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/vfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <tracefs.h>
@@ -233,6 +234,27 @@ static int resolve_named_events(struct bp_capture *c, char **names, size_t n)
 
 /* ---- the instance ---- */
 
+/*
+ * Stop and remove an instance we created. The kernel refuses (EBUSY) while
+ * a reference to its buffers is still being dropped, e.g. pages spliced
+ * into a pipe that a failed write left full: retry for up to 5 s
+ * (about 0.25 s is typical).
+ */
+static void remove_instance(struct tracefs_instance *inst)
+{
+	struct timespec pause = { 0, 20 * 1000000L };
+	int i;
+
+	tracefs_instance_file_write(inst, "tracing_on", "0");
+	tracefs_instance_file_write(inst, "events/enable", "0");
+	for (i = 0; i < 250; i++) {
+		if (tracefs_instance_destroy(inst) == 0 || errno != EBUSY)
+			break;
+		nanosleep(&pause, NULL);
+	}
+	tracefs_instance_free(inst);
+}
+
 static void capture_release_cpus(struct bp_capture *c)
 {
 	int i;
@@ -268,10 +290,7 @@ void bp_capture_free(struct bp_capture *c)
 	capture_release_cpus(c);
 	if (c->instance) {
 		/* Stop first so nothing runs while the directory goes away. */
-		tracefs_instance_file_write(c->instance, "tracing_on", "0");
-		tracefs_instance_file_write(c->instance, "events/enable", "0");
-		tracefs_instance_destroy(c->instance);
-		tracefs_instance_free(c->instance);
+		remove_instance(c->instance);
 	}
 	if (c->stop_fd >= 0)
 		close(c->stop_fd);
@@ -772,10 +791,7 @@ void bp_exec_watch_free(struct bp_exec_watch *x)
 	if (x->pipe_fd >= 0)
 		close(x->pipe_fd);
 	if (x->instance) {
-		tracefs_instance_file_write(x->instance, "tracing_on", "0");
-		tracefs_instance_file_write(x->instance, "events/enable", "0");
-		tracefs_instance_destroy(x->instance);
-		tracefs_instance_free(x->instance);
+		remove_instance(x->instance);
 	}
 	free(x);
 }

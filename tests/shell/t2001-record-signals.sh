@@ -116,6 +116,21 @@ expect '--until-exec: stop reason' "meta_of '$TEST_DIR/exec.dat' | grep -q 'exec
 expect_tracing_clean '--until-exec' "$pid"
 expect '--until-exec: watch instance removed' "! test -e $TRACEFS/instances/bootprof-$pid-exec"
 
+# A full disk stops the recording: one line, exit 1, a readable prefix kept.
+mkdir "$TEST_DIR/full"
+if mount -t tmpfs -o size=4m tmpfs "$TEST_DIR/full" 2>/dev/null; then
+	record_fg 1 -o "$TEST_DIR/full/x.dat" -- dd if=/dev/zero of=/dev/null bs=1 count=2000000
+	st=$?
+	expect 'disk full: exit 1, one line' "[ $st = 0 ] && one_line \"cannot write .*No space left\""
+	expect_tracing_clean 'disk full' "$pid"
+	expect 'disk full: the prefix is readable' \
+		"{ $BOOTPROF_FAST dump '$TEST_DIR/full/x.dat' 2>/dev/null ||
+		   trace-cmd report '$TEST_DIR/full/x.dat' 2>/dev/null; } | grep -q sys_enter"
+	umount "$TEST_DIR/full"
+else
+	skip 'disk full' 'cannot mount a small tmpfs'
+fi
+
 # Usage errors exit 2 and trace nothing.
 for args in '--no-such-option' '--duration soon' '-o' '--buffer-size -4' '--events ,'; do
 	# shellcheck disable=SC2086
