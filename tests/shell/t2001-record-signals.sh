@@ -26,7 +26,7 @@ record_bg() {
 
 # The recording's metadata as text (stop reason, events ...).
 meta_of() {
-	$BOOTPROF_FAST dump --meta "$1" 2>/dev/null || grep -a '^stop ' "$1" | sed 's/\\s/ /g'
+	$BOOTPROF_FAST dump --meta "$1" 2>/dev/null
 }
 
 # record_fg EXPECTED-STATUS ARGS...: run a recording in the foreground with a
