@@ -215,49 +215,99 @@ static char *join_words(char **words)
 }
 
 /*
- * Run the command once tracing is on. A close-on-exec pipe reports an
- * exec failure (errno) to the parent, so "no such command" fails the
- * recording instead of looking like a command that exited with 127.
+ * The command is forked before the recorder opens its ring buffers and
+ * pipes, so it inherits none of them (a daemon holding one would keep the
+ * instance busy), and waits on a pipe until tracing is on. A second,
+ * close-on-exec pipe reports an exec failure (errno), so "no such
+ * command" fails the recording instead of looking like status 127.
  */
-static pid_t start_command(char **cmd, const struct sigaction *old)
-{
-	int fds[2], err = 0;
-	ssize_t n;
+struct command {
 	pid_t pid;
+	int go_fd;     /* write end: one byte starts the command, EOF cancels it */
+	int err_fd;    /* read end: errno of a failed exec, or EOF on success */
+};
 
-	if (pipe2(fds, O_CLOEXEC) < 0) {
+static int prepare_command(struct command *cmd, char **argv, const struct sigaction *old)
+{
+	int go[2], err[2];
+	char byte;
+
+	cmd->pid = -1;
+	cmd->go_fd = cmd->err_fd = -1;
+	if (pipe2(go, O_CLOEXEC) < 0) {
 		bp_set_error_errno("pipe");
 		return -1;
 	}
-	pid = fork();
-	if (pid < 0) {
-		bp_set_error_errno("cannot fork");
-		close(fds[0]);
-		close(fds[1]);
+	if (pipe2(err, O_CLOEXEC) < 0) {
+		bp_set_error_errno("pipe");
+		close(go[0]);
+		close(go[1]);
 		return -1;
 	}
-	if (pid == 0) {
-		close(fds[0]);
+	cmd->pid = fork();
+	if (cmd->pid < 0) {
+		bp_set_error_errno("cannot fork");
+		close(go[0]);
+		close(go[1]);
+		close(err[0]);
+		close(err[1]);
+		return -1;
+	}
+	if (cmd->pid == 0) {
+		int e;
+
+		close(go[1]);
+		close(err[0]);
 		restore_signals(old);
-		execvp(cmd[0], cmd);
-		err = errno;
-		if (write(fds[1], &err, sizeof(err)) < 0) {
+		if (read(go[0], &byte, 1) != 1)
+			_exit(127); /* recording failed to start */
+		execvp(argv[0], argv);
+		e = errno;
+		if (write(err[1], &e, sizeof(e)) < 0) {
 			/* The parent then sees status 127. */
 		}
 		_exit(127);
 	}
-	close(fds[1]);
-	do {
-		n = read(fds[0], &err, sizeof(err));
-	} while (n < 0 && errno == EINTR);
-	close(fds[0]);
-	if (n == sizeof(err)) {
-		waitpid(pid, NULL, 0);
-		errno = err;
-		bp_set_error_errno("cannot run '%s'", cmd[0]);
+	close(go[0]);
+	close(err[1]);
+	cmd->go_fd = go[1];
+	cmd->err_fd = err[0];
+	return 0;
+}
+
+/* Let the command exec; returns -1 when it could not. */
+static int run_command(struct command *cmd, const char *name)
+{
+	ssize_t n;
+	int err = 0;
+
+	if (write(cmd->go_fd, "g", 1) != 1) {
+		bp_set_error_errno("cannot start '%s'", name);
 		return -1;
 	}
-	return pid;
+	close(cmd->go_fd);
+	cmd->go_fd = -1;
+	do {
+		n = read(cmd->err_fd, &err, sizeof(err));
+	} while (n < 0 && errno == EINTR);
+	close(cmd->err_fd);
+	cmd->err_fd = -1;
+	if (n == sizeof(err)) {
+		errno = err;
+		bp_set_error_errno("cannot run '%s'", name);
+		return -1;
+	}
+	return 0;
+}
+
+/* Close the pipes; a command never started then exits without exec. */
+static void release_command(struct command *cmd)
+{
+	if (cmd->go_fd >= 0)
+		close(cmd->go_fd);
+	if (cmd->err_fd >= 0)
+		close(cmd->err_fd);
+	cmd->go_fd = cmd->err_fd = -1;
 }
 
 static void print_status(struct bp_capture *c, uint64_t start, int final)
@@ -406,6 +456,7 @@ int cmd_record(int argc, char **argv)
 	struct sigaction old_sig[NSTOP_SIGNALS];
 	struct bp_exec_watch *xw = NULL;
 	struct run_state rs = { 0 };
+	struct command cmd = { -1, -1, -1 };
 	struct bp_capture *c = NULL;
 	struct bp_writer *w = NULL;
 	struct bp_reader *reader;
@@ -439,11 +490,15 @@ int cmd_record(int argc, char **argv)
 	}
 	page_size = bp_tracefs_page_size();
 
+	/* From here on a signal only asks to stop, so every path unwinds. */
+	catch_signals(old_sig);
+	signals_caught = 1;
+
 	/* The output first: an unwritable or existing file fails before tracing. */
 	w = bp_writer_create(o.output, o.force, ncpus, page_size);
 	if (!w) {
 		bp_error_last();
-		goto out_free_opts;
+		goto out_release;
 	}
 	snprintf(name, sizeof(name), "bootprof-%d", (int)getpid());
 	cfg.name = name;
@@ -463,16 +518,21 @@ int cmd_record(int argc, char **argv)
 			goto out_abort;
 	}
 
-	catch_signals(old_sig);
-	signals_caught = 1;
+	if (o.cmd) {
+		if (prepare_command(&cmd, o.cmd, old_sig) < 0)
+			goto out_abort;
+		rs.child = cmd.pid;
+	}
+	if (stop_signal) {
+		bp_set_error("interrupted by %s before recording started",
+			     signal_name(stop_signal));
+		goto out_abort;
+	}
 	if (bp_capture_start(c, w) < 0)
 		goto out_abort;
 	start_ns = now_ns(CLOCK_BOOTTIME);
-	if (o.cmd) {
-		rs.child = start_command(o.cmd, old_sig);
-		if (rs.child < 0)
-			goto out_abort;
-	}
+	if (o.cmd && run_command(&cmd, o.cmd[0]) < 0)
+		goto out_abort;
 	if (wait_for_stop(&o, c, xw, &rs) < 0)
 		goto out_abort;
 	bp_exec_watch_free(xw);
@@ -521,6 +581,7 @@ int cmd_record(int argc, char **argv)
 out_abort:
 	bp_error_last();
 	/* Nothing usable was recorded: leave no file behind. */
+	release_command(&cmd);
 	end_command(&rs);
 	bp_exec_watch_free(xw);
 	xw = NULL;
@@ -528,6 +589,7 @@ out_abort:
 	c = NULL;
 	bp_writer_abort(w);
 out_release:
+	release_command(&cmd);
 	end_command(&rs);
 	bp_exec_watch_free(xw);
 	bp_capture_free(c);

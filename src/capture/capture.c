@@ -532,7 +532,7 @@ static int open_cpu(struct bp_capture *c, struct cpu_recorder *r, struct bp_writ
 	if (r->out_fd < 0)
 		return -1;
 	snprintf(path, sizeof(path), "per_cpu/cpu%d/trace_pipe_raw", cpu);
-	r->raw_fd = tracefs_instance_file_open(c->instance, path, O_RDONLY | O_NONBLOCK);
+	r->raw_fd = tracefs_instance_file_open(c->instance, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (r->raw_fd < 0) {
 		bp_set_error_errno("cannot open '%s'", path);
 		return -1;
@@ -837,7 +837,8 @@ struct bp_exec_watch *bp_exec_watch_new(const char *instance, const char *name)
 		bp_set_error_errno("cannot enable 'sched:sched_process_exec'");
 		goto out_free;
 	}
-	x->pipe_fd = tracefs_instance_file_open(x->instance, "trace_pipe", O_RDONLY | O_NONBLOCK);
+	x->pipe_fd = tracefs_instance_file_open(x->instance, "trace_pipe",
+						O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (x->pipe_fd < 0) {
 		bp_set_error_errno("cannot open the exec watch");
 		goto out_free;

@@ -96,6 +96,19 @@ expect 'failing command: exit 0 with a warning' \
 expect 'failing command: stop reason' "meta_of '$TEST_DIR/false.dat' | grep -q 'command exited'"
 expect_tracing_clean 'failing command' "$pid"
 
+# A command that leaves a process running: the recording ends with the
+# command, and that process holds nothing of the recorder's.
+record_fg 0 -o "$TEST_DIR/daemon.dat" -- sh -c "sleep 30 & echo \$! >'$TEST_DIR/daemon.pid'"
+expect 'background process left running: exit 0' "[ $? = 0 ]"
+expect_tracing_clean 'background process left running' "$pid"
+# Its descriptors: the ones this shell passed down, and the redirections.
+for fd in /proc/$$/fd/*; do readlink "$fd"; done | sort -u >"$TEST_DIR/fds.ours"
+for fd in /proc/"$(cat "$TEST_DIR/daemon.pid")"/fd/*; do readlink "$fd"; done | sort -u |
+	grep -v -e '^/dev/null$' -e "^$TEST_DIR/std" >"$TEST_DIR/fds.daemon"
+expect 'background process holds no recorder descriptor' \
+	"! comm -23 '$TEST_DIR/fds.daemon' '$TEST_DIR/fds.ours' | grep ."
+kill "$(cat "$TEST_DIR/daemon.pid")" 2>/dev/null
+
 # --until-file stops when the file appears.
 record_bg "$TEST_DIR/file.dat" --duration 120 --until-file "$TEST_DIR/marker"
 touch "$TEST_DIR/marker"
