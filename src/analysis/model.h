@@ -140,8 +140,10 @@ enum bp_file_kind {
  * @used_bytes: bytes read in the window that an access covered later
  * @never_used_bytes: bytes read in the window that no access covered
  *                    before they left the cache or the recording ended;
- *                    @used_bytes + @never_used_bytes == @bytes_read when
- *                    access events exist (BP_MISSING_ACCESS clear)
+ *                    @used_bytes + @never_used_bytes == @bytes_read for a
+ *                    regular file when access events exist
+ *                    (BP_MISSING_ACCESS clear); both are 0 for metadata,
+ *                    whose buffer-head accesses no event reports
  * @reread_bytes: bytes inserted again after the same page was deleted
  * @size_pages: highest page index seen + 1 (a lower bound of the file size)
  * @first_ns: first event on the file in the window
