@@ -99,6 +99,13 @@ for c in $cmds; do
 		"comm -13 '$TEST_DIR/$c.syn' '$TEST_DIR/$c.opts' | sed 's/^/not in SYNOPSIS: /' | grep . && exit 1; true"
 	expect "bootprof-$c.1: OPTIONS describes every option" \
 		"comm -13 '$TEST_DIR/$c.doc' '$TEST_DIR/$c.opts' | sed 's/^/not in OPTIONS: /' | grep . && exit 1; true"
+	# Short forms: "-o|--output" in SYNOPSIS, "-o, --output" in the usage.
+	section SYNOPSIS "$TEST_DIR/$c.txt" | grep -oE -- '-[a-zA-Z0-9]\|--[a-z0-9-]+' |
+		tr '|' ' ' | sort -u >"$TEST_DIR/$c.syn-short"
+	"$BOOTPROF" "$c" -h | grep -oE -- '-[a-zA-Z0-9], --[a-z0-9-]+' |
+		tr -d ',' | sort -u >"$TEST_DIR/$c.usage-short"
+	expect "bootprof-$c.1: short options pair as in '$c -h'" \
+		"diff '$TEST_DIR/$c.usage-short' '$TEST_DIR/$c.syn-short'"
 done
 
 # 5. Runnable EXAMPLES. Each block becomes one script: its "$ " lines,
