@@ -31,7 +31,7 @@ done
 # Render a page as plain text (no overstrike, wide lines).
 render() {
 	if command -v mandoc >/dev/null; then
-		mandoc -T ascii -O width=400 "$1" | col -b
+		mandoc -T ascii -O width=400 "$1" | sed 's/.\x08//g'
 	else
 		MANWIDTH=400 groff -man -T ascii -P -cbou "$1"
 	fi
