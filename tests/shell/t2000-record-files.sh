@@ -112,3 +112,28 @@ for f in $FILES; do
 	expect "$f named in the inode table" "grep -q '^# path: .* $D/$f\$' '$TEST_DIR/meta.txt'"
 done
 expect 'no events lost' "grep -q '^# lost events: 0\$' '$TEST_DIR/meta.txt'"
+
+# Names are found even when the files' dentries are gone by the end of the
+# recording (the path search then walks the filesystem).
+W=$TEST_DIR/walk
+mkdir -p "$W/a/b"
+echo one >"$W/one"
+echo two >"$W/a/b/two"
+drop_caches
+$BOOTPROF_FAST record -o "$TEST_DIR/walk.dat" -- \
+	sh -c "cat '$W/one' '$W/a/b/two' >/dev/null; echo 2 >/proc/sys/vm/drop_caches" \
+	2>"$TEST_DIR/walk.err"
+expect 'evicted dentries: record exits 0' "[ $? = 0 ] || { cat '$TEST_DIR/walk.err'; false; }"
+$BOOTPROF dump --meta "$TEST_DIR/walk.dat" >"$TEST_DIR/walk.meta" 2>&1
+for f in one a/b/two; do
+	ino=$(stat -c %i "$W/$f")
+	expect "evicted dentries: $f named" "grep -q '^# path: [0-9:]* $ino $W/$f\$' '$TEST_DIR/walk.meta'"
+done
+
+# A ring buffer too small for the event rate loses events, and says so.
+$BOOTPROF_FAST record --buffer-size 8 -o "$TEST_DIR/small.dat" -- \
+	dd if=/dev/zero of=/dev/null bs=1 count=300000 2>"$TEST_DIR/small.err"
+expect 'tiny buffer: record exits 0' "[ $? = 0 ] || { cat '$TEST_DIR/small.err'; false; }"
+expect 'tiny buffer: lost events warned about' "grep -q 'warning: [0-9]* events lost' '$TEST_DIR/small.err'"
+expect 'tiny buffer: lost events in the metadata' \
+	"$BOOTPROF dump --meta '$TEST_DIR/small.dat' | grep -q '^# lost events: [1-9]'"
