@@ -439,11 +439,17 @@ static void fill_meta(struct bp_meta *meta, const struct record_opts *o, struct 
 static void print_summary(const struct record_opts *o, const struct bp_meta *meta,
 			  uint64_t bytes)
 {
-	uint64_t lost = bp_meta_lost_events(meta);
+	uint64_t lost = bp_meta_lost_events(meta), events = 0;
+	int i;
 
-	fprintf(stderr, "bootprof: wrote '%s' (%.1f MB of events, %zu paths, %llu unresolved)\n",
-		o->output, (double)bytes / (1024.0 * 1024.0), meta->npaths,
-		(unsigned long long)meta->unresolved);
+	for (i = 0; meta->cpu_stats && i < meta->ncpus; i++)
+		events += meta->cpu_stats[i].read + meta->cpu_stats[i].entries;
+	fprintf(stderr,
+		"bootprof: wrote '%s': %llu events (%.1f MB), %zu files named, %llu unnamed; "
+		"stopped: %s\n",
+		o->output, (unsigned long long)events, (double)bytes / (1024.0 * 1024.0),
+		meta->npaths, (unsigned long long)meta->unresolved,
+		meta->stop_reason ? meta->stop_reason : "unknown");
 	if (lost)
 		bp_warn("%llu events lost (ring buffer overrun); try a larger --buffer-size",
 			(unsigned long long)lost);
