@@ -401,10 +401,10 @@ static char *syscall_condition(void)
 	return s;
 }
 
-/* "common_pid != P && ..." for the recorder's main thread and its CPU threads. */
-static char *self_condition(struct bp_capture *c)
+/* The recorder's own tasks: the main thread and the per-CPU threads. */
+static char *self_list(struct bp_capture *c, const char *first, const char *sep)
 {
-	char *s = xasprintf("common_pid != %d", (int)getpid());
+	char *s = xasprintf("%s%d", first, (int)getpid());
 	int i;
 
 	for (i = 0; i < c->ncpus; i++) {
@@ -412,23 +412,47 @@ static char *self_condition(struct bp_capture *c)
 
 		if (!c->cpus[i].running)
 			continue;
-		t = xasprintf("%s && common_pid != %d", s, (int)c->cpus[i].tid);
+		t = xasprintf("%s%s%d", s, sep, (int)c->cpus[i].tid);
 		free(s);
 		s = t;
 	}
 	return s;
 }
 
+/*
+ * Keep the recorder's own work (its splices, the pages it writes) out of
+ * the trace. set_event_notrace_pid (5.8+) drops those events before they
+ * are built; an event filter on common_pid would build every event of the
+ * system in a scratch buffer first and copy the survivors, which costs
+ * more on every event. Older kernels get the filter. raw_syscalls events
+ * always carry the filter on the I/O syscall ids.
+ */
 static int set_filters(struct bp_capture *c)
 {
-	char *self = self_condition(c), *sc = syscall_condition();
+	int notrace = tracefs_file_exists(c->instance, "set_event_notrace_pid");
+	char *self = NULL, *sc = syscall_condition();
 	int ret = 0;
 	size_t i;
 
+	if (notrace) {
+		char *pids = self_list(c, "", " ");
+
+		if (tracefs_instance_file_write(c->instance, "set_event_notrace_pid", pids) < 0)
+			notrace = 0;
+		free(pids);
+	}
+	if (!notrace)
+		self = self_list(c, "common_pid != ", " && common_pid != ");
 	for (i = 0; i < c->nevents && !ret; i++) {
 		struct recorded_event *e = &c->events[i];
-		char *filter = e->syscall_filter ? xasprintf("%s && %s", sc, self) : xstrdup(self);
+		char *filter;
 
+		if (e->syscall_filter)
+			filter = self ? xasprintf("%s && %s", sc, self) : xstrdup(sc);
+		else if (self)
+			filter = xstrdup(self);
+		else
+			continue;
 		if (tracefs_event_file_write(c->instance, e->system, e->event, "filter", filter) < 0) {
 			bp_set_error_errno("cannot set the filter of '%s:%s'", e->system, e->event);
 			ret = -1;

@@ -73,6 +73,15 @@ for ev in $events; do
 	expect "event $ev recorded" "grep -q '[ :]$ev[:( ]' '$TEST_DIR/events.txt'"
 done
 
+# The recorder's own work (its splices into the recording) is not traced:
+# in its context only the scheduler switching away from it may appear.
+expect "the recorder's own events are left out" \
+	"! awk -v p=$pid '\$3 == p && \$5 !~ /^sched_(switch|waking|wakeup):/' '$TEST_DIR/events.txt' | grep ."
+# Nor are its per-CPU threads, the only tasks named bootprof that splice
+# (syscall 275 on x86_64).
+expect "the recorder threads' splices are left out" \
+	"! grep -E ' bootprof sys_(enter|exit): +NR 275 ' '$TEST_DIR/events.txt'"
+
 # Distinct pages inserted per (dev, ino), from "dev M:m ino HEX ... ofs=N order=N".
 awk -v page=$PAGE '
 /mm_filemap_add_to_page_cache/ {
