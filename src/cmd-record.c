@@ -436,6 +436,18 @@ static void fill_meta(struct bp_meta *meta, const struct record_opts *o, struct 
 	meta->stop_ns = stop_ns;
 }
 
+/* One "bootprof: warning:" line per line of text. */
+static void print_warnings(const char *text)
+{
+	while (text && *text) {
+		const char *nl = strchr(text, '\n');
+		int len = nl ? (int)(nl - text) : (int)strlen(text);
+
+		bp_warn("%.*s", len, text);
+		text += len + (nl ? 1 : 0);
+	}
+}
+
 static void print_summary(const struct record_opts *o, const struct bp_meta *meta,
 			  uint64_t bytes)
 {
@@ -516,8 +528,7 @@ int cmd_record(int argc, char **argv)
 	c = bp_capture_new(&cfg);
 	if (!c)
 		goto out_abort;
-	if (bp_capture_warnings(c))
-		fprintf(stderr, "bootprof: warning: %s", bp_capture_warnings(c));
+	print_warnings(bp_capture_warnings(c));
 	if (o.until_exec) {
 		xw = bp_exec_watch_new(name, o.until_exec);
 		if (!xw)
