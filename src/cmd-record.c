@@ -111,6 +111,16 @@ static uint64_t now_ns(clockid_t clk)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* Now on the trace clock, when user space can read it; 0 (unknown) else. */
+static uint64_t trace_clock_now(const char *clock)
+{
+	if (!strcmp(clock, "boot"))
+		return now_ns(CLOCK_BOOTTIME);
+	if (!strcmp(clock, "mono"))
+		return now_ns(CLOCK_MONOTONIC);
+	return 0;
+}
+
 static void free_events(char **events, size_t n)
 {
 	size_t i;
@@ -423,10 +433,11 @@ static void report_command_status(const struct run_state *rs, const char *name)
 
 /* Everything the recording carries besides the raw pages. */
 static void fill_meta(struct bp_meta *meta, const struct record_opts *o, struct run_state *rs,
-		      int ncpus, int page_size, uint64_t start_ns, uint64_t stop_ns)
+		      const char *clock, int ncpus, int page_size, uint64_t start_ns,
+		      uint64_t stop_ns)
 {
 	meta->bootprof_version = xstrdup(BOOTPROF_VERSION);
-	meta->clock = xstrdup("boot");
+	meta->clock = xstrdup(clock);
 	meta->stop_reason = rs->stop_reason;
 	rs->stop_reason = NULL;
 	meta->command = o->cmd ? join_words(o->cmd) : NULL;
@@ -547,7 +558,7 @@ int cmd_record(int argc, char **argv)
 	}
 	if (bp_capture_start(c, w) < 0)
 		goto out_abort;
-	start_ns = now_ns(CLOCK_BOOTTIME);
+	start_ns = trace_clock_now(bp_capture_clock(c));
 	if (o.cmd && run_command(&cmd, o.cmd[0]) < 0)
 		goto out_abort;
 	if (wait_for_stop(&o, c, xw, &rs) < 0)
@@ -555,14 +566,14 @@ int cmd_record(int argc, char **argv)
 	bp_exec_watch_free(xw);
 	xw = NULL;
 	bp_capture_stop(c);
-	stop_ns = now_ns(CLOCK_BOOTTIME);
+	stop_ns = trace_clock_now(bp_capture_clock(c));
 	end_command(&rs);
 	write_err = bp_capture_write_error(c);
 	bytes = bp_capture_bytes(c);
 
 	if (bp_capture_headers(c, &headers) < 0)
 		goto out_abort;
-	fill_meta(&meta, &o, &rs, ncpus, page_size, start_ns, stop_ns);
+	fill_meta(&meta, &o, &rs, bp_capture_clock(c), ncpus, page_size, start_ns, stop_ns);
 	if (bp_capture_fill_meta(c, &meta) < 0)
 		goto out_abort;
 	/* Tracing is over: remove the instance before the (longer) path search. */

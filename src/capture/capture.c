@@ -61,6 +61,7 @@ struct bp_capture {
 	int stop_fd;             /* eventfd: the threads stop and drain when readable */
 	sem_t ready;             /* each thread posts once it knows its tid */
 	_Atomic int write_error;
+	const char *clock;       /* the trace clock in use (static string) */
 	int tracing;             /* tracing_on was set to 1 */
 };
 
@@ -308,6 +309,32 @@ void bp_capture_free(struct bp_capture *c)
 	free(c);
 }
 
+/*
+ * The wanted clock, else the closest this kernel has: "mono" counts from
+ * boot too but stops during suspend; "local" is what every kernel has.
+ */
+static int set_clock(struct bp_capture *c, const char *wanted)
+{
+	const char *const fallbacks[] = { wanted, "mono", "local" };
+	size_t i;
+
+	for (i = 0; i < sizeof(fallbacks) / sizeof(fallbacks[0]); i++) {
+		if (tracefs_instance_file_write(c->instance, "trace_clock", fallbacks[i]) < 0)
+			continue;
+		c->clock = fallbacks[i];
+		if (i) {
+			char *msg = xasprintf("trace clock '%s' is not available; using '%s'",
+					      wanted, fallbacks[i]);
+
+			append_warning(c, msg);
+			free(msg);
+		}
+		return 0;
+	}
+	bp_set_error_errno("cannot set the trace clock to '%s'", wanted);
+	return -1;
+}
+
 struct bp_capture *bp_capture_new(const struct bp_capture_config *cfg)
 {
 	struct bp_capture *c = xcalloc(1, sizeof(*c));
@@ -342,7 +369,7 @@ struct bp_capture *bp_capture_new(const struct bp_capture_config *cfg)
 	/* A new instance starts with tracing on: off until every event is set up. */
 	if (instance_write(c->instance, "tracing_on", "0") < 0)
 		goto out_free;
-	if (instance_write(c->instance, "trace_clock", cfg->clock) < 0)
+	if (set_clock(c, cfg->clock) < 0)
 		goto out_free;
 	snprintf(val, sizeof(val), "%zu", cfg->buffer_kb);
 	if (instance_write(c->instance, "buffer_size_kb", val) < 0)
@@ -372,6 +399,11 @@ struct bp_capture *bp_capture_new(const struct bp_capture_config *cfg)
 out_free:
 	bp_capture_free(c);
 	return NULL;
+}
+
+const char *bp_capture_clock(const struct bp_capture *c)
+{
+	return c->clock;
 }
 
 const char *bp_capture_warnings(const struct bp_capture *c)
@@ -557,6 +589,8 @@ static int open_cpu(struct bp_capture *c, struct cpu_recorder *r, struct bp_writ
 		return -1;
 	snprintf(path, sizeof(path), "per_cpu/cpu%d/trace_pipe_raw", cpu);
 	r->raw_fd = tracefs_instance_file_open(c->instance, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (r->raw_fd < 0 && (errno == ENODEV || errno == ENOENT))
+		return 0; /* a possible CPU without a buffer: nothing to record */
 	if (r->raw_fd < 0) {
 		bp_set_error_errno("cannot open '%s'", path);
 		return -1;
@@ -573,7 +607,7 @@ int bp_capture_start(struct bp_capture *c, struct bp_writer *w)
 {
 	int page_size = bp_tracefs_page_size();
 	sigset_t all, old;
-	size_t i;
+	size_t i, started = 0;
 	int cpu, err = 0;
 
 	for (cpu = 0; cpu < c->ncpus; cpu++) {
@@ -584,13 +618,16 @@ int bp_capture_start(struct bp_capture *c, struct bp_writer *w)
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	for (cpu = 0; cpu < c->ncpus; cpu++) {
+		if (!c->cpus[cpu].tcpu)
+			continue;
 		err = pthread_create(&c->cpus[cpu].thread, NULL, recorder_main, &c->cpus[cpu]);
 		if (err)
 			break;
 		c->cpus[cpu].running = 1;
+		started++;
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	for (i = 0; i < (size_t)cpu; i++) {
+	for (i = 0; i < started; i++) {
 		while (sem_wait(&c->ready) < 0 && errno == EINTR)
 			;
 	}
@@ -699,7 +736,7 @@ int bp_capture_counts(struct bp_capture *c, uint64_t *events, uint64_t *lost)
 	*events = *lost = 0;
 	for (i = 0; i < c->ncpus; i++) {
 		if (read_cpu_stat(c, i, &st) < 0)
-			return -1;
+			continue; /* a CPU without a buffer */
 		*events += st.entries + st.read;
 		*lost += st.overrun + st.dropped;
 	}
@@ -722,10 +759,9 @@ int bp_capture_fill_meta(struct bp_capture *c, struct bp_meta *meta)
 	meta->ncpus = c->ncpus;
 	free(meta->cpu_stats);
 	meta->cpu_stats = xcalloc((size_t)c->ncpus, sizeof(*meta->cpu_stats));
-	for (cpu = 0; cpu < c->ncpus; cpu++) {
-		if (read_cpu_stat(c, cpu, &meta->cpu_stats[cpu]) < 0)
-			return -1;
-	}
+	/* A CPU without a buffer keeps zeros. */
+	for (cpu = 0; cpu < c->ncpus; cpu++)
+		read_cpu_stat(c, cpu, &meta->cpu_stats[cpu]);
 	return 0;
 }
 
