@@ -62,7 +62,6 @@ struct bp_capture {
 	sem_t ready;             /* each thread posts once it knows its tid */
 	_Atomic int write_error;
 	const char *clock;       /* the trace clock in use (static string) */
-	int tracing;             /* tracing_on was set to 1 */
 };
 
 /* ---- tracefs helpers ---- */
@@ -104,8 +103,10 @@ int bp_tracefs_ncpus(void)
 	int n = 0, cpu;
 	DIR *dp;
 
-	if (!dir)
+	if (!dir) {
+		bp_set_error("tracefs is not available");
 		return -1;
+	}
 	snprintf(path, sizeof(path), "%s/per_cpu", dir);
 	dp = opendir(path);
 	if (!dp) {
@@ -648,7 +649,6 @@ int bp_capture_start(struct bp_capture *c, struct bp_writer *w)
 	}
 	if (instance_write(c->instance, "tracing_on", "1") < 0)
 		return -1;
-	c->tracing = 1;
 	return 0;
 }
 
@@ -659,9 +659,8 @@ int bp_capture_stop(struct bp_capture *c)
 
 	if (c->instance)
 		tracefs_instance_file_write(c->instance, "tracing_on", "0");
-	c->tracing = 0;
 	if (c->stop_fd >= 0 && write(c->stop_fd, &one, sizeof(one)) < 0) {
-		/* Cannot happen with a fresh eventfd; the threads then stop on the timeout. */
+		/* A fresh eventfd written once cannot overflow. */
 	}
 	for (i = 0; i < c->ncpus; i++) {
 		if (!c->cpus[i].running)
