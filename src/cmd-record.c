@@ -585,8 +585,13 @@ int cmd_record(int argc, char **argv)
 	/* After a failed write, finish what fits without scanning for paths. */
 	reader = write_err ? NULL : bp_writer_reader(w, &headers);
 	if (reader) {
-		if (bp_resolve_paths(&meta, reader) < 0)
+		/* Another signal now cuts the path search short; the recording is kept. */
+		stop_signal = 0;
+		if (bp_resolve_paths(&meta, reader, &stop_signal) < 0)
 			bp_warn("cannot name the files read: %s", bp_last_error());
+		else if (stop_signal)
+			bp_warn("path search interrupted; %llu files left unnamed",
+				(unsigned long long)meta.unresolved);
 		bp_reader_free(reader);
 	} else if (!write_err) {
 		bp_warn("cannot scan the recording for files: %s", bp_last_error());
