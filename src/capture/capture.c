@@ -176,6 +176,17 @@ static void add_event(struct bp_capture *c, const char *system, const char *even
 	c->nevents++;
 }
 
+static int has_event(const struct bp_capture *c, const char *system, const char *event)
+{
+	size_t i;
+
+	for (i = 0; i < c->nevents; i++) {
+		if (!strcmp(c->events[i].system, system) && !strcmp(c->events[i].event, event))
+			return 1;
+	}
+	return 0;
+}
+
 static void add_unavailable(struct bp_capture *c, const char *system, const char *event)
 {
 	char *msg;
@@ -228,7 +239,8 @@ static int resolve_named_events(struct bp_capture *c, char **names, size_t n)
 			if (!strcmp(s->system, name) && !strcmp(s->event, colon + 1))
 				sc = s->syscall_filter;
 		}
-		add_event(c, name, colon + 1, sc);
+		if (!has_event(c, name, colon + 1))
+			add_event(c, name, colon + 1, sc);
 		free(name);
 	}
 	return 0;
