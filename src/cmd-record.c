@@ -407,16 +407,32 @@ static int wait_for_stop(const struct record_opts *o, struct bp_capture *c,
 	return 0;
 }
 
-/* Ask a command still running to finish, as perf record does, and reap it. */
+/*
+ * Ask a command still running to finish, as perf record does, and reap it;
+ * one that ignores SIGTERM for END_GRACE_MS gets SIGKILL.
+ */
+#define END_GRACE_MS 3000
+
 static void end_command(struct run_state *rs)
 {
+	struct timespec tick = { 0, TICK_MS * 1000000L };
+	int waited = 0;
+	pid_t got;
+
 	if (rs->child <= 0)
 		return;
 	kill(rs->child, SIGTERM);
-	while (waitpid(rs->child, &rs->child_status, 0) < 0 && errno == EINTR)
-		;
+	for (;;) {
+		got = waitpid(rs->child, &rs->child_status, WNOHANG);
+		if (got == rs->child || (got < 0 && errno != EINTR))
+			break;
+		if (waited == END_GRACE_MS)
+			kill(rs->child, SIGKILL);
+		nanosleep(&tick, NULL);
+		waited += TICK_MS;
+	}
+	rs->child_reaped = got == rs->child;
 	rs->child = 0;
-	rs->child_reaped = 1;
 }
 
 static void report_command_status(const struct run_state *rs, const char *name)
