@@ -102,6 +102,9 @@ int bp_capture_fill_meta(struct bp_capture *c, struct bp_meta *meta);
  */
 int bp_capture_headers(struct bp_capture *c, struct bp_trace_headers *h);
 
+/* The trace clock in use: the configured one, or a fallback (warned about). */
+const char *bp_capture_clock(const struct bp_capture *c);
+
 /*
  * Warnings gathered while configuring (missing events), one per line, or
  * NULL. Owned by c.
