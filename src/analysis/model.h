@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tracefile/meta.h"  /* BP_DEV_MAJOR/MINOR: device numbers as the model keeps them */
+
 /*
  * The model: what a recording says about processes, files, disks and
  * waits over a time window. `report`, `top` and plugins all render the
