@@ -142,6 +142,12 @@ struct ecount {
 
 enum devclass { DC_BLOCK = 1, DC_METADATA, DC_NONBLOCK };
 
+/* Tasks woken onto an idle CPU, activated at that CPU's next event. */
+struct pending {
+	uint32_t *task;
+	size_t n, cap;
+};
+
 struct state {
 	struct bp_reader *reader;
 	const struct bp_meta *meta;
@@ -180,6 +186,7 @@ struct state {
 
 	int ncpus;
 	int8_t *cpu_idle;           /* -1 unknown, 0 busy, 1 idle */
+	struct pending *pend;       /* per CPU */
 	int nidle, nwaiting;
 	int idle_on;
 	uint64_t idle_since;
@@ -286,8 +293,8 @@ struct kind_spec {
 static const struct kind_spec specs[] = {
 	{ "sched", "sched_switch", EV_SWITCH,
 	  { { "prev_pid" }, { "prev_state" }, { "next_pid" }, { "prev_comm" }, { "next_comm" } }, 3 },
-	{ "sched", "sched_waking", EV_WAKING, { { "pid" } }, 1 },
-	{ "sched", "sched_wakeup", EV_WAKEUP, { { "pid" } }, 1 },
+	{ "sched", "sched_waking", EV_WAKING, { { "pid" }, { "target_cpu" } }, 1 },
+	{ "sched", "sched_wakeup", EV_WAKEUP, { { "pid" }, { "target_cpu" } }, 1 },
 	{ "sched", "sched_process_fork", EV_FORK,
 	  { { "parent_pid" }, { "child_pid" }, { "child_comm" } }, 2 },
 	{ "sched", "sched_process_exec", EV_EXEC, { { "filename" }, { "pid" }, { "old_pid" } }, 3 },
@@ -1198,13 +1205,17 @@ static void on_sys(struct state *s, const struct bp_event *ev, const struct hand
  * Delay accounting stops a task's blkio clock in ttwu_do_activate(), right
  * before sched_wakeup is traced (or, for a wakeup that migrates the task,
  * in try_to_wake_up() just after sched_waking). So a wait ends at
- * sched_wakeup; a recording without it ends waits at sched_waking, and one
- * without either at the switch-in.
+ * sched_wakeup. A recording with only sched_waking ends it there for a
+ * wakeup on the waker's CPU or onto a busy CPU; a wakeup queued to an idle
+ * CPU is activated when that CPU wakes up, i.e. at its next event.
+ * Without either event, a wait ends at the switch-in.
  */
 static void on_wake(struct state *s, const struct bp_event *ev, const struct handler *h)
 {
 	int pid = rd_int(s, ev, h->f[0]);
+	int target = h->f[1].size ? rd_int(s, ev, h->f[1]) : -1;
 	uint64_t *slot;
+	uint32_t ti;
 	struct task *t;
 
 	if (pid <= 0)
@@ -1212,16 +1223,41 @@ static void on_wake(struct state *s, const struct bp_event *ev, const struct han
 	slot = bp_map_get(&s->tids, (uint64_t)(uint32_t)pid, 0);
 	if (!slot)
 		return;
-	t = &s->tasks[*slot];
+	ti = (uint32_t)*slot;
+	t = &s->tasks[ti];
 	if (!t->waiting)
 		return;
 	if (h->kind == EV_WAKING) {
 		if (!t->woken)
 			t->woken = ev->ts;
-		return;
+		if (s->kind_count[EV_WAKEUP])
+			return;         /* sched_wakeup is recorded: it ends the wait */
+		if (target >= 0 && target < s->ncpus && target != ev->cpu &&
+		    s->cpu_idle[target] == 1) {
+			BP_GROW(s->pend[target].task, s->pend[target].n, s->pend[target].cap);
+			s->pend[target].task[s->pend[target].n++] = ti;
+			return;
+		}
 	}
 	idle_flush(s, ev->ts);
 	wait_end(s, t, ev->ts);
+	idle_update(s);
+}
+
+/* The first event on a CPU that had wakeups queued while idle activates them. */
+static void wake_pending(struct state *s, int cpu, uint64_t ts)
+{
+	struct pending *p = &s->pend[cpu];
+	size_t i;
+
+	idle_flush(s, ts);
+	for (i = 0; i < p->n; i++) {
+		struct task *t = &s->tasks[p->task[i]];
+
+		if (t->waiting)
+			wait_end(s, t, ts);
+	}
+	p->n = 0;
 	idle_update(s);
 }
 
@@ -1237,6 +1273,8 @@ static void consume(struct state *s, const struct bp_event *ev)
 {
 	const struct handler *h;
 
+	if (ev->cpu >= 0 && ev->cpu < s->ncpus && s->pend[ev->cpu].n)
+		wake_pending(s, ev->cpu, ev->ts);
 	if (ev->id < 0 || ev->id >= s->nh)
 		return;
 	h = &s->h[ev->id];
@@ -1970,6 +2008,9 @@ static void state_release(struct state *s)
 	free(s->cpu_task);
 	free(s->cpu_tid);
 	free(s->cpu_idle);
+	for (i = 0; s->pend && i < (size_t)s->ncpus; i++)
+		free(s->pend[i].task);
+	free(s->pend);
 	free(s->files);
 	bp_map_release(&s->filemap);
 	free(s->acc);
@@ -2015,6 +2056,7 @@ static int state_init(struct state *s, struct bp_reader *r, const struct bp_wind
 	s->cpu_task = xmalloc((size_t)s->ncpus * sizeof(*s->cpu_task));
 	s->cpu_tid = xmalloc((size_t)s->ncpus * sizeof(*s->cpu_tid));
 	s->cpu_idle = xmalloc((size_t)s->ncpus);
+	s->pend = xcalloc((size_t)s->ncpus, sizeof(*s->pend));
 	for (i = 0; i < s->ncpus; i++) {
 		s->cpu_task[i] = NONE;
 		s->cpu_tid[i] = -1;
