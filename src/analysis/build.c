@@ -87,6 +87,12 @@ struct exec_rec {
 	char *path;
 };
 
+/* Pages a task inserted, not yet known to be read or written. */
+struct pend_insert {
+	uint32_t file;
+	uint64_t index, n, ts;
+};
+
 struct task {
 	int tid;
 	char comm[16];
@@ -114,6 +120,8 @@ struct task {
 	uint64_t start, exit;
 	struct exec_rec *exec;
 	size_t nexec, cexec;
+	struct pend_insert *pend;
+	size_t npend, cpend;
 	uint64_t wait_ns, wait_cause_ns[BP_NCAUSES], wait_unknown_ns, run_ns;
 	uint64_t bytes, meta_bytes;
 };
@@ -300,7 +308,7 @@ static const struct kind_spec specs[] = {
 	{ "sched", "sched_process_exec", EV_EXEC, { { "filename" }, { "pid" }, { "old_pid" } }, 3 },
 	{ "sched", "sched_process_exit", EV_EXIT, { { "pid" }, { "group_dead" }, { "comm" } }, 1 },
 	{ "block", "block_rq_issue", EV_RQ_ISSUE, { { "dev" }, { "nr_sector" }, { "rwbs" } }, 3 },
-	{ "block", "block_bio_queue", EV_BIO_QUEUE, { { NULL } }, 0 },
+	{ "block", "block_bio_queue", EV_BIO_QUEUE, { { "rwbs" } }, 1 },
 	{ "filemap", "mm_filemap_add_to_page_cache", EV_ADD,
 	  { { "i_ino" }, { "index" }, { "s_dev" }, { "order" } }, 3 },
 	{ "filemap", "mm_filemap_delete_from_page_cache", EV_DELETE,
@@ -1086,33 +1094,24 @@ static void on_rq_issue(struct state *s, const struct bp_event *ev, const struct
 	}
 }
 
-static void on_add(struct state *s, const struct bp_event *ev, const struct handler *h)
+/* Pages [index, index + n) of file fi were read from storage by t at ts. */
+static void account_read(struct state *s, struct task *t, uint32_t fi, uint64_t index, uint64_t n,
+			 uint64_t ts)
 {
-	uint64_t order = h->f[F_ORDER].size ? rd(s, ev, h->f[F_ORDER]) : 0;
-	uint64_t n = 1ull << (order > 20 ? 20 : order), bytes = n * s->ps;
-	uint64_t index = rd(s, ev, h->f[F_INDEX]);
-	uint32_t fi = event_file(s, ev, h, bytes);
-	struct task *t = task_cur(s, ev);
-	int inw = in_window(s, ev->ts);
-	struct efile *f;
+	struct efile *f = &s->files[fi];
+	uint64_t bytes = n * s->ps;
+	int inw = in_window(s, ts);
 
-	if (fi == NONE)
-		return;
 	pages_insert(s, fi, index, n, inw);
-	f = &s->files[fi];
 	if (index + n > f->size_pages)
 		f->size_pages = index + n;
-	if (t) {
-		t->activity = 1;
-		t->ctx_file = t->last_file = fi;
-		/* The fault that asked for this page came first: it uses it. */
-		if (t->in_fault && t->fault_file == fi && t->fault_index >= index &&
-		    t->fault_index < index + n)
-			pages_access(s, fi, t->fault_index, 1);
-	}
+	/* The fault that asked for this page came first: it uses it. */
+	if (t && t->in_fault && t->fault_file == fi && t->fault_index >= index &&
+	    t->fault_index < index + n)
+		pages_access(s, fi, t->fault_index, 1);
 	if (inw) {
-		struct eacc *a = touch(s, t, fi, ev->ts);
-		struct bp_bucket *b = bucket_at(s, ev->ts);
+		struct eacc *a = touch(s, t, fi, ts);
+		struct bp_bucket *b = bucket_at(s, ts);
 
 		f->bytes += bytes;
 		if (a)
@@ -1125,6 +1124,71 @@ static void on_add(struct state *s, const struct bp_event *ev, const struct hand
 		if (b)
 			b->read_bytes += bytes;
 	}
+}
+
+/*
+ * Settle t's inserted pages: read from storage when the task then queued
+ * a read bio, else created by a buffered write (or a hole: no I/O) - unless
+ * the recording has no block_bio_queue at all, when every insertion is a read.
+ */
+static void settle_inserts(struct state *s, struct task *t, int read)
+{
+	size_t i;
+
+	if (!read && !s->kind_count[EV_BIO_QUEUE])
+		read = 1;
+	for (i = 0; i < t->npend; i++) {
+		const struct pend_insert *p = &t->pend[i];
+
+		if (read) {
+			account_read(s, t, p->file, p->index, p->n, p->ts);
+		} else {
+			pages_insert(s, p->file, p->index, p->n, 0);
+			if (in_window(s, p->ts))
+				s->tot.write_insert_bytes += p->n * s->ps;
+		}
+	}
+	t->npend = 0;
+}
+
+static void on_add(struct state *s, const struct bp_event *ev, const struct handler *h)
+{
+	uint64_t order = h->f[F_ORDER].size ? rd(s, ev, h->f[F_ORDER]) : 0;
+	uint64_t n = 1ull << (order > 20 ? 20 : order);
+	uint64_t index = rd(s, ev, h->f[F_INDEX]);
+	uint32_t fi = event_file(s, ev, h, n * s->ps);
+	struct task *t = task_cur(s, ev);
+	struct pend_insert *last;
+
+	if (fi == NONE)
+		return;
+	if (!t || s->files[fi].kind == BP_FILE_METADATA ||
+	    !(s->kinds_seen & (1u << EV_BIO_QUEUE))) {
+		account_read(s, t, fi, index, n, ev->ts);
+		if (t) {
+			t->activity = 1;
+			t->ctx_file = t->last_file = fi;
+		}
+		return;
+	}
+	t->activity = 1;
+	t->ctx_file = t->last_file = fi;
+	/*
+	 * A buffered write inserts the pages it creates too: wait for the
+	 * read bio that shows these pages come from storage (settle_inserts).
+	 */
+	last = t->npend ? &t->pend[t->npend - 1] : NULL;
+	if (last && last->file == fi && last->index + last->n == index &&
+	    in_window(s, last->ts) == in_window(s, ev->ts)) {
+		last->n += n;
+		return;
+	}
+	BP_GROW(t->pend, t->npend, t->cpend);
+	t->pend[t->npend].file = fi;
+	t->pend[t->npend].index = index;
+	t->pend[t->npend].n = n;
+	t->pend[t->npend].ts = ev->ts;
+	t->npend++;
 }
 
 static void on_delete(struct state *s, const struct bp_event *ev, const struct handler *h)
@@ -1143,6 +1207,8 @@ static void on_fault(struct state *s, const struct bp_event *ev, const struct ha
 	struct task *t = task_cur(s, ev);
 
 	if (t) {
+		if (t->npend)
+			settle_inserts(s, t, 0);
 		t->in_fault = 1;
 		t->ctx_file = fi;
 		t->fault_file = fi;
@@ -1190,6 +1256,8 @@ static void on_sys(struct state *s, const struct bp_event *ev, const struct hand
 
 	if (!t)
 		return;
+	if (t->npend)
+		settle_inserts(s, t, 0);
 	if (enter) {
 		t->sys = bp_syscall_class(s->arch, (long)rd(s, ev, h->f[F_SYS_ID]));
 		t->sys_arg0 = h->f[F_SYS_ARGS].size ? rd(s, ev, (struct fld){ h->f[F_SYS_ARGS].off, 8, 0 }) : 0;
@@ -1261,12 +1329,19 @@ static void wake_pending(struct state *s, int cpu, uint64_t ts)
 	idle_update(s);
 }
 
-static void on_bio_queue(struct state *s, const struct bp_event *ev)
+static void on_bio_queue(struct state *s, const struct bp_event *ev, const struct handler *h)
 {
 	struct task *t = task_cur(s, ev);
+	char rwbs[16];
 
-	if (t)
-		t->activity = 1;
+	if (!t)
+		return;
+	t->activity = 1;
+	if (!t->npend)
+		return;
+	rd_str(s, ev, h->f[0], rwbs, sizeof(rwbs));
+	if (strchr(rwbs, 'R'))
+		settle_inserts(s, t, 1);
 }
 
 static void consume(struct state *s, const struct bp_event *ev)
@@ -1311,7 +1386,7 @@ static void consume(struct state *s, const struct bp_event *ev)
 		on_rq_issue(s, ev, h);
 		break;
 	case EV_BIO_QUEUE:
-		on_bio_queue(s, ev);
+		on_bio_queue(s, ev, h);
 		break;
 	case EV_FORK:
 		on_fork(s, ev, h);
@@ -1344,6 +1419,8 @@ static void finish_pass(struct state *s)
 	for (i = 0; i < s->ntasks; i++) {
 		struct task *t = &s->tasks[i];
 
+		if (t->npend)
+			settle_inserts(s, t, 0);
 		if (t->waiting)
 			wait_end(s, t, end);
 		if (t->running) {
@@ -2002,6 +2079,7 @@ static void state_release(struct state *s)
 		for (j = 0; j < s->tasks[i].nexec; j++)
 			free(s->tasks[i].exec[j].path);
 		free(s->tasks[i].exec);
+		free(s->tasks[i].pend);
 	}
 	free(s->tasks);
 	bp_map_release(&s->tids);

@@ -130,6 +130,10 @@ static void summary(struct bp_doc *d, const struct bp_model *m)
 
 	line(s, "read from storage:       %s (files %s, metadata %s)", bp_fmt_bytes(a, t->read_bytes),
 	     bp_fmt_bytes(b, t->read_bytes - t->metadata_bytes), bp_fmt_bytes(c, t->metadata_bytes));
+	if (t->write_insert_bytes || t->nonblock_bytes)
+		line(s, "  not counted:           %s written (created by buffered writes), %s on "
+		     "tmpfs/ramfs", bp_fmt_bytes(a, t->write_insert_bytes),
+		     bp_fmt_bytes(b, t->nonblock_bytes));
 	causes[0] = 0;
 	for (i = 0; i < BP_NCAUSES; i++) {
 		if (t->wait_by_cause[i])

@@ -13,7 +13,7 @@
  *                  "warnings": string|null },
  *   "window": { "since_ns", "until_ns", "bucket_ns" },
  *   "filter": { "pid": int|null, "comm", "file": string|null, "tree": bool },
- *   "totals": { "read_bytes", "metadata_bytes", "nonblock_bytes",
+ *   "totals": { "read_bytes", "metadata_bytes", "nonblock_bytes", "write_insert_bytes",
  *               "rq_read_bytes", "attributed_permille": int|null,
  *               "wait_ns", "wait_by_cause": { CAUSE: ns },
  *               "wait_metadata_ns", "wait_unknown_ns", "idle_wait_ns",
@@ -203,6 +203,7 @@ static void totals(struct json *j, const struct bp_model *m)
 	num(j, "read_bytes", t->read_bytes);
 	num(j, "metadata_bytes", t->metadata_bytes);
 	num(j, "nonblock_bytes", t->nonblock_bytes);
+	num(j, "write_insert_bytes", t->write_insert_bytes);
 	num(j, "rq_read_bytes", t->rq_read_bytes);
 	if (t->attributed_permille >= 0)
 		inum(j, "attributed_permille", t->attributed_permille);
