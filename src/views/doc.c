@@ -120,13 +120,14 @@ static void header(struct bp_doc *d, const struct bp_model *m, const struct bp_r
 		     o->filter.file ? o->filter.file : "", o->filter.tree ? " with descendants" : "");
 }
 
+static void causes_text(char *buf, size_t len, const uint64_t *w);
+
 static void summary(struct bp_doc *d, const struct bp_model *m)
 {
 	const struct bp_totals *t = &m->totals;
 	struct bp_section *s = section(d, "Summary");
 	char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], causes[256];
-	size_t len = 0;
-	int i;
+	size_t len;
 
 	line(s, "read from storage:       %s (files %s, metadata %s)", bp_fmt_bytes(a, t->read_bytes),
 	     bp_fmt_bytes(b, t->read_bytes - t->metadata_bytes), bp_fmt_bytes(c, t->metadata_bytes));
@@ -134,20 +135,14 @@ static void summary(struct bp_doc *d, const struct bp_model *m)
 		line(s, "  not counted:           %s written (created by buffered writes), %s on "
 		     "tmpfs/ramfs", bp_fmt_bytes(a, t->write_insert_bytes),
 		     bp_fmt_bytes(b, t->nonblock_bytes));
-	causes[0] = 0;
-	for (i = 0; i < BP_NCAUSES; i++) {
-		if (t->wait_by_cause[i])
-			len += (size_t)snprintf(causes + len, sizeof(causes) - len, "%s%s %s",
-						len ? ", " : "", bp_fmt_ns(a, t->wait_by_cause[i]),
-						bp_cause_name((enum bp_cause)i));
-		if (len >= sizeof(causes))
-			len = sizeof(causes) - 1;
-	}
+	causes_text(causes, sizeof(causes), t->wait_by_cause);
+	len = strlen(causes);
 	if (m->missing & BP_MISSING_SCHED)
 		line(s, "I/O wait:                not available (no sched_switch events)");
 	else
-		line(s, "I/O wait:                %s%s%s%s", bp_fmt_ns(b, t->wait_ns),
-		     len ? " (" : "", causes, len ? ")" : "");
+		line(s, "I/O wait:                %s", bp_fmt_ns(b, t->wait_ns));
+	if (len)
+		line(s, "  by cause:              %s", causes);
 	if (t->wait_ns)
 		line(s, "  charged to:            files %s, metadata %s, unknown %s",
 		     bp_fmt_ns(a, t->wait_ns - t->wait_metadata_ns - t->wait_unknown_ns),
@@ -172,38 +167,34 @@ static const char *proc_name(char *buf, size_t len, const struct bp_process *p)
 	return buf;
 }
 
-static const char *const proc_head[] = {
-	"PID", "COMM", "WAIT", "read", "open-stat", "exec", "getdents", "fault", "other",
-	"BYTES", "FILES",
-};
+static const char *const proc_head[] = { "PID", "COMM", "WAIT", "BYTES", "FILES", "WORST FILE" };
+
+/* "read 809.6 ms, open-stat 17.9 ms" */
+static void causes_text(char *buf, size_t len, const uint64_t *w)
+{
+	char a[BP_FMT_LEN];
+	size_t n = 0;
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; i < BP_NCAUSES && n < len; i++) {
+		if (w[i])
+			n += (size_t)snprintf(buf + n, len - n, "%s%s %s", n ? ", " : "",
+					      bp_cause_name((enum bp_cause)i), bp_fmt_ns(a, w[i]));
+	}
+}
 
 static void process_row(struct bp_section *s, const struct bp_process *p)
 {
-	char pid[16], nfiles[24], w[BP_NCAUSES][BP_FMT_LEN], wait[BP_FMT_LEN], bytes[BP_FMT_LEN];
-	char fw[BP_FMT_LEN], *detail;
-	const char *exe = p->nexec ? p->exec[p->nexec - 1] : NULL;
-	int i;
+	char pid[16], nfiles[24], wait[BP_FMT_LEN], bytes[BP_FMT_LEN], causes[256], *detail;
+	const char *exe = p->nexec ? p->exec[p->nexec - 1] : "-";
 
 	snprintf(pid, sizeof(pid), "%d", p->pid);
 	snprintf(nfiles, sizeof(nfiles), "%zu", p->nfiles);
-	for (i = 0; i < BP_NCAUSES; i++) {
-		if (p->wait_by_cause[i])
-			bp_fmt_ns(w[i], p->wait_by_cause[i]);
-		else
-			strcpy(w[i], "-");
-	}
-	if (p->worst_file) {
-		const struct bp_access *a = p->files[0];
-
-		detail = xasprintf("exe: %s   worst: %s (%s, %s)", exe ? exe : "-",
-				   p->worst_file->path, bp_fmt_ns(fw, a->wait_ns),
-				   bp_fmt_bytes(wait, a->bytes_read));
-	} else {
-		detail = xasprintf("exe: %s", exe ? exe : "-");
-	}
-	row(s, detail, pid, p->comm, bp_fmt_ns(wait, p->wait_ns), w[BP_CAUSE_READ],
-	    w[BP_CAUSE_OPEN_STAT], w[BP_CAUSE_EXEC], w[BP_CAUSE_GETDENTS], w[BP_CAUSE_FAULT],
-	    w[BP_CAUSE_OTHER], bp_fmt_bytes(bytes, p->bytes_read), nfiles);
+	causes_text(causes, sizeof(causes), p->wait_by_cause);
+	detail = xasprintf("exe: %s%s%s", exe, causes[0] ? "   waits: " : "", causes);
+	row(s, detail, pid, p->comm, bp_fmt_ns(wait, p->wait_ns), bp_fmt_bytes(bytes, p->bytes_read),
+	    nfiles, p->worst_file ? p->worst_file->path : "-");
 	free(detail);
 }
 
@@ -213,7 +204,7 @@ static void processes(struct bp_doc *d, const struct bp_model *m, const struct b
 	struct bp_process **v;
 	size_t n = bp_model_select_processes(m, &o->filter, BP_SORT_PROC_WAIT, &v), i, k = 0;
 
-	columns(s, proc_head, "rlrrrrrrrrr");
+	columns(s, proc_head, "rlrrrl");
 	for (i = 0; i < n && (!o->top || k < o->top); i++) {
 		if (!v[i]->wait_ns && !v[i]->bytes_read && !o->filter.pid)
 			continue;
