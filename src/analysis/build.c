@@ -115,6 +115,7 @@ struct task {
 	uint32_t wait_file;
 	uint32_t fault_file;
 	uint64_t fault_index;
+	uint32_t acc_file, acc_idx;   /* last (task, file) pair looked up */
 	uint64_t wait_start, run_start;
 	uint64_t woken;        /* sched_waking seen during the wait */
 	uint64_t start, exit;
@@ -150,6 +151,15 @@ struct ecount {
 
 enum devclass { DC_BLOCK = 1, DC_METADATA, DC_NONBLOCK };
 
+/* The last files looked up, by a hash of (dev, ino): most events hit. */
+#define FILE_CACHE 1024
+struct file_cache {
+	uint64_t ino;
+	uint32_t dev;
+	uint32_t file;    /* NONE: not on a block-backed filesystem */
+	int valid;
+};
+
 /* Tasks woken onto an idle CPU, activated at that CPU's next event. */
 struct pending {
 	uint32_t *task;
@@ -179,6 +189,7 @@ struct state {
 	struct efile *files;
 	size_t nfiles, cfiles;
 	struct bp_map filemap;      /* (dev, ino) -> file index */
+	struct file_cache fcache[FILE_CACHE];
 	struct eacc *acc;
 	size_t nacc, cacc;
 	struct bp_map accmap;       /* (task, file) -> acc index */
@@ -455,7 +466,7 @@ static uint32_t task_new(struct state *s, int tid)
 	t->joined = NONE;
 	t->group_dead = -1;
 	t->sys = BP_SYS_NONE;
-	t->ctx_file = t->last_file = t->wait_file = t->fault_file = NONE;
+	t->ctx_file = t->last_file = t->wait_file = t->fault_file = t->acc_file = NONE;
 	slot = bp_map_put(&s->tids, (uint64_t)(uint32_t)tid, 0, NULL);
 	*slot = s->ntasks;
 	return (uint32_t)s->ntasks++;
@@ -670,22 +681,34 @@ static uint32_t event_file(struct state *s, const struct bp_event *ev, const str
 {
 	uint32_t dev = (uint32_t)rd(s, ev, h->f[F_DEV]);
 	uint64_t ino = rd(s, ev, h->f[F_INO]);
-	uint64_t c = dev_class(s, dev);
+	struct file_cache *fc = &s->fcache[(ino * 0x9e3779b1u ^ dev) & (FILE_CACHE - 1)];
+	uint64_t c;
 
-	if ((c & 0xff) == DC_NONBLOCK) {
-		if (nonblock_bytes && in_window(s, ev->ts))
-			s->tot.nonblock_bytes += nonblock_bytes;
-		return NONE;
+	if (!fc->valid || fc->dev != dev || fc->ino != ino) {
+		c = dev_class(s, dev);
+		fc->valid = 1;
+		fc->dev = dev;
+		fc->ino = ino;
+		fc->file = (c & 0xff) == DC_NONBLOCK ? NONE :
+			   file_of(s, dev, ino, (int)(c & 0xff), (int)(c >> 8) - 1);
 	}
-	return file_of(s, dev, ino, (int)(c & 0xff), (int)(c >> 8) - 1);
+	if (fc->file == NONE && nonblock_bytes && in_window(s, ev->ts))
+		s->tot.nonblock_bytes += nonblock_bytes;
+	return fc->file;
 }
 
 static struct eacc *access_of(struct state *s, uint32_t task, uint32_t file, uint64_t ts)
 {
+	struct task *t = &s->tasks[task];
 	uint64_t *slot;
 	int inserted;
 	struct eacc *a;
 
+	if (t->acc_file == file && t->acc_file != NONE) {
+		a = &s->acc[t->acc_idx];
+		a->last = ts;
+		return a;
+	}
 	slot = bp_map_put(&s->accmap, task, file, &inserted);
 	if (inserted) {
 		BP_GROW(s->acc, s->nacc, s->cacc);
@@ -698,6 +721,8 @@ static struct eacc *access_of(struct state *s, uint32_t task, uint32_t file, uin
 	}
 	a = &s->acc[*slot];
 	a->last = ts;
+	t->acc_file = file;
+	t->acc_idx = (uint32_t)*slot;
 	return a;
 }
 
