@@ -17,7 +17,7 @@ datadir   := $(PREFIX)/share
 plugindir := $(libdir)/bootprof/plugins
 
 CC        ?= cc
-PKGS      := libtracefs libtraceevent ncursesw
+PKGS      := libtracefs libtraceevent ncursesw libzstd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
@@ -104,3 +104,45 @@ clean:
 .PHONY: all bootprof examples unit-tests deps-build check demo bench clean install uninstall fuzz static
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
+
+# ---- install / uninstall: PREFIX (default /usr/local), DESTDIR ----
+includedir  := $(PREFIX)/include
+bashcompdir := $(datadir)/bash-completion/completions
+zshcompdir  := $(datadir)/zsh/vendor-completions
+exampledir  := $(datadir)/doc/bootprof/examples
+INSTALL     ?= install
+MAN_PAGES   := $(wildcard man/*.[1-9])
+# Evaluated when the recipe runs, after `all` has built the plugins.
+PLUGIN_SOS   = $(wildcard $(O)/plugins/*.so)
+# Sources, sample recordings, reports and boot snippets (not build output).
+EXAMPLE_FILES := $(shell find examples -type f 2>/dev/null)
+
+install: all
+	$(INSTALL) -d $(DESTDIR)$(bindir)
+	$(INSTALL) -m 755 $(O)/bootprof $(DESTDIR)$(bindir)/bootprof
+	ln -sf bootprof $(DESTDIR)$(bindir)/bootprof-init
+	$(if $(PLUGIN_SOS),$(INSTALL) -d $(DESTDIR)$(plugindir) && \
+		$(INSTALL) -m 755 $(PLUGIN_SOS) $(DESTDIR)$(plugindir)/)
+	for p in $(MAN_PAGES); do \
+		$(INSTALL) -D -m 644 $$p $(DESTDIR)$(mandir)/man$${p##*.}/$${p#man/} || exit 1; \
+	done
+	$(INSTALL) -D -m 644 completions/bootprof.bash $(DESTDIR)$(bashcompdir)/bootprof
+	$(INSTALL) -D -m 644 completions/_bootprof $(DESTDIR)$(zshcompdir)/_bootprof
+	$(if $(wildcard include/bootprof/plugin.h),$(INSTALL) -D -m 644 include/bootprof/plugin.h \
+		$(DESTDIR)$(includedir)/bootprof/plugin.h)
+	for f in $(EXAMPLE_FILES); do \
+		if [ -x "$$f" ]; then m=755; else m=644; fi; \
+		$(INSTALL) -D -m $$m "$$f" "$(DESTDIR)$(exampledir)/$${f#examples/}" || exit 1; \
+	done
+
+uninstall:
+	rm -f $(DESTDIR)$(bindir)/bootprof $(DESTDIR)$(bindir)/bootprof-init
+	$(if $(PLUGIN_SOS),rm -f $(addprefix $(DESTDIR)$(plugindir)/,$(notdir $(PLUGIN_SOS))))
+	for p in $(MAN_PAGES); do rm -f $(DESTDIR)$(mandir)/man$${p##*.}/$${p#man/}; done
+	rm -f $(DESTDIR)$(bashcompdir)/bootprof $(DESTDIR)$(zshcompdir)/_bootprof
+	rm -f $(DESTDIR)$(includedir)/bootprof/plugin.h
+	rm -rf $(DESTDIR)$(exampledir)
+	for d in $(DESTDIR)$(plugindir) $(DESTDIR)$(libdir)/bootprof $(DESTDIR)$(datadir)/doc/bootprof \
+		$(DESTDIR)$(includedir)/bootprof; do \
+		if [ -d $$d ]; then rmdir $$d || exit 1; fi; \
+	done

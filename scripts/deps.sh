@@ -3,7 +3,7 @@
 # Otherwise: print the exact command and fail, so nothing half-builds.
 # Usage: scripts/deps.sh build|check|demo
 set -e
-build="gcc make pkg-config libtracefs-dev libtraceevent-dev libncurses-dev"
+build="gcc make pkg-config libtracefs-dev libtraceevent-dev libncurses-dev libzstd-dev"
 check="$build libcmocka-dev trace-cmd e2fsprogs cpio busybox-static qemu-system-x86 tmux mandoc bash-completion zsh linux-perf"
 demo="$build e2fsprogs cpio busybox-static qemu-system-x86"
 case "$1" in

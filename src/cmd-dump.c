@@ -1,15 +1,304 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * bootprof dump: the raw events of a recording, one per line in time order,
+ * after a header block saying what the recording knows about itself.
+ */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
 
 #include "builtin.h"
+#include "tracefile/tracefile.h"
 #include "util/error.h"
+#include "util/xalloc.h"
 
-const char cmd_dump_usage[] = "usage: bootprof dump\n";
-const struct option cmd_dump_options[] = { { 0 } };
+const char cmd_dump_usage[] =
+	"usage: bootprof dump [--meta] [--events LIST] [FILE]\n"
+	"\n"
+	"Print the events of a recording (default trace.dat), one per line in time\n"
+	"order: seconds.micros [cpu] pid comm event: fields.\n"
+	"\n"
+	"  --meta           also print the whole metadata: mounts, disks, inode->path table\n"
+	"  --events LIST    only these events: comma-separated system:event, event or system\n"
+	"  -h, --help       show this help\n";
+
+const struct option cmd_dump_options[] = {
+	{ "meta", no_argument, NULL, 'm' },
+	{ "events", required_argument, NULL, 'e' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 }
+};
+
+struct dump_opts {
+	const char *file;
+	int meta;
+	char **events;  /* filter words, NULL: all */
+	size_t nevents;
+};
+
+static void free_opts(struct dump_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nevents; i++)
+		free(o->events[i]);
+	free(o->events);
+}
+
+static int parse_events(struct dump_opts *o, const char *list)
+{
+	char *copy = xstrdup(list), *save = NULL, *w;
+
+	for (w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		o->events = xrealloc(o->events, (o->nevents + 1) * sizeof(*o->events));
+		o->events[o->nevents++] = xstrdup(w);
+	}
+	free(copy);
+	if (!o->nevents)
+		return bp_usage_error("dump", "--events needs at least one event name");
+	return 0;
+}
+
+static int parse_options(struct dump_opts *o, int argc, char **argv)
+{
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", cmd_dump_options, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			o->meta = 1;
+			break;
+		case 'e':
+			if (parse_events(o, optarg))
+				return BP_EXIT_USAGE;
+			break;
+		case 'h':
+			fputs(cmd_dump_usage, stdout);
+			return -1;
+		default:
+			return bp_usage_error("dump", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (argc - optind > 1)
+		return bp_usage_error("dump", "too many arguments");
+	o->file = optind < argc ? argv[optind] : "trace.dat";
+	return 0;
+}
+
+/* Does the filter take this event? Matches "system:event", "event" or "system". */
+static int wanted(const struct dump_opts *o, const struct tep_event *e)
+{
+	size_t i;
+
+	if (!o->nevents)
+		return 1;
+	if (!e)
+		return 0;
+	for (i = 0; i < o->nevents; i++) {
+		const char *w = o->events[i], *colon = strchr(w, ':');
+
+		if (colon) {
+			size_t n = (size_t)(colon - w);
+
+			if (strlen(e->system) == n && !strncmp(e->system, w, n) &&
+			    (!strcmp(colon + 1, e->name) || !strcmp(colon + 1, "*")))
+				return 1;
+		} else if (!strcmp(w, e->name) || !strcmp(w, e->system)) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static const char *or_unknown(const char *s)
+{
+	return s && *s ? s : "unknown";
+}
+
+static void print_lost(const struct bp_meta *m)
+{
+	uint64_t lost = bp_meta_lost_events(m);
+	int cpu;
+
+	if (!m->cpu_stats) {
+		printf("# lost events: unknown (the recording has no ring-buffer statistics)\n");
+		return;
+	}
+	printf("# lost events: %llu", (unsigned long long)lost);
+	if (lost) {
+		const char *sep = " (";
+
+		for (cpu = 0; cpu < m->ncpus; cpu++) {
+			uint64_t n = m->cpu_stats[cpu].overrun + m->cpu_stats[cpu].dropped;
+
+			if (!n)
+				continue;
+			printf("%scpu %d: %llu", sep, cpu, (unsigned long long)n);
+			sep = ", ";
+		}
+		putchar(')');
+	}
+	putchar('\n');
+}
+
+static void print_header(struct bp_reader *r, const char *file)
+{
+	const struct bp_meta *m = bp_reader_meta(r);
+	size_t i;
+
+	printf("# file: %s (trace.dat version %d%s%s)\n", file, bp_reader_version(r),
+	       m->bootprof_version ? ", bootprof " : "",
+	       m->bootprof_version ? m->bootprof_version : "");
+	printf("# kernel: %s %s (%s, %s)\n", or_unknown(m->kernel_release),
+	       m->kernel_version ? m->kernel_version : "", or_unknown(m->hostname),
+	       or_unknown(m->machine));
+	printf("# cpus: %d, page size %d\n", m->ncpus, m->page_size);
+	printf("# clock: %s\n", or_unknown(m->clock));
+	print_lost(m);
+	printf("# unavailable events:");
+	if (!m->nunavailable)
+		printf(" none");
+	for (i = 0; i < m->nunavailable; i++)
+		printf("%s%s", i ? ", " : " ", m->unavailable[i]);
+	putchar('\n');
+	printf("# paths: %zu, unresolved: %llu\n", m->npaths, (unsigned long long)m->unresolved);
+}
+
+static void print_word(const char *key, const char *value)
+{
+	if (value)
+		printf("# %s: %s\n", key, value);
+}
+
+static void print_meta(const struct bp_meta *m)
+{
+	size_t i;
+
+	print_word("hostname", m->hostname);
+	print_word("kernel release", m->kernel_release);
+	print_word("kernel version", m->kernel_version);
+	print_word("machine", m->machine);
+	print_word("kernel cmdline", m->cmdline);
+	print_word("stop reason", m->stop_reason);
+	print_word("command", m->command);
+	printf("# start: %llu.%09llu, stop: %llu.%09llu\n",
+	       (unsigned long long)(m->start_ns / 1000000000),
+	       (unsigned long long)(m->start_ns % 1000000000),
+	       (unsigned long long)(m->stop_ns / 1000000000),
+	       (unsigned long long)(m->stop_ns % 1000000000));
+	for (i = 0; i < m->nevents; i++)
+		printf("# event: %s\n", m->events[i]);
+	for (i = 0; i < m->nmounts; i++)
+		printf("# mount: %u:%u %s %s %s\n", BP_DEV_MAJOR(m->mounts[i].dev),
+		       BP_DEV_MINOR(m->mounts[i].dev), m->mounts[i].fstype, m->mounts[i].dir,
+		       m->mounts[i].source);
+	for (i = 0; i < m->ndisks; i++)
+		printf("# disk: %u:%u %s rotational=%s size=%llu\n", BP_DEV_MAJOR(m->disks[i].dev),
+		       BP_DEV_MINOR(m->disks[i].dev), m->disks[i].name,
+		       m->disks[i].rotational < 0 ? "unknown" : m->disks[i].rotational ? "1" : "0",
+		       (unsigned long long)m->disks[i].size);
+	if (m->cpu_stats) {
+		int cpu;
+
+		for (cpu = 0; cpu < m->ncpus; cpu++) {
+			const struct bp_cpu_stat *c = &m->cpu_stats[cpu];
+
+			printf("# cpu %d: entries=%llu overrun=%llu commit_overrun=%llu "
+			       "dropped=%llu read=%llu\n",
+			       cpu, (unsigned long long)c->entries, (unsigned long long)c->overrun,
+			       (unsigned long long)c->commit_overrun,
+			       (unsigned long long)c->dropped, (unsigned long long)c->read);
+		}
+	}
+	for (i = 0; i < m->npaths; i++)
+		printf("# path: %u:%u %llu %s\n", BP_DEV_MAJOR(m->paths[i].dev),
+		       BP_DEV_MINOR(m->paths[i].dev), (unsigned long long)m->paths[i].ino,
+		       m->paths[i].path);
+}
+
+static void print_event(struct tep_handle *tep, struct trace_seq *seq, const struct bp_event *ev)
+{
+	struct tep_record rec;
+	int pid;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.ts = ev->ts;
+	rec.cpu = ev->cpu;
+	rec.size = ev->size;
+	rec.data = (void *)ev->data;
+	pid = tep_data_pid(tep, &rec);
+	trace_seq_reset(seq);
+	if (ev->format)
+		tep_print_event(tep, seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(seq);
+	printf("%llu.%06llu [%03d] %d %s %s: %s\n", (unsigned long long)(ev->ts / 1000000000),
+	       (unsigned long long)(ev->ts % 1000000000 / 1000), ev->cpu, pid,
+	       tep_data_comm_from_pid(tep, pid),
+	       ev->format ? ev->format->name : "unknown", ev->format ? seq->buffer : "");
+}
+
+/* Warnings not printed yet (the reader only appends), one per line on stderr. */
+static void print_warnings(struct bp_reader *r, size_t *printed)
+{
+	const char *w = bp_reader_warnings(r), *p;
+
+	if (!w || strlen(w) <= *printed)
+		return;
+	for (p = w + *printed; *p;) {
+		const char *nl = strchr(p, '\n');
+		int n = nl ? (int)(nl - p) : (int)strlen(p);
+
+		bp_warn("%.*s", n, p);
+		p += n + (nl ? 1 : 0);
+	}
+	*printed = strlen(w);
+}
 
 int cmd_dump(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return bp_error("dump: not built yet");
+	const struct bp_read_stats *st;
+	struct dump_opts o;
+	struct bp_reader *r;
+	struct trace_seq seq;
+	struct bp_event ev;
+	size_t printed = 0;
+	int ret;
+
+	ret = parse_options(&o, argc, argv);
+	if (ret) {
+		free_opts(&o);
+		return ret < 0 ? 0 : ret;
+	}
+	r = bp_reader_open(o.file);
+	if (!r) {
+		free_opts(&o);
+		return bp_error_last();
+	}
+	print_warnings(r, &printed);
+	print_header(r, o.file);
+	if (o.meta)
+		print_meta(bp_reader_meta(r));
+	trace_seq_init(&seq);
+	while ((ret = bp_reader_next(r, &ev)) == 1) {
+		if (wanted(&o, ev.format))
+			print_event(bp_reader_tep(r), &seq, &ev);
+	}
+	trace_seq_destroy(&seq);
+	st = bp_reader_stats(r);
+	if (st->missed_events || st->missed_pages)
+		printf("# events missed (page headers): %llu, pages with an unknown number: %llu\n",
+		       (unsigned long long)st->missed_events,
+		       (unsigned long long)st->missed_pages);
+	print_warnings(r, &printed);
+	bp_reader_free(r);
+	free_opts(&o);
+	if (ret < 0)
+		return bp_error_last();
+	return 0;
 }

@@ -1,0 +1,595 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The trace.dat writer: version 6 of trace-cmd's format (man 5
+ * trace-cmd.dat.v6), little or big endian as the host, so `trace-cmd report`
+ * and KernelShark read bootprof recordings.
+ *
+ * During the run each CPU's raw ring-buffer pages are spliced into a spool
+ * file in a hidden directory beside the output (".NAME.spool-XXXXXX"), since
+ * the size of each CPU's data is only known at the end. bp_writer_finish()
+ * writes the headers and then copies the spooled pages, page-aligned, behind
+ * them; the spool is removed at finish or abort.
+ *
+ * Where bootprof's own metadata lives. trace-cmd 3.1.6 warns "unknown
+ * option N" on stderr for any option id it does not know (handle_options()
+ * in lib/trace-cmd/trace-input.c), and every known option it parses or keeps
+ * for its own purpose (a second UNAME or VERSION would replace the real one).
+ * So the metadata is placed where trace-cmd does not look: in the padding
+ * between the flyrecord CPU table and the first page-aligned CPU data. The
+ * table's offsets are absolute, so trace-cmd skips the gap unread. The blob
+ * starts with BP_META_MAGIC and a 64-bit length (file endianness). It sits
+ * before the CPU data, so a file cut anywhere in the data keeps it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tracefile/internal.h"
+#include "tracefile/tracefile.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+struct bp_writer {
+	char *path;
+	int out_fd;
+	char *spool_dir;
+	char **spool_paths;
+	int *cpu_fds;
+	int ncpus;
+	int page_size;
+	int finished;
+};
+
+void bp_trace_headers_release(struct bp_trace_headers *h)
+{
+	size_t i;
+
+	if (!h)
+		return;
+	free(h->header_page);
+	free(h->header_event);
+	for (i = 0; i < h->nformats; i++) {
+		free(h->formats[i].system);
+		free(h->formats[i].text);
+	}
+	free(h->formats);
+	free(h->kallsyms);
+	free(h->printk);
+	free(h->cmdlines);
+	free(h->tgids);
+	memset(h, 0, sizeof(*h));
+}
+
+/* Open the output; with force, an existing regular file (never a symlink) is replaced. */
+static int open_output(const char *path, int force)
+{
+	const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+	struct stat st;
+	int fd;
+
+	fd = open(path, flags, 0600);
+	if (fd >= 0 || errno != EEXIST)
+		goto out;
+	if (!force) {
+		bp_set_error("'%s' already exists (use --force to replace it)", path);
+		return -1;
+	}
+	if (lstat(path, &st) < 0)
+		goto out;
+	if (!S_ISREG(st.st_mode)) {
+		bp_set_error("cannot replace '%s': not a regular file%s", path,
+			     S_ISLNK(st.st_mode) ? " (a symbolic link)" : "");
+		return -1;
+	}
+	if (unlink(path) < 0)
+		goto out;
+	/* O_EXCL again: if something else appeared meanwhile, fail rather than follow it. */
+	fd = open(path, flags, 0600);
+out:
+	if (fd < 0)
+		bp_set_error_errno("cannot create '%s'", path);
+	return fd;
+}
+
+static void remove_spool(struct bp_writer *w)
+{
+	int i;
+
+	for (i = 0; i < w->ncpus; i++) {
+		if (w->cpu_fds[i] >= 0) {
+			close(w->cpu_fds[i]);
+			w->cpu_fds[i] = -1;
+		}
+		if (w->spool_paths[i]) {
+			unlink(w->spool_paths[i]);
+			free(w->spool_paths[i]);
+			w->spool_paths[i] = NULL;
+		}
+	}
+	if (w->spool_dir) {
+		rmdir(w->spool_dir);
+		free(w->spool_dir);
+		w->spool_dir = NULL;
+	}
+}
+
+static char *spool_template(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xasprintf(".%s.spool-XXXXXX", path);
+	return xasprintf("%.*s/.%s.spool-XXXXXX", (int)(slash - path), path, slash + 1);
+}
+
+struct bp_writer *bp_writer_create(const char *path, int force, int ncpus, int page_size)
+{
+	struct bp_writer *w;
+	int i;
+
+	if (ncpus <= 0 || ncpus > BP_MAX_CPUS) {
+		bp_set_error("cannot record %d CPUs", ncpus);
+		return NULL;
+	}
+	if (page_size < BP_MIN_PAGE || page_size > BP_MAX_PAGE || (page_size & (page_size - 1))) {
+		bp_set_error("unsupported ring-buffer page size %d", page_size);
+		return NULL;
+	}
+	w = xcalloc(1, sizeof(*w));
+	w->path = xstrdup(path);
+	w->ncpus = ncpus;
+	w->page_size = page_size;
+	w->cpu_fds = xcalloc(ncpus, sizeof(*w->cpu_fds));
+	w->spool_paths = xcalloc(ncpus, sizeof(*w->spool_paths));
+	for (i = 0; i < ncpus; i++)
+		w->cpu_fds[i] = -1;
+	w->out_fd = open_output(path, force);
+	if (w->out_fd < 0)
+		goto out_free;
+	w->spool_dir = spool_template(path);
+	if (!mkdtemp(w->spool_dir)) {
+		bp_set_error_errno("cannot create a spool directory beside '%s'", path);
+		free(w->spool_dir);
+		w->spool_dir = NULL;
+		goto out_abort;
+	}
+	for (i = 0; i < ncpus; i++) {
+		w->spool_paths[i] = xasprintf("%s/cpu%d", w->spool_dir, i);
+		w->cpu_fds[i] = open(w->spool_paths[i],
+				     O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (w->cpu_fds[i] < 0) {
+			bp_set_error_errno("cannot create '%s'", w->spool_paths[i]);
+			goto out_abort;
+		}
+	}
+	return w;
+
+out_abort:
+	bp_writer_abort(w);
+out_free:
+	bp_writer_free(w);
+	return NULL;
+}
+
+int bp_writer_cpu_fd(struct bp_writer *w, int cpu)
+{
+	if (!w || cpu < 0 || cpu >= w->ncpus)
+		return -1;
+	return w->cpu_fds[cpu];
+}
+
+void bp_writer_abort(struct bp_writer *w)
+{
+	if (!w)
+		return;
+	remove_spool(w);
+	if (w->out_fd >= 0) {
+		close(w->out_fd);
+		w->out_fd = -1;
+		unlink(w->path);
+	}
+}
+
+void bp_writer_free(struct bp_writer *w)
+{
+	int i;
+
+	if (!w)
+		return;
+	for (i = 0; i < w->ncpus; i++) {
+		if (w->cpu_fds[i] >= 0)
+			close(w->cpu_fds[i]);
+		free(w->spool_paths[i]);
+	}
+	if (w->out_fd >= 0)
+		close(w->out_fd);
+	free(w->spool_dir);
+	free(w->cpu_fds);
+	free(w->spool_paths);
+	free(w->path);
+	free(w);
+}
+
+/* ---- the output stream ---- */
+
+struct out {
+	int fd;
+	char buf[1 << 16];
+	size_t len;
+	uint64_t off;  /* file offset of buf[0] */
+	int err;       /* first errno */
+};
+
+static void out_flush(struct out *o)
+{
+	size_t done = 0;
+
+	while (!o->err && done < o->len) {
+		ssize_t n = write(o->fd, o->buf + done, o->len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			o->err = n < 0 ? errno : ENOSPC;
+			break;
+		}
+		done += (size_t)n;
+	}
+	o->off += done;
+	o->len = 0;
+}
+
+static void out_write(struct out *o, const void *p, size_t n)
+{
+	const char *s = p;
+
+	while (n && !o->err) {
+		size_t room = sizeof(o->buf) - o->len;
+		size_t k = n < room ? n : room;
+
+		memcpy(o->buf + o->len, s, k);
+		o->len += k;
+		s += k;
+		n -= k;
+		if (o->len == sizeof(o->buf))
+			out_flush(o);
+	}
+}
+
+/* Host byte order: the file says which (byte 10 of the header). */
+static void out_u16(struct out *o, uint16_t v)
+{
+	out_write(o, &v, 2);
+}
+
+static void out_u32(struct out *o, uint32_t v)
+{
+	out_write(o, &v, 4);
+}
+
+static void out_u64(struct out *o, uint64_t v)
+{
+	out_write(o, &v, 8);
+}
+
+static void out_str(struct out *o, const char *s)
+{
+	out_write(o, s, strlen(s) + 1);
+}
+
+static uint64_t out_pos(const struct out *o)
+{
+	return o->off + o->len;
+}
+
+static void out_blob64(struct out *o, const char *p, size_t len)
+{
+	out_u64(o, len);
+	out_write(o, p, len);
+}
+
+static void out_blob32(struct out *o, const char *p, size_t len)
+{
+	if (len > UINT32_MAX)
+		len = 0;
+	out_u32(o, (uint32_t)len);
+	out_write(o, p, len);
+}
+
+static void out_option(struct out *o, uint16_t id, const void *p, size_t len)
+{
+	out_u16(o, id);
+	out_u32(o, (uint32_t)len);
+	out_write(o, p, len);
+}
+
+/* Formats grouped by system, in order of first appearance, ftrace apart. */
+static void write_formats(struct out *o, const struct bp_trace_headers *h)
+{
+	size_t i, j, nsys = 0;
+	uint32_t n = 0;
+
+	for (i = 0; i < h->nformats; i++)
+		n += !strcmp(h->formats[i].system, "ftrace");
+	out_u32(o, n);
+	for (i = 0; i < h->nformats; i++) {
+		if (!strcmp(h->formats[i].system, "ftrace"))
+			out_blob64(o, h->formats[i].text, h->formats[i].len);
+	}
+	for (i = 0; i < h->nformats; i++) {
+		for (j = 0; j < i && strcmp(h->formats[j].system, h->formats[i].system); j++)
+			;
+		nsys += j == i && strcmp(h->formats[i].system, "ftrace");
+	}
+	out_u32(o, (uint32_t)nsys);
+	for (i = 0; i < h->nformats; i++) {
+		const char *sys = h->formats[i].system;
+
+		for (j = 0; j < i && strcmp(h->formats[j].system, sys); j++)
+			;
+		if (j < i || !strcmp(sys, "ftrace"))
+			continue;
+		out_str(o, sys);
+		for (n = 0, j = i; j < h->nformats; j++)
+			n += !strcmp(h->formats[j].system, sys);
+		out_u32(o, n);
+		for (j = i; j < h->nformats; j++) {
+			if (!strcmp(h->formats[j].system, sys))
+				out_blob64(o, h->formats[j].text, h->formats[j].len);
+		}
+	}
+}
+
+/* trace-cmd's own CPUSTAT text: "CPU: N\n" and the lines of per_cpu/cpuN/stats. */
+static void write_cpustats(struct out *o, const struct bp_meta *meta, int ncpus)
+{
+	int cpu;
+
+	if (!meta || !meta->cpu_stats)
+		return;
+	for (cpu = 0; cpu < ncpus && cpu < meta->ncpus; cpu++) {
+		const struct bp_cpu_stat *c = &meta->cpu_stats[cpu];
+		char *s = xasprintf("CPU: %d\nentries: %llu\noverrun: %llu\ncommit overrun: %llu\n"
+				    "dropped events: %llu\nread events: %llu\n",
+				    cpu, (unsigned long long)c->entries,
+				    (unsigned long long)c->overrun,
+				    (unsigned long long)c->commit_overrun,
+				    (unsigned long long)c->dropped, (unsigned long long)c->read);
+
+		out_option(o, BP_OPT_CPUSTAT, s, strlen(s) + 1);
+		free(s);
+	}
+}
+
+static void write_options(struct out *o, const struct bp_meta *meta, int ncpus)
+{
+	char *s;
+
+	if (meta && (meta->hostname || meta->kernel_release || meta->machine)) {
+		/* As trace-cmd writes it: sysname nodename release machine. */
+		s = xasprintf("Linux %s %s %s", meta->hostname ? meta->hostname : "-",
+			      meta->kernel_release ? meta->kernel_release : "-",
+			      meta->machine ? meta->machine : "-");
+		out_option(o, BP_OPT_UNAME, s, strlen(s) + 1);
+		free(s);
+	}
+	if (meta && meta->clock) {
+		s = xasprintf("[%s]", meta->clock);
+		out_option(o, BP_OPT_TRACECLOCK, s, strlen(s) + 1);
+		free(s);
+	}
+	write_cpustats(o, meta, ncpus);
+	s = xasprintf("bootprof %s", meta && meta->bootprof_version ? meta->bootprof_version
+								      : BOOTPROF_VERSION);
+	out_option(o, BP_OPT_VERSION, s, strlen(s) + 1);
+	free(s);
+	out_u16(o, BP_OPT_DONE);
+}
+
+/*
+ * Write everything before the CPU data; offsets[] and sizes[] are the CPU
+ * table. Returns the offset where the first CPU's data goes.
+ */
+static uint64_t write_headers(struct out *o, const struct bp_trace_headers *h,
+			      const struct bp_meta *meta, int ncpus, int page_size,
+			      const uint64_t *sizes)
+{
+	static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	uint64_t table_pos, data_pos, off;
+	char *blob = NULL;
+	size_t blob_len = 0;
+	int cpu;
+	uint8_t b;
+
+	out_write(o, magic, sizeof(magic));
+	out_str(o, "6");
+	b = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+	out_write(o, &b, 1);
+	b = sizeof(long);
+	out_write(o, &b, 1);
+	out_u32(o, (uint32_t)page_size);
+	out_str(o, "header_page");
+	out_blob64(o, h->header_page, h->header_page_len);
+	out_str(o, "header_event");
+	out_blob64(o, h->header_event, h->header_event_len);
+	write_formats(o, h);
+	out_blob32(o, h->kallsyms, h->kallsyms ? h->kallsyms_len : 0);
+	out_blob32(o, h->printk, h->printk ? h->printk_len : 0);
+	out_blob64(o, h->cmdlines, h->cmdlines ? h->cmdlines_len : 0);
+	out_u32(o, (uint32_t)ncpus);
+	out_write(o, "options  ", 10);
+	write_options(o, meta, ncpus);
+	out_write(o, "flyrecord", 10);
+
+	table_pos = out_pos(o);
+	if (meta)
+		blob = bp_meta_serialize(meta, &blob_len);
+	data_pos = table_pos + 16 * (uint64_t)ncpus;
+	if (blob)
+		data_pos += sizeof(BP_META_MAGIC) + 8 + blob_len;
+	data_pos = (data_pos + page_size - 1) / page_size * page_size;
+	for (off = data_pos, cpu = 0; cpu < ncpus; cpu++) {
+		out_u64(o, off);
+		out_u64(o, sizes[cpu]);
+		off += sizes[cpu];
+	}
+	if (blob) {
+		out_write(o, BP_META_MAGIC, sizeof(BP_META_MAGIC));
+		out_u64(o, blob_len);
+		out_write(o, blob, blob_len);
+		free(blob);
+	}
+	while (!o->err && out_pos(o) < data_pos) {
+		static const char zeros[256];
+		uint64_t n = data_pos - out_pos(o);
+
+		out_write(o, zeros, n < sizeof(zeros) ? n : sizeof(zeros));
+	}
+	out_flush(o);
+	return data_pos;
+}
+
+/* Copy size bytes of fd from offset 0 to the output at its current offset. */
+static int copy_cpu_data(int out_fd, int in_fd, uint64_t size, uint64_t *copied)
+{
+	loff_t in_off = 0;
+	char *buf = NULL;
+	int ret = 0;
+
+	*copied = 0;
+	while (*copied < size) {
+		size_t want = size - *copied > (1 << 20) ? (1 << 20) : size - *copied;
+		ssize_t n;
+
+		if (!buf) {
+			n = copy_file_range(in_fd, &in_off, out_fd, NULL, want, 0);
+			if (n < 0 && (errno == EXDEV || errno == EINVAL || errno == ENOSYS ||
+				      errno == EOPNOTSUPP)) {
+				buf = xmalloc(1 << 20);
+				continue;
+			}
+		} else {
+			n = pread(in_fd, buf, want, in_off);
+			if (n > 0) {
+				ssize_t k = 0, w;
+
+				while (k < n) {
+					w = write(out_fd, buf + k, (size_t)(n - k));
+					if (w < 0 && errno == EINTR)
+						continue;
+					if (w <= 0) {
+						if (!w)
+							errno = ENOSPC;
+						/* Keep what reached the file. */
+						*copied += (uint64_t)k;
+						ret = -1;
+						goto out;
+					}
+					k += w;
+				}
+				in_off += n;
+			}
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = -1;
+			break;
+		}
+		if (n == 0) {
+			/* The spool shrank under us: nothing more to copy. */
+			errno = EIO;
+			ret = -1;
+			break;
+		}
+		*copied += (uint64_t)n;
+	}
+out:
+	free(buf);
+	return ret;
+}
+
+int bp_writer_finish(struct bp_writer *w, const struct bp_trace_headers *h,
+		     const struct bp_meta *meta)
+{
+	struct out *o;
+	uint64_t *sizes, pos, copied;
+	int cpu, ret = -1;
+
+	if (!w || w->finished || w->out_fd < 0) {
+		bp_set_error("recording already finished");
+		return -1;
+	}
+	if (!h || !h->header_page || !h->header_event) {
+		bp_set_error("no ring-buffer headers to write");
+		return -1;
+	}
+	w->finished = 1;
+	sizes = xcalloc(w->ncpus, sizeof(*sizes));
+	for (cpu = 0; cpu < w->ncpus; cpu++) {
+		struct stat st;
+
+		if (fstat(w->cpu_fds[cpu], &st) < 0) {
+			bp_set_error_errno("cannot read the spooled data of CPU %d", cpu);
+			goto out;
+		}
+		/* Only whole pages: a partial page cannot be parsed. */
+		sizes[cpu] = (uint64_t)st.st_size / w->page_size * w->page_size;
+	}
+	o = xmalloc(sizeof(*o));
+	o->fd = w->out_fd;
+	o->len = 0;
+	o->off = 0;
+	o->err = 0;
+	pos = write_headers(o, h, meta, w->ncpus, w->page_size, sizes);
+	if (o->err) {
+		errno = o->err;
+		free(o);
+		bp_set_error_errno("cannot write the headers");
+		goto out;
+	}
+	free(o);
+	if (lseek(w->out_fd, (off_t)pos, SEEK_SET) < 0) {
+		bp_set_error_errno("cannot seek in '%s'", w->path);
+		goto out;
+	}
+	for (cpu = 0; cpu < w->ncpus; cpu++) {
+		if (copy_cpu_data(w->out_fd, w->cpu_fds[cpu], sizes[cpu], &copied) < 0) {
+			bp_set_error_errno("cannot write the data of CPU %d", cpu);
+			/* Keep the valid prefix: whole pages only (readers see it truncated). */
+			pos += copied / w->page_size * w->page_size;
+			if (ftruncate(w->out_fd, (off_t)pos) < 0)
+				bp_set_error_errno("cannot write the data of CPU %d", cpu);
+			goto out;
+		}
+		pos += copied;
+	}
+	if (fsync(w->out_fd) < 0) {
+		bp_set_error_errno("cannot write '%s'", w->path);
+		goto out;
+	}
+	ret = 0;
+out:
+	if (close(w->out_fd) < 0 && !ret) {
+		bp_set_error_errno("cannot write '%s'", w->path);
+		ret = -1;
+	}
+	w->out_fd = -1;
+	remove_spool(w);
+	free(sizes);
+	return ret;
+}
+
+struct bp_reader *bp_writer_reader(struct bp_writer *w, const struct bp_trace_headers *h)
+{
+	if (!w || w->finished || !w->spool_dir) {
+		bp_set_error("no spooled recording to read");
+		return NULL;
+	}
+	return bp_reader_new_spool(h, w->ncpus, w->page_size, w->cpu_fds);
+}
