@@ -54,4 +54,47 @@ int bp_boot_event_listed(const char *list, const char *name);
 char *bp_boot_cmdline(int version, const char *instance, const char *available,
 		      size_t buffer_kb, char **missing);
 
+
+
+#include <signal.h>
+#include <stdint.h>
+
+/*
+ * One boot recording: drain the boot-time buffer (or, with create, a new
+ * instance started now), optionally keep recording until a stop condition,
+ * then write the recording with its metadata. Shared by `bootprof collect`
+ * and the recorder `bootprof init` forks.
+ */
+struct bp_boot_run {
+	/* what to read */
+	const char *instance;   /* NULL: "bootprof" if the kernel made it, else the top level */
+	int create;             /* no boot buffer: record into bootprof-PID from now */
+	int keep;               /* leave the boot buffer tracing instead of removing it */
+	size_t buffer_kb;       /* per CPU, for create */
+	/* when to stop (none set: drain what is there and stop) */
+	double duration;        /* seconds */
+	const char *until_exec; /* program name */
+	const char *until_file; /* path, looked up under root_prefix when set */
+	const char *root_prefix;/* e.g. "/proc/1/root": PID 1's view of the file system */
+	volatile sig_atomic_t *stop_signal; /* nonzero: stop (the signal number) */
+	/* where to write */
+	const char *output;
+	int force;
+	/* called after tracing stopped, before paths are resolved; -1 aborts */
+	int (*before_save)(void *arg);
+	void *arg;
+	/* each warning, one line without "bootprof: " */
+	void (*warn)(void *arg, const char *msg);
+
+	/* results */
+	char *buffer;           /* which buffer was read: "instance bootprof", "top level" ... */
+	char *stop_reason;
+	uint64_t bytes;         /* raw event data written */
+	uint64_t lost;          /* events overwritten or dropped (per_cpu stats) */
+	int attached;           /* read a boot-time buffer (events from before PID 1) */
+};
+
+/* 0, or -1 with bp_set_error(); free the results with bp_boot_run_release(). */
+int bp_boot_record(struct bp_boot_run *r);
+void bp_boot_run_release(struct bp_boot_run *r);
 #endif
