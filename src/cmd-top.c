@@ -241,7 +241,8 @@ static int run(struct top_args *a, const struct bp_top_source *src)
 
 static int top_file(struct top_args *a)
 {
-	struct bp_top_source src = { file_build, NULL, NULL, a->file, 0 };
+	const char *slash = strrchr(a->file, '/');
+	struct bp_top_source src = { file_build, NULL, NULL, slash ? slash + 1 : a->file, 0 };
 	struct bp_reader *r;
 	int ret;
 

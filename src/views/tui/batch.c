@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* top --batch: the frames of the screen as plain text, every row, no footer. */
+/*
+ * top --batch: the frames of the screen as plain text, every row, no footer;
+ * one frame for a recording, one per interval for --live.
+ */
 #include <string.h>
 #include <time.h>
 
@@ -28,7 +31,7 @@ int bp_top_batch(FILE *out, const struct bp_top_source *src, const struct bp_top
 {
 	struct top_frame f = { 0 };
 	struct top t;
-	int i, n = o->iterations > 0 ? o->iterations : 1, ret = 0;
+	int i, n = src->update && o->iterations > 0 ? o->iterations : 1, ret = 0;
 	size_t j;
 
 	if (top_init(&t, src, o, 1) < 0)

@@ -530,6 +530,18 @@ static uint64_t col_time(const struct top *t, int c, int n)
 	return span_since(t) + (uint64_t)(span * c / n);
 }
 
+/* The timeline column nearest to time @ns, of @n columns. */
+static int time_col(const struct top *t, uint64_t ns, int n)
+{
+	double span = (double)(span_until(t) - span_since(t));
+
+	if (ns <= span_since(t))
+		return 0;
+	if (ns >= span_until(t))
+		return n;
+	return (int)((double)(ns - span_since(t)) * n / span + 0.5);
+}
+
 static void put_title(struct top *t, struct top_frame *f)
 {
 	const struct bp_model_header *h = &t->win->header;
@@ -588,6 +600,17 @@ static void put_totals(struct top *t, struct top_frame *f)
 	     miss & BP_MISSING_ACCESS ? "n/a" : fmt_bytes(d, tot->never_used_bytes));
 }
 
+/* The columns of the window the model was built for (not the one being chosen). */
+static void marker_cols(const struct top *t, int n, int *c0, int *c1)
+{
+	*c0 = time_col(t, t->win->window.since_ns, n);
+	*c1 = time_col(t, t->win->window.until_ns, n);
+	if (*c0 >= n)
+		*c0 = n - 1;
+	if (*c1 <= *c0)
+		*c1 = *c0 + 1;
+}
+
 /* Levels of the timeline strip, from nothing to the busiest column. */
 static const char strip_levels[] = " .:-=+*#@";
 #define NLEVELS ((int)sizeof(strip_levels) - 2)
@@ -605,7 +628,7 @@ static void put_strip(struct top *t, struct top_frame *f, int n)
 	double maxw = 0, maxd = 0;
 	uint64_t bucket = m->window.bucket_ns ? m->window.bucket_ns : 1;
 	struct top_line *lw, *ld, *lm;
-	int c;
+	int c, c0, c1;
 
 	for (c = 0; c < n && m->nbuckets; c++) {
 		uint64_t t0 = col_time(t, c, n), t1 = col_time(t, c + 1, n);
@@ -639,26 +662,16 @@ static void put_strip(struct top *t, struct top_frame *f, int n)
 	for (c = 0; c < n; c++) {
 		int lvw = wait[c] > 0 ? 1 + (int)(wait[c] * (NLEVELS - 1) / maxw + 0.5) : 0;
 		int lvd = disk[c] > 0 ? 1 + (int)(disk[c] * (NLEVELS - 1) / maxd + 0.5) : 0;
-		uint64_t t0 = col_time(t, c, n), t1 = col_time(t, c + 1, n);
 
 		lw->text[6 + c] = strip_levels[lvw];
 		ld->text[6 + c] = strip_levels[lvd];
-		if (t1 > t->win->window.since_ns && t0 <= t->win->window.until_ns)
-			lm->text[6 + c] = '=';
 	}
 	span(f, lw, 6, n, TA_STRIP);
 	span(f, ld, 6, n, TA_STRIP);
-	for (c = 0; c < n && lm->text[6 + c] != '='; c++)
-		;
-	if (c < n) {
-		int e = c;
-
-		while (e < n && lm->text[6 + e] == '=')
-			e++;
-		lm->text[6 + c] = '[';
-		lm->text[6 + e - 1] = ']';
-		span(f, lm, 6 + c, e - c, TA_WINDOW);
-	}
+	marker_cols(t, n, &c0, &c1);
+	for (c = c0; c < c1; c++)
+		lm->text[6 + c] = c == c0 ? '[' : c == c1 - 1 ? ']' : '=';
+	span(f, lm, 6 + c0, c1 - c0, TA_WINDOW);
 	put(f, lm, 0, t->src->update ? "shown" : "window");
 	t->strip_cols = n;
 	free(wait);
@@ -1081,40 +1094,47 @@ static void cycle_sort(struct top *t, int step)
 	t->rows_dirty = 1;
 }
 
-/* Move or resize the window by @cols columns of the timeline. */
+/* The window in timeline columns: [*c0, *c1) of n. */
+static void window_cols(const struct top *t, int n, int *c0, int *c1)
+{
+	*c0 = t->since_ns ? time_col(t, t->since_ns, n) : 0;
+	*c1 = t->until_ns ? time_col(t, t->until_ns, n) : n;
+	if (*c1 <= *c0)
+		*c1 = *c0 + 1 <= n ? *c0 + 1 : n;
+}
+
+static void set_window_cols(struct top *t, int n, int c0, int c1)
+{
+	t->since_ns = c0 > 0 ? col_time(t, c0, n) : 0;
+	t->until_ns = c1 < n ? col_time(t, c1, n) : 0;
+	t->window_dirty = 1;
+}
+
+/* Move the window by @move columns of the timeline, or resize it by @grow. */
 static void shift_window(struct top *t, int move, int grow)
 {
-	uint64_t lo = span_since(t), hi = t->full->window.until_ns;
-	uint64_t since = t->since_ns && t->since_ns > lo ? t->since_ns : lo;
-	uint64_t until = t->until_ns && t->until_ns < hi ? t->until_ns : hi;
 	int n = t->strip_cols > 0 ? t->strip_cols : 80;
-	int64_t step = (int64_t)((hi - lo) / (uint64_t)n);
-	int64_t len, s, u;
+	int c0, c1, len;
 
 	if (t->src->update && !t->cumulative)
 		return; /* live, last interval: the window follows the clock */
-	if (step < 1)
-		step = 1;
-	s = (int64_t)(since - lo);
-	u = (int64_t)(until - lo);
-	len = u - s;
+	window_cols(t, n, &c0, &c1);
+	len = c1 - c0;
 	if (move) {
-		s += move * step;
-		if (s < 0)
-			s = 0;
-		if (s + len > (int64_t)(hi - lo))
-			s = (int64_t)(hi - lo) - len;
-		u = s + len;
+		c0 += move;
+		if (c0 + len > n)
+			c0 = n - len;
+		if (c0 < 0)
+			c0 = 0;
+		c1 = c0 + len;
 	} else {
-		u += grow * step;
-		if (u > (int64_t)(hi - lo))
-			u = (int64_t)(hi - lo);
-		if (u < s + step)
-			u = s + step;
+		c1 += grow;
+		if (c1 > n)
+			c1 = n;
+		if (c1 < c0 + 1)
+			c1 = c0 + 1;
 	}
-	t->since_ns = lo + (uint64_t)s;
-	t->until_ns = lo + (uint64_t)u;
-	t->window_dirty = 1;
+	set_window_cols(t, n, c0, c1);
 }
 
 static int filter_key(struct top *t, int key)
@@ -1294,19 +1314,18 @@ void top_click(struct top *t, int line, int col)
 		return;
 	if (line >= t->strip_line && line < t->strip_line + 3 && col >= 6 && t->strip_cols > 0) {
 		/* Centre the window on the clicked column. */
-		uint64_t lo = span_since(t), hi = t->full->window.until_ns;
-		uint64_t since = t->since_ns && t->since_ns > lo ? t->since_ns : lo;
-		uint64_t until = t->until_ns && t->until_ns < hi ? t->until_ns : hi;
-		uint64_t at = col_time(t, col - 6, t->strip_cols), len = until - since;
+		int n = t->strip_cols, c0, c1, len;
 
 		if (t->src->update && !t->cumulative)
 			return;
-		since = at > lo + len / 2 ? at - len / 2 : lo;
-		if (since + len > hi)
-			since = hi - len;
-		t->since_ns = since;
-		t->until_ns = since + len;
-		t->window_dirty = 1;
+		window_cols(t, n, &c0, &c1);
+		len = c1 - c0;
+		c0 = col - 6 - len / 2;
+		if (c0 + len > n)
+			c0 = n - len;
+		if (c0 < 0)
+			c0 = 0;
+		set_window_cols(t, n, c0, c0 + len);
 		return;
 	}
 	if (line >= t->list_top && line < t->list_top + t->list_height) {
