@@ -66,7 +66,7 @@ struct bp_plugin_set {
 	size_t nruns, cap;
 	char **warnings;
 	size_t nwarnings, wcap;
-	char *const *opts;
+	const char *const *opts;
 	size_t nopts;
 	struct tep_handle *tep;
 	unsigned char *any_wants; /* by event id: some plugin wants it */

@@ -39,7 +39,7 @@ struct bp_plugin_set;
 struct bp_plugin_opts {
 	int disabled;
 	const char *select;
-	char *const *opts;
+	const char *const *opts;
 	size_t nopts;
 	const char *const *dirs;
 	size_t ndirs;
