@@ -221,7 +221,7 @@ int bp_boot_record(struct bp_boot_run *r)
 		warn(r, "%s", bp_last_error());
 	reader = write_err ? NULL : bp_writer_reader(w, &headers);
 	if (reader) {
-		if (bp_resolve_paths(&meta, reader) < 0)
+		if (bp_resolve_paths(&meta, reader, NULL) < 0)
 			warn(r, "cannot name the files read: %s", bp_last_error());
 		bp_reader_free(reader);
 	}
