@@ -433,8 +433,6 @@ struct bp_capture *bp_capture_new(const struct bp_capture_config *cfg)
 		bp_set_error("none of the requested events is available");
 		goto out_free;
 	}
-	c->clock_owned = read_clock(c);
-	c->clock = c->clock_owned;
 	c->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (c->stop_fd < 0) {
 		bp_set_error_errno("eventfd");
@@ -501,6 +499,8 @@ struct bp_capture *bp_capture_attach(const char *name, int keep)
 		    !(s->fallback && event_exists(c->instance, s->system, s->fallback)))
 			add_unavailable(c, s->system, s->event);
 	}
+	c->clock_owned = read_clock(c);
+	c->clock = c->clock_owned;
 	c->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (c->stop_fd < 0) {
 		bp_set_error_errno("eventfd");
