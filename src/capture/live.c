@@ -133,7 +133,7 @@ static int fill_meta(struct bp_live *l, struct bp_meta *m, const struct bp_trace
 	spool = bp_writer_reader(l->w, h);
 	if (!spool)
 		return -1;
-	ret = bp_resolve_paths(m, spool);
+	ret = bp_resolve_paths(m, spool, NULL);
 	bp_reader_free(spool);
 	return ret;
 }
