@@ -36,14 +36,17 @@ endif
 # Build output: build/ (normal) or another O= directory (build-asan for tests).
 O ?= build
 SRCS     := $(sort $(shell find src -name '*.c'))
-LIB_SRCS := $(filter-out src/bootprof.c,$(SRCS))
+# Plugins: linked into bootprof (built-in) and also built as .so files.
+PLUGIN_SRCS := $(sort $(wildcard plugins/*.c))
+PLUGIN_LIBS := $(PLUGIN_SRCS:%.c=$(O)/%.so)
+LIB_SRCS := $(filter-out src/bootprof.c,$(SRCS)) $(PLUGIN_SRCS)
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test-*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 EXAMPLE_SRCS := $(sort $(wildcard examples/*/*.c))
 EXAMPLE_BINS := $(patsubst %.c,$(O)/%,$(EXAMPLE_SRCS))
 
-all: bootprof examples
+all: bootprof examples plugins
 
 bootprof: $(O)/bootprof
 	$(Q)ln -sf $(O)/bootprof bootprof
@@ -62,6 +65,15 @@ $(O)/tests/%: tests/unit/%.c $(O)/libbootprof.a
 	@mkdir -p $(dir $@)
 	$(call quiet,CCLD,$@)$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libbootprof.a $(LDFLAGS) $(LDLIBS) -lcmocka
 
+$(PLUGIN_SRCS:%.c=$(O)/%.o): ALL_CFLAGS += -DBOOTPROF_BUILTIN
+
+# A plugin .so sees only the public header, like an external one.
+$(O)/plugins/%.so: plugins/%.c include/bootprof/plugin.h
+	@mkdir -p $(dir $@)
+	$(call quiet,CCLD,$@)$(CC) $(filter-out -Isrc,$(ALL_CFLAGS)) -fPIC -shared -MF $@.d -o $@ $< $(LDFLAGS)
+
+plugins: $(PLUGIN_LIBS)
+
 # Examples are plain programs; they do not link libbootprof.
 $(O)/examples/%: examples/%.c
 	@mkdir -p $(dir $@)
@@ -79,7 +91,7 @@ check:
 	@scripts/deps.sh check
 	$(Q)$(MAKE) --no-print-directory O=build EXTRA_CFLAGS=-Werror all
 	$(Q)$(MAKE) --no-print-directory O=build-asan EXTRA_CFLAGS="-Werror $(ASAN_FLAGS)" \
-		LDFLAGS="-fsanitize=address,undefined" build-asan/bootprof unit-tests examples
+		LDFLAGS="-fsanitize=address,undefined" build-asan/bootprof unit-tests examples plugins
 	$(Q)BOOTPROF=$(CURDIR)/build-asan/bootprof BOOTPROF_FAST=$(CURDIR)/build/bootprof \
 		BUILD=$(CURDIR)/build-asan tests/run.sh $(T)
 
@@ -88,12 +100,61 @@ demo:
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)scripts/demo.sh
 
+# A static ./build-static/bootprof for initramfs images (busybox, no shared
+# libraries): libtracefs.a and libtraceevent.a linked in.
+STATIC_LIBS := $(shell pkg-config --static --libs $(PKGS) 2>/dev/null) -lpthread -ldl -lm
+static:
+	$(Q)$(MAKE) --no-print-directory O=build-static LDFLAGS=-static LDLIBS="$(STATIC_LIBS)" \
+		build-static/bootprof
+
 bench: all
 	$(Q)bench/run.sh
 
 clean:
 	rm -rf build build-asan build-static build-fuzz bootprof
 
-.PHONY: all bootprof examples unit-tests deps-build check demo bench clean install uninstall fuzz
+.PHONY: all bootprof examples plugins unit-tests deps-build check demo bench clean install uninstall fuzz static
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
+
+# ---- install / uninstall: PREFIX (default /usr/local), DESTDIR ----
+includedir  := $(PREFIX)/include
+bashcompdir := $(datadir)/bash-completion/completions
+zshcompdir  := $(datadir)/zsh/vendor-completions
+exampledir  := $(datadir)/doc/bootprof/examples
+INSTALL     ?= install
+MAN_PAGES   := $(wildcard man/*.[1-9])
+# Evaluated when the recipe runs, after `all` has built the plugins.
+PLUGIN_SOS   = $(wildcard $(O)/plugins/*.so)
+# Sources, sample recordings, reports and boot snippets (not build output).
+EXAMPLE_FILES := $(shell find examples -type f 2>/dev/null)
+
+install: all
+	$(INSTALL) -d $(DESTDIR)$(bindir)
+	$(INSTALL) -m 755 $(O)/bootprof $(DESTDIR)$(bindir)/bootprof
+	ln -sf bootprof $(DESTDIR)$(bindir)/bootprof-init
+	$(if $(PLUGIN_SOS),$(INSTALL) -d $(DESTDIR)$(plugindir) && \
+		$(INSTALL) -m 755 $(PLUGIN_SOS) $(DESTDIR)$(plugindir)/)
+	for p in $(MAN_PAGES); do \
+		$(INSTALL) -D -m 644 $$p $(DESTDIR)$(mandir)/man$${p##*.}/$${p#man/} || exit 1; \
+	done
+	$(INSTALL) -D -m 644 completions/bootprof.bash $(DESTDIR)$(bashcompdir)/bootprof
+	$(INSTALL) -D -m 644 completions/_bootprof $(DESTDIR)$(zshcompdir)/_bootprof
+	$(if $(wildcard include/bootprof/plugin.h),$(INSTALL) -D -m 644 include/bootprof/plugin.h \
+		$(DESTDIR)$(includedir)/bootprof/plugin.h)
+	for f in $(EXAMPLE_FILES); do \
+		if [ -x "$$f" ]; then m=755; else m=644; fi; \
+		$(INSTALL) -D -m $$m "$$f" "$(DESTDIR)$(exampledir)/$${f#examples/}" || exit 1; \
+	done
+
+uninstall:
+	rm -f $(DESTDIR)$(bindir)/bootprof $(DESTDIR)$(bindir)/bootprof-init
+	$(if $(PLUGIN_SOS),rm -f $(addprefix $(DESTDIR)$(plugindir)/,$(notdir $(PLUGIN_SOS))))
+	for p in $(MAN_PAGES); do rm -f $(DESTDIR)$(mandir)/man$${p##*.}/$${p#man/}; done
+	rm -f $(DESTDIR)$(bashcompdir)/bootprof $(DESTDIR)$(zshcompdir)/_bootprof
+	rm -f $(DESTDIR)$(includedir)/bootprof/plugin.h
+	rm -rf $(DESTDIR)$(exampledir)
+	for d in $(DESTDIR)$(plugindir) $(DESTDIR)$(libdir)/bootprof $(DESTDIR)$(datadir)/doc/bootprof \
+		$(DESTDIR)$(includedir)/bootprof; do \
+		if [ -d $$d ]; then rmdir $$d || exit 1; fi; \
+	done

@@ -1,0 +1,211 @@
+# bash completion for bootprof                             -*- shell-script -*-
+# SPDX-License-Identifier: GPL-2.0
+#
+# Commands, options and plugin names come from the program itself
+# (`bootprof --list-cmds`, `bootprof CMD --list-opts`, `bootprof report
+# --list-plugins`); whether an option takes a value, and its choices, are
+# read from the command's usage text (`--format text|json`, `--output FILE`),
+# so nothing here has to change when a command gains an option.
+
+# The bootprof being completed: the word typed (./bootprof, ~/bin/bootprof)
+# when it can be run, else the one on PATH.
+_bootprof_prog()
+{
+	local bp=${COMP_WORDS[0]}
+
+	[[ $bp == "~/"* ]] && bp=$HOME/${bp#"~/"}
+	if [[ $bp == */* ]]; then
+		[[ -x $bp && ! -d $bp ]] && { printf '%s\n' "$bp"; return; }
+	elif type -P "$bp" >/dev/null 2>&1; then
+		printf '%s\n' "$bp"
+		return
+	fi
+	printf 'bootprof\n'
+}
+
+# _bootprof_optarg USAGE OPT: print what OPT takes according to the usage
+# text ("FILE", "text|json|csv", ...), or nothing when it takes no value.
+# A short option is first mapped to its long form ("-o, --output FILE").
+_bootprof_optarg()
+{
+	local usage=$1 opt=$2 long re
+
+	if [[ $opt == -[!-] ]]; then
+		re="(^|[[ ])${opt}(, *| *\\| *)(--[a-z0-9-]+)"
+		if [[ $usage =~ $re ]]; then
+			opt=${BASH_REMATCH[3]}
+		else
+			re="(^|[[ ])${opt}[ =]([A-Z<][^] ]*)"
+			[[ $usage =~ $re ]] && printf '%s\n' "${BASH_REMATCH[2]}"
+			return
+		fi
+	fi
+	long=${opt%%=*}
+	re="(^|[[ ,|])${long}(=| )([A-Z<][^] ]*|[a-z0-9_-]+(\\|[a-z0-9_-]+)+)"
+	[[ $usage =~ $re ]] && printf '%s\n' "${BASH_REMATCH[3]}"
+}
+
+# Whether CMD takes a recording as an argument: its synopsis lines (those
+# naming "bootprof CMD") have FILE other than as the value of an option.
+_bootprof_takes_file()
+{
+	local usage
+
+	usage=$("$1" "$2" -h 2>/dev/null | grep -- "bootprof $2" |
+		sed -E 's/-{1,2}[a-z0-9-]+[ =][A-Z<][^] ]*//g')
+	[[ $usage =~ (^|[^A-Za-z_-])FILE([^A-Za-z_]|$) ]]
+}
+
+# Complete file names ending in .dat (and directories to walk into).
+_bootprof_dat_files()
+{
+	local cur=$1
+
+	if declare -F _filedir >/dev/null; then
+		_filedir dat
+		return
+	fi
+	compopt -o filenames 2>/dev/null
+	local IFS=$'\n'
+	COMPREPLY+=($(compgen -d -- "$cur") $(compgen -f -X '!*.dat' -- "$cur"))
+}
+
+_bootprof_files()
+{
+	local cur=$1
+
+	if declare -F _filedir >/dev/null; then
+		_filedir
+		return
+	fi
+	compopt -o filenames 2>/dev/null
+	local IFS=$'\n'
+	COMPREPLY+=($(compgen -f -- "$cur"))
+}
+
+# Complete the value of option OPT of command CMD; returns 1 when OPT takes
+# no value.
+_bootprof_value()
+{
+	local bp=$1 cmd=$2 opt=$3 cur=$4 usage arg words
+
+	usage=$("$bp" "$cmd" -h 2>/dev/null)
+	arg=$(_bootprof_optarg "$usage" "$opt")
+	[[ -n $arg ]] || return 1
+
+	case $arg in
+	*'|'*)
+		COMPREPLY=($(compgen -W "${arg//|/ }" -- "$cur"))
+		return 0
+		;;
+	esac
+	case $opt in
+	*plugin*)
+		words=$("$bp" report --list-plugins 2>/dev/null)
+		COMPREPLY=($(compgen -W "$words" -- "$cur"))
+		;;
+	--until-exec)
+		COMPREPLY=($(compgen -c -- "$cur"))
+		;;
+	--kernel)
+		words=$(command ls /lib/modules 2>/dev/null)
+		COMPREPLY=($(compgen -W "$words" -- "$cur"))
+		;;
+	--instance)
+		words=$(command ls /sys/kernel/tracing/instances 2>/dev/null)
+		COMPREPLY=($(compgen -W "$words" -- "$cur"))
+		;;
+	--events)
+		# Comma-separated system:event names, when tracefs is readable.
+		local prefix=${cur%"${cur##*,}"}
+		words=$(sed 's/$/ /' /sys/kernel/tracing/available_events 2>/dev/null)
+		COMPREPLY=($(compgen -P "$prefix" -W "$words" -- "${cur##*,}"))
+		compopt -o nospace 2>/dev/null
+		;;
+	*)
+		case $arg in
+		FILE* | PATH* | DIR* | '<file'* | '<path'*) _bootprof_files "$cur" ;;
+		esac
+		;;
+	esac
+	return 0
+}
+
+_bootprof()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]}
+	local prev=${COMP_WORDS[COMP_CWORD - 1]}
+	local bp cmd= i words
+
+	COMPREPLY=()
+	bp=$(_bootprof_prog)
+
+	# The command is the first word that is not a global option.
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		if [[ ${COMP_WORDS[i]} != -* ]]; then
+			cmd=${COMP_WORDS[i]}
+			break
+		fi
+	done
+
+	if [[ -z $cmd ]]; then
+		if [[ $cur == -* ]]; then
+			words=$("$bp" --help 2>/dev/null | head -n 1 | grep -o -- '--[a-z][a-z0-9-]*')
+		else
+			words=$("$bp" --list-cmds 2>/dev/null)
+		fi
+		COMPREPLY=($(compgen -W "$words" -- "$cur"))
+		return 0
+	fi
+
+	if [[ $cmd == help ]]; then
+		((COMP_CWORD == i + 1)) &&
+			COMPREPLY=($(compgen -W "$("$bp" --list-cmds 2>/dev/null)" -- "$cur"))
+		return 0
+	fi
+
+	# After "--" comes a command line to run (record -- CMD ...).
+	local j
+	for ((j = i + 1; j < COMP_CWORD; j++)); do
+		if [[ ${COMP_WORDS[j]} == -- ]]; then
+			if declare -F _command_offset >/dev/null; then
+				_command_offset $((j + 1))
+			elif ((COMP_CWORD == j + 1)); then
+				COMPREPLY=($(compgen -c -- "$cur"))
+			else
+				_bootprof_files "$cur"
+			fi
+			return 0
+		fi
+	done
+
+	# --opt=value: one word, or three when COMP_WORDBREAKS has "=".
+	if [[ $cur == --*=* ]]; then
+		local opt=${cur%%=*}
+		cur=${cur#*=}
+		_bootprof_value "$bp" "$cmd" "$opt" "$cur"
+		return 0
+	fi
+	if [[ $cur == = && $prev == --* ]]; then
+		_bootprof_value "$bp" "$cmd" "$prev" ""
+		return 0
+	fi
+	if [[ $prev == = ]] && ((COMP_CWORD >= 2)) && [[ ${COMP_WORDS[COMP_CWORD - 2]} == --* ]]; then
+		_bootprof_value "$bp" "$cmd" "${COMP_WORDS[COMP_CWORD - 2]}" "$cur"
+		return 0
+	fi
+	# --opt value
+	if [[ $prev == -* && $prev != -- ]] && ((COMP_CWORD - 1 > i)); then
+		_bootprof_value "$bp" "$cmd" "$prev" "$cur" && return 0
+	fi
+
+	if [[ $cur == -* ]] || ! _bootprof_takes_file "$bp" "$cmd"; then
+		words=$("$bp" "$cmd" --list-opts 2>/dev/null)
+		COMPREPLY=($(compgen -W "$words" -- "$cur"))
+		return 0
+	fi
+	_bootprof_dat_files "$cur"
+	return 0
+}
+
+complete -F _bootprof bootprof

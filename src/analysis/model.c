@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The model's lifetime, lookups and the selections views list. Building
+ * lives in build.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/internal.h"
+#include "analysis/model.h"
+#include "util/xalloc.h"
+
+static const char *const cause_names[BP_NCAUSES] = {
+	[BP_CAUSE_READ] = "read",
+	[BP_CAUSE_OPEN_STAT] = "open-stat",
+	[BP_CAUSE_EXEC] = "exec",
+	[BP_CAUSE_GETDENTS] = "getdents",
+	[BP_CAUSE_FAULT] = "fault",
+	[BP_CAUSE_OTHER] = "other",
+};
+
+const char *bp_cause_name(enum bp_cause cause)
+{
+	if ((unsigned)cause >= BP_NCAUSES)
+		return "?";
+	return cause_names[cause];
+}
+
+struct bp_page_chunk *bp_pages_chunk(struct bp_model_pages *p, uint32_t file, uint64_t chunk,
+				     int create)
+{
+	uint64_t *slot;
+	int inserted;
+
+	if (!create) {
+		slot = bp_map_get(&p->map, file, chunk);
+		return slot ? &p->chunks[*slot] : NULL;
+	}
+	slot = bp_map_put(&p->map, file, chunk, &inserted);
+	if (inserted) {
+		BP_GROW(p->chunks, p->nchunks, p->cap);
+		memset(&p->chunks[p->nchunks], 0, sizeof(p->chunks[0]));
+		*slot = p->nchunks++;
+	}
+	return &p->chunks[*slot];
+}
+
+void bp_pages_release(struct bp_model_pages *p)
+{
+	bp_map_release(&p->map);
+	free(p->chunks);
+	free(p->file_ids);
+	memset(p, 0, sizeof(*p));
+}
+
+struct bp_model *bp_model_new(void)
+{
+	struct bp_model *m = xcalloc(1, sizeof(*m));
+
+	m->totals.attributed_permille = -1;
+	m->pages = xcalloc(1, sizeof(*m->pages));
+	return m;
+}
+
+static void free_strv(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void header_release(struct bp_model_header *h)
+{
+	free(h->hostname);
+	free(h->kernel_release);
+	free(h->kernel_version);
+	free(h->machine);
+	free(h->cmdline);
+	free(h->clock);
+	free(h->command);
+	free(h->stop_reason);
+	free(h->bootprof_version);
+	free(h->warnings);
+	free_strv(h->unavailable, h->nunavailable);
+}
+
+void bp_model_free(struct bp_model *m)
+{
+	size_t i;
+
+	if (!m)
+		return;
+	header_release(&m->header);
+	for (i = 0; i < m->nprocesses; i++) {
+		struct bp_process *p = &m->processes[i];
+
+		free_strv(p->exec, p->nexec);
+		free(p->threads);
+		free(p->files);
+		free(p->children);
+	}
+	free(m->processes);
+	free(m->threads);
+	for (i = 0; i < m->nfiles; i++) {
+		free(m->files[i].path);
+		free(m->files[i].readers);
+	}
+	free(m->files);
+	free(m->accesses);
+	for (i = 0; i < m->ndisks; i++)
+		free(m->disks[i].name);
+	free(m->disks);
+	for (i = 0; i < m->nexecs; i++)
+		free(m->execs[i].path);
+	free(m->execs);
+	free(m->timeline);
+	if (m->pages)
+		bp_pages_release(m->pages);
+	free(m->pages);
+	free(m);
+}
+
+struct bp_process *bp_model_find_process(const struct bp_model *m, int pid)
+{
+	struct bp_process *best = NULL;
+	size_t i;
+
+	for (i = 0; i < m->nprocesses; i++) {
+		struct bp_process *p = &m->processes[i];
+
+		if (p->pid == pid && (!best || p->start_ns >= best->start_ns))
+			best = p;
+	}
+	return best;
+}
+
+struct bp_file *bp_model_find_file(const struct bp_model *m, uint32_t dev, uint64_t ino)
+{
+	size_t lo = 0, hi = m->nfiles;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		struct bp_file *f = &m->files[mid];
+
+		if (f->dev == dev && f->ino == ino)
+			return f;
+		if (f->dev < dev || (f->dev == dev && f->ino < ino))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+void bp_model_file_pages(const struct bp_model *m, const struct bp_file *f, uint64_t first,
+			 size_t n, unsigned char *out)
+{
+	size_t pos = (size_t)(f - m->files), i;
+	uint32_t id;
+
+	memset(out, BP_PAGE_NONE, n);
+	if (!m->pages || pos >= m->pages->nfile_ids)
+		return;
+	id = m->pages->file_ids[pos];
+	for (i = 0; i < n;) {
+		uint64_t page = first + i;
+		const struct bp_page_chunk *c = bp_pages_chunk(m->pages, id, page >> 6, 0);
+		size_t end = i + (64 - (page & 63));
+
+		if (end > n)
+			end = n;
+		for (; c && i < end; i++) {
+			uint64_t bit = 1ull << ((first + i) & 63);
+
+			if (!(c->read & bit))
+				continue;
+			if (c->reread & bit)
+				out[i] = BP_PAGE_REREAD;
+			else if (c->used & bit)
+				out[i] = BP_PAGE_USED;
+			else
+				out[i] = BP_PAGE_NEVER_USED;
+		}
+		i = end;
+	}
+}
+
+/* ---- filters and selections ---- */
+
+static int process_matches_self(const struct bp_process *p, const struct bp_filter *f)
+{
+	size_t i;
+
+	if (f->pid && p->pid != f->pid)
+		return 0;
+	if (!f->comm)
+		return 1;
+	if (strstr(p->comm, f->comm))
+		return 1;
+	for (i = 0; i < p->nexec; i++) {
+		if (strstr(p->exec[i], f->comm))
+			return 1;
+	}
+	return 0;
+}
+
+static int process_matches_who(const struct bp_process *p, const struct bp_filter *f)
+{
+	const struct bp_process *a;
+
+	if (!f->pid && !f->comm)
+		return 1;
+	for (a = p; a; a = f->tree ? a->parent : NULL) {
+		if (process_matches_self(a, f))
+			return 1;
+	}
+	return 0;
+}
+
+int bp_process_matches(const struct bp_model *m, const struct bp_process *p,
+		       const struct bp_filter *f)
+{
+	size_t i;
+
+	(void)m;
+	if (!f)
+		return 1;
+	if (!process_matches_who(p, f))
+		return 0;
+	if (!f->file)
+		return 1;
+	for (i = 0; i < p->nfiles; i++) {
+		if (strstr(p->files[i]->file->path, f->file))
+			return 1;
+	}
+	return 0;
+}
+
+int bp_file_matches(const struct bp_model *m, const struct bp_file *file,
+		    const struct bp_filter *f)
+{
+	size_t i;
+
+	(void)m;
+	if (!f)
+		return 1;
+	if (f->file && !strstr(file->path, f->file))
+		return 0;
+	if (!f->pid && !f->comm)
+		return 1;
+	for (i = 0; i < file->nreaders; i++) {
+		if (process_matches_who(file->readers[i]->process, f))
+			return 1;
+	}
+	return 0;
+}
+
+static int cmp_u64_desc(uint64_t a, uint64_t b)
+{
+	return a > b ? -1 : a < b;
+}
+
+static int cmp_u64_asc(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+/* qsort has no argument; a selection is single-threaded and short-lived. */
+static __thread int sort_key;
+
+static int cmp_process(const void *pa, const void *pb)
+{
+	const struct bp_process *a = *(struct bp_process *const *)pa;
+	const struct bp_process *b = *(struct bp_process *const *)pb;
+	int c = 0;
+
+	switch (sort_key) {
+	case BP_SORT_PROC_WAIT:
+		c = cmp_u64_desc(a->wait_ns, b->wait_ns);
+		if (!c)
+			c = cmp_u64_desc(a->bytes_read, b->bytes_read);
+		break;
+	case BP_SORT_PROC_BYTES:
+		c = cmp_u64_desc(a->bytes_read, b->bytes_read);
+		if (!c)
+			c = cmp_u64_desc(a->wait_ns, b->wait_ns);
+		break;
+	case BP_SORT_PROC_TREE_WAIT:
+		c = cmp_u64_desc(a->tree_wait_ns, b->tree_wait_ns);
+		if (!c)
+			c = cmp_u64_desc(a->tree_bytes_read, b->tree_bytes_read);
+		break;
+	case BP_SORT_PROC_RUN:
+		c = cmp_u64_desc(a->run_ns, b->run_ns);
+		break;
+	case BP_SORT_PROC_START:
+		c = cmp_u64_asc(a->start_ns, b->start_ns);
+		break;
+	default:
+		break;
+	}
+	if (!c)
+		c = (a->pid > b->pid) - (a->pid < b->pid);
+	if (!c)
+		c = cmp_u64_asc(a->start_ns, b->start_ns);
+	return c;
+}
+
+static int cmp_file(const void *pa, const void *pb)
+{
+	const struct bp_file *a = *(struct bp_file *const *)pa;
+	const struct bp_file *b = *(struct bp_file *const *)pb;
+	int c = 0;
+
+	switch (sort_key) {
+	case BP_SORT_FILE_WAIT:
+		c = cmp_u64_desc(a->wait_ns, b->wait_ns);
+		if (!c)
+			c = cmp_u64_desc(a->bytes_read, b->bytes_read);
+		break;
+	case BP_SORT_FILE_BYTES:
+		c = cmp_u64_desc(a->bytes_read, b->bytes_read);
+		if (!c)
+			c = cmp_u64_desc(a->wait_ns, b->wait_ns);
+		break;
+	case BP_SORT_FILE_NEVER_USED:
+		c = cmp_u64_desc(a->never_used_bytes, b->never_used_bytes);
+		if (!c)
+			c = cmp_u64_desc(a->bytes_read, b->bytes_read);
+		break;
+	case BP_SORT_FILE_REREAD:
+		c = cmp_u64_desc(a->reread_bytes, b->reread_bytes);
+		if (!c)
+			c = cmp_u64_desc(a->bytes_read, b->bytes_read);
+		break;
+	case BP_SORT_FILE_READERS:
+		c = cmp_u64_desc(a->nreaders, b->nreaders);
+		if (!c)
+			c = cmp_u64_desc(a->bytes_read, b->bytes_read);
+		break;
+	default:
+		break;
+	}
+	if (!c)
+		c = strcmp(a->path, b->path);
+	if (!c)
+		c = cmp_u64_asc(a->dev, b->dev);
+	if (!c)
+		c = cmp_u64_asc(a->ino, b->ino);
+	return c;
+}
+
+size_t bp_model_select_processes(const struct bp_model *m, const struct bp_filter *f,
+				 enum bp_process_sort key, struct bp_process ***out)
+{
+	struct bp_process **v = NULL;
+	size_t i, n = 0;
+
+	for (i = 0; i < m->nprocesses; i++) {
+		if (bp_process_matches(m, &m->processes[i], f)) {
+			if (!v)
+				v = xmalloc(m->nprocesses * sizeof(*v));
+			v[n++] = &m->processes[i];
+		}
+	}
+	sort_key = key;
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_process);
+	*out = v;
+	return n;
+}
+
+size_t bp_model_select_files(const struct bp_model *m, const struct bp_filter *f,
+			     enum bp_file_sort key, struct bp_file ***out)
+{
+	struct bp_file **v = NULL;
+	size_t i, n = 0;
+
+	for (i = 0; i < m->nfiles; i++) {
+		if (bp_file_matches(m, &m->files[i], f)) {
+			if (!v)
+				v = xmalloc(m->nfiles * sizeof(*v));
+			v[n++] = &m->files[i];
+		}
+	}
+	sort_key = key;
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_file);
+	*out = v;
+	return n;
+}

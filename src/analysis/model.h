@@ -1,0 +1,606 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BP_ANALYSIS_MODEL_H
+#define BP_ANALYSIS_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracefile/meta.h"  /* BP_DEV_MAJOR/MINOR: device numbers as the model keeps them */
+
+/*
+ * The model: what a recording says about processes, files, disks and
+ * waits over a time window. `report`, `top` and plugins all render the
+ * same model; none of them parses events. Every number is defined in
+ * DESIGN §6; the choices made where §6 is silent are written here, next to
+ * the field they affect.
+ *
+ * Building is one streaming pass over the reader (bp_reader_rewind() first),
+ * so memory grows with tasks, files and pages, never with events. After
+ * bp_model_build() returns, the model owns copies of everything it shows and
+ * the reader may be freed. All arrays are final: pointers between model
+ * objects (reader -> process, process -> file ...) stay valid until
+ * bp_model_free().
+ *
+ * Units: times are ns on the recording's clock (boot clock: since boot),
+ * sizes are bytes. Nothing here is rounded; views choose human units.
+ */
+
+struct bp_reader;
+struct bp_event;
+struct bp_model;
+struct bp_file;
+struct bp_process;
+
+/* Why a task waited: what it was doing when it blocked (see bp_cause_name). */
+enum bp_cause {
+	BP_CAUSE_READ,      /* read, pread64, readv, preadv(2), sendfile, splice, copy_file_range, readahead */
+	BP_CAUSE_OPEN_STAT, /* open(at)(2), stat family, statx, access, readlink */
+	BP_CAUSE_EXEC,      /* execve, execveat (loading the binary and its interpreter) */
+	BP_CAUSE_GETDENTS,  /* getdents, getdents64 (directory walks) */
+	/*
+	 * A page fault on a file mapping (mm_filemap_fault). A fault taken
+	 * inside a syscall (read() into a buffer that is itself a mapped file)
+	 * is still a fault: the wait is for the mapped file's pages.
+	 */
+	BP_CAUSE_FAULT,
+	BP_CAUSE_OTHER,     /* another syscall, or no syscall events in the recording */
+	BP_NCAUSES
+};
+
+/**
+ * bp_cause_name() - short lowercase name of a cause
+ * @cause: a bp_cause
+ *
+ * Return: "read", "open-stat", "exec", "getdents", "fault", "other";
+ * "?" for an out-of-range value. Static storage.
+ */
+const char *bp_cause_name(enum bp_cause cause);
+
+/**
+ * struct bp_window - the time range a model covers
+ * @since_ns: first instant counted (recording clock); 0 = from the start
+ * @until_ns: last instant counted; 0 or UINT64_MAX = to the end
+ * @bucket_ns: timeline bucket width; 0 = 100 ms
+ *
+ * Events before @since_ns still build state (the task tree, what is in the
+ * page cache, waits in progress) but add to no counter. A wait that crosses
+ * a bound is clipped to it. A page read from storage inside the window is
+ * "used" when an access covers it before the end of the recording (not of
+ * the window): a page read at 2 s and used at 9 s was not wasted.
+ */
+struct bp_window {
+	uint64_t since_ns;
+	uint64_t until_ns;
+	uint64_t bucket_ns;
+};
+
+/**
+ * struct bp_build_hooks - optional callbacks run during the one pass
+ * @event: called for every event after the model has consumed it (plugins
+ *         see the same stream without a second pass); may be NULL
+ * @arg: passed to @event
+ */
+struct bp_build_hooks {
+	void (*event)(void *arg, const struct bp_event *ev);
+	void *arg;
+};
+
+/* What the recording could not measure; views say so instead of printing 0. */
+enum bp_model_missing {
+	BP_MISSING_SCHED = 1 << 0,    /* no sched_switch: no waits, no idle time */
+	BP_MISSING_WAKEUP = 1 << 1,   /* no sched_waking/wakeup (waits end at switch-in anyway) */
+	BP_MISSING_FORK = 1 << 2,     /* no sched_process_fork: every tid is its own process */
+	BP_MISSING_SYSCALLS = 1 << 3, /* no raw_syscalls: causes are "other" except faults */
+	BP_MISSING_FILEMAP = 1 << 4,  /* no mm_filemap_add_to_page_cache: no per-file bytes */
+	BP_MISSING_ACCESS = 1 << 5,   /* no get_pages/map_pages/fault (kernel < 6.12): used/never-used unavailable */
+	BP_MISSING_DELETE = 1 << 6,   /* no delete_from_page_cache: re-read unavailable */
+	BP_MISSING_BLOCK = 1 << 7,    /* no block_rq_issue: no block-layer totals, no attributed share */
+};
+
+/**
+ * struct bp_access - what one process did with one file
+ * @process: the reader (a process, threads rolled up)
+ * @file: the file
+ * @wait_ns: I/O wait of @process charged to @file
+ * @bytes_read: bytes of @file's pages @process inserted (read from storage)
+ * @first_ns: first event of @process on @file (insert, fault, read or map)
+ * @last_ns: last such event
+ *
+ * Shared by bp_file.readers and bp_process.files (the same object).
+ */
+struct bp_access {
+	struct bp_process *process;
+	struct bp_file *file;
+	uint64_t wait_ns;
+	uint64_t bytes_read;
+	uint64_t first_ns;
+	uint64_t last_ns;
+};
+
+/* What kind of thing a bp_file is. */
+enum bp_file_kind {
+	BP_FILE_REGULAR,  /* an inode on a block-backed filesystem */
+	/*
+	 * Filesystem metadata read through the block device's page cache:
+	 * the pseudo-file on dev 0:3 whose inode number is the disk's dev_t.
+	 */
+	BP_FILE_METADATA,
+};
+
+/**
+ * struct bp_file - one inode whose pages were read or accessed
+ * @dev: filesystem device, kernel encoding (BP_DEV_MAJOR/MINOR)
+ * @ino: inode number
+ * @kind: regular file or metadata of a disk
+ * @path: resolved path; "[unresolved MAJ:MIN:INO]" when the recording has
+ *        no path for it; "[metadata NAME]" for metadata. Owned by the model
+ * @resolved: 1 when @path came from the recording's inode table
+ * @disk: index into bp_model.disks, or -1 when the disk is not known
+ * @bytes_read: read from storage: bytes of pages inserted in the window
+ *              (PAGE_SIZE << order per insertion; a page inserted twice counts twice)
+ * @wait_ns: I/O wait charged to this file (all readers)
+ * @used_bytes: bytes read in the window that an access covered later
+ * @never_used_bytes: bytes read in the window that no access covered
+ *                    before they left the cache or the recording ended;
+ *                    @used_bytes + @never_used_bytes == @bytes_read for a
+ *                    regular file when access events exist
+ *                    (BP_MISSING_ACCESS clear); both are 0 for metadata,
+ *                    whose buffer-head accesses no event reports
+ * @reread_bytes: bytes inserted again after the same page was deleted
+ * @size_pages: highest page index seen + 1 (a lower bound of the file size)
+ * @first_ns: first event on the file in the window
+ * @last_ns: last event on the file in the window
+ * @readers: processes that inserted or accessed its pages, by wait, then
+ *           bytes, then pid (descending, descending, ascending)
+ * @nreaders: entries in @readers
+ *
+ * Files on filesystems that are not block-backed (tmpfs, proc, ramfs ...)
+ * are not files of the model; their bytes go to bp_totals.nonblock_bytes.
+ */
+struct bp_file {
+	uint32_t dev;
+	uint64_t ino;
+	enum bp_file_kind kind;
+	char *path;
+	int resolved;
+	int disk;
+	uint64_t bytes_read;
+	uint64_t wait_ns;
+	uint64_t used_bytes;
+	uint64_t never_used_bytes;
+	uint64_t reread_bytes;
+	uint64_t size_pages;
+	uint64_t first_ns;
+	uint64_t last_ns;
+	struct bp_access **readers;
+	size_t nreaders;
+};
+
+/**
+ * struct bp_thread - one task (tid) of a process
+ * @tid: thread id
+ * @comm: last comm seen (NUL-terminated)
+ * @process: the process it rolls up to
+ * @start_ns: fork time, 0 when it existed before the recording
+ * @exit_ns: exit time, 0 when still running at the end
+ * @wait_ns: its I/O wait in the window
+ * @run_ns: time it spent on a CPU in the window
+ */
+struct bp_thread {
+	int tid;
+	char comm[16];
+	struct bp_process *process;
+	uint64_t start_ns;
+	uint64_t exit_ns;
+	uint64_t wait_ns;
+	uint64_t run_ns;
+};
+
+/**
+ * struct bp_process - a thread group (pid = tgid) with its threads rolled up
+ * @pid: process id (tgid)
+ * @comm: comm of the group leader, last seen
+ * @exec: exec path history, oldest first (sched_process_exec filenames)
+ * @nexec: entries in @exec
+ * @parent: the process that forked it, NULL when it existed before the
+ *          recording or its parent is unknown
+ * @ppid: @parent's pid, 0 when unknown
+ * @start_ns: fork time, 0 when it existed before the recording
+ * @exit_ns: time its last thread exited, 0 when it was alive at the end
+ * @threads: its threads (pointers into bp_model.threads), by tid
+ * @nthreads: entries in @threads
+ * @wait_ns: I/O wait of all its threads in the window
+ * @wait_by_cause: @wait_ns split by enum bp_cause (sums to @wait_ns)
+ * @wait_unknown_ns: part of @wait_ns charged to no file
+ * @run_ns: CPU time of all its threads in the window
+ * @bytes_read: bytes its threads read from storage (files and metadata)
+ * @metadata_bytes: part of @bytes_read that was filesystem metadata
+ * @files: files it read or accessed, by wait, bytes, path
+ * @nfiles: entries in @files ("files touched")
+ * @worst_file: the file charged most of its wait (ties: more bytes, then
+ *              path); the file with most bytes when it never waited; NULL
+ *              when it touched no file
+ * @children: processes it forked, by start time then pid
+ * @nchildren: entries in @children
+ * @tree_wait_ns: @wait_ns of itself and all descendants
+ * @tree_bytes_read: @bytes_read of itself and all descendants
+ * @tree_processes: itself plus its descendants
+ *
+ * Which tasks are threads of which process (6.18's sched_process_fork has
+ * no tgid) is decided after the pass, from, in order: an exec (pid vs
+ * old_pid names the group), the clone flags of the parent's clone() when
+ * syscalls were recorded (CLONE_THREAD), the child's exit (group_dead
+ * false: a thread), clone3 without exec (a thread), else a process.
+ */
+struct bp_process {
+	int pid;
+	char comm[16];
+	char **exec;
+	size_t nexec;
+	struct bp_process *parent;
+	int ppid;
+	uint64_t start_ns;
+	uint64_t exit_ns;
+	struct bp_thread **threads;
+	size_t nthreads;
+	uint64_t wait_ns;
+	uint64_t wait_by_cause[BP_NCAUSES];
+	uint64_t wait_unknown_ns;
+	uint64_t run_ns;
+	uint64_t bytes_read;
+	uint64_t metadata_bytes;
+	struct bp_access **files;
+	size_t nfiles;
+	struct bp_file *worst_file;
+	struct bp_process **children;
+	size_t nchildren;
+	uint64_t tree_wait_ns;
+	uint64_t tree_bytes_read;
+	size_t tree_processes;
+};
+
+/**
+ * struct bp_disk_stat - one disk of the recording machine
+ * @dev: whole-disk device, kernel encoding
+ * @name: "vda", "sda" ...; owned by the model
+ * @rotational: 1 rotating, 0 not, -1 unknown
+ * @size: bytes, 0 when unknown
+ * @metadata: its metadata pseudo-file in bp_model.files, or NULL
+ * @metadata_bytes: filesystem metadata read through the block device
+ * @metadata_wait_ns: I/O wait charged to that metadata
+ * @file_bytes: bytes of regular files on filesystems of this disk
+ * @rq_read_bytes: block_rq_issue read requests (rwbs has 'R'), nr_sector * 512
+ * @rq_reads: number of those requests
+ * @rq_write_bytes: block_rq_issue writes, for context
+ */
+struct bp_disk_stat {
+	uint32_t dev;
+	char *name;
+	int rotational;
+	uint64_t size;
+	struct bp_file *metadata;
+	uint64_t metadata_bytes;
+	uint64_t metadata_wait_ns;
+	uint64_t file_bytes;
+	uint64_t rq_read_bytes;
+	uint64_t rq_reads;
+	uint64_t rq_write_bytes;
+};
+
+/**
+ * struct bp_totals - the whole window
+ * @read_bytes: read from storage, all files and metadata (Σ bp_file.bytes_read)
+ * @metadata_bytes: part of @read_bytes that was metadata
+ * @nonblock_bytes: pages inserted for tmpfs/proc/... (not storage; excluded)
+ * @write_insert_bytes: pages of regular files inserted by buffered writes
+ *                      (the task was outside any read, open, exec syscall
+ *                      and page fault): created, not read; excluded
+ * @rq_read_bytes: block-layer read bytes (Σ bp_disk_stat.rq_read_bytes)
+ * @attributed_permille: @read_bytes * 1000 / @rq_read_bytes, the share of
+ *                       block-layer reads explained by files; -1 when no
+ *                       block events (may exceed 1000: readahead of pages
+ *                       served by a merged or cached request)
+ * @wait_ns: I/O wait of all tasks (a sum over tasks: can exceed the span)
+ * @wait_by_cause: @wait_ns split by cause
+ * @wait_metadata_ns: part of @wait_ns charged to metadata
+ * @wait_unknown_ns: part of @wait_ns charged to no file
+ * @idle_wait_ns: wall time in which at least one task was in an I/O wait
+ *                and every CPU ran its idle task — what readahead could win
+ * @never_used_bytes: Σ bp_file.never_used_bytes
+ * @used_bytes: Σ bp_file.used_bytes
+ * @reread_bytes: Σ bp_file.reread_bytes
+ * @events: events read in the window
+ * @events_total: events read in the whole pass
+ * @lost_events: events the kernel dropped or overwrote (recording's per-CPU
+ *               stats plus missed events flagged in page headers); when
+ *               non-zero every total is a lower bound
+ * @lost_pages: pages flagged as having lost an unknown number of events
+ * @truncated: the recording ends early (read up to its last complete page)
+ * @first_ns: first event in the window
+ * @last_ns: last event in the window
+ * @span_ns: @last_ns - @first_ns
+ */
+struct bp_totals {
+	uint64_t read_bytes;
+	uint64_t metadata_bytes;
+	uint64_t nonblock_bytes;
+	uint64_t write_insert_bytes;
+	uint64_t rq_read_bytes;
+	int64_t attributed_permille;
+	uint64_t wait_ns;
+	uint64_t wait_by_cause[BP_NCAUSES];
+	uint64_t wait_metadata_ns;
+	uint64_t wait_unknown_ns;
+	uint64_t idle_wait_ns;
+	uint64_t never_used_bytes;
+	uint64_t used_bytes;
+	uint64_t reread_bytes;
+	uint64_t events;
+	uint64_t events_total;
+	uint64_t lost_events;
+	uint64_t lost_pages;
+	int truncated;
+	uint64_t first_ns;
+	uint64_t last_ns;
+	uint64_t span_ns;
+};
+
+/**
+ * struct bp_exec_count - repeated work: one program exec'd in the window
+ * @path: the exec'd filename (as sched_process_exec reports it); owned
+ * @count: number of execs
+ * @wait_ns: I/O wait of the processes that exec'd @path, summed (a process
+ *           that exec'd it twice counts once)
+ * @bytes_read: bytes those processes read from storage, summed likewise
+ */
+struct bp_exec_count {
+	char *path;
+	uint64_t count;
+	uint64_t wait_ns;
+	uint64_t bytes_read;
+};
+
+/**
+ * struct bp_bucket - one timeline bucket of bp_window.bucket_ns
+ * @wait_ns: I/O wait of all tasks inside the bucket (may exceed its width)
+ * @idle_wait_ns: CPU-idle-while-waiting time inside the bucket
+ * @read_bytes: bytes read from storage (page-cache insertions)
+ * @rq_read_bytes: block-layer read bytes issued
+ * @waiting_max: most tasks in an I/O wait at once
+ */
+struct bp_bucket {
+	uint64_t wait_ns;
+	uint64_t idle_wait_ns;
+	uint64_t read_bytes;
+	uint64_t rq_read_bytes;
+	uint32_t waiting_max;
+};
+
+/**
+ * struct bp_model_header - about the recording (copied from its metadata)
+ *
+ * Strings are owned by the model; any may be NULL when the recording does
+ * not carry it (a trace-cmd file has no cmdline or disk table).
+ */
+struct bp_model_header {
+	char *hostname;
+	char *kernel_release;
+	char *kernel_version;
+	char *machine;
+	char *cmdline;
+	char *clock;
+	char *command;
+	char *stop_reason;
+	char *bootprof_version;
+	int ncpus;
+	unsigned page_size;          /* memory page size (from the filemap formats), bytes */
+	uint64_t start_ns;           /* recording start, 0 when unknown */
+	uint64_t stop_ns;            /* recording stop, 0 when unknown */
+	char **unavailable;          /* events requested but missing on that kernel */
+	size_t nunavailable;
+	char *warnings;              /* reader warnings, one per line, or NULL */
+};
+
+/**
+ * struct bp_model - everything a view renders
+ * @header: the recording
+ * @window: the window actually built (bounds resolved: since/until are
+ *          never 0/UINT64_MAX here; bucket_ns set)
+ * @missing: enum bp_model_missing bits
+ * @totals: the window's totals
+ * @processes: all processes alive in the window, by pid then start time
+ * @nprocesses: entries
+ * @threads: all threads of those processes, by tid then start time
+ * @nthreads: entries
+ * @files: every file with a page inserted or accessed in the window, by
+ *         (dev, ino)
+ * @nfiles: entries
+ * @accesses: the (process, file) pairs (bp_process.files/bp_file.readers
+ *            point here)
+ * @naccesses: entries
+ * @disks: the recording's disks, by dev
+ * @ndisks: entries
+ * @execs: programs exec'd in the window, by count (descending) then path
+ * @nexecs: entries
+ * @timeline: buckets from @timeline_start_ns, @window.bucket_ns wide
+ * @nbuckets: entries
+ * @timeline_start_ns: start of bucket 0 (the window's first instant)
+ */
+struct bp_model {
+	struct bp_model_header header;
+	struct bp_window window;
+	unsigned missing;
+	struct bp_totals totals;
+	struct bp_process *processes;
+	size_t nprocesses;
+	struct bp_thread *threads;
+	size_t nthreads;
+	struct bp_file *files;
+	size_t nfiles;
+	struct bp_access *accesses;
+	size_t naccesses;
+	struct bp_disk_stat *disks;
+	size_t ndisks;
+	struct bp_exec_count *execs;
+	size_t nexecs;
+	struct bp_bucket *timeline;
+	size_t nbuckets;
+	uint64_t timeline_start_ns;
+	/* private: page state for bp_model_file_pages() */
+	struct bp_model_pages *pages;
+};
+
+/**
+ * bp_model_build() - compute the model of a recording over a time window
+ * @reader: an open recording; rewound first, read to its end
+ * @window: the window, or NULL for the whole recording
+ * @hooks: optional per-event callbacks, or NULL
+ *
+ * One pass, ~10 M events/s; the TUI calls it again when the window changes.
+ *
+ * Return: a new model (free with bp_model_free()), or NULL with
+ * bp_set_error() when the recording cannot be read.
+ */
+struct bp_model *bp_model_build(struct bp_reader *reader, const struct bp_window *window,
+				const struct bp_build_hooks *hooks);
+
+/**
+ * bp_model_new() - an empty model (no processes, no files)
+ *
+ * For views and tests that fill a model by hand. Free with bp_model_free().
+ */
+struct bp_model *bp_model_new(void);
+
+/**
+ * bp_model_free() - free a model and everything it owns
+ * @m: the model, or NULL (no-op)
+ */
+void bp_model_free(struct bp_model *m);
+
+/* ---- lookups ---- */
+
+/**
+ * bp_model_find_process() - the process with this pid
+ * @m: model
+ * @pid: tgid
+ *
+ * Return: the latest process with @pid (pids can be reused), or NULL.
+ */
+struct bp_process *bp_model_find_process(const struct bp_model *m, int pid);
+
+/**
+ * bp_model_find_file() - the file (dev, ino)
+ * @m: model
+ * @dev: device, kernel encoding
+ * @ino: inode number
+ *
+ * Return: the file, or NULL when it is not in the model.
+ */
+struct bp_file *bp_model_find_file(const struct bp_model *m, uint32_t dev, uint64_t ino);
+
+/* The state of one page of a file, as bp_model_file_pages() reports it. */
+enum bp_page_state {
+	BP_PAGE_NONE,       /* not read from storage in the window */
+	BP_PAGE_USED,       /* read, then accessed */
+	BP_PAGE_NEVER_USED, /* read, never accessed */
+	BP_PAGE_REREAD,     /* read more than once (deleted in between) */
+};
+
+/**
+ * bp_model_file_pages() - per-page states of a file, for a page map
+ * @m: model
+ * @f: a file of @m
+ * @first: first page index
+ * @n: number of pages
+ * @out: @n states, filled
+ *
+ * A page inserted several times reports its last insertion (REREAD wins
+ * over USED/NEVER_USED). Cost: O(@n / 64) lookups.
+ */
+void bp_model_file_pages(const struct bp_model *m, const struct bp_file *f, uint64_t first,
+			 size_t n, unsigned char *out);
+
+/* ---- selection: what views list ---- */
+
+/**
+ * struct bp_filter - which processes and files a view lists
+ * @comm: substring of a process's comm or of one of its exec paths; NULL: any
+ * @pid: only this process (0: any)
+ * @tree: with @pid or @comm, also every descendant of a matching process
+ * @file: substring of a file's path; NULL: any
+ *
+ * A process matches when it matches @comm/@pid (or descends from one that
+ * does, with @tree) and, with @file, touched a matching file. A file
+ * matches when its path matches @file and, with @comm/@pid, a matching
+ * process touched it. Totals are never filtered.
+ */
+struct bp_filter {
+	const char *comm;
+	int pid;
+	int tree;
+	const char *file;
+};
+
+/* Sort keys for processes; ties always fall back to pid, then start. */
+enum bp_process_sort {
+	BP_SORT_PROC_WAIT,       /* wait_ns desc */
+	BP_SORT_PROC_BYTES,      /* bytes_read desc */
+	BP_SORT_PROC_TREE_WAIT,  /* tree_wait_ns desc */
+	BP_SORT_PROC_RUN,        /* run_ns desc */
+	BP_SORT_PROC_PID,        /* pid asc */
+	BP_SORT_PROC_START,      /* start_ns asc */
+};
+
+/* Sort keys for files; ties fall back to the next key, then path, then (dev, ino). */
+enum bp_file_sort {
+	BP_SORT_FILE_WAIT,       /* wait_ns desc, bytes desc */
+	BP_SORT_FILE_BYTES,      /* bytes_read desc, wait desc */
+	BP_SORT_FILE_NEVER_USED, /* never_used_bytes desc, bytes desc */
+	BP_SORT_FILE_REREAD,     /* reread_bytes desc, bytes desc */
+	BP_SORT_FILE_READERS,    /* nreaders desc, bytes desc */
+	BP_SORT_FILE_PATH,       /* path asc */
+};
+
+/**
+ * bp_process_matches() - whether a process passes a filter
+ * @m: model
+ * @p: a process of @m
+ * @f: filter, or NULL (everything matches)
+ */
+int bp_process_matches(const struct bp_model *m, const struct bp_process *p,
+		       const struct bp_filter *f);
+
+/**
+ * bp_file_matches() - whether a file passes a filter
+ * @m: model
+ * @file: a file of @m
+ * @f: filter, or NULL (everything matches)
+ */
+int bp_file_matches(const struct bp_model *m, const struct bp_file *file,
+		    const struct bp_filter *f);
+
+/**
+ * bp_model_select_processes() - the processes a view lists, sorted
+ * @m: model
+ * @f: filter, or NULL
+ * @key: sort key
+ * @out: set to a new array of pointers into @m (caller frees the array)
+ *
+ * Return: number of entries in *@out (0 with *@out NULL when none).
+ */
+size_t bp_model_select_processes(const struct bp_model *m, const struct bp_filter *f,
+				 enum bp_process_sort key, struct bp_process ***out);
+
+/**
+ * bp_model_select_files() - the files a view lists, sorted
+ * @m: model
+ * @f: filter, or NULL
+ * @key: sort key
+ * @out: set to a new array of pointers into @m (caller frees the array)
+ *
+ * Return: number of entries in *@out (0 with *@out NULL when none).
+ */
+size_t bp_model_select_files(const struct bp_model *m, const struct bp_filter *f,
+			     enum bp_file_sort key, struct bp_file ***out);
+
+#endif

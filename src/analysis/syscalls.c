@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Which syscalls say what a task was waiting for. raw_syscalls carry only
+ * the number, so the table is per architecture; a recording from another
+ * machine names its architecture in the metadata (uname -m).
+ */
+#include <string.h>
+
+#include "analysis/internal.h"
+
+enum bp_arch bp_arch_of(const char *machine)
+{
+	if (machine && (!strcmp(machine, "aarch64") || !strcmp(machine, "arm64")))
+		return BP_ARCH_AARCH64;
+	return BP_ARCH_X86_64;
+}
+
+static int x86_64_class(long nr)
+{
+	switch (nr) {
+	case 0:   /* read */
+	case 17:  /* pread64 */
+	case 19:  /* readv */
+	case 40:  /* sendfile */
+	case 187: /* readahead */
+	case 275: /* splice */
+	case 295: /* preadv */
+	case 326: /* copy_file_range */
+	case 327: /* preadv2 */
+		return BP_CAUSE_READ;
+	case 2:   /* open */
+	case 4:   /* stat */
+	case 5:   /* fstat */
+	case 6:   /* lstat */
+	case 21:  /* access */
+	case 89:  /* readlink */
+	case 257: /* openat */
+	case 262: /* newfstatat */
+	case 267: /* readlinkat */
+	case 269: /* faccessat */
+	case 332: /* statx */
+	case 437: /* openat2 */
+	case 439: /* faccessat2 */
+		return BP_CAUSE_OPEN_STAT;
+	case 59:  /* execve */
+	case 322: /* execveat */
+		return BP_CAUSE_EXEC;
+	case 78:  /* getdents */
+	case 217: /* getdents64 */
+		return BP_CAUSE_GETDENTS;
+	case 56:
+		return BP_SYS_CLONE;
+	case 435:
+		return BP_SYS_CLONE3;
+	case 57:  /* fork */
+	case 58:  /* vfork */
+		return BP_SYS_FORK;
+	default:
+		return BP_CAUSE_OTHER;
+	}
+}
+
+/* The generic table (include/uapi/asm-generic/unistd.h). */
+static int aarch64_class(long nr)
+{
+	switch (nr) {
+	case 63:  /* read */
+	case 65:  /* readv */
+	case 67:  /* pread64 */
+	case 69:  /* preadv */
+	case 71:  /* sendfile */
+	case 76:  /* splice */
+	case 213: /* readahead */
+	case 285: /* copy_file_range */
+	case 286: /* preadv2 */
+		return BP_CAUSE_READ;
+	case 48:  /* faccessat */
+	case 56:  /* openat */
+	case 78:  /* readlinkat */
+	case 79:  /* newfstatat */
+	case 80:  /* fstat */
+	case 291: /* statx */
+	case 437: /* openat2 */
+	case 439: /* faccessat2 */
+		return BP_CAUSE_OPEN_STAT;
+	case 221: /* execve */
+	case 281: /* execveat */
+		return BP_CAUSE_EXEC;
+	case 61:  /* getdents64 */
+		return BP_CAUSE_GETDENTS;
+	case 220:
+		return BP_SYS_CLONE;
+	case 435:
+		return BP_SYS_CLONE3;
+	default:
+		return BP_CAUSE_OTHER;
+	}
+}
+
+int bp_syscall_class(enum bp_arch arch, long nr)
+{
+	return arch == BP_ARCH_AARCH64 ? aarch64_class(nr) : x86_64_class(nr);
+}

@@ -1,0 +1,1066 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The live recorder: a private tracefs instance, one thread per CPU that
+ * splices full ring-buffer pages into the recording, and a drain at stop.
+ *
+ * Each thread polls its trace_pipe_raw (which wakes at buffer_percent) and
+ * an eventfd that says stop; it then splices whatever full pages are ready
+ * with tracefs_cpu_write(). tracefs_cpu_pipe() is not used: in libtracefs
+ * 1.6.4 it splices 0 bytes.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/vfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+#include <event-parse.h>
+
+#include "capture/capture.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+struct recorded_event {
+	char *system;
+	char *event;
+	int syscall_filter;
+};
+
+struct cpu_recorder {
+	struct bp_capture *capture;
+	int cpu;
+	int raw_fd;              /* per_cpu/cpuN/trace_pipe_raw, non-blocking */
+	struct tracefs_cpu *tcpu;
+	int out_fd;              /* borrowed from the writer */
+	pthread_t thread;
+	int running;
+	pid_t tid;
+	_Atomic uint64_t bytes;
+};
+
+struct bp_capture {
+	struct tracefs_instance *instance;
+	int ncpus;
+	struct recorded_event *events;
+	size_t nevents, cap_events;
+	char **unavailable;
+	size_t nunavailable, cap_unavailable;
+	char *warnings;
+	struct cpu_recorder *cpus;
+	int stop_fd;             /* eventfd: the threads stop and drain when readable */
+	sem_t ready;             /* each thread posts once it knows its tid */
+	_Atomic int write_error;
+	const char *clock;       /* the trace clock in use (static, or clock_owned) */
+	char *clock_owned;       /* attached: the clock the kernel's instance uses */
+	int tracing;             /* tracing_on was set to 1 */
+	int attached;            /* an instance made by someone else (the kernel at boot) */
+	int keep;                /* attached: leave it tracing at free */
+};
+
+/* ---- tracefs helpers ---- */
+
+#define TRACEFS_DIR "/sys/kernel/tracing"
+#define TRACEFS_MAGIC_NUMBER 0x74726163
+
+static int tracefs_mounted_at_default(void)
+{
+	struct statfs sfs;
+
+	return statfs(TRACEFS_DIR, &sfs) == 0 && sfs.f_type == TRACEFS_MAGIC_NUMBER;
+}
+
+/*
+ * tracefs_tracing_dir() mounts tracefs at /sys/kernel/tracing when it finds
+ * it nowhere, and caches the answer. (tracefs_tracing_dir_is_mounted() is
+ * avoided: it leaks its path in libtracefs 1.6.4.)
+ */
+int bp_tracefs_ready(int *mounted)
+{
+	int before = tracefs_mounted_at_default();
+	const char *dir = tracefs_tracing_dir();
+
+	*mounted = 0;
+	if (!dir || access(dir, F_OK) < 0) {
+		bp_set_error("tracefs is not available (cannot mount it at " TRACEFS_DIR ")");
+		return -1;
+	}
+	*mounted = !before && tracefs_mounted_at_default();
+	return 0;
+}
+
+int bp_tracefs_ncpus(void)
+{
+	const char *dir = tracefs_tracing_dir();
+	char path[4096];
+	struct dirent *d;
+	int n = 0, cpu;
+	DIR *dp;
+
+	if (!dir) {
+		bp_set_error("tracefs is not available");
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/per_cpu", dir);
+	dp = opendir(path);
+	if (!dp) {
+		bp_set_error_errno("cannot open '%s'", path);
+		return -1;
+	}
+	while ((d = readdir(dp))) {
+		if (sscanf(d->d_name, "cpu%d", &cpu) == 1 && cpu >= 0 && cpu < 65536 && cpu + 1 > n)
+			n = cpu + 1;
+	}
+	closedir(dp);
+	if (!n) {
+		bp_set_error("no per-CPU ring buffers in '%s'", path);
+		return -1;
+	}
+	return n;
+}
+
+int bp_tracefs_page_size(void)
+{
+	struct tep_handle *tep = tep_alloc();
+	int size = -1, len = 0;
+	char *buf;
+
+	if (!tep)
+		return (int)sysconf(_SC_PAGESIZE);
+	buf = tracefs_instance_file_read(NULL, "events/header_page", &len);
+	if (buf && tep_parse_header_page(tep, buf, len, sizeof(long)) == 0)
+		size = tep_get_sub_buffer_size(tep);
+	free(buf);
+	tep_free(tep);
+	if (size <= 0)
+		size = (int)sysconf(_SC_PAGESIZE);
+	return size;
+}
+
+static int instance_write(struct tracefs_instance *inst, const char *file, const char *val)
+{
+	if (tracefs_instance_file_write(inst, file, val) < 0) {
+		bp_set_error_errno("cannot write '%s' to '%s'", val, file);
+		return -1;
+	}
+	return 0;
+}
+
+static void append_warning(struct bp_capture *c, const char *msg)
+{
+	char *w = xasprintf("%s%s\n", c->warnings ? c->warnings : "", msg);
+
+	free(c->warnings);
+	c->warnings = w;
+}
+
+/* ---- event list ---- */
+
+static int event_exists(struct tracefs_instance *inst, const char *system, const char *event)
+{
+	return tracefs_event_file_exists(inst, system, event, "enable");
+}
+
+static void add_event(struct bp_capture *c, const char *system, const char *event, int sc)
+{
+	BP_GROW(c->events, c->nevents, c->cap_events);
+	c->events[c->nevents].system = xstrdup(system);
+	c->events[c->nevents].event = xstrdup(event);
+	c->events[c->nevents].syscall_filter = sc;
+	c->nevents++;
+}
+
+static int has_event(const struct bp_capture *c, const char *system, const char *event)
+{
+	size_t i;
+
+	for (i = 0; i < c->nevents; i++) {
+		if (!strcmp(c->events[i].system, system) && !strcmp(c->events[i].event, event))
+			return 1;
+	}
+	return 0;
+}
+
+static void add_unavailable(struct bp_capture *c, const char *system, const char *event)
+{
+	char *msg;
+
+	BP_GROW(c->unavailable, c->nunavailable, c->cap_unavailable);
+	c->unavailable[c->nunavailable++] = xasprintf("%s:%s", system, event);
+	msg = xasprintf("event '%s:%s' is not available on this kernel", system, event);
+	append_warning(c, msg);
+	free(msg);
+}
+
+static void resolve_default_events(struct bp_capture *c)
+{
+	const struct bp_event_spec *s;
+
+	for (s = bp_default_events; s->system; s++) {
+		if (event_exists(c->instance, s->system, s->event))
+			add_event(c, s->system, s->event, s->syscall_filter);
+		else if (s->fallback && event_exists(c->instance, s->system, s->fallback))
+			add_event(c, s->system, s->fallback, s->syscall_filter);
+		else
+			add_unavailable(c, s->system, s->event);
+	}
+}
+
+/* Explicit "system:event" names: a missing one is an error. */
+static int resolve_named_events(struct bp_capture *c, char **names, size_t n)
+{
+	const struct bp_event_spec *s;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char *name = xstrdup(names[i]);
+		char *colon = strchr(name, ':');
+		int sc = 0;
+
+		if (!colon || colon == name || !colon[1] || strchr(colon + 1, ':') ||
+		    strpbrk(name, "/*?[. ")) {
+			bp_set_error("bad event name '%s' (expected system:event)", names[i]);
+			free(name);
+			return -1;
+		}
+		*colon = '\0';
+		if (!event_exists(c->instance, name, colon + 1)) {
+			bp_set_error("event '%s' is not available on this kernel", names[i]);
+			free(name);
+			return -1;
+		}
+		for (s = bp_default_events; s->system; s++) {
+			if (!strcmp(s->system, name) && !strcmp(s->event, colon + 1))
+				sc = s->syscall_filter;
+		}
+		if (!has_event(c, name, colon + 1))
+			add_event(c, name, colon + 1, sc);
+		free(name);
+	}
+	return 0;
+}
+
+/* ---- the instance ---- */
+
+/*
+ * Stop and remove an instance we created. The kernel refuses (EBUSY) while
+ * a reference to its buffers is still being dropped, e.g. pages spliced
+ * into a pipe that a failed write left full: retry for up to 5 s
+ * (about 0.25 s is typical).
+ */
+static void remove_instance(struct tracefs_instance *inst)
+{
+	struct timespec pause = { 0, 20 * 1000000L };
+	int i;
+
+	tracefs_instance_file_write(inst, "tracing_on", "0");
+	tracefs_instance_file_write(inst, "events/enable", "0");
+	for (i = 0; i < 250; i++) {
+		if (tracefs_instance_destroy(inst) == 0 || errno != EBUSY)
+			break;
+		nanosleep(&pause, NULL);
+	}
+	tracefs_instance_free(inst);
+}
+
+static void capture_release_cpus(struct bp_capture *c)
+{
+	int i;
+
+	if (!c->cpus)
+		return;
+	for (i = 0; i < c->ncpus; i++) {
+		struct cpu_recorder *r = &c->cpus[i];
+
+		if (r->tcpu)
+			tracefs_cpu_free_fd(r->tcpu);
+		if (r->raw_fd >= 0)
+			close(r->raw_fd);
+		r->tcpu = NULL;
+		r->raw_fd = -1;
+	}
+}
+
+/*
+ * An attached buffer: with keep, clear our filters and let it trace on;
+ * else remove the instance, or for the top-level buffer (trace_event= at
+ * boot) disable its events.
+ */
+static void release_attached(struct bp_capture *c)
+{
+	size_t i;
+
+	if (c->keep) {
+		for (i = 0; i < c->nevents; i++)
+			tracefs_event_file_write(c->instance, c->events[i].system,
+						 c->events[i].event, "filter", "0");
+		tracefs_instance_file_write(c->instance, "tracing_on", "1");
+		tracefs_instance_free(c->instance);
+	} else if (tracefs_instance_get_name(c->instance)) {
+		remove_instance(c->instance);
+	} else {
+		tracefs_instance_file_write(c->instance, "events/enable", "0");
+		tracefs_instance_free(c->instance);
+	}
+	c->instance = NULL;
+}
+
+void bp_capture_free(struct bp_capture *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	if (c->cpus) {
+		for (i = 0; i < (size_t)c->ncpus; i++) {
+			if (c->cpus[i].running)
+				break;
+		}
+		if (i < (size_t)c->ncpus)
+			bp_capture_stop(c);
+	}
+	capture_release_cpus(c);
+	if (c->instance && c->attached) {
+		release_attached(c);
+	} else if (c->instance) {
+		/* Stop first so nothing runs while the directory goes away. */
+		remove_instance(c->instance);
+	}
+	if (c->stop_fd >= 0)
+		close(c->stop_fd);
+	sem_destroy(&c->ready);
+	for (i = 0; i < c->nevents; i++) {
+		free(c->events[i].system);
+		free(c->events[i].event);
+	}
+	free(c->events);
+	free(c->clock_owned);
+	for (i = 0; i < c->nunavailable; i++)
+		free(c->unavailable[i]);
+	free(c->unavailable);
+	free(c->warnings);
+	free(c->cpus);
+	free(c);
+}
+
+/*
+ * The wanted clock, else the closest this kernel has: "mono" counts from
+ * boot too but stops during suspend; "local" is what every kernel has.
+ */
+static int set_clock(struct bp_capture *c, const char *wanted)
+{
+	const char *const fallbacks[] = { wanted, "mono", "local" };
+	size_t i;
+
+	for (i = 0; i < sizeof(fallbacks) / sizeof(fallbacks[0]); i++) {
+		if (tracefs_instance_file_write(c->instance, "trace_clock", fallbacks[i]) < 0)
+			continue;
+		c->clock = fallbacks[i];
+		if (i) {
+			char *msg = xasprintf("trace clock '%s' is not available; using '%s'",
+					      wanted, fallbacks[i]);
+
+			append_warning(c, msg);
+			free(msg);
+		}
+		return 0;
+	}
+	bp_set_error_errno("cannot set the trace clock to '%s'", wanted);
+	return -1;
+}
+
+struct bp_capture *bp_capture_new(const struct bp_capture_config *cfg)
+{
+	struct bp_capture *c = xcalloc(1, sizeof(*c));
+	char val[32];
+	int i;
+
+	c->stop_fd = -1;
+	sem_init(&c->ready, 0, 0);
+	c->ncpus = bp_tracefs_ncpus();
+	if (c->ncpus < 0)
+		goto out_free;
+	c->cpus = xcalloc((size_t)c->ncpus, sizeof(*c->cpus));
+	for (i = 0; i < c->ncpus; i++)
+		c->cpus[i].raw_fd = -1;
+
+	if (tracefs_instance_exists(cfg->name)) {
+		bp_set_error("trace instance '%s' already exists", cfg->name);
+		goto out_free;
+	}
+	c->instance = tracefs_instance_create(cfg->name);
+	if (!c->instance) {
+		bp_set_error_errno("cannot create trace instance '%s'", cfg->name);
+		goto out_free;
+	}
+	if (!tracefs_instance_is_new(c->instance)) {
+		/* Someone else made it between the check and the mkdir: not ours. */
+		tracefs_instance_free(c->instance);
+		c->instance = NULL;
+		bp_set_error("trace instance '%s' already exists", cfg->name);
+		goto out_free;
+	}
+	/* A new instance starts with tracing on: off until every event is set up. */
+	if (instance_write(c->instance, "tracing_on", "0") < 0)
+		goto out_free;
+	if (set_clock(c, cfg->clock) < 0)
+		goto out_free;
+	snprintf(val, sizeof(val), "%zu", cfg->buffer_kb);
+	if (instance_write(c->instance, "buffer_size_kb", val) < 0)
+		goto out_free;
+	snprintf(val, sizeof(val), "%d", cfg->buffer_percent);
+	if (tracefs_file_exists(c->instance, "buffer_percent") &&
+	    instance_write(c->instance, "buffer_percent", val) < 0)
+		goto out_free;
+
+	if (cfg->events) {
+		if (resolve_named_events(c, cfg->events, cfg->nevents) < 0)
+			goto out_free;
+	} else {
+		resolve_default_events(c);
+	}
+	if (!c->nevents) {
+		bp_set_error("none of the requested events is available");
+		goto out_free;
+	}
+	c->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (c->stop_fd < 0) {
+		bp_set_error_errno("eventfd");
+		goto out_free;
+	}
+	return c;
+
+out_free:
+	bp_capture_free(c);
+	return NULL;
+}
+
+static char *read_clock(struct bp_capture *c);
+
+struct bp_capture *bp_capture_attach(const char *name, int keep)
+{
+	const struct bp_event_spec *s;
+	struct bp_capture *c = xcalloc(1, sizeof(*c));
+	char *set = NULL, *line, *save = NULL;
+	int i, len = 0;
+
+	c->stop_fd = -1;
+	c->attached = 1;
+	c->keep = keep;
+	sem_init(&c->ready, 0, 0);
+	c->ncpus = bp_tracefs_ncpus();
+	if (c->ncpus < 0)
+		goto out_free;
+	c->cpus = xcalloc((size_t)c->ncpus, sizeof(*c->cpus));
+	for (i = 0; i < c->ncpus; i++)
+		c->cpus[i].raw_fd = -1;
+	if (name && !tracefs_instance_exists(name)) {
+		bp_set_error("no trace instance '%s' (was the kernel booted with trace_instance=%s,...?)",
+			     name, name);
+		goto out_free;
+	}
+	/* Allocated, never created: the kernel made it at boot. */
+	c->instance = tracefs_instance_alloc(NULL, name);
+	if (!c->instance) {
+		bp_set_error_errno("cannot open trace instance '%s'", name ? name : "(top level)");
+		goto out_free;
+	}
+	if (tracefs_file_exists(c->instance, "buffer_percent"))
+		tracefs_instance_file_write(c->instance, "buffer_percent", "25");
+	/* What the boot enabled is what there is to read. */
+	set = tracefs_instance_file_read(c->instance, "set_event", &len);
+	for (line = set ? strtok_r(set, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *colon = strchr(line, ':');
+
+		if (!colon || colon == line || !colon[1])
+			continue;
+		*colon = '\0';
+		add_event(c, line, colon + 1, 0);
+	}
+	free(set);
+	if (!c->nevents) {
+		bp_set_error("no events are enabled in trace instance '%s'",
+			     name ? name : "(top level)");
+		goto out_free;
+	}
+	for (s = bp_default_events; s->system; s++) {
+		if (!event_exists(c->instance, s->system, s->event) &&
+		    !(s->fallback && event_exists(c->instance, s->system, s->fallback)))
+			add_unavailable(c, s->system, s->event);
+	}
+	c->clock_owned = read_clock(c);
+	c->clock = c->clock_owned;
+	c->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (c->stop_fd < 0) {
+		bp_set_error_errno("eventfd");
+		goto out_free;
+	}
+	return c;
+
+out_free:
+	/* Never remove what we did not create. */
+	c->keep = 1;
+	if (c->instance) {
+		tracefs_instance_free(c->instance);
+		c->instance = NULL;
+	}
+	bp_capture_free(c);
+	return NULL;
+}
+
+void bp_capture_keep(struct bp_capture *c)
+{
+	c->keep = 1;
+}
+
+/* The clock an attached instance uses, as a heap string; NULL if unknown. */
+static char *read_clock(struct bp_capture *c)
+{
+	char *text = tracefs_instance_file_read(c->instance, "trace_clock", NULL);
+	char *open, *close_;
+	char *clock = NULL;
+
+	if (text && (open = strchr(text, '[')) && (close_ = strchr(open, ']'))) {
+		*close_ = '\0';
+		clock = xstrdup(open + 1);
+	}
+	free(text);
+	return clock;}
+
+const char *bp_capture_clock(const struct bp_capture *c)
+{
+	return c->clock;
+}
+
+const char *bp_capture_warnings(const struct bp_capture *c)
+{
+	return c->warnings;
+}
+
+/* ---- filters ---- */
+
+static char *syscall_condition(void)
+{
+	char *s = xstrdup("(");
+	size_t i;
+
+	for (i = 0; i < bp_nsyscalls; i++) {
+		char *t = xasprintf("%s%sid == %d", s, i ? " || " : "", bp_syscalls[i].id);
+
+		free(s);
+		s = t;
+	}
+	{
+		char *t = xasprintf("%s)", s);
+
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+/* The recorder's own tasks: the main thread and the per-CPU threads. */
+static char *self_list(struct bp_capture *c, const char *first, const char *sep)
+{
+	char *s = xasprintf("%s%d", first, (int)getpid());
+	int i;
+
+	for (i = 0; i < c->ncpus; i++) {
+		char *t;
+
+		if (!c->cpus[i].running)
+			continue;
+		t = xasprintf("%s%s%d", s, sep, (int)c->cpus[i].tid);
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+/*
+ * Keep the recorder's own work (its splices, the pages it writes) out of
+ * the trace. set_event_notrace_pid (5.8+) drops those events before they
+ * are built; an event filter on common_pid would build every event of the
+ * system in a scratch buffer first and copy the survivors, which costs
+ * more on every event. Older kernels get the filter. raw_syscalls events
+ * always carry the filter on the I/O syscall ids.
+ */
+static int set_filters(struct bp_capture *c)
+{
+	int notrace = tracefs_file_exists(c->instance, "set_event_notrace_pid");
+	char *self = NULL, *sc = syscall_condition();
+	int ret = 0;
+	size_t i;
+
+	if (notrace) {
+		char *pids = self_list(c, "", " ");
+
+		if (tracefs_instance_file_write(c->instance, "set_event_notrace_pid", pids) < 0)
+			notrace = 0;
+		free(pids);
+	}
+	if (!notrace)
+		self = self_list(c, "common_pid != ", " && common_pid != ");
+	for (i = 0; i < c->nevents && !ret; i++) {
+		struct recorded_event *e = &c->events[i];
+		char *filter;
+
+		if (e->syscall_filter)
+			filter = self ? xasprintf("%s && %s", sc, self) : xstrdup(sc);
+		else if (self)
+			filter = xstrdup(self);
+		else
+			continue;
+		if (tracefs_event_file_write(c->instance, e->system, e->event, "filter", filter) < 0) {
+			bp_set_error_errno("cannot set the filter of '%s:%s'", e->system, e->event);
+			ret = -1;
+		}
+		free(filter);
+	}
+	free(self);
+	free(sc);
+	return ret;
+}
+
+/* ---- per-CPU threads ---- */
+
+static void note_write_error(struct bp_capture *c, int err)
+{
+	int expected = 0;
+
+	atomic_compare_exchange_strong(&c->write_error, &expected, err ? err : EIO);
+}
+
+/*
+ * Splice every full page available. Returns 0 when nothing more is ready,
+ * -1 on a write error (recorded).
+ */
+static int splice_ready(struct cpu_recorder *r)
+{
+	for (;;) {
+		int n = tracefs_cpu_write(r->tcpu, r->out_fd, true);
+
+		if (n > 0) {
+			r->bytes += (uint64_t)n;
+			continue;
+		}
+		if (n == 0 || errno == EAGAIN || errno == EINTR)
+			return 0;
+		/* ENODEV/EBUSY: the buffer is going away (instance removal). */
+		if (errno == ENODEV)
+			return 0;
+		note_write_error(r->capture, errno);
+		return -1;
+	}
+}
+
+/* After tracing is off: the full pages, then the partly filled reader page. */
+static void drain(struct cpu_recorder *r)
+{
+	int n;
+
+	if (splice_ready(r) < 0)
+		return;
+	for (;;) {
+		n = tracefs_cpu_flush_write(r->tcpu, r->out_fd);
+		if (n > 0) {
+			r->bytes += (uint64_t)n;
+			continue;
+		}
+		if (n < 0 && errno != EAGAIN && errno != EINTR && errno != ENODEV)
+			note_write_error(r->capture, errno);
+		break;
+	}
+}
+
+static void *recorder_main(void *arg)
+{
+	struct cpu_recorder *r = arg;
+	struct bp_capture *c = r->capture;
+	struct pollfd p[2];
+
+	r->tid = gettid();
+	sem_post(&c->ready);
+	p[0].fd = r->raw_fd;
+	p[0].events = POLLIN;
+	p[1].fd = c->stop_fd;
+	p[1].events = POLLIN;
+	while (!atomic_load(&c->write_error)) {
+		/* The timeout only bounds how stale the progress line gets. */
+		int n = poll(p, 2, 1000);
+
+		if (n < 0 && errno != EINTR) {
+			note_write_error(c, errno);
+			break;
+		}
+		if (p[1].revents & POLLIN)
+			break;
+		if (splice_ready(r) < 0)
+			break;
+	}
+	if (!atomic_load(&c->write_error))
+		drain(r);
+	return NULL;
+}
+
+static int open_cpu(struct bp_capture *c, struct cpu_recorder *r, struct bp_writer *w, int cpu,
+		    int page_size)
+{
+	char path[64];
+
+	r->capture = c;
+	r->cpu = cpu;
+	r->out_fd = bp_writer_cpu_fd(w, cpu);
+	if (r->out_fd < 0)
+		return -1;
+	snprintf(path, sizeof(path), "per_cpu/cpu%d/trace_pipe_raw", cpu);
+	r->raw_fd = tracefs_instance_file_open(c->instance, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (r->raw_fd < 0 && (errno == ENODEV || errno == ENOENT))
+		return 0; /* a possible CPU without a buffer: nothing to record */
+	if (r->raw_fd < 0) {
+		bp_set_error_errno("cannot open '%s'", path);
+		return -1;
+	}
+	r->tcpu = tracefs_cpu_alloc_fd(r->raw_fd, page_size, true);
+	if (!r->tcpu) {
+		bp_set_error_errno("cannot read '%s'", path);
+		return -1;
+	}
+	return 0;
+}
+
+int bp_capture_start(struct bp_capture *c, struct bp_writer *w)
+{
+	int page_size = bp_tracefs_page_size();
+	sigset_t all, old;
+	size_t i, started = 0;
+	int cpu, err = 0;
+
+	for (cpu = 0; cpu < c->ncpus; cpu++) {
+		if (open_cpu(c, &c->cpus[cpu], w, cpu, page_size) < 0)
+			return -1;
+	}
+	/* Signals belong to the main thread, which decides when to stop. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	for (cpu = 0; cpu < c->ncpus; cpu++) {
+		if (!c->cpus[cpu].tcpu)
+			continue;
+		err = pthread_create(&c->cpus[cpu].thread, NULL, recorder_main, &c->cpus[cpu]);
+		if (err)
+			break;
+		c->cpus[cpu].running = 1;
+		started++;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	for (i = 0; i < started; i++) {
+		while (sem_wait(&c->ready) < 0 && errno == EINTR)
+			;
+	}
+	if (err) {
+		errno = err;
+		bp_set_error_errno("cannot start a recorder thread");
+		return -1;
+	}
+	if (set_filters(c) < 0)
+		return -1;
+	for (i = 0; i < c->nevents; i++) {
+		struct recorded_event *e = &c->events[i];
+
+		if (tracefs_event_file_write(c->instance, e->system, e->event, "enable", "1") < 0) {
+			bp_set_error_errno("cannot enable '%s:%s'", e->system, e->event);
+			return -1;
+		}
+	}
+	if (instance_write(c->instance, "tracing_on", "1") < 0)
+		return -1;
+	return 0;
+}
+
+int bp_capture_stop(struct bp_capture *c)
+{
+	uint64_t one = 1;
+	int i;
+
+	if (c->instance)
+		tracefs_instance_file_write(c->instance, "tracing_on", "0");
+	if (c->stop_fd >= 0 && write(c->stop_fd, &one, sizeof(one)) < 0) {
+		/* A fresh eventfd written once cannot overflow. */
+	}
+	for (i = 0; i < c->ncpus; i++) {
+		if (!c->cpus[i].running)
+			continue;
+		pthread_join(c->cpus[i].thread, NULL);
+		c->cpus[i].running = 0;
+	}
+	if (c->write_error) {
+		errno = c->write_error;
+		bp_set_error_errno("cannot write the recording");
+		return -1;
+	}
+	return 0;
+}
+
+int bp_capture_write_error(const struct bp_capture *c)
+{
+	return atomic_load(&c->write_error);
+}
+
+uint64_t bp_capture_bytes(const struct bp_capture *c)
+{
+	uint64_t sum = 0;
+	int i;
+
+	for (i = 0; i < c->ncpus; i++)
+		sum += atomic_load(&c->cpus[i].bytes);
+	return sum;
+}
+
+/* ---- statistics ---- */
+
+static int read_cpu_stat(struct bp_capture *c, int cpu, struct bp_cpu_stat *st)
+{
+	char path[64], *buf, *line, *save = NULL;
+	int len = 0;
+
+	memset(st, 0, sizeof(*st));
+	snprintf(path, sizeof(path), "per_cpu/cpu%d/stats", cpu);
+	buf = tracefs_instance_file_read(c->instance, path, &len);
+	if (!buf) {
+		bp_set_error_errno("cannot read '%s'", path);
+		return -1;
+	}
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *colon = strchr(line, ':');
+		unsigned long long v;
+
+		if (!colon || sscanf(colon + 1, "%llu", &v) != 1)
+			continue;
+		*colon = '\0';
+		if (!strcmp(line, "entries"))
+			st->entries = v;
+		else if (!strcmp(line, "overrun"))
+			st->overrun = v;
+		else if (!strcmp(line, "commit overrun"))
+			st->commit_overrun = v;
+		else if (!strcmp(line, "dropped events"))
+			st->dropped = v;
+		else if (!strcmp(line, "read events"))
+			st->read = v;
+	}
+	free(buf);
+	return 0;
+}
+
+int bp_capture_counts(struct bp_capture *c, uint64_t *events, uint64_t *lost)
+{
+	struct bp_cpu_stat st;
+	int i;
+
+	*events = *lost = 0;
+	for (i = 0; i < c->ncpus; i++) {
+		if (read_cpu_stat(c, i, &st) < 0)
+			continue; /* a CPU without a buffer */
+		*events += st.entries + st.read;
+		*lost += st.overrun + st.dropped;
+	}
+	return 0;
+}
+
+int bp_capture_fill_meta(struct bp_capture *c, struct bp_meta *meta)
+{
+	size_t i;
+	int cpu;
+
+	for (i = 0; i < c->nevents; i++) {
+		char *name = xasprintf("%s:%s", c->events[i].system, c->events[i].event);
+
+		bp_meta_add_event(meta, name, 1);
+		free(name);
+	}
+	for (i = 0; i < c->nunavailable; i++)
+		bp_meta_add_event(meta, c->unavailable[i], 0);
+	meta->ncpus = c->ncpus;
+	free(meta->cpu_stats);
+	meta->cpu_stats = xcalloc((size_t)c->ncpus, sizeof(*meta->cpu_stats));
+	/* A CPU without a buffer keeps zeros. */
+	for (cpu = 0; cpu < c->ncpus; cpu++)
+		read_cpu_stat(c, cpu, &meta->cpu_stats[cpu]);
+	return 0;
+}
+
+/* ---- headers ---- */
+
+static int add_format(struct bp_trace_headers *h, size_t *cap, const char *system,
+		      const char *event)
+{
+	struct bp_event_format *f;
+	int len = 0;
+	char *text = tracefs_event_file_read(NULL, system, event, "format", &len);
+
+	if (!text || len <= 0) {
+		free(text);
+		bp_set_error_errno("cannot read the format of '%s:%s'", system, event);
+		return -1;
+	}
+	BP_GROW(h->formats, h->nformats, *cap);
+	f = &h->formats[h->nformats++];
+	f->system = xstrdup(system);
+	f->text = text;
+	f->len = (size_t)len;
+	return 0;
+}
+
+/* A top-level tracefs text, or NULL with *len 0 when the kernel lacks it. */
+static char *read_optional(const char *file, size_t *len)
+{
+	int n = 0;
+	char *buf = tracefs_instance_file_read(NULL, file, &n);
+
+	*len = buf && n > 0 ? (size_t)n : 0;
+	if (!*len) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+int bp_capture_headers(struct bp_capture *c, struct bp_trace_headers *h)
+{
+	const char *dir = tracefs_tracing_dir();
+	size_t cap = 0, i;
+	char **ftrace;
+
+	memset(h, 0, sizeof(*h));
+	h->header_page = read_optional("events/header_page", &h->header_page_len);
+	h->header_event = read_optional("events/header_event", &h->header_event_len);
+	if (!h->header_page || !h->header_event) {
+		bp_set_error("cannot read the ring-buffer page headers");
+		goto out_release;
+	}
+	/* The ftrace system's formats (print, bprint ...) as trace-cmd stores them. */
+	ftrace = tracefs_system_events(dir, "ftrace");
+	for (i = 0; ftrace && ftrace[i]; i++) {
+		if (add_format(h, &cap, "ftrace", ftrace[i]) < 0) {
+			/* Some ftrace entries have no readable format: not needed. */
+			continue;
+		}
+	}
+	tracefs_list_free(ftrace);
+	for (i = 0; i < c->nevents; i++) {
+		if (add_format(h, &cap, c->events[i].system, c->events[i].event) < 0)
+			goto out_release;
+	}
+	h->printk = read_optional("printk_formats", &h->printk_len);
+	h->cmdlines = read_optional("saved_cmdlines", &h->cmdlines_len);
+	h->tgids = read_optional("saved_tgids", &h->tgids_len);
+	return 0;
+
+out_release:
+	bp_trace_headers_release(h);
+	return -1;
+}
+
+/* ---- the exec watch ---- */
+
+struct bp_exec_watch {
+	struct tracefs_instance *instance;
+	int pipe_fd;
+};
+
+void bp_exec_watch_free(struct bp_exec_watch *x)
+{
+	if (!x)
+		return;
+	if (x->pipe_fd >= 0)
+		close(x->pipe_fd);
+	if (x->instance) {
+		remove_instance(x->instance);
+	}
+	free(x);
+}
+
+struct bp_exec_watch *bp_exec_watch_new(const char *instance, const char *name)
+{
+	struct bp_exec_watch *x = xcalloc(1, sizeof(*x));
+	char *iname = xasprintf("%s-exec", instance);
+	char *filter = NULL;
+
+	x->pipe_fd = -1;
+	if (!*name || strpbrk(name, "\"\\/*?[]\n")) {
+		bp_set_error("bad program name '%s' for --until-exec", name);
+		goto out_free;
+	}
+	if (tracefs_instance_exists(iname)) {
+		bp_set_error("trace instance '%s' already exists", iname);
+		goto out_free;
+	}
+	x->instance = tracefs_instance_create(iname);
+	if (!x->instance) {
+		bp_set_error_errno("cannot create trace instance '%s'", iname);
+		goto out_free;
+	}
+	if (!tracefs_instance_is_new(x->instance)) {
+		tracefs_instance_free(x->instance);
+		x->instance = NULL;
+		bp_set_error("trace instance '%s' already exists", iname);
+		goto out_free;
+	}
+	/* filename is the path exec'd: match its last component. */
+	filter = xasprintf("filename ~ \"*/%s\" || filename == \"%s\"", name, name);
+	if (instance_write(x->instance, "tracing_on", "0") < 0 ||
+	    instance_write(x->instance, "buffer_size_kb", "16") < 0)
+		goto out_free;
+	if (tracefs_event_file_write(x->instance, "sched", "sched_process_exec", "filter",
+				     filter) < 0) {
+		bp_set_error_errno("cannot watch for exec of '%s'", name);
+		goto out_free;
+	}
+	if (tracefs_event_file_write(x->instance, "sched", "sched_process_exec", "enable", "1") <
+	    0) {
+		bp_set_error_errno("cannot enable 'sched:sched_process_exec'");
+		goto out_free;
+	}
+	x->pipe_fd = tracefs_instance_file_open(x->instance, "trace_pipe",
+						O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (x->pipe_fd < 0) {
+		bp_set_error_errno("cannot open the exec watch");
+		goto out_free;
+	}
+	if (instance_write(x->instance, "tracing_on", "1") < 0)
+		goto out_free;
+	free(filter);
+	free(iname);
+	return x;
+
+out_free:
+	free(filter);
+	free(iname);
+	bp_exec_watch_free(x);
+	return NULL;
+}
+
+int bp_exec_watch_seen(struct bp_exec_watch *x)
+{
+	char buf[512];
+	ssize_t n = read(x->pipe_fd, buf, sizeof(buf));
+
+	if (n > 0)
+		return 1;
+	if (n < 0 && errno != EAGAIN && errno != EINTR) {
+		bp_set_error_errno("cannot read the exec watch");
+		return -1;
+	}
+	return 0;
+}

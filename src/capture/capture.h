@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BP_CAPTURE_CAPTURE_H
+#define BP_CAPTURE_CAPTURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "tracefile/meta.h"
+#include "tracefile/tracefile.h"
+
+/*
+ * Live capture through a private tracefs instance (DESIGN §4). This is the
+ * only code that includes <tracefs.h>. The instance is named
+ * bootprof-<pid>; bp_capture_free() removes it on every path.
+ */
+
+/* One requested tracepoint. */
+struct bp_event_spec {
+	const char *system;
+	const char *event;
+	const char *fallback; /* another event of the same system, or NULL */
+	int syscall_filter;   /* restrict to bp_syscalls[] ids */
+};
+
+/* The default event set (DESIGN §4), terminated by { NULL }. */
+extern const struct bp_event_spec bp_default_events[];
+
+/* I/O-relevant syscalls recorded by raw_syscalls:sys_enter/sys_exit. */
+struct bp_syscall {
+	const char *name;
+	int id;
+};
+extern const struct bp_syscall bp_syscalls[];
+extern const size_t bp_nsyscalls;
+/* The name of syscall id in bp_syscalls[] (this machine's numbers), or NULL. */
+const char *bp_syscall_name(long id);
+
+/*
+ * Make sure tracefs is mounted (mounting it at /sys/kernel/tracing when it
+ * is not). *mounted is set to 1 when this call mounted it. 0 or -1.
+ */
+int bp_tracefs_ready(int *mounted);
+
+/* Number of per-CPU ring buffers (per_cpu/cpuN directories) and their page size. */
+int bp_tracefs_ncpus(void);
+int bp_tracefs_page_size(void);
+
+struct bp_capture_config {
+	const char *name;       /* instance name, e.g. bootprof-1234 */
+	char **events;          /* "system:event" list, or NULL for the defaults */
+	size_t nevents;
+	size_t buffer_kb;       /* per CPU */
+	int buffer_percent;     /* when readers wake (0..100) */
+	const char *clock;      /* "boot" */
+};
+
+struct bp_capture;
+
+/*
+ * Create and configure the instance and resolve the event list. A default
+ * event this kernel lacks is recorded as unavailable and reported with
+ * bp_capture_warnings(); an explicitly requested one fails. Returns NULL
+ * with bp_set_error() and leaves no instance behind.
+ */
+struct bp_capture *bp_capture_new(const struct bp_capture_config *cfg);
+
+/*
+ * Attach to a buffer someone else set up, with the events it has enabled:
+ * the instance name the kernel created from trace_instance= at boot, or
+ * NULL for the top-level buffer (trace_event=). Nothing is created. At
+ * bp_capture_free() the instance is removed (the top-level buffer's events
+ * disabled), or with keep left tracing as it was. Default events this
+ * kernel lacks are listed as unavailable. NULL with bp_set_error().
+ */
+struct bp_capture *bp_capture_attach(const char *name, int keep);
+
+/* An attached buffer is left tracing at free (after a failure: keep the boot data). */
+void bp_capture_keep(struct bp_capture *c);
+
+
+/*
+ * Start one recorder thread per CPU splicing into bp_writer_cpu_fd(w, cpu),
+ * filter out the recorder's own tasks, enable the events and turn tracing
+ * on. 0 or -1 (bp_set_error()).
+ */
+int bp_capture_start(struct bp_capture *c, struct bp_writer *w);
+
+/*
+ * Turn tracing off, wake the threads, drain every CPU completely and join
+ * them. Returns 0, or -1 when a write failed during the run or the drain
+ * (see bp_capture_write_error()).
+ */
+int bp_capture_stop(struct bp_capture *c);
+
+/* errno of the first failed write into the recording (ENOSPC ...), or 0. */
+int bp_capture_write_error(const struct bp_capture *c);
+
+/* Bytes spliced into the recording so far (all CPUs). */
+uint64_t bp_capture_bytes(const struct bp_capture *c);
+
+/*
+ * Events so far (entries + read over all CPUs) and lost ones (overrun +
+ * dropped). Reads per_cpu/cpuN/stats. 0 or -1.
+ */
+int bp_capture_counts(struct bp_capture *c, uint64_t *events, uint64_t *lost);
+
+/* Fill meta->cpu_stats, meta->events/unavailable. 0 or -1. */
+int bp_capture_fill_meta(struct bp_capture *c, struct bp_meta *meta);
+
+/*
+ * Copy the tracefs texts the raw pages need: header_page, header_event,
+ * the format of every recorded event and of the ftrace system,
+ * printk_formats, saved_cmdlines, saved_tgids. kallsyms is left NULL.
+ * Release with bp_trace_headers_release(). 0 or -1.
+ */
+int bp_capture_headers(struct bp_capture *c, struct bp_trace_headers *h);
+
+/* The trace clock in use: the configured one, or a fallback (warned about). */
+const char *bp_capture_clock(const struct bp_capture *c);
+
+/*
+ * Warnings gathered while configuring (missing events), one per line, or
+ * NULL. Owned by c.
+ */
+const char *bp_capture_warnings(const struct bp_capture *c);
+
+/* Disable everything and remove the instance. NULL is a no-op. */
+void bp_capture_free(struct bp_capture *c);
+
+/*
+ * Watch for an exec of a program named name (basename of the executed
+ * path) with a second tiny instance ("<instance>-exec") holding only
+ * sched:sched_process_exec filtered in the kernel, so short-lived
+ * processes are never missed and nothing polls /proc.
+ */
+struct bp_exec_watch;
+struct bp_exec_watch *bp_exec_watch_new(const char *instance, const char *name);
+/* 1 when such an exec happened since the last call, 0 not yet, -1 error. */
+int bp_exec_watch_seen(struct bp_exec_watch *x);
+/* Remove the instance. NULL is a no-op. */
+void bp_exec_watch_free(struct bp_exec_watch *x);
+
+#endif

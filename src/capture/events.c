@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What bootprof records by default (DESIGN §4) and which syscalls count as
+ * I/O. The syscall numbers come from this machine's <sys/syscall.h>, so the
+ * table is right for the architecture the recorder runs on (x86_64 here);
+ * a syscall the architecture lacks (open, stat on arm64) is simply absent.
+ */
+#include <stddef.h>
+#include <sys/syscall.h>
+
+#include "capture/capture.h"
+
+const struct bp_event_spec bp_default_events[] = {
+	{ "sched", "sched_switch", NULL, 0 },
+	{ "sched", "sched_waking", "sched_wakeup", 0 },
+	{ "sched", "sched_process_fork", NULL, 0 },
+	{ "sched", "sched_process_exec", NULL, 0 },
+	{ "sched", "sched_process_exit", NULL, 0 },
+	{ "block", "block_rq_issue", NULL, 0 },
+	{ "block", "block_rq_complete", NULL, 0 },
+	{ "block", "block_bio_queue", NULL, 0 },
+	{ "filemap", "mm_filemap_add_to_page_cache", NULL, 0 },
+	{ "filemap", "mm_filemap_delete_from_page_cache", NULL, 0 },
+	{ "filemap", "mm_filemap_fault", NULL, 0 },
+	{ "filemap", "mm_filemap_get_pages", NULL, 0 },
+	{ "filemap", "mm_filemap_map_pages", NULL, 0 },
+	{ "readahead", "page_cache_sync_ra", NULL, 0 },
+	{ "readahead", "page_cache_async_ra", NULL, 0 },
+	{ "raw_syscalls", "sys_enter", NULL, 1 },
+	{ "raw_syscalls", "sys_exit", NULL, 1 },
+	{ "cgroup", "cgroup_attach_task", NULL, 0 },
+	{ NULL, NULL, NULL, 0 },
+};
+
+#define SC(n) { #n, __NR_##n }
+
+const struct bp_syscall bp_syscalls[] = {
+	/* reading data */
+	SC(read), SC(pread64), SC(readv), SC(preadv), SC(preadv2), SC(readahead),
+	SC(sendfile), SC(copy_file_range), SC(splice), SC(mmap),
+#ifdef __NR_fadvise64
+	SC(fadvise64),
+#endif
+	/* opening and looking up paths */
+#ifdef __NR_open
+	SC(open),
+#endif
+	SC(openat), SC(openat2), SC(close),
+#ifdef __NR_stat
+	SC(stat), SC(lstat),
+#endif
+	SC(fstat), SC(newfstatat), SC(statx),
+#ifdef __NR_access
+	SC(access),
+#endif
+	SC(faccessat), SC(faccessat2), SC(getdents64),
+	/* loading programs */
+	SC(execve), SC(execveat),
+};
+
+const size_t bp_nsyscalls = sizeof(bp_syscalls) / sizeof(bp_syscalls[0]);
+
+const char *bp_syscall_name(long id)
+{
+	size_t i;
+
+	for (i = 0; i < bp_nsyscalls; i++) {
+		if (bp_syscalls[i].id == id)
+			return bp_syscalls[i].name;
+	}
+	return NULL;
+}

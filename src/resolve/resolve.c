@@ -1,0 +1,576 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Record-time facts about the machine: uname, mounts, block devices and
+ * the inode -> path table. filemap events only name (s_dev, i_ino); the
+ * paths have to be found while the files still exist, on this machine.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+
+#include "resolve/resolve.h"
+#include "util/error.h"
+#include "util/map.h"
+#include "util/xalloc.h"
+
+/* ---- small files ---- */
+
+/* The whole of a small text file without its trailing newlines, or NULL. */
+static char *read_text(const char *path)
+{
+	char buf[4096];
+	size_t n;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return xstrdup(buf);
+}
+
+static int read_u64(const char *path, uint64_t *v)
+{
+	char *s = read_text(path);
+	char *end;
+	int ret = -1;
+
+	if (s) {
+		errno = 0;
+		*v = strtoull(s, &end, 10);
+		ret = (errno || end == s) ? -1 : 0;
+	}
+	free(s);
+	return ret;
+}
+
+/* "major:minor" -> kernel encoding; -1 when malformed. */
+static int parse_devno(const char *s, uint32_t *dev)
+{
+	unsigned int major, minor;
+	char tail;
+
+	if (sscanf(s, "%u:%u%c", &major, &minor, &tail) != 2 || major > 0xfff ||
+	    minor > 0xfffff)
+		return -1;
+	*dev = BP_DEV(major, minor);
+	return 0;
+}
+
+/* ---- mounts ---- */
+
+/* mountinfo escapes space, tab, newline and backslash as \ooo. */
+static void unescape(char *s)
+{
+	char *d = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*d++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
+			s += 4;
+		} else {
+			*d++ = *s++;
+		}
+	}
+	*d = '\0';
+}
+
+int bp_mountinfo_parse_line(char *line, struct bp_mountinfo *mi)
+{
+	char *field[6], *save = NULL, *tok;
+	int i;
+
+	memset(mi, 0, sizeof(*mi));
+	for (i = 0; i < 6; i++) {
+		field[i] = strtok_r(i ? NULL : line, " \n", &save);
+		if (!field[i])
+			return -1;
+	}
+	/* Optional fields up to the "-" separator. */
+	while ((tok = strtok_r(NULL, " \n", &save)) && strcmp(tok, "-"))
+		;
+	if (!tok)
+		return -1;
+	mi->fstype = strtok_r(NULL, " \n", &save);
+	mi->source = strtok_r(NULL, " \n", &save);
+	if (!mi->fstype || !mi->source || parse_devno(field[2], &mi->dev) < 0)
+		return -1;
+	mi->root = field[3];
+	mi->dir = field[4];
+	unescape(mi->root);
+	unescape(mi->dir);
+	unescape(mi->source);
+	return 0;
+}
+
+/* Mounts as bp_mountinfo with owned strings. */
+struct mount_table {
+	struct bp_mountinfo *v;
+	size_t n, cap;
+};
+
+static void mount_table_release(struct mount_table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		free(t->v[i].root);
+		free(t->v[i].dir);
+		free(t->v[i].fstype);
+		free(t->v[i].source);
+	}
+	free(t->v);
+	memset(t, 0, sizeof(*t));
+}
+
+static int mount_table_read(struct mount_table *t)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char *line = NULL;
+	size_t len = 0;
+
+	memset(t, 0, sizeof(*t));
+	if (!f) {
+		bp_set_error_errno("cannot open '/proc/self/mountinfo'");
+		return -1;
+	}
+	while (getline(&line, &len, f) > 0) {
+		struct bp_mountinfo mi, *o;
+
+		if (bp_mountinfo_parse_line(line, &mi) < 0)
+			continue;
+		BP_GROW(t->v, t->n, t->cap);
+		o = &t->v[t->n++];
+		o->dev = mi.dev;
+		o->root = xstrdup(mi.root);
+		o->dir = xstrdup(mi.dir);
+		o->fstype = xstrdup(mi.fstype);
+		o->source = xstrdup(mi.source);
+	}
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+/* ---- block devices ---- */
+
+static int read_rotational(const char *name)
+{
+	char parent[PATH_MAX], *path;
+	uint64_t v;
+	int ret;
+
+	path = xasprintf("/sys/class/block/%s/queue/rotational", name);
+	ret = read_u64(path, &v);
+	free(path);
+	if (ret == 0)
+		return v ? 1 : 0;
+	/* A partition: its disk is the parent directory in sysfs. */
+	path = xasprintf("/sys/class/block/%s/..", name);
+	ret = realpath(path, parent) ? 0 : -1;
+	free(path);
+	if (ret < 0)
+		return -1;
+	path = xasprintf("%s/queue/rotational", parent);
+	ret = read_u64(path, &v);
+	free(path);
+	if (ret == 0)
+		return v ? 1 : 0;
+	return -1;
+}
+
+static void read_disks(struct bp_meta *m)
+{
+	DIR *dp = opendir("/sys/class/block");
+	struct dirent *d;
+
+	if (!dp)
+		return;
+	while ((d = readdir(dp))) {
+		char path[PATH_MAX], *devno;
+		uint64_t sectors = 0;
+		uint32_t dev;
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/block/%s/dev", d->d_name);
+		devno = read_text(path);
+		if (!devno || parse_devno(devno, &dev) < 0) {
+			free(devno);
+			continue;
+		}
+		free(devno);
+		snprintf(path, sizeof(path), "/sys/class/block/%s/size", d->d_name);
+		read_u64(path, &sectors);
+		/* sysfs sizes are in 512-byte sectors whatever the device's block size. */
+		bp_meta_add_disk(m, dev, d->d_name, read_rotational(d->d_name), sectors * 512);
+	}
+	closedir(dp);
+}
+
+int bp_resolve_system(struct bp_meta *m)
+{
+	struct mount_table t;
+	struct utsname u;
+	char host[256];
+	size_t i;
+
+	if (uname(&u) == 0) {
+		free(m->kernel_release);
+		free(m->kernel_version);
+		free(m->machine);
+		m->kernel_release = xstrdup(u.release);
+		m->kernel_version = xstrdup(u.version);
+		m->machine = xstrdup(u.machine);
+	}
+	if (gethostname(host, sizeof(host)) == 0) {
+		host[sizeof(host) - 1] = '\0';
+		free(m->hostname);
+		m->hostname = xstrdup(host);
+	}
+	free(m->cmdline);
+	m->cmdline = read_text("/proc/cmdline");
+	if (mount_table_read(&t) < 0)
+		return -1;
+	for (i = 0; i < t.n; i++)
+		bp_meta_add_mount(m, t.v[i].dev, t.v[i].fstype, t.v[i].dir, t.v[i].source);
+	mount_table_release(&t);
+	read_disks(m);
+	return 0;
+}
+
+/* ---- (dev, ino) pairs seen in the events ---- */
+
+enum { INODE_PENDING, INODE_FOUND, INODE_GONE };
+
+struct id_fields {
+	int known;                      /* looked up already */
+	struct tep_format_field *dev;   /* NULL: the event names no inode */
+	struct tep_format_field *ino;
+};
+
+static int field_fits(const struct tep_format_field *f, int size)
+{
+	return f->offset >= 0 && f->size > 0 && f->size <= 8 && f->offset + f->size <= size;
+}
+
+static int collect_inodes(struct bp_reader *r, struct bp_map *inodes)
+{
+	struct id_fields *ids = NULL;
+	size_t nids = 0;
+	struct bp_event ev;
+	int ret;
+
+	while ((ret = bp_reader_next(r, &ev)) == 1) {
+		unsigned long long dev, ino;
+		struct id_fields *f;
+
+		if (!ev.format || ev.id < 0 || ev.id >= 65536)
+			continue;
+		if ((size_t)ev.id >= nids) {
+			size_t n = (size_t)ev.id + 1;
+
+			ids = xrealloc(ids, n * sizeof(*ids));
+			memset(ids + nids, 0, (n - nids) * sizeof(*ids));
+			nids = n;
+		}
+		f = &ids[ev.id];
+		if (!f->known) {
+			f->known = 1;
+			f->dev = tep_find_field(ev.format, "s_dev");
+			f->ino = tep_find_field(ev.format, "i_ino");
+			if (!f->dev || !f->ino)
+				f->dev = f->ino = NULL;
+		}
+		if (!f->dev || !field_fits(f->dev, ev.size) || !field_fits(f->ino, ev.size))
+			continue;
+		if (tep_read_number_field(f->dev, ev.data, &dev) < 0 ||
+		    tep_read_number_field(f->ino, ev.data, &ino) < 0)
+			continue;
+		if ((uint32_t)dev == BP_DEV_BDEV || !ino)
+			continue;
+		bp_map_put(inodes, (uint32_t)dev, ino, NULL);
+	}
+	free(ids);
+	if (ret < 0)
+		return -1;
+	return 0;
+}
+
+/* ---- finding paths ---- */
+
+/* Filesystems whose inodes have no page cache worth naming, or that never end. */
+static int walkable(const char *fstype)
+{
+	static const char *const skip[] = { "proc", "sysfs", "tracefs", "debugfs", "securityfs",
+					    "cgroup", "cgroup2", "devpts", "bpf", "pstore",
+					    "configfs", "fusectl", "binfmt_misc", "mqueue",
+					    "hugetlbfs", "efivarfs", "autofs", NULL };
+	int i;
+
+	for (i = 0; skip[i]; i++) {
+		if (!strcmp(fstype, skip[i]))
+			return 0;
+	}
+	return 1;
+}
+
+static uint32_t st_dev_of(const struct stat *st)
+{
+	return BP_DEV(major(st->st_dev), minor(st->st_dev));
+}
+
+struct resolve_state {
+	struct bp_meta *meta;
+	struct bp_map *inodes;
+	uint32_t dev;
+	uint64_t pending;          /* inodes of dev still to find */
+	const volatile sig_atomic_t *stop;
+};
+
+/* Anything left to search for, and no request to stop? */
+static int searching(const struct resolve_state *s)
+{
+	return s->pending && !(s->stop && *s->stop);
+}
+
+static void found(struct resolve_state *s, uint64_t *state, uint64_t ino, const char *path)
+{
+	bp_meta_add_path(s->meta, s->dev, ino, path);
+	*state = INODE_FOUND;
+	s->pending--;
+}
+
+/*
+ * ext2/3/4 open an inode from a handle of (ino, generation 0) without
+ * checking the generation, and refuse a deleted one with ESTALE. Opening
+ * with O_PATH touches no data; /proc/self/fd then names the path, which
+ * is trusted only when lstat() agrees on (dev, ino).
+ */
+static void resolve_by_handle(struct resolve_state *s, const struct bp_mountinfo *mnt)
+{
+	struct file_handle *fh = xmalloc(sizeof(*fh) + 8);
+	const struct bp_map_slot *slot;
+	size_t pos = 0;
+	int mfd;
+
+	mfd = open(mnt->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (mfd < 0)
+		goto out_free;
+	while (searching(s) && bp_map_next(s->inodes, &pos, &slot)) {
+		uint64_t *state = bp_map_get(s->inodes, slot->k1, slot->k2);
+		char link[64], path[PATH_MAX];
+		uint32_t words[2];
+		struct stat st;
+		ssize_t n;
+		int fd;
+
+		if (slot->k1 != s->dev || *state != INODE_PENDING || slot->k2 > UINT32_MAX)
+			continue;
+		words[0] = (uint32_t)slot->k2;
+		words[1] = 0;
+		fh->handle_bytes = sizeof(words);
+		fh->handle_type = 1; /* FILEID_INO32_GEN */
+		memcpy(fh->f_handle, words, sizeof(words));
+		fd = open_by_handle_at(mfd, fh, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			if (errno == ESTALE) {
+				*state = INODE_GONE;
+				s->pending--;
+				continue;
+			}
+			break; /* not supported here: the walk will do */
+		}
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		n = readlink(link, path, sizeof(path) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		path[n] = '\0';
+		if (path[0] == '/' && lstat(path, &st) == 0 && st.st_ino == slot->k2 &&
+		    st_dev_of(&st) == s->dev)
+			found(s, state, slot->k2, path);
+	}
+	close(mfd);
+out_free:
+	free(fh);
+}
+
+/*
+ * The walk reads directories and matches d_ino, so only directories are
+ * opened and only hits are stat'ed (an lstat of every file, as nftw does,
+ * costs several times more on a large root filesystem). A directory whose
+ * mount id differs from the start's is another mount and is not entered.
+ */
+#define WALK_MAX_DEPTH 128
+
+struct walk {
+	struct resolve_state *state;
+	uint64_t mnt_id;
+	char path[PATH_MAX];
+};
+
+static int same_mount(int fd, uint64_t *mnt_id)
+{
+	struct statx stx;
+
+	if (statx(fd, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC, STATX_MNT_ID, &stx) < 0 ||
+	    !(stx.stx_mask & STATX_MNT_ID))
+		return -1;
+	if (!*mnt_id)
+		*mnt_id = stx.stx_mnt_id;
+	return stx.stx_mnt_id == *mnt_id;
+}
+
+/* Walk the directory open at fd (closed here) whose path is wk->path[0..len). */
+static void walk_dir(struct walk *wk, int fd, size_t len, int depth)
+{
+	struct resolve_state *s = wk->state;
+	struct dirent *e;
+	DIR *dir;
+
+	if (same_mount(fd, &wk->mnt_id) != 1 || !(dir = fdopendir(fd))) {
+		close(fd);
+		return;
+	}
+	while (searching(s) && (e = readdir(dir))) {
+		size_t nlen = strlen(e->d_name);
+		uint64_t *state;
+		int sub;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (len + 1 + nlen >= sizeof(wk->path))
+			continue;
+		wk->path[len] = '/';
+		memcpy(wk->path + len + 1, e->d_name, nlen + 1);
+		state = bp_map_get(s->inodes, s->dev, e->d_ino);
+		if (state && *state == INODE_PENDING) {
+			struct stat st;
+
+			if (fstatat(dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    st.st_ino == e->d_ino && st_dev_of(&st) == s->dev)
+				found(s, state, e->d_ino, wk->path);
+		}
+		if ((e->d_type != DT_DIR && e->d_type != DT_UNKNOWN) || depth >= WALK_MAX_DEPTH)
+			continue;
+		sub = openat(dirfd(dir), e->d_name,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+		if (sub >= 0)
+			walk_dir(wk, sub, len + 1 + nlen, depth + 1);
+	}
+	wk->path[len] = '\0';
+	closedir(dir);
+}
+
+static void resolve_by_walk(struct resolve_state *s, const struct bp_mountinfo *mnt)
+{
+	struct walk *wk;
+	struct stat st;
+	size_t len;
+	int fd;
+
+	fd = open(mnt->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) < 0 || st_dev_of(&st) != s->dev) {
+		close(fd); /* mounted over: this filesystem is hidden here */
+		return;
+	}
+	wk = xcalloc(1, sizeof(*wk));
+	wk->state = s;
+	/* "/" walks as "" so that paths come out as "/etc/...", not "//etc/...". */
+	len = strlen(mnt->dir);
+	while (len && mnt->dir[len - 1] == '/')
+		len--;
+	if (len >= sizeof(wk->path)) {
+		close(fd);
+		free(wk);
+		return;
+	}
+	memcpy(wk->path, mnt->dir, len);
+	wk->path[len] = '\0';
+	walk_dir(wk, fd, len, 0);
+	free(wk);
+}
+
+/* The best mount of dev to search from: its whole filesystem, nearest the root. */
+static const struct bp_mountinfo *mount_of(const struct mount_table *t, uint32_t dev)
+{
+	const struct bp_mountinfo *best = NULL;
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		const struct bp_mountinfo *mi = &t->v[i];
+
+		if (mi->dev != dev)
+			continue;
+		if (!best || (!strcmp(mi->root, "/") && strcmp(best->root, "/")) ||
+		    (!strcmp(mi->root, "/") == !strcmp(best->root, "/") &&
+		     strlen(mi->dir) < strlen(best->dir)))
+			best = mi;
+	}
+	return best;
+}
+
+static int is_ext(const char *fstype)
+{
+	return !strcmp(fstype, "ext4") || !strcmp(fstype, "ext3") || !strcmp(fstype, "ext2");
+}
+
+int bp_resolve_paths(struct bp_meta *m, struct bp_reader *r, const volatile sig_atomic_t *stop)
+{
+	struct bp_map inodes, devs;
+	const struct bp_map_slot *slot;
+	struct mount_table t;
+	size_t pos = 0;
+	int ret = -1;
+
+	bp_map_init(&inodes);
+	bp_map_init(&devs);
+	if (collect_inodes(r, &inodes) < 0)
+		goto out_release;
+	if (mount_table_read(&t) < 0)
+		goto out_release;
+	while (bp_map_next(&inodes, &pos, &slot))
+		(*bp_map_put(&devs, slot->k1, 0, NULL))++;
+
+	pos = 0;
+	while (bp_map_next(&devs, &pos, &slot)) {
+		struct resolve_state s = { m, &inodes, (uint32_t)slot->k1, slot->value, stop };
+		const struct bp_mountinfo *mnt = mount_of(&t, s.dev);
+
+		if (mnt && walkable(mnt->fstype)) {
+			if (is_ext(mnt->fstype))
+				resolve_by_handle(&s, mnt);
+			if (searching(&s))
+				resolve_by_walk(&s, mnt);
+		}
+	}
+	pos = 0;
+	while (bp_map_next(&inodes, &pos, &slot)) {
+		if (slot->value != INODE_FOUND)
+			m->unresolved++;
+	}
+	bp_meta_sort_paths(m);
+	mount_table_release(&t);
+	ret = 0;
+out_release:
+	bp_map_release(&devs);
+	bp_map_release(&inodes);
+	return ret;
+}

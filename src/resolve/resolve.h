@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BP_RESOLVE_RESOLVE_H
+#define BP_RESOLVE_RESOLVE_H
+
+#include <signal.h>
+
+#include "tracefile/meta.h"
+#include "tracefile/tracefile.h"
+
+/*
+ * What the recording needs to know about this machine, gathered at record
+ * time so analysis never consults the live system (DESIGN §1).
+ */
+
+/*
+ * Fill hostname, uname, /proc/cmdline, the mount table
+ * (/proc/self/mountinfo) and the block devices (/sys/class/block).
+ * 0, or -1 with bp_set_error() when /proc/self/mountinfo cannot be read.
+ */
+int bp_resolve_system(struct bp_meta *m);
+
+/* Parse one mountinfo line into its parts; exposed for unit tests. */
+struct bp_mountinfo {
+	uint32_t dev;   /* kernel encoding */
+	char *root;     /* root of the mount within its filesystem */
+	char *dir;      /* mount point, unescaped */
+	char *fstype;
+	char *source;
+};
+int bp_mountinfo_parse_line(char *line, struct bp_mountinfo *mi);
+
+/*
+ * Name the inodes that filemap and readahead events mention: scan r for
+ * every (s_dev, i_ino) pair, then find each one's path on its mounted
+ * filesystem, never crossing into other mounts, stopping as soon as all
+ * are found. Adds to m->paths (sorted at the end) and counts the rest in
+ * m->unresolved. Needs m->mounts (bp_resolve_system() first). The pseudo
+ * device 0:3 (metadata read through a block device) is skipped and not
+ * counted. When *stop (may be NULL) becomes non-zero, e.g. from a signal
+ * handler, the search ends early and the rest counts as unresolved.
+ * 0 or -1.
+ */
+int bp_resolve_paths(struct bp_meta *m, struct bp_reader *r, const volatile sig_atomic_t *stop);
+
+/* The pseudo device whose "inodes" are block devices (kernel encoding). */
+#define BP_DEV_BDEV BP_DEV(0, 3)
+
+#endif

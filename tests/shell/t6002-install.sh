@@ -1,0 +1,90 @@
+#!/bin/sh
+# make install / make uninstall into a scratch DESTDIR: the installed file
+# list is exactly what the tree says it should be (the binary, the
+# bootprof-init link, a page per man/ file, both completions, plugins,
+# examples), the installed program runs and agrees with the built one, and
+# uninstall leaves no file behind.
+. "$(dirname "$0")/../test-lib.sh"
+
+command -v make >/dev/null || skip_all "make not installed"
+D=$TEST_DIR/root
+P=/usr
+B=$TOP/build
+cd "$TOP" || exit 1
+
+expect "make install DESTDIR=... PREFIX=$P" \
+	"make -s --no-print-directory install DESTDIR='$D' PREFIX=$P"
+[ -x "$D$P/bin/bootprof" ] || { not_ok "installed $P/bin/bootprof"; exit 1; }
+
+# The expected list, from the tree.
+{
+	echo "$P/bin/bootprof"
+	echo "$P/bin/bootprof-init"
+	for p in man/*.[1-9]; do
+		[ -f "$p" ] && echo "$P/share/man/man${p##*.}/${p#man/}"
+	done
+	echo "$P/share/bash-completion/completions/bootprof"
+	echo "$P/share/zsh/vendor-completions/_bootprof"
+	for so in "$B"/plugins/*.so; do
+		[ -f "$so" ] && echo "$P/lib/bootprof/plugins/$(basename "$so")"
+	done
+	[ -f include/bootprof/plugin.h ] && echo "$P/include/bootprof/plugin.h"
+	[ -d examples ] && find examples -type f | sed "s|^examples/|$P/share/doc/bootprof/examples/|"
+} | sort >"$TEST_DIR/want"
+(cd "$D" && find . -type f -o -type l) | sed 's|^\.||' | sort >"$TEST_DIR/got"
+expect "installed files are exactly the expected ones" \
+	"diff '$TEST_DIR/want' '$TEST_DIR/got'"
+
+for c in $("$BOOTPROF" --list-cmds); do
+	expect "bootprof-$c.1 is installed" "test -f '$D$P/share/man/man1/bootprof-$c.1'"
+done
+expect "bootprof-init is a relative link to bootprof" \
+	"[ -L '$D$P/bin/bootprof-init' ] && [ \"\$(readlink '$D$P/bin/bootprof-init')\" = bootprof ]"
+expect "the binary is the built one, mode 755" \
+	"cmp '$B/bootprof' '$D$P/bin/bootprof' && [ \"\$(stat -c %a '$D$P/bin/bootprof')\" = 755 ]"
+expect "man pages and completions are copied unchanged, mode 644" '
+	for p in man/*.[1-9]; do
+		f='"$D$P"'/share/man/man${p##*.}/${p#man/}
+		cmp "$p" "$f" && [ "$(stat -c %a "$f")" = 644 ] || exit 1
+	done
+	cmp completions/bootprof.bash '"$D$P"'/share/bash-completion/completions/bootprof &&
+	cmp completions/_bootprof '"$D$P"'/share/zsh/vendor-completions/_bootprof'
+
+# The installed program runs and says what the built one says.
+expect "installed bootprof --version" \
+	"[ \"\$('$D$P/bin/bootprof' --version)\" = \"\$('$BOOTPROF' --version)\" ]"
+expect "installed bootprof --list-cmds" \
+	"[ \"\$('$D$P/bin/bootprof' --list-cmds)\" = \"\$('$BOOTPROF' --list-cmds)\" ]"
+if command -v man >/dev/null; then
+	expect "man finds the installed bootprof-report(1) and bootprof-plugins(7)" \
+		"man -M '$D$P/share/man' -w bootprof-report | grep -q '$D' &&
+		 man -M '$D$P/share/man' -w 7 bootprof-plugins | grep -q '$D'"
+else
+	skip "man finds the installed pages" "man not installed"
+fi
+expect "the installed bash completion completes commands" "
+	bash -c '. $D$P/share/bash-completion/completions/bootprof
+		COMP_WORDS=($D$P/bin/bootprof re); COMP_CWORD=1; _bootprof
+		printf \"%s\\n\" \"\${COMPREPLY[@]}\"' | sort >'$TEST_DIR/comp' &&
+	'$BOOTPROF' --list-cmds | grep '^re' | sort | diff - '$TEST_DIR/comp'"
+
+fixture=
+for f in tests/fixtures/*.dat; do
+	[ -f "$f" ] && { fixture=$f; break; }
+done
+if [ -z "$fixture" ]; then
+	skip "installed bootprof reads a fixture" "no fixture recording in tests/fixtures/ yet"
+else
+	for c in dump report; do
+		expect "installed bootprof $c $(basename "$fixture") equals the built one's" "
+			'$D$P/bin/bootprof' $c '$fixture' >'$TEST_DIR/$c.installed' &&
+			'$BOOTPROF' $c '$fixture' >'$TEST_DIR/$c.built' &&
+			test -s '$TEST_DIR/$c.built' &&
+			cmp '$TEST_DIR/$c.built' '$TEST_DIR/$c.installed'"
+	done
+fi
+
+expect "make uninstall DESTDIR=... PREFIX=$P" \
+	"make -s --no-print-directory uninstall DESTDIR='$D' PREFIX=$P"
+expect "uninstall leaves no file, link or bootprof directory" \
+	"left=\$(find '$D' -type f -o -type l -o -name '*bootprof*'); echo \"\$left\"; [ -z \"\$left\" ]"

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/* resolve: mountinfo lines, the machine facts, the syscall table. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/syscall.h>
+
+#include <cmocka.h>
+
+#include "capture/capture.h"
+#include "resolve/resolve.h"
+
+static void test_mountinfo_line(void **state)
+{
+	char line[] = "36 35 98:0 /mnt1 /mnt\\0402 rw,noatime master:1 shared:2 - ext3 /dev/root rw\n";
+	struct bp_mountinfo mi;
+
+	(void)state;
+	assert_int_equal(bp_mountinfo_parse_line(line, &mi), 0);
+	assert_int_equal(mi.dev, BP_DEV(98, 0));
+	assert_string_equal(mi.root, "/mnt1");
+	assert_string_equal(mi.dir, "/mnt 2");
+	assert_string_equal(mi.fstype, "ext3");
+	assert_string_equal(mi.source, "/dev/root");
+}
+
+static void test_mountinfo_no_optional_fields(void **state)
+{
+	char line[] = "22 27 0:21 / /proc rw,relatime - proc proc rw";
+	struct bp_mountinfo mi;
+
+	(void)state;
+	assert_int_equal(bp_mountinfo_parse_line(line, &mi), 0);
+	assert_int_equal(mi.dev, BP_DEV(0, 21));
+	assert_string_equal(mi.dir, "/proc");
+	assert_string_equal(mi.fstype, "proc");
+}
+
+static void test_mountinfo_malformed(void **state)
+{
+	const char *const bad[] = { "", "22 27 0:21 / /proc rw,relatime proc proc rw",
+			"22 27 zero / /proc rw - proc proc rw", "22 27 0:21 / /proc rw -",
+			"22 27 0:21 / /proc rw - proc", "1 2 4096:0 / / rw - ext4 /dev/x rw" };
+	struct bp_mountinfo mi;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *copy = strdup(bad[i]);
+
+		assert_int_equal(bp_mountinfo_parse_line(copy, &mi), -1);
+		free(copy);
+	}
+}
+
+/* The live machine: the root filesystem is a mount, and its device is right. */
+static void test_system_root_mount(void **state)
+{
+	struct bp_meta m;
+	struct stat st;
+	size_t i;
+	int seen = 0;
+
+	(void)state;
+	bp_meta_init(&m);
+	assert_int_equal(bp_resolve_system(&m), 0);
+	assert_int_equal(stat("/", &st), 0);
+	for (i = 0; i < m.nmounts; i++) {
+		if (!strcmp(m.mounts[i].dir, "/") &&
+		    m.mounts[i].dev == BP_DEV(major(st.st_dev), minor(st.st_dev)))
+			seen = 1;
+	}
+	assert_true(seen);
+	assert_non_null(m.kernel_release);
+	bp_meta_release(&m);
+}
+
+static void test_syscall_table(void **state)
+{
+	(void)state;
+	assert_string_equal(bp_syscall_name(SYS_read), "read");
+	assert_string_equal(bp_syscall_name(SYS_openat), "openat");
+	assert_string_equal(bp_syscall_name(SYS_execve), "execve");
+	assert_null(bp_syscall_name(SYS_write));
+	assert_null(bp_syscall_name(-1));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mountinfo_line),
+		cmocka_unit_test(test_mountinfo_no_optional_fields),
+		cmocka_unit_test(test_mountinfo_malformed),
+		cmocka_unit_test(test_system_root_mount),
+		cmocka_unit_test(test_syscall_table),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
