@@ -17,10 +17,11 @@ trap 'remove_instance; rm -rf "$TEST_DIR"' EXIT
 tracing_snapshot
 
 # "count event" per event type, sorted, from trace-cmd report: the event name
-# is the word after the timestamp ("1234.567890:").
+# is the word after the timestamp: "1234.567890:", or "[001]1234567890123:"
+# for clocks trace-cmd prints raw (boot, the clock bootprof records with).
 tracecmd_counts() {
 	trace-cmd report "$1" 2>"$TEST_DIR/.tc-err" |
-		awk '{ for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { sub(/:$/, "", $(i+1)); print $(i+1); break } }' |
+		awk '{ for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/ || $i ~ /^\[[0-9]+\][0-9]+:$/) { sub(/:$/, "", $(i+1)); print $(i+1); break } }' |
 		sort | uniq -c | awk '{ print $1, $2 }' | sort -k2
 }
 
