@@ -909,6 +909,25 @@ static int load_chunk(struct bp_reader *r, struct stream *s)
 	return 0;
 }
 
+/*
+ * Pages already copied out are dropped from the mapping every DROP_WINDOW
+ * bytes, so that reading a large file keeps memory flat (they come back
+ * from the page cache on rewind). No pointer into the mapping outlives the
+ * copy of its page.
+ */
+#define DROP_WINDOW (8U << 20)
+
+static void drop_window(const uint8_t *start)
+{
+	static long sys_page;
+	uintptr_t a;
+
+	if (!sys_page)
+		sys_page = sysconf(_SC_PAGESIZE);
+	a = (uintptr_t)start & ~(uintptr_t)(sys_page - 1);
+	madvise((void *)a, DROP_WINDOW, MADV_DONTNEED);
+}
+
 /* The next raw page of a stream, or NULL at its end. */
 static const uint8_t *next_raw_page(struct bp_reader *r, struct stream *s)
 {
@@ -919,6 +938,8 @@ static const uint8_t *next_raw_page(struct bp_reader *r, struct stream *s)
 			return NULL;
 		page = s->base + s->pos;
 		s->pos += s->page_size;
+		if (s->pos % DROP_WINDOW == 0)
+			drop_window(s->base + s->pos - DROP_WINDOW);
 		return page;
 	}
 	while (s->pos + s->page_size > s->zlen) {

@@ -41,9 +41,13 @@ struct bp_read_stats {
 };
 
 /*
- * Open a recording (bootprof's or trace-cmd's, v6 or v7) for streaming.
- * Returns NULL with bp_set_error() on a file that cannot be read at all;
- * a truncated file opens and is read to its last complete page (see stats).
+ * Open a recording (bootprof's or trace-cmd's, v6 or v7, uncompressed or
+ * zstd) for streaming. Returns NULL with bp_set_error() on a file that
+ * cannot be read at all; a truncated file opens and is read to its last
+ * complete page (see stats). The file's event formats are untrusted:
+ * formats this process has not parsed before are first parsed in a forked
+ * child, so a format that would crash libtraceevent is skipped with a
+ * warning (call it before starting threads, or from one that may fork).
  */
 struct bp_reader *bp_reader_open(const char *path);
 void bp_reader_free(struct bp_reader *r);
