@@ -122,6 +122,24 @@ static int wanted(const struct dump_opts *o, const struct tep_event *e)
 	return 0;
 }
 
+/* Say so when a filter word names no event format of the recording. */
+static void check_filter(const struct dump_opts *o, struct tep_handle *tep)
+{
+	int i, n = tep_get_events_count(tep);
+	size_t k;
+
+	for (k = 0; k < o->nevents; k++) {
+		struct dump_opts one = { .events = &o->events[k], .nevents = 1 };
+
+		for (i = 0; i < n; i++) {
+			if (wanted(&one, tep_get_event(tep, i)))
+				break;
+		}
+		if (i == n)
+			bp_warn("no event '%s' in the recording", o->events[k]);
+	}
+}
+
 static const char *or_unknown(const char *s)
 {
 	return s && *s ? s : "unknown";
@@ -315,6 +333,7 @@ int cmd_dump(int argc, char **argv)
 		return bp_error_last();
 	}
 	print_warnings(r, &printed);
+	check_filter(&o, bp_reader_tep(r));
 	print_header(r, o.file);
 	if (o.meta)
 		print_meta(bp_reader_meta(r));
