@@ -26,6 +26,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <dirent.h>
+#include <time.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -1498,31 +1500,30 @@ static int parse_file(struct bp_reader *r)
 	if (load_tep(r, 1))
 		return -1;
 	meta_from_options(r);
-	return finish_setup(r);
+	return 0;
 }
 
-struct bp_reader *bp_reader_open(const char *path)
+/* Map path into r->map (nothing for an empty file). */
+static int map_file(struct bp_reader *r, const char *path)
 {
-	struct bp_reader *r;
 	struct stat st;
 	int fd;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		bp_set_error_errno("cannot open '%s'", path);
-		return NULL;
+		return -1;
 	}
 	if (fstat(fd, &st) < 0) {
 		bp_set_error_errno("cannot open '%s'", path);
 		close(fd);
-		return NULL;
+		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		bp_set_error("cannot open '%s': not a regular file", path);
 		close(fd);
-		return NULL;
+		return -1;
 	}
-	r = reader_alloc(path);
 	r->size = (uint64_t)st.st_size;
 	if (r->size) {
 		void *m = mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -1530,18 +1531,142 @@ struct bp_reader *bp_reader_open(const char *path)
 		if (m == MAP_FAILED) {
 			bp_set_error_errno("cannot map '%s'", path);
 			close(fd);
-			bp_reader_free(r);
-			return NULL;
+			return -1;
 		}
 		r->map = m;
 		madvise(m, r->size, MADV_SEQUENTIAL);
 	}
 	close(fd);
-	if (parse_file(r)) {
-		bp_reader_free(r);
-		return NULL;
+	return 0;
+}
+
+/* One CPU's spooled pages (whole pages of fd at this moment) as a stream. */
+static int map_spool_cpu(struct bp_reader *r, int cpu, int fd)
+{
+	struct stat st;
+	struct stream *s;
+	uint64_t len;
+
+	if (fstat(fd, &st) < 0) {
+		bp_set_error_errno("cannot read the spooled data of CPU %d", cpu);
+		return -1;
 	}
+	len = (uint64_t)st.st_size / r->page_size * r->page_size;
+	if (!len)
+		return 0;
+	r->maps[cpu] = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	if (r->maps[cpu] == MAP_FAILED) {
+		r->maps[cpu] = NULL;
+		bp_set_error_errno("cannot map the spooled data of CPU %d", cpu);
+		return -1;
+	}
+	r->map_lens[cpu] = len;
+	s = new_stream(r, cpu, r->page_size);
+	if (!s)
+		return -1;
+	s->base = r->maps[cpu];
+	s->avail = len;
+	return 0;
+}
+
+static void alloc_spool_maps(struct bp_reader *r)
+{
+	r->maps = xcalloc(r->ncpus, sizeof(*r->maps));
+	r->map_lens = xcalloc(r->ncpus, sizeof(*r->map_lens));
+	r->nmaps = r->ncpus;
+}
+
+/*
+ * The spool a recorder left beside path when it died before finishing
+ * (".NAME.spool-XXXXXX" holding headers and cpuN), newest first; NULL if none.
+ */
+static char *find_spool(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, (size_t)(slash - path + 1)) : xstrdup("./");
+	char *prefix = xasprintf(".%s" BP_SPOOL_SUFFIX, slash ? slash + 1 : path);
+	char *best = NULL;
+	time_t best_time = 0;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	while (d && (de = readdir(d))) {
+		struct stat st;
+		char *headers;
+
+		if (strncmp(de->d_name, prefix, strlen(prefix)) ||
+		    strlen(de->d_name) != strlen(prefix) + 6)
+			continue;
+		headers = xasprintf("%s%s/" BP_SPOOL_HEADERS, dir, de->d_name);
+		if (!lstat(headers, &st) && S_ISREG(st.st_mode) &&
+		    (!best || st.st_mtime > best_time)) {
+			free(best);
+			best = xasprintf("%s%s", dir, de->d_name);
+			best_time = st.st_mtime;
+		}
+		free(headers);
+	}
+	if (d)
+		closedir(d);
+	free(prefix);
+	free(dir);
+	return best;
+}
+
+/* Read an unfinished recording: the headers saved in its spool, then its pages. */
+static int open_spool_dir(struct bp_reader *r, const char *spool)
+{
+	char *path = xasprintf("%s/" BP_SPOOL_HEADERS, spool);
+	int cpu, ret = -1;
+
+	if (map_file(r, path) || parse_file(r))
+		goto out;
+	alloc_spool_maps(r);
+	for (cpu = 0; cpu < r->ncpus; cpu++) {
+		char *cpu_path = xasprintf("%s/cpu%d", spool, cpu);
+		int fd = open(cpu_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+
+		free(cpu_path);
+		if (fd < 0)
+			continue;
+		if (map_spool_cpu(r, cpu, fd)) {
+			close(fd);
+			goto out;
+		}
+		close(fd);
+	}
+	r->stats.truncated = 1;
+	add_warning(r, "recording '%s' was not finished: read the pages spooled in '%s'",
+		    r->path, spool);
+	ret = 0;
+out:
+	free(path);
+	return ret;
+}
+
+struct bp_reader *bp_reader_open(const char *path)
+{
+	struct bp_reader *r = reader_alloc(path);
+	char *spool;
+
+	if (map_file(r, path))
+		goto out_free;
+	if (!r->size && (spool = find_spool(path))) {
+		int ret = open_spool_dir(r, spool);
+
+		free(spool);
+		if (ret)
+			goto out_free;
+	} else if (parse_file(r)) {
+		goto out_free;
+	}
+	if (finish_setup(r))
+		goto out_free;
 	return r;
+
+out_free:
+	bp_reader_free(r);
+	return NULL;
 }
 
 struct bp_reader *bp_reader_new_spool(const struct bp_trace_headers *h, int ncpus,
@@ -1582,31 +1707,10 @@ struct bp_reader *bp_reader_new_spool(const struct bp_trace_headers *h, int ncpu
 		parse_cmdlines(r, &c);
 		free(buf);
 	}
-	r->maps = xcalloc(ncpus, sizeof(*r->maps));
-	r->map_lens = xcalloc(ncpus, sizeof(*r->map_lens));
-	r->nmaps = ncpus;
+	alloc_spool_maps(r);
 	for (cpu = 0; cpu < ncpus; cpu++) {
-		struct stat st;
-		struct stream *s;
-		uint64_t len;
-
-		if (fstat(fds[cpu], &st) < 0) {
-			bp_set_error_errno("cannot read the spooled data of CPU %d", cpu);
+		if (map_spool_cpu(r, cpu, fds[cpu]))
 			goto out_free;
-		}
-		len = (uint64_t)st.st_size / page_size * page_size;
-		if (!len)
-			continue;
-		r->maps[cpu] = mmap(NULL, len, PROT_READ, MAP_SHARED, fds[cpu], 0);
-		if (r->maps[cpu] == MAP_FAILED) {
-			r->maps[cpu] = NULL;
-			bp_set_error_errno("cannot map the spooled data of CPU %d", cpu);
-			goto out_free;
-		}
-		r->map_lens[cpu] = len;
-		s = new_stream(r, cpu, page_size);
-		s->base = r->maps[cpu];
-		s->avail = len;
 	}
 	r->meta.ncpus = ncpus;
 	r->meta.page_size = page_size;

@@ -116,6 +116,15 @@ int bp_writer_cpu_fd(struct bp_writer *w, int cpu);
 int bp_writer_finish(struct bp_writer *w, const struct bp_trace_headers *h,
 		     const struct bp_meta *meta);
 /*
+ * Optional, as soon as the headers are known (they do not change while
+ * recording): save them with the metadata known so far beside the spool, so
+ * that if the recorder dies before bp_writer_finish() (kill -9, power cut),
+ * bp_reader_open() of the still empty output reads the spooled pages, with a
+ * warning. Returns 0, or -1 with bp_set_error().
+ */
+int bp_writer_save_headers(struct bp_writer *w, const struct bp_trace_headers *h,
+			   const struct bp_meta *meta);
+/*
  * A reader over the pages spooled so far, merged in time order, so the
  * recorder can scan events before bp_writer_finish() (e.g. to collect the
  * (dev, ino) pairs whose paths go into the metadata). Free it with

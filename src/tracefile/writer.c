@@ -8,7 +8,9 @@
  * file in a hidden directory beside the output (".NAME.spool-XXXXXX"), since
  * the size of each CPU's data is only known at the end. bp_writer_finish()
  * writes the headers and then copies the spooled pages, page-aligned, behind
- * them; the spool is removed at finish or abort.
+ * them; the spool is removed at finish or abort. A recorder killed before
+ * finishing leaves an empty output and its spool: if it saved the headers
+ * early (bp_writer_save_headers), bp_reader_open() reads the spool instead.
  *
  * Where bootprof's own metadata lives. trace-cmd 3.1.6 warns "unknown
  * option N" on stderr for any option id it does not know (handle_options()
@@ -112,6 +114,10 @@ static void remove_spool(struct bp_writer *w)
 		}
 	}
 	if (w->spool_dir) {
+		char *headers = xasprintf("%s/" BP_SPOOL_HEADERS, w->spool_dir);
+
+		unlink(headers);
+		free(headers);
 		rmdir(w->spool_dir);
 		free(w->spool_dir);
 		w->spool_dir = NULL;
@@ -123,8 +129,8 @@ static char *spool_template(const char *path)
 	const char *slash = strrchr(path, '/');
 
 	if (!slash)
-		return xasprintf(".%s.spool-XXXXXX", path);
-	return xasprintf("%.*s/.%s.spool-XXXXXX", (int)(slash - path), path, slash + 1);
+		return xasprintf(".%s" BP_SPOOL_SUFFIX "XXXXXX", path);
+	return xasprintf("%.*s/.%s" BP_SPOOL_SUFFIX "XXXXXX", (int)(slash - path), path, slash + 1);
 }
 
 struct bp_writer *bp_writer_create(const char *path, int force, int ncpus, int page_size)
@@ -582,6 +588,45 @@ out:
 	w->out_fd = -1;
 	remove_spool(w);
 	free(sizes);
+	return ret;
+}
+
+int bp_writer_save_headers(struct bp_writer *w, const struct bp_trace_headers *h,
+			   const struct bp_meta *meta)
+{
+	uint64_t *sizes;
+	struct out *o;
+	char *path;
+	int fd, ret = 0;
+
+	if (!w || w->finished || !w->spool_dir || !h || !h->header_page || !h->header_event) {
+		bp_set_error("no recording to save headers for");
+		return -1;
+	}
+	path = xasprintf("%s/" BP_SPOOL_HEADERS, w->spool_dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		bp_set_error_errno("cannot create '%s'", path);
+		free(path);
+		return -1;
+	}
+	/* A complete recording with no data: the reader adds the spooled pages. */
+	sizes = xcalloc(w->ncpus, sizeof(*sizes));
+	o = xcalloc(1, sizeof(*o));
+	o->fd = fd;
+	write_headers(o, h, meta, w->ncpus, w->page_size, sizes);
+	if (o->err) {
+		errno = o->err;
+		bp_set_error_errno("cannot write '%s'", path);
+		ret = -1;
+	}
+	if (close(fd) < 0 && !ret) {
+		bp_set_error_errno("cannot write '%s'", path);
+		ret = -1;
+	}
+	free(o);
+	free(sizes);
+	free(path);
 	return ret;
 }
 
