@@ -757,10 +757,12 @@ static int add_plain_stream(struct bp_reader *r, int cpu, int page_size, uint64_
 	else
 		avail = size;
 	avail = avail / page_size * page_size;
+	if (!avail)
+		return 0;
 	s = new_stream(r, cpu, page_size);
 	if (!s)
 		return -1;
-	s->base = avail ? r->map + off : NULL;
+	s->base = r->map + off;
 	s->avail = avail;
 	return 0;
 }
