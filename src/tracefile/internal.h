@@ -46,6 +46,12 @@ enum {
 /* The spool directory beside OUTPUT is ".OUTPUT" BP_SPOOL_SUFFIX "XXXXXX". */
 #define BP_SPOOL_SUFFIX ".spool-"
 
+/*
+ * Bytes the writer reserves in the output at create time (headers plus a
+ * few copy chunks). Until finish the output holds only these zeros.
+ */
+#define BP_OUTPUT_RESERVE (2 << 20)
+
 /* Sanity bounds for values read from a file. */
 #define BP_MAX_CPUS 8192
 #define BP_MIN_PAGE 512

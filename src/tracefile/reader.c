@@ -1621,6 +1621,9 @@ static int open_spool_dir(struct bp_reader *r, const char *spool)
 	char *path = xasprintf("%s/" BP_SPOOL_HEADERS, spool);
 	int cpu, ret = -1;
 
+	if (r->map)
+		munmap((void *)r->map, r->size);
+	r->map = NULL;
 	if (map_file(r, path) || parse_file(r))
 		goto out;
 	alloc_spool_maps(r);
@@ -1653,7 +1656,9 @@ struct bp_reader *bp_reader_open(const char *path)
 
 	if (map_file(r, path))
 		goto out_free;
-	if (!r->size && (spool = find_spool(path))) {
+	/* Empty, or only the writer's reservation: a recorder that never finished. */
+	if ((!r->size || (r->size >= 16 && !memcmp(r->map, (const char[16]){ 0 }, 16))) &&
+	    (spool = find_spool(path))) {
 		int ret = open_spool_dir(r, spool);
 
 		free(spool);

@@ -157,6 +157,11 @@ struct bp_writer *bp_writer_create(const char *path, int force, int ncpus, int p
 	w->out_fd = open_output(path, force);
 	if (w->out_fd < 0)
 		goto out_free;
+	/*
+	 * Room for the headers and the first chunks of data, taken now: if the
+	 * spool fills the disk, finish still has space to start moving pages.
+	 */
+	fallocate(w->out_fd, 0, 0, BP_OUTPUT_RESERVE);
 	w->spool_dir = spool_template(path);
 	if (!mkdtemp(w->spool_dir)) {
 		bp_set_error_errno("cannot create a spool directory beside '%s'", path);
@@ -460,7 +465,14 @@ static uint64_t write_headers(struct out *o, const struct bp_trace_headers *h,
 	return data_pos;
 }
 
-/* Copy size bytes of fd from offset 0 to the output at its current offset. */
+/*
+ * Copy size bytes of fd from offset 0 to the output at its current offset,
+ * COPY_CHUNK at a time, punching each copied chunk out of the spool: the
+ * pages move rather than double, so a disk the spool filled can still take
+ * the final file (with the room reserved at create time for the headers).
+ */
+#define COPY_CHUNK (256 * 1024)
+
 static int copy_cpu_data(int out_fd, int in_fd, uint64_t size, uint64_t *copied)
 {
 	loff_t in_off = 0;
@@ -469,14 +481,17 @@ static int copy_cpu_data(int out_fd, int in_fd, uint64_t size, uint64_t *copied)
 
 	*copied = 0;
 	while (*copied < size) {
-		size_t want = size - *copied > (1 << 20) ? (1 << 20) : size - *copied;
+		size_t want = size - *copied > COPY_CHUNK ? COPY_CHUNK : size - *copied;
 		ssize_t n;
 
+		if (*copied)
+			fallocate(in_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
+				  (off_t)*copied);
 		if (!buf) {
 			n = copy_file_range(in_fd, &in_off, out_fd, NULL, want, 0);
 			if (n < 0 && (errno == EXDEV || errno == EINVAL || errno == ENOSYS ||
 				      errno == EOPNOTSUPP)) {
-				buf = xmalloc(1 << 20);
+				buf = xmalloc(COPY_CHUNK);
 				continue;
 			}
 		} else {
@@ -574,6 +589,11 @@ int bp_writer_finish(struct bp_writer *w, const struct bp_trace_headers *h,
 			goto out;
 		}
 		pos += copied;
+	}
+	/* The reservation may reach past the end of a small recording. */
+	if (ftruncate(w->out_fd, (off_t)pos) < 0) {
+		bp_set_error_errno("cannot write '%s'", w->path);
+		goto out;
 	}
 	if (fsync(w->out_fd) < 0) {
 		bp_set_error_errno("cannot write '%s'", w->path);
