@@ -1511,7 +1511,8 @@ static int map_file(struct bp_reader *r, const char *path)
 	struct stat st;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO given by mistake must not hang the open. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		bp_set_error_errno("cannot open '%s'", path);
 		return -1;
