@@ -590,6 +590,10 @@ static void *recorder_main(void *arg)
 	return NULL;
 }
 
+/*
+ * Like tracefs_cpu_open(), but the descriptor is ours: the thread polls it
+ * together with the stop eventfd, and it is opened close-on-exec.
+ */
 static int open_cpu(struct bp_capture *c, struct cpu_recorder *r, struct bp_writer *w, int cpu,
 		    int page_size)
 {
