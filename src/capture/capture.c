@@ -61,7 +61,11 @@ struct bp_capture {
 	int stop_fd;             /* eventfd: the threads stop and drain when readable */
 	sem_t ready;             /* each thread posts once it knows its tid */
 	_Atomic int write_error;
-	const char *clock;       /* the trace clock in use (static string) */
+	const char *clock;       /* the trace clock in use (static, or clock_owned) */
+	char *clock_owned;       /* attached: the clock the kernel's instance uses */
+	int tracing;             /* tracing_on was set to 1 */
+	int attached;            /* an instance made by someone else (the kernel at boot) */
+	int keep;                /* attached: leave it tracing at free */
 };
 
 /* ---- tracefs helpers ---- */
@@ -287,6 +291,30 @@ static void capture_release_cpus(struct bp_capture *c)
 	}
 }
 
+/*
+ * An attached buffer: with keep, clear our filters and let it trace on;
+ * else remove the instance, or for the top-level buffer (trace_event= at
+ * boot) disable its events.
+ */
+static void release_attached(struct bp_capture *c)
+{
+	size_t i;
+
+	if (c->keep) {
+		for (i = 0; i < c->nevents; i++)
+			tracefs_event_file_write(c->instance, c->events[i].system,
+						 c->events[i].event, "filter", "0");
+		tracefs_instance_file_write(c->instance, "tracing_on", "1");
+		tracefs_instance_free(c->instance);
+	} else if (tracefs_instance_get_name(c->instance)) {
+		remove_instance(c->instance);
+	} else {
+		tracefs_instance_file_write(c->instance, "events/enable", "0");
+		tracefs_instance_free(c->instance);
+	}
+	c->instance = NULL;
+}
+
 void bp_capture_free(struct bp_capture *c)
 {
 	size_t i;
@@ -302,7 +330,9 @@ void bp_capture_free(struct bp_capture *c)
 			bp_capture_stop(c);
 	}
 	capture_release_cpus(c);
-	if (c->instance) {
+	if (c->instance && c->attached) {
+		release_attached(c);
+	} else if (c->instance) {
 		/* Stop first so nothing runs while the directory goes away. */
 		remove_instance(c->instance);
 	}
@@ -314,6 +344,7 @@ void bp_capture_free(struct bp_capture *c)
 		free(c->events[i].event);
 	}
 	free(c->events);
+	free(c->clock_owned);
 	for (i = 0; i < c->nunavailable; i++)
 		free(c->unavailable[i]);
 	free(c->unavailable);
@@ -413,6 +444,99 @@ out_free:
 	bp_capture_free(c);
 	return NULL;
 }
+
+static char *read_clock(struct bp_capture *c);
+
+struct bp_capture *bp_capture_attach(const char *name, int keep)
+{
+	const struct bp_event_spec *s;
+	struct bp_capture *c = xcalloc(1, sizeof(*c));
+	char *set = NULL, *line, *save = NULL;
+	int i, len = 0;
+
+	c->stop_fd = -1;
+	c->attached = 1;
+	c->keep = keep;
+	sem_init(&c->ready, 0, 0);
+	c->ncpus = bp_tracefs_ncpus();
+	if (c->ncpus < 0)
+		goto out_free;
+	c->cpus = xcalloc((size_t)c->ncpus, sizeof(*c->cpus));
+	for (i = 0; i < c->ncpus; i++)
+		c->cpus[i].raw_fd = -1;
+	if (name && !tracefs_instance_exists(name)) {
+		bp_set_error("no trace instance '%s' (was the kernel booted with trace_instance=%s,...?)",
+			     name, name);
+		goto out_free;
+	}
+	/* Allocated, never created: the kernel made it at boot. */
+	c->instance = tracefs_instance_alloc(NULL, name);
+	if (!c->instance) {
+		bp_set_error_errno("cannot open trace instance '%s'", name ? name : "(top level)");
+		goto out_free;
+	}
+	if (tracefs_file_exists(c->instance, "buffer_percent"))
+		tracefs_instance_file_write(c->instance, "buffer_percent", "25");
+	/* What the boot enabled is what there is to read. */
+	set = tracefs_instance_file_read(c->instance, "set_event", &len);
+	for (line = set ? strtok_r(set, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *colon = strchr(line, ':');
+
+		if (!colon || colon == line || !colon[1])
+			continue;
+		*colon = '\0';
+		add_event(c, line, colon + 1, 0);
+	}
+	free(set);
+	if (!c->nevents) {
+		bp_set_error("no events are enabled in trace instance '%s'",
+			     name ? name : "(top level)");
+		goto out_free;
+	}
+	for (s = bp_default_events; s->system; s++) {
+		if (!event_exists(c->instance, s->system, s->event) &&
+		    !(s->fallback && event_exists(c->instance, s->system, s->fallback)))
+			add_unavailable(c, s->system, s->event);
+	}
+	c->clock_owned = read_clock(c);
+	c->clock = c->clock_owned;
+	c->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (c->stop_fd < 0) {
+		bp_set_error_errno("eventfd");
+		goto out_free;
+	}
+	return c;
+
+out_free:
+	/* Never remove what we did not create. */
+	c->keep = 1;
+	if (c->instance) {
+		tracefs_instance_free(c->instance);
+		c->instance = NULL;
+	}
+	bp_capture_free(c);
+	return NULL;
+}
+
+void bp_capture_keep(struct bp_capture *c)
+{
+	c->keep = 1;
+}
+
+/* The clock an attached instance uses, as a heap string; NULL if unknown. */
+static char *read_clock(struct bp_capture *c)
+{
+	char *text = tracefs_instance_file_read(c->instance, "trace_clock", NULL);
+	char *open, *close_;
+	char *clock = NULL;
+
+	if (text && (open = strchr(text, '[')) && (close_ = strchr(open, ']'))) {
+		*close_ = '\0';
+		clock = xstrdup(open + 1);
+	}
+	free(text);
+	return clock;}
 
 const char *bp_capture_clock(const struct bp_capture *c)
 {
