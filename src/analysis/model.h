@@ -406,7 +406,9 @@ struct bp_model_header {
  * @header: the recording
  * @window: the window actually built (bounds resolved: since/until are
  *          never 0/UINT64_MAX here; bucket_ns set)
- * @missing: enum bp_model_missing bits
+ * @missing: enum bp_model_missing bits: what the recording cannot measure
+ * @missing_on_kernel: the subset of @missing whose events the recording
+ *                     kernel lacks (else they were just not recorded)
  * @totals: the window's totals
  * @processes: all processes alive in the window, by pid then start time
  * @nprocesses: entries
@@ -430,6 +432,7 @@ struct bp_model {
 	struct bp_model_header header;
 	struct bp_window window;
 	unsigned missing;
+	unsigned missing_on_kernel;
 	struct bp_totals totals;
 	struct bp_process *processes;
 	size_t nprocesses;

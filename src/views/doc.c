@@ -63,6 +63,12 @@ static void row(struct bp_section *s, const char *detail, ...)
 	s->details[s->nrows++] = detail ? xstrdup(detail) : NULL;
 }
 
+static const char *missing_why(const struct bp_model *m, unsigned bit)
+{
+	return (m->missing_on_kernel & bit) ? "not available on this kernel" :
+					      "not available: not in the recording";
+}
+
 static void header(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
 {
 	const struct bp_model_header *h = &m->header;
@@ -108,7 +114,9 @@ static void header(struct bp_doc *d, const struct bp_model *m, const struct bp_r
 		line(s, "attributed: not available (no block-layer events)");
 	for (bit = 1; bit && bit <= BP_MISSING_BLOCK; bit <<= 1) {
 		if (m->missing & bit)
-			line(s, "not recorded: %s", bp_missing_text(bit));
+			line(s, "%s: %s", (m->missing_on_kernel & bit) ?
+			     "not available on this kernel" : "not in the recording",
+			     bp_missing_text(bit));
 	}
 	for (i = 0; i < h->nunavailable; i++)
 		line(s, "unavailable on that kernel: %s", h->unavailable[i]);
@@ -150,13 +158,13 @@ static void summary(struct bp_doc *d, const struct bp_model *m)
 	if (!(m->missing & BP_MISSING_SCHED))
 		line(s, "CPU idle while waiting:  %s", bp_fmt_ns(a, t->idle_wait_ns));
 	if (m->missing & BP_MISSING_ACCESS)
-		line(s, "never used:              not available on this kernel");
+		line(s, "never used:              %s", missing_why(m, BP_MISSING_ACCESS));
 	else
 		line(s, "never used:              %s (%s of file bytes read)",
 		     bp_fmt_bytes(a, t->never_used_bytes),
 		     bp_fmt_pct(b, t->never_used_bytes, t->read_bytes - t->metadata_bytes));
 	if (m->missing & BP_MISSING_DELETE)
-		line(s, "re-read:                 not available (no delete_from_page_cache events)");
+		line(s, "re-read:                 %s", missing_why(m, BP_MISSING_DELETE));
 	else
 		line(s, "re-read:                 %s", bp_fmt_bytes(a, t->reread_bytes));
 }
@@ -357,8 +365,8 @@ static void never_used(struct bp_doc *d, const struct bp_model *m, const struct 
 	size_t n, i, k = 0;
 
 	if (m->missing & BP_MISSING_ACCESS) {
-		line(s, "not available on this kernel (needs mm_filemap_get_pages, map_pages and "
-		     "fault: Linux 6.12 or later)");
+		line(s, "%s (needs filemap get_pages/map_pages/fault: Linux 6.12+)",
+		     missing_why(m, BP_MISSING_ACCESS));
 		return;
 	}
 	columns(s, never_head, "rrrl");
@@ -390,7 +398,7 @@ static void reread(struct bp_doc *d, const struct bp_model *m, const struct bp_r
 	size_t n, i, k = 0;
 
 	if (m->missing & BP_MISSING_DELETE) {
-		line(s, "not available (mm_filemap_delete_from_page_cache was not recorded)");
+		line(s, "%s (needs mm_filemap_delete_from_page_cache)", missing_why(m, BP_MISSING_DELETE));
 		return;
 	}
 	columns(s, reread_head, "rrl");
