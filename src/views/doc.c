@@ -507,10 +507,12 @@ void bp_doc_release(struct bp_doc *d)
 	memset(d, 0, sizeof(*d));
 }
 
-static const struct {
+struct missing_name {
 	unsigned bit;
 	const char *name, *text;
-} missing_names[] = {
+};
+
+static const struct missing_name missing_names[] = {
 	{ BP_MISSING_SCHED, "sched", "sched_switch (no I/O wait, no CPU idle time)" },
 	{ BP_MISSING_WAKEUP, "wakeup", "sched_waking/sched_wakeup" },
 	{ BP_MISSING_FORK, "fork", "sched_process_fork (each task shown as its own process)" },
@@ -521,24 +523,27 @@ static const struct {
 	{ BP_MISSING_BLOCK, "block", "block_rq_issue (no block-layer totals)" },
 };
 
-const char *bp_missing_name(unsigned bit)
+static const struct missing_name *missing_find(unsigned bit)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(missing_names) / sizeof(missing_names[0]); i++) {
 		if (missing_names[i].bit == bit)
-			return missing_names[i].name;
+			return &missing_names[i];
 	}
-	return "?";
+	return NULL;
+}
+
+const char *bp_missing_name(unsigned bit)
+{
+	const struct missing_name *n = missing_find(bit);
+
+	return n ? n->name : "?";
 }
 
 const char *bp_missing_text(unsigned bit)
 {
-	size_t i;
+	const struct missing_name *n = missing_find(bit);
 
-	for (i = 0; i < sizeof(missing_names) / sizeof(missing_names[0]); i++) {
-		if (missing_names[i].bit == bit)
-			return missing_names[i].text;
-	}
-	return "?";
+	return n ? n->text : "?";
 }
