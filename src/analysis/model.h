@@ -33,7 +33,8 @@ struct bp_process;
 
 /* Why a task waited: what it was doing when it blocked (see bp_cause_name). */
 enum bp_cause {
-	BP_CAUSE_READ,      /* read, pread64, readv, preadv(2), sendfile, splice, copy_file_range, readahead */
+	/* read, pread64, readv, preadv(2), sendfile, splice, copy_file_range, readahead */
+	BP_CAUSE_READ,
 	BP_CAUSE_OPEN_STAT, /* open(at)(2), stat family, statx, access, readlink */
 	BP_CAUSE_EXEC,      /* execve, execveat (loading the binary and its interpreter) */
 	BP_CAUSE_GETDENTS,  /* getdents, getdents64 (directory walks) */
@@ -92,7 +93,8 @@ enum bp_model_missing {
 	BP_MISSING_FORK = 1 << 2,     /* no sched_process_fork: every tid is its own process */
 	BP_MISSING_SYSCALLS = 1 << 3, /* no raw_syscalls: causes are "other" except faults */
 	BP_MISSING_FILEMAP = 1 << 4,  /* no mm_filemap_add_to_page_cache: no per-file bytes */
-	BP_MISSING_ACCESS = 1 << 5,   /* no get_pages/map_pages/fault (kernel < 6.12): used/never-used unavailable */
+	/* no get_pages/map_pages/fault (kernel < 6.12): used/never-used unavailable */
+	BP_MISSING_ACCESS = 1 << 5,
 	BP_MISSING_DELETE = 1 << 6,   /* no delete_from_page_cache: re-read unavailable */
 	BP_MISSING_BLOCK = 1 << 7,    /* no block_rq_issue: no block-layer totals, no attributed share */
 };
