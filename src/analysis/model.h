@@ -313,9 +313,10 @@ struct bp_disk_stat {
  * @reread_bytes: Σ bp_file.reread_bytes
  * @events: events read in the window
  * @events_total: events read in the whole pass
- * @lost_events: events the kernel dropped or overwrote (recording's per-CPU
- *               stats plus missed events flagged in page headers); when
- *               non-zero every total is a lower bound
+ * @lost_events: events the kernel dropped or overwrote: the larger of the
+ *               recording's per-CPU stats and the losses flagged in page
+ *               headers (two views of the same losses); when non-zero every
+ *               total is a lower bound
  * @lost_pages: pages flagged as having lost an unknown number of events
  * @truncated: the recording ends early (read up to its last complete page)
  * @first_ns: first event in the window
