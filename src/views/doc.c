@@ -69,6 +69,11 @@ static const char *missing_why(const struct bp_model *m, unsigned bit)
 					      "not available: not in the recording";
 }
 
+static int disk_busy(const struct bp_disk_stat *k)
+{
+	return k->rq_read_bytes || k->rq_write_bytes || k->metadata_bytes || k->file_bytes;
+}
+
 static void header(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
 {
 	const struct bp_model_header *h = &m->header;
@@ -76,7 +81,7 @@ static void header(struct bp_doc *d, const struct bp_model *m, const struct bp_r
 	struct bp_section *s = section(d, "bootprof report");
 	char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN];
 	unsigned bit;
-	size_t i;
+	size_t i, busy;
 
 	if (o->file)
 		line(s, "recording: %s", o->file);
@@ -89,10 +94,18 @@ static void header(struct bp_doc *d, const struct bp_model *m, const struct bp_r
 	if (h->command || h->stop_reason)
 		line(s, "command: %s   stopped: %s", h->command ? h->command : "-",
 		     h->stop_reason ? h->stop_reason : "-");
+	/* Disks with I/O in the window (all of them when none had any). */
+	for (i = 0, busy = 0; i < m->ndisks; i++)
+		busy += disk_busy(&m->disks[i]);
 	for (i = 0; i < m->ndisks; i++) {
 		const struct bp_disk_stat *k = &m->disks[i];
+		char dev[BP_FMT_LEN];
 
-		line(s, "disk: %s (%u:%u) %s%s%s", k->name, BP_DEV_MAJOR(k->dev), BP_DEV_MINOR(k->dev),
+		if (busy && !disk_busy(k))
+			continue;
+		snprintf(dev, sizeof(dev), "%u:%u", BP_DEV_MAJOR(k->dev), BP_DEV_MINOR(k->dev));
+		line(s, "disk: %s%s%s%s %s%s%s", k->name, strcmp(k->name, dev) ? " (" : "",
+		     strcmp(k->name, dev) ? dev : "", strcmp(k->name, dev) ? ")" : "",
 		     k->rotational > 0 ? "rotational" : k->rotational == 0 ? "non-rotational" :
 		     "rotational: unknown", k->size ? ", " : "", k->size ? bp_fmt_bytes(a, k->size) : "");
 	}
