@@ -339,7 +339,14 @@ struct resolve_state {
 	struct bp_map *inodes;
 	uint32_t dev;
 	uint64_t pending;          /* inodes of dev still to find */
+	const volatile sig_atomic_t *stop;
 };
+
+/* Anything left to search for, and no request to stop? */
+static int searching(const struct resolve_state *s)
+{
+	return s->pending && !(s->stop && *s->stop);
+}
 
 static void found(struct resolve_state *s, uint64_t *state, uint64_t ino, const char *path)
 {
@@ -364,7 +371,7 @@ static void resolve_by_handle(struct resolve_state *s, const struct bp_mountinfo
 	mfd = open(mnt->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (mfd < 0)
 		goto out_free;
-	while (s->pending && bp_map_next(s->inodes, &pos, &slot)) {
+	while (searching(s) && bp_map_next(s->inodes, &pos, &slot)) {
 		uint64_t *state = bp_map_get(s->inodes, slot->k1, slot->k2);
 		char link[64], path[PATH_MAX];
 		uint32_t words[2];
@@ -440,7 +447,7 @@ static void walk_dir(struct walk *wk, int fd, size_t len, int depth)
 		close(fd);
 		return;
 	}
-	while (s->pending && (e = readdir(dir))) {
+	while (searching(s) && (e = readdir(dir))) {
 		size_t nlen = strlen(e->d_name);
 		uint64_t *state;
 		int sub;
@@ -525,7 +532,7 @@ static int is_ext(const char *fstype)
 	return !strcmp(fstype, "ext4") || !strcmp(fstype, "ext3") || !strcmp(fstype, "ext2");
 }
 
-int bp_resolve_paths(struct bp_meta *m, struct bp_reader *r)
+int bp_resolve_paths(struct bp_meta *m, struct bp_reader *r, const volatile sig_atomic_t *stop)
 {
 	struct bp_map inodes, devs;
 	const struct bp_map_slot *slot;
@@ -544,13 +551,13 @@ int bp_resolve_paths(struct bp_meta *m, struct bp_reader *r)
 
 	pos = 0;
 	while (bp_map_next(&devs, &pos, &slot)) {
-		struct resolve_state s = { m, &inodes, (uint32_t)slot->k1, slot->value };
+		struct resolve_state s = { m, &inodes, (uint32_t)slot->k1, slot->value, stop };
 		const struct bp_mountinfo *mnt = mount_of(&t, s.dev);
 
 		if (mnt && walkable(mnt->fstype)) {
 			if (is_ext(mnt->fstype))
 				resolve_by_handle(&s, mnt);
-			if (s.pending)
+			if (searching(&s))
 				resolve_by_walk(&s, mnt);
 		}
 	}
