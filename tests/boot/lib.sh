@@ -112,8 +112,13 @@ boot_qemu() {
 	return $_rc
 }
 
-# Fail unless QEMU and the host tools are here.
+# Fail unless QEMU, the host tools and the static bootprof are here (the
+# static build is made on the way: make static is incremental).
 boot_require_tools() {
+	if ! make -s -C "$TOP" static >/dev/null 2>&1 || [ ! -x "$BOOT_STATIC" ]; then
+		echo "cannot build the static bootprof (make static)"
+		return 1
+	fi
 	for t in qemu-system-x86_64 mkfs.ext4 debugfs cpio gzip xz timeout; do
 		command -v $t >/dev/null 2>&1 || { echo "$t not installed"; return 1; }
 	done
@@ -184,7 +189,10 @@ echo "TEST-INIT: root pid $$ at $(cut -d' ' -f1 /proc/uptime)"
 arg() { sed -n "s/.*\<test\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 mount -t tmpfs tmpfs /run
 if [ "$(arg kill-recorder)" = 1 ]; then
-	pkill -9 bootprof-rec && echo "TEST-INIT: killed the recorder"
+	for p in /proc/[0-9]*; do
+		[ "$(cat $p/comm 2>/dev/null)" = bootprof-rec ] && kill -9 ${p#/proc/} &&
+			echo "TEST-INIT: killed the recorder"
+	done
 fi
 # busybox runs cat and dd without exec: their pids are the ground truth.
 cat /data/small.txt >/dev/null &
@@ -221,7 +229,10 @@ EOT
 	boot_ext4 "$_d" "$BOOT_DISK" 64 || return 1
 	if [ "$1" = immutable-log-dir ]; then
 		# EXT2_IMMUTABLE_FL: even root cannot create files in it.
-		debugfs -w -R "set_inode_field /var/log/bootprof flags 0x10" "$BOOT_DISK" >/dev/null 2>&1
+		_fl=$(debugfs -R "stat /var/log/bootprof" "$BOOT_DISK" 2>/dev/null |
+			sed -n 's/.*Flags: \(0x[0-9a-f]*\).*/\1/p')
+		debugfs -w -R "set_inode_field /var/log/bootprof flags $(printf '0x%x' $((${_fl:-0} | 0x10)))" \
+			"$BOOT_DISK" >/dev/null 2>&1
 	fi
 	rm -f "$BOOT_OUT"
 	truncate -s 64M "$BOOT_OUT"
@@ -293,7 +304,6 @@ boot_exec_ts() {
 boot_main_test() {
 	series=$1 stop=$2
 	boot_require_tools >"$TEST_DIR/.why" || skip_all "$(cat "$TEST_DIR/.why")"
-	[ -x "$BOOT_STATIC" ] || skip_all "no static bootprof (make static)"
 	boot_kernel "$series" 2>"$TEST_DIR/.why" || skip_all "no $series kernel: $(cat "$TEST_DIR/.why")"
 	boot_build_initramfs || { not_ok "build the initramfs"; return; }
 	boot_build_disk || { not_ok "build the disk image"; return; }
