@@ -206,7 +206,7 @@ int bp_boot_record(struct bp_boot_run *r)
 	if (bp_capture_fill_meta(c, &meta) < 0)
 		goto out_abort;
 	meta.bootprof_version = xstrdup(BOOTPROF_VERSION);
-	meta.clock = bp_capture_clock(c);
+	meta.clock = bp_capture_clock(c) ? xstrdup(bp_capture_clock(c)) : NULL;
 	if (!meta.clock)
 		meta.clock = xstrdup("local");
 	meta.stop_reason = xstrdup(r->stop_reason);
@@ -222,7 +222,7 @@ int bp_boot_record(struct bp_boot_run *r)
 		warn(r, "%s", bp_last_error());
 	reader = write_err ? NULL : bp_writer_reader(w, &headers);
 	if (reader) {
-		if (bp_resolve_paths(&meta, reader) < 0)
+		if (bp_resolve_paths(&meta, reader, NULL) < 0)
 			warn(r, "cannot name the files read: %s", bp_last_error());
 		bp_reader_free(reader);
 	}

@@ -78,8 +78,6 @@ struct bp_capture *bp_capture_attach(const char *name, int keep);
 /* An attached buffer is left tracing at free (after a failure: keep the boot data). */
 void bp_capture_keep(struct bp_capture *c);
 
-/* The buffer's trace clock ("local", "boot" ...), heap string; NULL if unknown. */
-char *bp_capture_clock(struct bp_capture *c);
 
 /*
  * Start one recorder thread per CPU splicing into bp_writer_cpu_fd(w, cpu),
@@ -117,6 +115,9 @@ int bp_capture_fill_meta(struct bp_capture *c, struct bp_meta *meta);
  * Release with bp_trace_headers_release(). 0 or -1.
  */
 int bp_capture_headers(struct bp_capture *c, struct bp_trace_headers *h);
+
+/* The trace clock in use: the configured one, or a fallback (warned about). */
+const char *bp_capture_clock(const struct bp_capture *c);
 
 /*
  * Warnings gathered while configuring (missing events), one per line, or
