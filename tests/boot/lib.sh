@@ -338,24 +338,36 @@ boot_main_test() {
 		"[ -n '$t_init' ] && awk -v a='$t_start' -v b='$t_init' 'BEGIN { exit !(b > a && b - a < 0.5) }'"
 	sed -n 's/.*bootprof: exec \/init \([0-9]*\) us after start.*/# bootprof measured \1 us from main to exec/p' "$con"
 	expect "$series: stop condition as configured" "grep -q 'stopped: $3' '$con'"
+	rep=$TEST_DIR/readers.csv
+	expect "$series: bootprof report reads it" \
+		"'$BOOTPROF' report --format csv --table readers --file /data/ '$TEST_DIR/latest.dat' >'$rep' &&
+		 '$BOOTPROF' report --format csv --table files --file /data/ '$TEST_DIR/latest.dat' >'$TEST_DIR/files.csv' &&
+		 '$BOOTPROF' report '$TEST_DIR/latest.dat' >'$TEST_DIR/report.txt'"
 	for f in small.txt:cat big.bin:dd; do
 		file=${f%%:*} prog=${f#*:}
-		ino=$(printf '%x' "$(boot_inode /data/$file)")
+		inode=$(boot_inode /data/$file)
+		ino=$(printf '%x' "$inode")
 		size=$(stat -c %s "$TEST_DIR/rootdir/data/$file")
 		pid=$(sed -n "s/^TEST-INIT: $prog pid \([0-9]*\).*/\1/p" "$con")
 		got=$(boot_bytes_added "$dump" "$ino" "$pid")
-		echo "# $file: inode $ino, $size bytes; $prog (pid $pid) read $got"
-		expect "$series: $file is read by $prog (pid $pid), $size bytes" \
+		echo "# $file: inode $inode, $size bytes; $prog (pid $pid) read $got"
+		expect "$series: $file (inode $inode) is read by $prog (pid $pid), $size bytes, in the events" \
 			"[ -n '$pid' ] && [ '$got' = '$size' ] && [ \"\$(boot_adders '$dump' '$ino')\" = '$pid' ]"
+		expect "$series: the report says so too" \
+			"[ \"\$(grep -c '^/data/$file,' '$rep')\" = 1 ] && grep -q '^/data/$file,$pid,[^,]*,[0-9]*,$size,' '$rep' &&
+			 grep -q '^/data/$file,[0-9]*:[0-9]*,$inode,file,$size,' '$TEST_DIR/files.csv'"
 	done
-	ino=$(printf '%x' "$(boot_inode /data/archive.zip)")
-	set -- $(boot_never_used "$dump" "$ino")
+	inode=$(boot_inode /data/archive.zip)
+	set -- $(boot_never_used "$dump" "$(printf '%x' "$inode")")
 	echo "# archive.zip: $1 pages read, $2 never used (2 touched)"
 	if grep -q '^# unavailable events:.*mm_filemap_map_pages' "$dump"; then
-		expect "$series: access events are listed as not available" \
-			"! grep -q mm_filemap_map_pages: '$dump'"
+		expect "$series: never-used pages are reported as not available" \
+			"! grep -q mm_filemap_map_pages: '$dump' &&
+			 grep -q '^never used: *not available on this kernel' '$TEST_DIR/report.txt'"
 	else
 		expect "$series: the mmap'd archive shows pages never used" "[ $2 -gt 0 ] && [ $2 -lt $1 ]"
+		expect "$series: the report's never-used bytes match the events ($(($2 * 4096)))" \
+			"grep -q '^/data/archive.zip,[0-9]*:[0-9]*,$inode,file,$(($1 * 4096)),[0-9]*,[0-9]*,$(($2 * 4096)),' '$TEST_DIR/files.csv'"
 	fi
 	expect "$series: the boot buffer is gone afterwards" \
 		"grep -q 'TEST-INIT: instances \[\]' '$con' && grep -q 'TEST-INIT: top-level events \[\]' '$con'"
