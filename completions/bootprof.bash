@@ -118,8 +118,16 @@ _bootprof_value()
 	esac
 	case $opt in
 	*plugin*)
-		words=$("$bp" report --list-plugins 2>/dev/null)
-		COMPREPLY=($(compgen -W "$words" -- "$cur"))
+		# Names are the first word of each --list-plugins line; a
+		# plugin option is NAME.KEY=VALUE, a selection NAME,NAME.
+		words=$("$bp" report --list-plugins 2>/dev/null | awk '{ print $1 }')
+		if [[ $arg == *KEY* || $arg == *=* ]]; then
+			COMPREPLY=($(compgen -S . -W "$words" -- "$cur"))
+		else
+			local prefix=${cur%"${cur##*,}"}
+			COMPREPLY=($(compgen -P "$prefix" -W "$words" -- "${cur##*,}"))
+		fi
+		compopt -o nospace 2>/dev/null
 		;;
 	--until-exec)
 		COMPREPLY=($(compgen -c -- "$cur"))
