@@ -27,6 +27,7 @@ struct bp_live {
 	struct bp_writer *w;
 	struct bp_capture *c;
 	struct bp_reader *reader;
+	struct bp_meta known;   /* paths found so far (only paths), looked up once */
 	int ncpus;
 	int page_size;
 	uint64_t start_ns;
@@ -51,6 +52,7 @@ struct bp_live *bp_live_start(void)
 	if (bp_tracefs_ready(&mounted) < 0)
 		return NULL;
 	l = xcalloc(1, sizeof(*l));
+	bp_meta_init(&l->known);
 	l->ncpus = bp_tracefs_ncpus();
 	l->page_size = bp_tracefs_page_size();
 	if (l->ncpus < 0)
@@ -117,6 +119,7 @@ static int copy_cpu(int in, int out, int page_size)
 static int fill_meta(struct bp_live *l, struct bp_meta *m, const struct bp_trace_headers *h)
 {
 	struct bp_reader *spool;
+	size_t i;
 	int ret;
 
 	m->bootprof_version = xstrdup(BOOTPROF_VERSION);
@@ -133,16 +136,23 @@ static int fill_meta(struct bp_live *l, struct bp_meta *m, const struct bp_trace
 	spool = bp_writer_reader(l->w, h);
 	if (!spool)
 		return -1;
-	ret = bp_resolve_paths(m, spool);
+	/* New inodes only, by handle: a walk of the whole disk every interval would never end. */
+	l->known.unresolved = 0;
+	ret = bp_resolve_paths_how(&l->known, spool, 0);
 	bp_reader_free(spool);
+	for (i = 0; i < l->known.npaths; i++)
+		bp_meta_add_path(m, l->known.paths[i].dev, l->known.paths[i].ino,
+				 l->known.paths[i].path);
+	m->unresolved = l->known.unresolved;
+	bp_meta_sort_paths(m);
 	return ret;
 }
 
 int bp_live_update(struct bp_live *l)
 {
-	struct bp_trace_headers h;
 	struct bp_writer *snap;
 	struct bp_reader *r;
+	struct bp_trace_headers h = { 0 };
 	struct bp_meta m;
 	int cpu, ret = -1, next = !l->snap;
 
@@ -152,6 +162,8 @@ int bp_live_update(struct bp_live *l)
 		return -1;
 	}
 	bp_meta_init(&m);
+	if (bp_capture_flush(l->c) < 0)
+		goto out_meta;
 	if (bp_capture_headers(l->c, &h) < 0)
 		goto out_meta;
 	if (fill_meta(l, &m, &h) < 0)
@@ -206,6 +218,7 @@ void bp_live_free(struct bp_live *l)
 		bp_capture_free(l->c);
 	}
 	bp_reader_free(l->reader);
+	bp_meta_release(&l->known);
 	if (l->w) {
 		bp_writer_abort(l->w);
 		bp_writer_free(l->w);

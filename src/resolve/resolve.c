@@ -461,6 +461,11 @@ static int is_ext(const char *fstype)
 
 int bp_resolve_paths(struct bp_meta *m, struct bp_reader *r)
 {
+	return bp_resolve_paths_how(m, r, BP_RESOLVE_WALK);
+}
+
+int bp_resolve_paths_how(struct bp_meta *m, struct bp_reader *r, int how)
+{
 	struct bp_map inodes, devs;
 	const struct bp_map_slot *slot;
 	struct mount_table t;
@@ -473,8 +478,13 @@ int bp_resolve_paths(struct bp_meta *m, struct bp_reader *r)
 		goto out_release;
 	if (mount_table_read(&t) < 0)
 		goto out_release;
-	while (bp_map_next(&inodes, &pos, &slot))
-		(*bp_map_put(&devs, slot->k1, 0, NULL))++;
+	while (bp_map_next(&inodes, &pos, &slot)) {
+		/* A pair m names already (an earlier call) is not looked up again. */
+		if (m->npaths && bp_meta_find_path(m, (uint32_t)slot->k1, slot->k2))
+			*bp_map_get(&inodes, slot->k1, slot->k2) = INODE_FOUND;
+		else
+			(*bp_map_put(&devs, slot->k1, 0, NULL))++;
+	}
 
 	pos = 0;
 	while (bp_map_next(&devs, &pos, &slot)) {
@@ -484,7 +494,7 @@ int bp_resolve_paths(struct bp_meta *m, struct bp_reader *r)
 		if (mnt && walkable(mnt->fstype)) {
 			if (is_ext(mnt->fstype))
 				resolve_by_handle(&s, mnt);
-			if (s.pending)
+			if (s.pending && (how & BP_RESOLVE_WALK))
 				resolve_by_walk(&s, mnt);
 		}
 	}

@@ -217,17 +217,19 @@ int bp_top_interactive(const struct bp_top_source *src, const struct bp_top_opts
 	while (!quit && !(o->stop && *o->stop)) {
 		int ch, wait_ms = TICK_MS;
 
+		if (src->update && now_ms() >= next_update) {
+			top_update(&t);
+			/* From the end of the update: a slow one never starves the keys. */
+			next_update = now_ms() + src->delay_ns / 1000000;
+		}
 		top_render(&t, &f, COLS, LINES);
 		draw(&f, LINES);
 		if (src->update) {
 			uint64_t now = now_ms();
 
-			if (now >= next_update) {
-				top_update(&t);
-				next_update = now + src->delay_ns / 1000000;
-				continue;
-			}
-			if (next_update - now < (uint64_t)wait_ms)
+			if (next_update <= now)
+				wait_ms = 0;
+			else if (next_update - now < (uint64_t)wait_ms)
 				wait_ms = (int)(next_update - now);
 		}
 		timeout(wait_ms);
