@@ -36,14 +36,17 @@ endif
 # Build output: build/ (normal) or another O= directory (build-asan for tests).
 O ?= build
 SRCS     := $(sort $(shell find src -name '*.c'))
-LIB_SRCS := $(filter-out src/bootprof.c,$(SRCS))
+# Plugins: linked into bootprof (built-in) and also built as .so files.
+PLUGIN_SRCS := $(sort $(wildcard plugins/*.c))
+PLUGIN_LIBS := $(PLUGIN_SRCS:%.c=$(O)/%.so)
+LIB_SRCS := $(filter-out src/bootprof.c,$(SRCS)) $(PLUGIN_SRCS)
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test-*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 EXAMPLE_SRCS := $(sort $(wildcard examples/*/*.c))
 EXAMPLE_BINS := $(patsubst %.c,$(O)/%,$(EXAMPLE_SRCS))
 
-all: bootprof examples
+all: bootprof examples plugins
 
 bootprof: $(O)/bootprof
 	$(Q)ln -sf $(O)/bootprof bootprof
@@ -62,6 +65,15 @@ $(O)/tests/%: tests/unit/%.c $(O)/libbootprof.a
 	@mkdir -p $(dir $@)
 	$(call quiet,CCLD,$@)$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libbootprof.a $(LDFLAGS) $(LDLIBS) -lcmocka
 
+$(PLUGIN_SRCS:%.c=$(O)/%.o): ALL_CFLAGS += -DBOOTPROF_BUILTIN
+
+# A plugin .so sees only the public header, like an external one.
+$(O)/plugins/%.so: plugins/%.c include/bootprof/plugin.h
+	@mkdir -p $(dir $@)
+	$(call quiet,CCLD,$@)$(CC) $(filter-out -Isrc,$(ALL_CFLAGS)) -fPIC -shared -MF $@.d -o $@ $< $(LDFLAGS)
+
+plugins: $(PLUGIN_LIBS)
+
 # Examples are plain programs; they do not link libbootprof.
 $(O)/examples/%: examples/%.c
 	@mkdir -p $(dir $@)
@@ -79,7 +91,7 @@ check:
 	@scripts/deps.sh check
 	$(Q)$(MAKE) --no-print-directory O=build EXTRA_CFLAGS=-Werror all
 	$(Q)$(MAKE) --no-print-directory O=build-asan EXTRA_CFLAGS="-Werror $(ASAN_FLAGS)" \
-		LDFLAGS="-fsanitize=address,undefined" build-asan/bootprof unit-tests examples
+		LDFLAGS="-fsanitize=address,undefined" build-asan/bootprof unit-tests examples plugins
 	$(Q)BOOTPROF=$(CURDIR)/build-asan/bootprof BOOTPROF_FAST=$(CURDIR)/build/bootprof \
 		BUILD=$(CURDIR)/build-asan tests/run.sh $(T)
 
@@ -88,13 +100,20 @@ demo:
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)scripts/demo.sh
 
+# A static ./build-static/bootprof for initramfs images (busybox, no shared
+# libraries): libtracefs.a and libtraceevent.a linked in.
+STATIC_LIBS := $(shell pkg-config --static --libs $(PKGS) 2>/dev/null) -lpthread -ldl -lm
+static:
+	$(Q)$(MAKE) --no-print-directory O=build-static LDFLAGS=-static LDLIBS="$(STATIC_LIBS)" \
+		build-static/bootprof
+
 bench: all
 	$(Q)bench/run.sh
 
 clean:
 	rm -rf build build-asan build-static build-fuzz bootprof
 
-.PHONY: all bootprof examples unit-tests deps-build check demo bench clean install uninstall fuzz
+.PHONY: all bootprof examples plugins unit-tests deps-build check demo bench clean install uninstall fuzz static
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
 

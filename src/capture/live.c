@@ -138,7 +138,7 @@ static int fill_meta(struct bp_live *l, struct bp_meta *m, const struct bp_trace
 		return -1;
 	/* New inodes only, by handle: a walk of the whole disk every interval would never end. */
 	l->known.unresolved = 0;
-	ret = bp_resolve_paths_how(&l->known, spool, 0);
+	ret = bp_resolve_paths_how(&l->known, spool, NULL, 0);
 	bp_reader_free(spool);
 	for (i = 0; i < l->known.npaths; i++)
 		bp_meta_add_path(m, l->known.paths[i].dev, l->known.paths[i].ino,

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * initcall: the kernel's initcalls from an early-boot recording
+ * (trace_event=initcall:* or trace_instance=...,initcall:* on the kernel
+ * command line): the slowest ones and the time per level.
+ *
+ * An initcall runs from initcall_start to initcall_finish on the same task
+ * (built-in ones on pid 1 in level order; module inits on the loading
+ * task). func is a kernel pointer: it is named from the recording's
+ * kallsyms when it has them, printed as an address otherwise.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bootprof/plugin.h>
+
+#define DEFAULT_TOP 20
+#define NLEVELS 16
+
+struct call {
+	uint64_t func;
+	uint64_t start_ns;
+	uint64_t duration_ns;
+	int ret;
+	int pid;
+	int level;      /* index into levels, -1 unknown */
+};
+
+struct running {
+	int pid;
+	int level;
+	uint64_t func;
+	uint64_t start_ns;
+	int open;
+};
+
+struct initcall {
+	int start_id, finish_id, level_id;
+	const struct bootprof_field *f_sfunc, *f_ffunc, *f_ret, *f_level;
+	struct call *calls;
+	size_t ncalls, cap;
+	struct running *run;   /* one per task running initcalls (few) */
+	size_t nrun, rcap;
+	char levels[NLEVELS][24];
+	uint64_t level_ns[NLEVELS];
+	size_t level_count[NLEVELS];
+	int nlevels;
+	size_t top;
+	uint64_t unfinished;
+};
+
+static int initcall_init(struct bootprof_ctx *ctx)
+{
+	const struct bootprof_host *h = ctx->host;
+	struct initcall *st = calloc(1, sizeof(*st));
+	const char *v;
+
+	if (!st)
+		return -1;
+	ctx->priv = st;
+	st->top = DEFAULT_TOP;
+	v = h->option(ctx, "top");
+	if (v)
+		st->top = (size_t)strtoul(v, NULL, 10);
+	st->start_id = h->event_id(ctx, "initcall", "initcall_start");
+	st->finish_id = h->event_id(ctx, "initcall", "initcall_finish");
+	st->level_id = h->event_id(ctx, "initcall", "initcall_level");
+	st->f_sfunc = h->field(ctx, st->start_id, "func");
+	st->f_ffunc = h->field(ctx, st->finish_id, "func");
+	st->f_ret = h->field(ctx, st->finish_id, "ret");
+	st->f_level = h->field(ctx, st->level_id, "level");
+	return 0;
+}
+
+static struct running *running_of(struct initcall *st, int pid)
+{
+	size_t i;
+
+	for (i = 0; i < st->nrun; i++) {
+		if (st->run[i].pid == pid)
+			return &st->run[i];
+	}
+	if (st->nrun == st->rcap) {
+		size_t cap = st->rcap ? st->rcap * 2 : 8;
+		struct running *n = realloc(st->run, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		st->run = n;
+		st->rcap = cap;
+	}
+	memset(&st->run[st->nrun], 0, sizeof(st->run[0]));
+	st->run[st->nrun].pid = pid;
+	st->run[st->nrun].level = -1;
+	return &st->run[st->nrun++];
+}
+
+static int level_index(struct initcall *st, const char *name)
+{
+	int i;
+
+	for (i = 0; i < st->nlevels; i++) {
+		if (!strcmp(st->levels[i], name))
+			return i;
+	}
+	if (st->nlevels == NLEVELS)
+		return -1;
+	snprintf(st->levels[st->nlevels], sizeof(st->levels[0]), "%s", name);
+	return st->nlevels++;
+}
+
+static void initcall_event(struct bootprof_ctx *ctx, const struct bootprof_event *ev)
+{
+	const struct bootprof_host *h = ctx->host;
+	struct initcall *st = ctx->priv;
+	struct running *r = running_of(st, ev->pid);
+
+	if (!r)
+		return;
+	if (ev->id == st->level_id) {
+		char name[24];
+
+		h->field_str(ev, st->f_level, name, sizeof(name));
+		r->level = level_index(st, name);
+	} else if (ev->id == st->start_id) {
+		if (r->open)
+			st->unfinished++;
+		r->open = 1;
+		r->func = h->field_u64(ev, st->f_sfunc);
+		r->start_ns = ev->ts;
+	} else if (ev->id == st->finish_id && r->open &&
+		   r->func == h->field_u64(ev, st->f_ffunc)) {
+		struct call *c;
+
+		r->open = 0;
+		if (st->ncalls == st->cap) {
+			size_t cap = st->cap ? st->cap * 2 : 256;
+			struct call *n = realloc(st->calls, cap * sizeof(*n));
+
+			if (!n)
+				return;
+			st->calls = n;
+			st->cap = cap;
+		}
+		c = &st->calls[st->ncalls++];
+		c->func = r->func;
+		c->start_ns = r->start_ns;
+		c->duration_ns = ev->ts - r->start_ns;
+		c->ret = (int)h->field_u64(ev, st->f_ret);
+		c->pid = ev->pid;
+		c->level = r->level;
+		if (r->level >= 0) {
+			st->level_ns[r->level] += c->duration_ns;
+			st->level_count[r->level]++;
+		}
+	}
+}
+
+static int by_duration(const void *a, const void *b)
+{
+	const struct call *x = a, *y = b;
+
+	if (x->duration_ns != y->duration_ns)
+		return x->duration_ns < y->duration_ns ? 1 : -1;
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	return 0;
+}
+
+static int initcall_model(struct bootprof_ctx *ctx, const struct bootprof_model *m)
+{
+	static const char *const head[] = { "duration", "start", "level", "ret", "initcall" };
+	static const char *const lhead[] = { "level", "initcalls", "total" };
+	const struct bootprof_host *h = ctx->host;
+	struct initcall *st = ctx->priv;
+	uint64_t total = 0;
+	size_t i, r;
+
+	(void)m;
+	for (i = 0; i < st->ncalls; i++)
+		total += st->calls[i].duration_ns;
+	for (r = 0; r < st->nrun; r++)
+		st->unfinished += st->run[r].open;
+	h->json_u64(ctx, "count", st->ncalls);
+	h->json_u64(ctx, "total_ns", total);
+	h->json_u64(ctx, "unfinished", st->unfinished);
+	if (st->start_id < 0) {
+		/* Not an early-boot recording with initcall events: say so in JSON only. */
+		h->json_bool(ctx, "recorded", 0);
+		return 0;
+	}
+	h->json_bool(ctx, "recorded", 1);
+	h->section(ctx, "initcall: kernel initcalls");
+	{
+		char t[32];
+
+		h->line(ctx, "%zu initcalls, %s in total%s", st->ncalls, h->fmt_ns(t, total),
+			st->unfinished ? " (some never finished in the recording)" : "");
+	}
+	if (st->nlevels) {
+		h->table(ctx, 3, lhead, "lrr");
+		h->json_open(ctx, "levels", '[');
+		for (i = 0; i < (size_t)st->nlevels; i++) {
+			char c[2][32];
+			const char *cells[3] = { st->levels[i], c[0], c[1] };
+
+			snprintf(c[0], sizeof(c[0]), "%zu", st->level_count[i]);
+			h->fmt_ns(c[1], st->level_ns[i]);
+			h->row(ctx, cells);
+			h->json_open(ctx, NULL, '{');
+			h->json_str(ctx, "level", st->levels[i]);
+			h->json_u64(ctx, "count", st->level_count[i]);
+			h->json_u64(ctx, "total_ns", st->level_ns[i]);
+			h->json_close(ctx);
+		}
+		h->json_close(ctx);
+	}
+	if (st->ncalls)
+		qsort(st->calls, st->ncalls, sizeof(*st->calls), by_duration);
+	h->line(ctx, "Slowest initcalls:");
+	h->table(ctx, 5, head, "rrlrl");
+	h->json_open(ctx, "slowest", '[');
+	for (i = 0; i < st->ncalls && (!st->top || i < st->top); i++) {
+		const struct call *c = &st->calls[i];
+		const char *sym = h->ksym(ctx, c->func);
+		char addr[24], dur[32], start[32], ret[16], name[256];
+		const char *cells[5] = { dur, start, c->level >= 0 ? st->levels[c->level] : "?",
+					 ret, name };
+
+		snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)c->func);
+		snprintf(name, sizeof(name), "%s", sym ? sym : addr);
+		h->fmt_ns(dur, c->duration_ns);
+		snprintf(start, sizeof(start), "%llu.%06llu",
+			 (unsigned long long)(c->start_ns / 1000000000),
+			 (unsigned long long)(c->start_ns % 1000000000 / 1000));
+		snprintf(ret, sizeof(ret), "%d", c->ret);
+		h->row(ctx, cells);
+		h->json_open(ctx, NULL, '{');
+		h->json_str(ctx, "func", addr);
+		h->json_str(ctx, "symbol", sym ? name : NULL);
+		h->json_u64(ctx, "start_ns", c->start_ns);
+		h->json_u64(ctx, "duration_ns", c->duration_ns);
+		h->json_i64(ctx, "ret", c->ret);
+		h->json_i64(ctx, "pid", c->pid);
+		h->json_str(ctx, "level", c->level >= 0 ? st->levels[c->level] : NULL);
+		h->json_close(ctx);
+	}
+	h->json_close(ctx);
+	return 0;
+}
+
+static void initcall_release(struct bootprof_ctx *ctx)
+{
+	struct initcall *st = ctx->priv;
+
+	if (!st)
+		return;
+	free(st->calls);
+	free(st->run);
+	free(st);
+}
+
+static const char *const initcall_events[] = { "initcall:*", NULL };
+static const char *const initcall_options[] = {
+	"top=N  slowest initcalls shown (default 20; 0: all)",
+	NULL,
+};
+static const char *const initcall_keys[] = { "count", "total_ns", "unfinished", "recorded",
+					     "levels", "slowest", NULL };
+
+BOOTPROF_PLUGIN(initcall) = {
+	.abi = BOOTPROF_PLUGIN_ABI,
+	.name = "initcall",
+	.summary = "kernel initcalls of an early-boot recording: slowest and per level",
+	.events = initcall_events,
+	.options = initcall_options,
+	.json_keys = initcall_keys,
+	.init = initcall_init,
+	.event = initcall_event,
+	.model = initcall_model,
+	.release = initcall_release,
+};

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * polling: work done over and over during boot — a program exec'd again and
+ * again (udev running blkid every 10 ms) or a file read by process after
+ * process — with its rate and what all the repetitions cost together.
+ *
+ * Exec times come from sched_process_exec in the stream (for the rate);
+ * the cost comes from the model: I/O wait and bytes of the processes that
+ * exec'd the program (bp_exec_count), and their CPU time.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bootprof/plugin.h>
+
+#define DEFAULT_MIN 10
+#define DEFAULT_TOP 10
+
+struct prog {
+	char *path;
+	uint64_t count;
+	uint64_t first_ns;
+	uint64_t last_ns;
+	uint64_t run_ns;     /* CPU time of the processes whose last exec it was */
+	uint64_t wait_ns;
+	uint64_t bytes;
+};
+
+struct polling {
+	int exec_id;
+	const struct bootprof_field *filename;
+	struct prog *progs;
+	size_t nprogs, cap;
+	uint64_t min;
+	size_t top;
+};
+
+static uint64_t opt_num(struct bootprof_ctx *ctx, const char *key, uint64_t def)
+{
+	const char *v = ctx->host->option(ctx, key);
+	char *end;
+	unsigned long long n;
+
+	if (!v)
+		return def;
+	n = strtoull(v, &end, 10);
+	if (*end || end == v) {
+		ctx->host->warn(ctx, "option %s=%s is not a number; using %llu", key, v,
+				(unsigned long long)def);
+		return def;
+	}
+	return n;
+}
+
+static int polling_init(struct bootprof_ctx *ctx)
+{
+	const struct bootprof_host *h = ctx->host;
+	struct polling *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return -1;
+	ctx->priv = st;
+	st->min = opt_num(ctx, "min", DEFAULT_MIN);
+	if (st->min < 2)
+		st->min = 2;
+	st->top = (size_t)opt_num(ctx, "top", DEFAULT_TOP);
+	st->exec_id = h->event_id(ctx, "sched", "sched_process_exec");
+	st->filename = h->field(ctx, st->exec_id, "filename");
+	return 0;
+}
+
+static struct prog *prog_of(struct polling *st, const char *path)
+{
+	struct prog *p;
+	size_t i;
+
+	for (i = 0; i < st->nprogs; i++) {
+		if (!strcmp(st->progs[i].path, path))
+			return &st->progs[i];
+	}
+	if (st->nprogs == st->cap) {
+		size_t cap = st->cap ? st->cap * 2 : 64;
+		struct prog *n = realloc(st->progs, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		st->progs = n;
+		st->cap = cap;
+	}
+	p = &st->progs[st->nprogs];
+	memset(p, 0, sizeof(*p));
+	p->path = strdup(path);
+	if (!p->path)
+		return NULL;
+	st->nprogs++;
+	return p;
+}
+
+static void polling_event(struct bootprof_ctx *ctx, const struct bootprof_event *ev)
+{
+	struct polling *st = ctx->priv;
+	char path[4096];
+	struct prog *p;
+
+	if (ev->id != st->exec_id)
+		return;
+	ctx->host->field_str(ev, st->filename, path, sizeof(path));
+	p = prog_of(st, path);
+	if (!p)
+		return;
+	if (!p->count++)
+		p->first_ns = ev->ts;
+	p->last_ns = ev->ts;
+}
+
+/* Repetitions per second over the span they cover (count - 1 intervals). */
+static double rate_of(uint64_t count, uint64_t first, uint64_t last)
+{
+	return last > first && count > 1 ? (double)(count - 1) * 1e9 / (double)(last - first) : 0;
+}
+
+static int by_count(const void *a, const void *b)
+{
+	const struct prog *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return strcmp(x->path, y->path);
+}
+
+static void programs(struct bootprof_ctx *ctx, const struct bootprof_model *m)
+{
+	static const char *const head[] = { "execs", "per s", "every", "wait", "cpu", "read",
+					    "program" };
+	const struct bootprof_host *h = ctx->host;
+	struct polling *st = ctx->priv;
+	size_t i, k, n = h->count(m, BOOTPROF_PROCESSES), shown = 0;
+	struct bootprof_process p;
+	struct bootprof_exec e;
+
+	/* Cost from the model: wait and bytes per exec'd path, CPU per process. */
+	for (i = 0; i < h->count(m, BOOTPROF_EXECS); i++) {
+		struct prog *pr;
+
+		if (h->exec(m, i, &e) || !e.path)
+			continue;
+		pr = prog_of(st, e.path);
+		if (!pr)
+			continue;
+		pr->wait_ns = e.wait_ns;
+		pr->bytes = e.bytes_read;
+		if (!pr->count)
+			pr->count = e.count;
+	}
+	for (i = 0; i < n; i++) {
+		struct prog *pr;
+
+		if (h->process(m, i, &p) || !p.exec)
+			continue;
+		pr = prog_of(st, p.exec);
+		if (pr)
+			pr->run_ns += p.run_ns;
+	}
+	if (st->nprogs)
+		qsort(st->progs, st->nprogs, sizeof(*st->progs), by_count);
+
+	h->line(ctx, "Programs exec'd at least %llu times:", (unsigned long long)st->min);
+	h->table(ctx, 7, head, "rrrrrrl");
+	h->json_open(ctx, "programs", '[');
+	for (i = 0; i < st->nprogs && st->progs[i].count >= st->min; i++) {
+		const struct prog *pr = &st->progs[i];
+		char c[6][32];
+		const char *cells[7];
+		double rate = rate_of(pr->count, pr->first_ns, pr->last_ns);
+		uint64_t every = pr->count > 1 ? (pr->last_ns - pr->first_ns) / (pr->count - 1) : 0;
+
+		h->json_open(ctx, NULL, '{');
+		h->json_str(ctx, "path", pr->path);
+		h->json_u64(ctx, "count", pr->count);
+		h->json_u64(ctx, "first_ns", pr->first_ns);
+		h->json_u64(ctx, "last_ns", pr->last_ns);
+		h->json_double(ctx, "per_second", rate);
+		h->json_u64(ctx, "interval_ns", every);
+		h->json_u64(ctx, "wait_ns", pr->wait_ns);
+		h->json_u64(ctx, "run_ns", pr->run_ns);
+		h->json_u64(ctx, "bytes_read", pr->bytes);
+		h->json_close(ctx);
+		if (st->top && shown >= st->top)
+			continue;
+		shown++;
+		snprintf(c[0], sizeof(c[0]), "%llu", (unsigned long long)pr->count);
+		snprintf(c[1], sizeof(c[1]), "%.1f", rate);
+		h->fmt_ns(c[2], every);
+		h->fmt_ns(c[3], pr->wait_ns);
+		h->fmt_ns(c[4], pr->run_ns);
+		h->fmt_bytes(c[5], pr->bytes);
+		for (k = 0; k < 6; k++)
+			cells[k] = c[k];
+		cells[6] = pr->path;
+		h->row(ctx, cells);
+	}
+	h->json_close(ctx);
+}
+
+struct busy_file {
+	size_t file;
+	struct bootprof_file f;
+};
+
+static int by_readers(const void *a, const void *b)
+{
+	const struct busy_file *x = a, *y = b;
+
+	if (x->f.nreaders != y->f.nreaders)
+		return x->f.nreaders < y->f.nreaders ? 1 : -1;
+	return strcmp(x->f.path ? x->f.path : "", y->f.path ? y->f.path : "");
+}
+
+/* Files read or mapped by at least min processes (one process = one open). */
+static void files(struct bootprof_ctx *ctx, const struct bootprof_model *m)
+{
+	static const char *const head[] = { "readers", "per s", "wait", "read", "file" };
+	const struct bootprof_host *h = ctx->host;
+	struct polling *st = ctx->priv;
+	size_t i, n = h->count(m, BOOTPROF_FILES), nb = 0;
+	struct busy_file *busy = calloc(n ? n : 1, sizeof(*busy));
+
+	if (!busy)
+		return;
+	for (i = 0; i < n; i++) {
+		if (h->file(m, i, &busy[nb].f) || busy[nb].f.metadata ||
+		    busy[nb].f.nreaders < st->min)
+			continue;
+		busy[nb++].file = i;
+	}
+	if (nb)
+		qsort(busy, nb, sizeof(*busy), by_readers);
+	h->line(ctx, "Files read by at least %llu processes:", (unsigned long long)st->min);
+	h->table(ctx, 5, head, "rrrrl");
+	h->json_open(ctx, "files", '[');
+	for (i = 0; i < nb; i++) {
+		const struct bootprof_file *f = &busy[i].f;
+		double rate = rate_of(f->nreaders, f->first_ns, f->last_ns);
+		char c[4][32];
+		const char *cells[5] = { c[0], c[1], c[2], c[3], f->path };
+
+		h->json_open(ctx, NULL, '{');
+		h->json_str(ctx, "path", f->path);
+		h->json_u64(ctx, "readers", f->nreaders);
+		h->json_double(ctx, "per_second", rate);
+		h->json_u64(ctx, "wait_ns", f->wait_ns);
+		h->json_u64(ctx, "bytes_read", f->bytes_read);
+		h->json_close(ctx);
+		if (st->top && i >= st->top)
+			continue;
+		snprintf(c[0], sizeof(c[0]), "%zu", f->nreaders);
+		snprintf(c[1], sizeof(c[1]), "%.1f", rate);
+		h->fmt_ns(c[2], f->wait_ns);
+		h->fmt_bytes(c[3], f->bytes_read);
+		h->row(ctx, cells);
+	}
+	h->json_close(ctx);
+	free(busy);
+}
+
+static int polling_model(struct bootprof_ctx *ctx, const struct bootprof_model *m)
+{
+	struct polling *st = ctx->priv;
+
+	ctx->host->section(ctx, "polling: programs and files used over and over");
+	if (st->exec_id < 0)
+		ctx->host->line(ctx, "(no sched_process_exec events: exec rates unknown)");
+	ctx->host->json_u64(ctx, "min_count", st->min);
+	programs(ctx, m);
+	files(ctx, m);
+	return 0;
+}
+
+static void polling_release(struct bootprof_ctx *ctx)
+{
+	struct polling *st = ctx->priv;
+	size_t i;
+
+	if (!st)
+		return;
+	for (i = 0; i < st->nprogs; i++)
+		free(st->progs[i].path);
+	free(st->progs);
+	free(st);
+}
+
+static const char *const polling_events[] = { "sched:sched_process_exec", NULL };
+static const char *const polling_options[] = {
+	"min=N  repetitions that count as polling (default 10)",
+	"top=N  rows shown per table (default 10; 0: all)",
+	NULL,
+};
+static const char *const polling_keys[] = { "min_count", "programs", "files", NULL };
+
+BOOTPROF_PLUGIN(polling) = {
+	.abi = BOOTPROF_PLUGIN_ABI,
+	.name = "polling",
+	.summary = "programs exec'd and files read over and over: rate and cost",
+	.events = polling_events,
+	.options = polling_options,
+	.json_keys = polling_keys,
+	.init = polling_init,
+	.event = polling_event,
+	.model = polling_model,
+	.release = polling_release,
+};

@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * systemd: boot cost per service. systemd moves each service's processes
+ * into a cgroup named after its unit (…/system.slice/foo.service), which
+ * cgroup:cgroup_attach_task records; children inherit their parent's
+ * cgroup at fork. A process belongs to the unit its pid was last attached
+ * to; its I/O wait, reads, CPU time and files are summed per unit.
+ *
+ * Unit name of a cgroup path: its deepest component with a unit suffix
+ * (.service, .scope, .socket, .mount, .swap, .device, .timer, .target),
+ * else its deepest .slice. A path with none (the root, a non-systemd
+ * hierarchy) names no unit: it only clears a unit set by the same
+ * hierarchy, so v1 controllers that keep everything in "/" change nothing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bootprof/plugin.h>
+
+#define DEFAULT_TOP_FILES 3
+#define DEFAULT_TOP 20
+
+struct task_unit {
+	int tid;        /* 0: empty slot */
+	int unit;       /* index into units, -1 none */
+	int root;       /* cgroup hierarchy that set it */
+};
+
+struct unit {
+	char *name;
+	size_t processes;
+	uint64_t wait_ns;
+	uint64_t run_ns;
+	uint64_t bytes_read;
+	uint64_t attach_ns;  /* first attach */
+};
+
+struct systemd {
+	int attach_id, fork_id;
+	const struct bootprof_field *f_root, *f_pid, *f_path;
+	const struct bootprof_field *f_parent, *f_child;
+	struct task_unit *tasks;
+	size_t cap, used;   /* open addressing, cap a power of two */
+	struct unit *units;
+	size_t nunits, ucap;
+	size_t top, top_files;
+	uint64_t attaches;
+};
+
+static struct task_unit *slot(struct systemd *st, int tid, int insert)
+{
+	size_t i;
+
+	if (insert && (st->used + 1) * 2 > st->cap) {
+		struct task_unit *old = st->tasks;
+		size_t ocap = st->cap, j;
+
+		st->cap = ocap ? ocap * 2 : 1024;
+		st->tasks = calloc(st->cap, sizeof(*st->tasks));
+		if (!st->tasks) {
+			st->tasks = old;
+			st->cap = ocap;
+			return NULL;
+		}
+		st->used = 0;
+		for (j = 0; j < ocap; j++) {
+			if (old[j].tid) {
+				*slot(st, old[j].tid, 1) = old[j];
+				st->used++;
+			}
+		}
+		free(old);
+	}
+	if (!st->cap)
+		return NULL;
+	for (i = (size_t)tid * 2654435761u & (st->cap - 1);; i = (i + 1) & (st->cap - 1)) {
+		if (st->tasks[i].tid == tid)
+			return &st->tasks[i];
+		if (!st->tasks[i].tid) {
+			if (!insert)
+				return NULL;
+			st->tasks[i].tid = tid;
+			st->tasks[i].unit = -1;
+			st->used++;
+			return &st->tasks[i];
+		}
+	}
+}
+
+static int has_suffix(const char *s, size_t len, const char *suf)
+{
+	size_t n = strlen(suf);
+
+	return len > n && !memcmp(s + len - n, suf, n);
+}
+
+/* The unit a cgroup path names (see the top of the file), copied into buf. */
+static int unit_of_path(const char *path, char *buf, size_t len)
+{
+	static const char *const sufs[] = { ".service", ".scope", ".socket", ".mount", ".swap",
+					    ".device", ".timer", ".target", NULL };
+	const char *best = NULL, *slice = NULL, *p = path;
+	size_t best_len = 0, slice_len = 0, k;
+
+	while (*p) {
+		size_t n;
+
+		p += strspn(p, "/");
+		n = strcspn(p, "/");
+		for (k = 0; n && sufs[k]; k++) {
+			if (has_suffix(p, n, sufs[k])) {
+				best = p;
+				best_len = n;
+			}
+		}
+		if (n && has_suffix(p, n, ".slice")) {
+			slice = p;
+			slice_len = n;
+		}
+		p += n;
+	}
+	if (!best) {
+		best = slice;
+		best_len = slice_len;
+	}
+	if (!best || best_len >= len)
+		return -1;
+	memcpy(buf, best, best_len);
+	buf[best_len] = 0;
+	return 0;
+}
+
+static int unit_index(struct systemd *st, const char *name, uint64_t ts)
+{
+	size_t i;
+
+	for (i = 0; i < st->nunits; i++) {
+		if (!strcmp(st->units[i].name, name))
+			return (int)i;
+	}
+	if (st->nunits == st->ucap) {
+		size_t cap = st->ucap ? st->ucap * 2 : 32;
+		struct unit *n = realloc(st->units, cap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		st->units = n;
+		st->ucap = cap;
+	}
+	memset(&st->units[st->nunits], 0, sizeof(st->units[0]));
+	st->units[st->nunits].name = strdup(name);
+	if (!st->units[st->nunits].name)
+		return -1;
+	st->units[st->nunits].attach_ns = ts;
+	return (int)st->nunits++;
+}
+
+static size_t opt_size(struct bootprof_ctx *ctx, const char *key, size_t def)
+{
+	const char *v = ctx->host->option(ctx, key);
+	char *end;
+	unsigned long n;
+
+	if (!v)
+		return def;
+	n = strtoul(v, &end, 10);
+	if (*end || end == v) {
+		ctx->host->warn(ctx, "option %s=%s is not a number", key, v);
+		return def;
+	}
+	return n;
+}
+
+static int systemd_init(struct bootprof_ctx *ctx)
+{
+	const struct bootprof_host *h = ctx->host;
+	struct systemd *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return -1;
+	ctx->priv = st;
+	st->top = opt_size(ctx, "top", DEFAULT_TOP);
+	st->top_files = opt_size(ctx, "files", DEFAULT_TOP_FILES);
+	st->attach_id = h->event_id(ctx, "cgroup", "cgroup_attach_task");
+	st->fork_id = h->event_id(ctx, "sched", "sched_process_fork");
+	st->f_root = h->field(ctx, st->attach_id, "dst_root");
+	st->f_pid = h->field(ctx, st->attach_id, "pid");
+	st->f_path = h->field(ctx, st->attach_id, "dst_path");
+	if (!st->f_path)
+		st->f_path = h->field(ctx, st->attach_id, "path"); /* before 5.x: path */
+	st->f_parent = h->field(ctx, st->fork_id, "parent_pid");
+	st->f_child = h->field(ctx, st->fork_id, "child_pid");
+	return 0;
+}
+
+static void systemd_event(struct bootprof_ctx *ctx, const struct bootprof_event *ev)
+{
+	const struct bootprof_host *h = ctx->host;
+	struct systemd *st = ctx->priv;
+	struct task_unit *t;
+
+	if (ev->id == st->attach_id) {
+		char path[4096], name[256];
+		int tid = (int)h->field_u64(ev, st->f_pid);
+		int root = (int)h->field_u64(ev, st->f_root);
+
+		st->attaches++;
+		h->field_str(ev, st->f_path, path, sizeof(path));
+		if (tid <= 0)
+			return;
+		if (!unit_of_path(path, name, sizeof(name))) {
+			int u = unit_index(st, name, ev->ts);
+
+			t = slot(st, tid, 1);
+			if (t && u >= 0) {
+				t->unit = u;
+				t->root = root;
+			}
+		} else {
+			t = slot(st, tid, 0);
+			if (t && t->root == root)
+				t->unit = -1;
+		}
+	} else if (ev->id == st->fork_id) {
+		int parent = (int)h->field_u64(ev, st->f_parent);
+		int child = (int)h->field_u64(ev, st->f_child);
+		struct task_unit *pt = slot(st, parent, 0);
+
+		if (pt && pt->unit >= 0 && child > 0) {
+			struct task_unit copy = *pt;
+
+			t = slot(st, child, 1);
+			if (t) {
+				t->unit = copy.unit;
+				t->root = copy.root;
+			}
+		}
+	}
+}
+
+struct ufile {
+	int unit;
+	size_t file;
+	uint64_t wait_ns;
+	uint64_t bytes;
+};
+
+static int by_unit_then_cost(const void *a, const void *b)
+{
+	const struct ufile *x = a, *y = b;
+
+	if (x->unit != y->unit)
+		return x->unit < y->unit ? -1 : 1;
+	if (x->wait_ns != y->wait_ns)
+		return x->wait_ns < y->wait_ns ? 1 : -1;
+	if (x->bytes != y->bytes)
+		return x->bytes < y->bytes ? 1 : -1;
+	return x->file < y->file ? -1 : x->file > y->file;
+}
+
+static int by_wait(const void *a, const void *b, void *arg)
+{
+	const struct systemd *st = arg;
+	const struct unit *x = &st->units[*(const int *)a];
+	const struct unit *y = &st->units[*(const int *)b];
+
+	if (x->wait_ns != y->wait_ns)
+		return x->wait_ns < y->wait_ns ? 1 : -1;
+	if (x->bytes_read != y->bytes_read)
+		return x->bytes_read < y->bytes_read ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+static int systemd_model(struct bootprof_ctx *ctx, const struct bootprof_model *m)
+{
+	static const char *const head[] = { "unit", "procs", "wait", "cpu", "read", "top files" };
+	const struct bootprof_host *h = ctx->host;
+	struct systemd *st = ctx->priv;
+	size_t np = h->count(m, BOOTPROF_PROCESSES), na = h->count(m, BOOTPROF_ACCESSES);
+	int *proc_unit = malloc((np ? np : 1) * sizeof(*proc_unit));
+	struct ufile *uf = calloc(na ? na : 1, sizeof(*uf));
+	int *order = malloc((st->nunits ? st->nunits : 1) * sizeof(*order));
+	struct bootprof_process p;
+	struct bootprof_access a;
+	struct bootprof_file f;
+	size_t i, j, nuf = 0, merged;
+
+	if (!proc_unit || !uf || !order) {
+		free(proc_unit);
+		free(uf);
+		free(order);
+		return -1;
+	}
+	for (i = 0; i < np; i++) {
+		const struct task_unit *t;
+
+		proc_unit[i] = -1;
+		if (h->process(m, i, &p))
+			continue;
+		t = slot(st, p.pid, 0);
+		if (!t || t->unit < 0)
+			continue;
+		proc_unit[i] = t->unit;
+		st->units[t->unit].processes++;
+		st->units[t->unit].wait_ns += p.wait_ns;
+		st->units[t->unit].run_ns += p.run_ns;
+		st->units[t->unit].bytes_read += p.bytes_read;
+	}
+	for (i = 0; i < na; i++) {
+		if (h->access(m, i, &a) || a.process >= np || proc_unit[a.process] < 0)
+			continue;
+		uf[nuf].unit = proc_unit[a.process];
+		uf[nuf].file = a.file;
+		uf[nuf].wait_ns = a.wait_ns;
+		uf[nuf].bytes = a.bytes_read;
+		nuf++;
+	}
+	/* One row per (unit, file): processes of a unit reading the same file add up. */
+	qsort(uf, nuf, sizeof(*uf), by_unit_then_cost);
+	for (i = 0, merged = 0; i < nuf; i++) {
+		if (merged && uf[merged - 1].unit == uf[i].unit && uf[merged - 1].file == uf[i].file) {
+			uf[merged - 1].wait_ns += uf[i].wait_ns;
+			uf[merged - 1].bytes += uf[i].bytes;
+		} else {
+			uf[merged++] = uf[i];
+		}
+	}
+	nuf = merged;
+	qsort(uf, nuf, sizeof(*uf), by_unit_then_cost);
+
+	for (i = 0; i < st->nunits; i++)
+		order[i] = (int)i;
+	if (st->nunits)
+		qsort_r(order, st->nunits, sizeof(*order), by_wait, st);
+
+	h->section(ctx, "systemd: services (units from cgroup attach events)");
+	if (st->attach_id < 0)
+		h->line(ctx, "(no cgroup:cgroup_attach_task events: services unknown)");
+	else
+		h->line(ctx, "%zu units, %llu cgroup attach events", st->nunits,
+			(unsigned long long)st->attaches);
+	h->json_u64(ctx, "attach_events", st->attaches);
+	h->table(ctx, 6, head, "lrrrrl");
+	h->json_open(ctx, "units", '[');
+	for (i = 0; i < st->nunits; i++) {
+		const struct unit *u = &st->units[order[i]];
+		char c[4][32], files[256] = "";
+		const char *cells[6];
+		size_t nf = 0, used = 0;
+
+		h->json_open(ctx, NULL, '{');
+		h->json_str(ctx, "unit", u->name);
+		h->json_u64(ctx, "processes", u->processes);
+		h->json_u64(ctx, "wait_ns", u->wait_ns);
+		h->json_u64(ctx, "run_ns", u->run_ns);
+		h->json_u64(ctx, "bytes_read", u->bytes_read);
+		h->json_u64(ctx, "first_attach_ns", u->attach_ns);
+		h->json_open(ctx, "top_files", '[');
+		for (j = 0; j < nuf; j++) {
+			const char *base;
+
+			if (uf[j].unit != order[i] || nf >= st->top_files ||
+			    (!uf[j].wait_ns && !uf[j].bytes) || h->file(m, uf[j].file, &f))
+				continue;
+			nf++;
+			h->json_open(ctx, NULL, '{');
+			h->json_str(ctx, "path", f.path);
+			h->json_u64(ctx, "wait_ns", uf[j].wait_ns);
+			h->json_u64(ctx, "bytes_read", uf[j].bytes);
+			h->json_close(ctx);
+			base = f.path ? strrchr(f.path, '/') : NULL;
+			base = base && base[1] ? base + 1 : (f.path ? f.path : "?");
+			if (used < sizeof(files))
+				used += (size_t)snprintf(files + used, sizeof(files) - used, "%s%s",
+							 nf > 1 ? ", " : "", base);
+		}
+		h->json_close(ctx);
+		h->json_close(ctx);
+		if (st->top && i >= st->top)
+			continue;
+		snprintf(c[0], sizeof(c[0]), "%zu", u->processes);
+		h->fmt_ns(c[1], u->wait_ns);
+		h->fmt_ns(c[2], u->run_ns);
+		h->fmt_bytes(c[3], u->bytes_read);
+		cells[0] = u->name;
+		cells[1] = c[0];
+		cells[2] = c[1];
+		cells[3] = c[2];
+		cells[4] = c[3];
+		cells[5] = files;
+		h->row(ctx, cells);
+	}
+	h->json_close(ctx);
+	free(proc_unit);
+	free(uf);
+	free(order);
+	return 0;
+}
+
+static void systemd_release(struct bootprof_ctx *ctx)
+{
+	struct systemd *st = ctx->priv;
+	size_t i;
+
+	if (!st)
+		return;
+	for (i = 0; i < st->nunits; i++)
+		free(st->units[i].name);
+	free(st->units);
+	free(st->tasks);
+	free(st);
+}
+
+static const char *const systemd_events[] = { "cgroup:cgroup_attach_task",
+					      "sched:sched_process_fork", NULL };
+static const char *const systemd_options[] = {
+	"top=N    units shown (default 20; 0: all)",
+	"files=N  top files per unit (default 3)",
+	NULL,
+};
+static const char *const systemd_keys[] = { "attach_events", "units", NULL };
+
+BOOTPROF_PLUGIN(systemd) = {
+	.abi = BOOTPROF_PLUGIN_ABI,
+	.name = "systemd",
+	.summary = "services from cgroup attach events: I/O wait, reads and top files per unit",
+	.events = systemd_events,
+	.options = systemd_options,
+	.json_keys = systemd_keys,
+	.init = systemd_init,
+	.event = systemd_event,
+	.model = systemd_model,
+	.release = systemd_release,
+};

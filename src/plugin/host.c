@@ -1,0 +1,753 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What plugins call (struct bootprof_host) and how they are driven: init
+ * against the recording's formats, their events during the model's single
+ * pass, and the model callback that writes their section.
+ */
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+
+#include "plugin/internal.h"
+#include "tracefile/tracefile.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+static struct bp_plugin_run *run_of(struct bootprof_ctx *ctx)
+{
+	return (struct bp_plugin_run *)ctx;
+}
+
+/* ---- events ---- */
+
+static int host_event_id(struct bootprof_ctx *ctx, const char *system, const char *name)
+{
+	struct bp_plugin_set *set = run_of(ctx)->set;
+	struct tep_event *e;
+
+	if (!set->tep)
+		return -1;
+	e = tep_find_event_by_name(set->tep, system, name);
+	return e ? e->id : -1;
+}
+
+static const struct bootprof_field *host_field(struct bootprof_ctx *ctx, int id, const char *name)
+{
+	struct bp_plugin_run *run = run_of(ctx);
+	struct tep_format_field *tf;
+	struct bootprof_field *f;
+	struct tep_event *e;
+
+	if (!run->set->tep || id < 0)
+		return NULL;
+	e = tep_find_event(run->set->tep, id);
+	if (!e)
+		return NULL;
+	tf = tep_find_field(e, name);
+	if (!tf)
+		tf = tep_find_common_field(e, name);
+	if (!tf)
+		return NULL;
+	f = xcalloc(1, sizeof(*f));
+	f->off = tf->offset;
+	f->size = tf->size;
+	f->dyn = !!(tf->flags & TEP_FIELD_IS_DYNAMIC);
+	f->is_signed = !!(tf->flags & TEP_FIELD_IS_SIGNED);
+	f->swap = run->set->swap;
+	f->next = run->fields;
+	run->fields = f;
+	return f;
+}
+
+static uint64_t read_raw(const struct bp_event *ev, int off, int size, int swap, int is_signed)
+{
+	const unsigned char *p;
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
+
+	if (off < 0 || size <= 0 || off > ev->size || size > ev->size - off)
+		return 0;
+	p = (const unsigned char *)ev->data + off;
+	switch (size) {
+	case 1:
+		return is_signed ? (uint64_t)(int64_t)(int8_t)*p : *p;
+	case 2:
+		memcpy(&v16, p, 2);
+		if (swap)
+			v16 = __builtin_bswap16(v16);
+		return is_signed ? (uint64_t)(int64_t)(int16_t)v16 : v16;
+	case 4:
+		memcpy(&v32, p, 4);
+		if (swap)
+			v32 = __builtin_bswap32(v32);
+		return is_signed ? (uint64_t)(int64_t)(int32_t)v32 : v32;
+	case 8:
+		memcpy(&v64, p, 8);
+		return swap ? __builtin_bswap64(v64) : v64;
+	default:
+		return 0;
+	}
+}
+
+static uint64_t host_field_u64(const struct bootprof_event *ev, const struct bootprof_field *f)
+{
+	if (!f || !ev->priv)
+		return 0;
+	return read_raw(ev->priv, f->off, f->dyn ? 4 : f->size, f->swap, f->is_signed);
+}
+
+static size_t host_field_str(const struct bootprof_event *ev, const struct bootprof_field *f,
+			     char *buf, size_t len)
+{
+	const struct bp_event *raw = ev->priv;
+	size_t off, n;
+
+	if (!len)
+		return 0;
+	buf[0] = 0;
+	if (!f || !raw)
+		return 0;
+	if (f->dyn) {
+		uint32_t loc = (uint32_t)read_raw(raw, f->off, 4, f->swap, 0);
+
+		off = loc & 0xffff;
+		n = loc >> 16;
+	} else {
+		off = (size_t)f->off;
+		n = (size_t)f->size;
+	}
+	if (off > (size_t)raw->size || n > (size_t)raw->size - off)
+		return 0;
+	n = strnlen((const char *)raw->data + off, n);
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, (const char *)raw->data + off, n);
+	buf[n] = 0;
+	return n;
+}
+
+static int host_ncpus(struct bootprof_ctx *ctx)
+{
+	struct bp_plugin_set *set = run_of(ctx)->set;
+
+	return set->tep ? tep_get_cpus(set->tep) : 0;
+}
+
+static const char *host_ksym(struct bootprof_ctx *ctx, uint64_t addr)
+{
+	struct bp_plugin_run *run = run_of(ctx);
+	unsigned long long start;
+	const char *name;
+
+	if (!run->set->tep || !addr)
+		return NULL;
+	name = tep_find_function(run->set->tep, addr);
+	if (!name)
+		return NULL;
+	start = tep_find_function_address(run->set->tep, addr);
+	if (start && start < addr)
+		snprintf(run->ksym, sizeof(run->ksym), "%s+0x%llx", name, addr - start);
+	else
+		snprintf(run->ksym, sizeof(run->ksym), "%s", name);
+	return run->ksym;
+}
+
+/* ---- options ---- */
+
+static const char *host_option(struct bootprof_ctx *ctx, const char *key)
+{
+	struct bp_plugin_run *run = run_of(ctx);
+	size_t nlen = strlen(run->p->name), klen = strlen(key), i;
+	const char *val = NULL;
+
+	/* The last occurrence wins, as with any repeated option. */
+	for (i = 0; i < run->set->nopts; i++) {
+		const char *o = run->set->opts[i];
+
+		if (!strncmp(o, run->p->name, nlen) && o[nlen] == '.' &&
+		    !strncmp(o + nlen + 1, key, klen) && o[nlen + 1 + klen] == '=')
+			val = o + nlen + 2 + klen;
+	}
+	return val;
+}
+
+static int host_match(const char *patterns, const char *s)
+{
+	char pat[256];
+	const char *p = patterns;
+
+	if (!patterns || !s)
+		return 0;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		if (len && len < sizeof(pat)) {
+			memcpy(pat, p, len);
+			pat[len] = 0;
+			if (!fnmatch(pat, s, 0))
+				return 1;
+		}
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
+/* ---- the model ---- */
+
+#define MODEL(m) ((const struct bp_model *)(const void *)(m))
+
+static size_t host_count(const struct bootprof_model *bm, enum bootprof_table t)
+{
+	const struct bp_model *m = MODEL(bm);
+
+	switch (t) {
+	case BOOTPROF_PROCESSES:
+		return m->nprocesses;
+	case BOOTPROF_FILES:
+		return m->nfiles;
+	case BOOTPROF_ACCESSES:
+		return m->naccesses;
+	case BOOTPROF_EXECS:
+		return m->nexecs;
+	case BOOTPROF_THREADS:
+		return m->nthreads;
+	}
+	return 0;
+}
+
+static size_t proc_index(const struct bp_model *m, const struct bp_process *p)
+{
+	return p ? (size_t)(p - m->processes) : BOOTPROF_NONE;
+}
+
+static int host_process(const struct bootprof_model *bm, size_t i, struct bootprof_process *o)
+{
+	const struct bp_model *m = MODEL(bm);
+	const struct bp_process *p;
+
+	if (i >= m->nprocesses)
+		return -1;
+	p = &m->processes[i];
+	memset(o, 0, sizeof(*o));
+	o->parent = proc_index(m, p->parent);
+	o->pid = p->pid;
+	o->ppid = p->ppid;
+	memcpy(o->comm, p->comm, sizeof(o->comm));
+	o->comm[sizeof(o->comm) - 1] = 0;
+	o->exec = p->nexec ? p->exec[p->nexec - 1] : NULL;
+	o->nexec = p->nexec;
+	o->start_ns = p->start_ns;
+	o->exit_ns = p->exit_ns;
+	o->wait_ns = p->wait_ns;
+	o->run_ns = p->run_ns;
+	o->bytes_read = p->bytes_read;
+	o->tree_wait_ns = p->tree_wait_ns;
+	o->tree_bytes_read = p->tree_bytes_read;
+	o->nthreads = p->nthreads;
+	o->nfiles = p->nfiles;
+	return 0;
+}
+
+static int host_file(const struct bootprof_model *bm, size_t i, struct bootprof_file *o)
+{
+	const struct bp_model *m = MODEL(bm);
+	const struct bp_file *f;
+
+	if (i >= m->nfiles)
+		return -1;
+	f = &m->files[i];
+	memset(o, 0, sizeof(*o));
+	o->path = f->path;
+	o->dev = f->dev;
+	o->ino = f->ino;
+	o->metadata = f->kind == BP_FILE_METADATA;
+	o->resolved = f->resolved;
+	o->bytes_read = f->bytes_read;
+	o->wait_ns = f->wait_ns;
+	o->used_bytes = f->used_bytes;
+	o->never_used_bytes = f->never_used_bytes;
+	o->reread_bytes = f->reread_bytes;
+	o->size_pages = f->size_pages;
+	o->first_ns = f->first_ns;
+	o->last_ns = f->last_ns;
+	o->nreaders = f->nreaders;
+	return 0;
+}
+
+static int host_access(const struct bootprof_model *bm, size_t i, struct bootprof_access *o)
+{
+	const struct bp_model *m = MODEL(bm);
+	const struct bp_access *a;
+
+	if (i >= m->naccesses)
+		return -1;
+	a = &m->accesses[i];
+	memset(o, 0, sizeof(*o));
+	o->process = proc_index(m, a->process);
+	o->file = a->file ? (size_t)(a->file - m->files) : BOOTPROF_NONE;
+	o->wait_ns = a->wait_ns;
+	o->bytes_read = a->bytes_read;
+	o->first_ns = a->first_ns;
+	o->last_ns = a->last_ns;
+	return 0;
+}
+
+static int host_exec(const struct bootprof_model *bm, size_t i, struct bootprof_exec *o)
+{
+	const struct bp_model *m = MODEL(bm);
+
+	if (i >= m->nexecs)
+		return -1;
+	memset(o, 0, sizeof(*o));
+	o->path = m->execs[i].path;
+	o->count = m->execs[i].count;
+	o->wait_ns = m->execs[i].wait_ns;
+	o->bytes_read = m->execs[i].bytes_read;
+	return 0;
+}
+
+static int host_thread(const struct bootprof_model *bm, size_t i, struct bootprof_thread *o)
+{
+	const struct bp_model *m = MODEL(bm);
+	const struct bp_thread *t;
+
+	if (i >= m->nthreads)
+		return -1;
+	t = &m->threads[i];
+	memset(o, 0, sizeof(*o));
+	o->tid = t->tid;
+	o->process = proc_index(m, t->process);
+	memcpy(o->comm, t->comm, sizeof(o->comm));
+	o->comm[sizeof(o->comm) - 1] = 0;
+	o->wait_ns = t->wait_ns;
+	o->run_ns = t->run_ns;
+	return 0;
+}
+
+static void host_totals(const struct bootprof_model *bm, struct bootprof_totals *o)
+{
+	const struct bp_model *m = MODEL(bm);
+	const struct bp_totals *t = &m->totals;
+
+	memset(o, 0, sizeof(*o));
+	o->read_bytes = t->read_bytes;
+	o->wait_ns = t->wait_ns;
+	o->idle_wait_ns = t->idle_wait_ns;
+	o->used_bytes = t->used_bytes;
+	o->never_used_bytes = t->never_used_bytes;
+	o->access_available = !(m->missing & BP_MISSING_ACCESS);
+	o->first_ns = t->first_ns;
+	o->last_ns = t->last_ns;
+	o->span_ns = t->span_ns;
+	o->lost_events = t->lost_events;
+	o->ncpus = m->header.ncpus;
+	o->page_size = m->header.page_size;
+}
+
+/* ---- output ---- */
+
+static void host_section(struct bootprof_ctx *ctx, const char *title)
+{
+	struct bp_plugin_run *run = run_of(ctx);
+
+	free(run->title);
+	run->title = xstrdup(title ? title : run->p->name);
+}
+
+static struct bp_out_item *new_item(struct bp_plugin_run *run)
+{
+	struct bp_out_item *it;
+
+	if (!run->title)
+		run->title = xstrdup(run->p->name);
+	BP_GROW(run->items, run->nitems, run->cap);
+	it = &run->items[run->nitems++];
+	memset(it, 0, sizeof(*it));
+	return it;
+}
+
+static void host_line(struct bootprof_ctx *ctx, const char *fmt, ...)
+{
+	struct bp_out_item *it = new_item(run_of(ctx));
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&it->line, fmt, ap) < 0)
+		it->line = xstrdup("");
+	va_end(ap);
+}
+
+static void host_table(struct bootprof_ctx *ctx, size_t ncols, const char *const *head,
+		       const char *align)
+{
+	struct bp_out_item *it = new_item(run_of(ctx));
+	size_t c;
+
+	it->ncols = ncols;
+	it->head = xcalloc(ncols ? ncols : 1, sizeof(*it->head));
+	it->align = xcalloc(ncols + 1, 1);
+	for (c = 0; c < ncols; c++) {
+		it->head[c] = xstrdup(head && head[c] ? head[c] : "");
+		it->align[c] = align && align[c] == 'r' ? 'r' : 'l';
+	}
+}
+
+static void host_row(struct bootprof_ctx *ctx, const char *const *cells)
+{
+	struct bp_plugin_run *run = run_of(ctx);
+	struct bp_out_item *it;
+	size_t c, need;
+
+	/* A row belongs to the last table; without one it has nowhere to go. */
+	if (!run->nitems || run->items[run->nitems - 1].line || !cells)
+		return;
+	it = &run->items[run->nitems - 1];
+	need = (it->nrows + 1) * it->ncols;
+	if (need > it->cap) {
+		it->cap = need * 2;
+		it->cells = xrealloc(it->cells, it->cap * sizeof(*it->cells));
+	}
+	for (c = 0; c < it->ncols; c++)
+		it->cells[it->nrows * it->ncols + c] = xstrdup(cells[c] ? cells[c] : "");
+	it->nrows++;
+}
+
+static struct bp_jnode *json_add(struct bp_plugin_run *run, const char *key, char type)
+{
+	struct bp_jnode *parent, *n;
+
+	if (run->json_overflow)
+		return NULL;
+	if (!run->json) {
+		run->json = xcalloc(1, sizeof(*run->json));
+		run->json->type = '{';
+		run->stack[0] = run->json;
+		run->depth = 1;
+	}
+	parent = run->stack[run->depth - 1];
+	n = xcalloc(1, sizeof(*n));
+	n->type = type;
+	/* Members of objects need a key; array elements have none. */
+	if (parent->type == '{')
+		n->key = xstrdup(key ? key : "");
+	BP_GROW(parent->kids, parent->nkids, parent->cap);
+	parent->kids[parent->nkids++] = n;
+	return n;
+}
+
+static void host_json_open(struct bootprof_ctx *ctx, const char *key, char bracket)
+{
+	struct bp_plugin_run *run = run_of(ctx);
+	struct bp_jnode *n;
+
+	if (run->depth >= BP_JSON_DEPTH) {
+		run->json_overflow++;
+		return;
+	}
+	n = json_add(run, key, bracket == '[' ? '[' : '{');
+	if (n)
+		run->stack[run->depth++] = n;
+}
+
+static void host_json_close(struct bootprof_ctx *ctx)
+{
+	struct bp_plugin_run *run = run_of(ctx);
+
+	if (run->json_overflow)
+		run->json_overflow--;
+	else if (run->depth > 1)
+		run->depth--;
+}
+
+static void host_json_u64(struct bootprof_ctx *ctx, const char *key, uint64_t v)
+{
+	struct bp_jnode *n = json_add(run_of(ctx), key, 'u');
+
+	if (n)
+		n->u = v;
+}
+
+static void host_json_i64(struct bootprof_ctx *ctx, const char *key, int64_t v)
+{
+	struct bp_jnode *n = json_add(run_of(ctx), key, 'i');
+
+	if (n)
+		n->i = v;
+}
+
+static void host_json_double(struct bootprof_ctx *ctx, const char *key, double v)
+{
+	struct bp_jnode *n = json_add(run_of(ctx), key, 'd');
+
+	if (n)
+		n->d = v;
+}
+
+static void host_json_str(struct bootprof_ctx *ctx, const char *key, const char *v)
+{
+	struct bp_jnode *n = json_add(run_of(ctx), key, v ? 's' : 'n');
+
+	if (n && v)
+		n->s = xstrdup(v);
+}
+
+static void host_json_bool(struct bootprof_ctx *ctx, const char *key, int v)
+{
+	struct bp_jnode *n = json_add(run_of(ctx), key, 'b');
+
+	if (n)
+		n->u = !!v;
+}
+
+static void host_warn(struct bootprof_ctx *ctx, const char *fmt, ...)
+{
+	struct bp_plugin_run *run = run_of(ctx);
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	if (!msg)
+		return;
+	bp_plugin_warn(run->set, "plugin '%s': %s", run->p->name, msg);
+	free(msg);
+}
+
+static const char *host_fmt_ns(char *buf, uint64_t ns)
+{
+	if (ns < 1000000000ULL)
+		snprintf(buf, 32, "%" PRIu64 ".%" PRIu64 " ms", ns / 1000000,
+			 ns % 1000000 / 100000);
+	else
+		snprintf(buf, 32, "%" PRIu64 ".%03" PRIu64 " s", ns / 1000000000,
+			 ns % 1000000000 / 1000000);
+	return buf;
+}
+
+static const char *host_fmt_bytes(char *buf, uint64_t b)
+{
+	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)b;
+	int u = -1;
+
+	if (b < 1024) {
+		snprintf(buf, 32, "%" PRIu64 " B", b);
+		return buf;
+	}
+	while (v >= 1024 && u < 3) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, 32, "%.1f %s", v, unit[u]);
+	return buf;
+}
+
+const struct bootprof_host bp_plugin_host = {
+	.event_id = host_event_id,
+	.field = host_field,
+	.field_u64 = host_field_u64,
+	.field_str = host_field_str,
+	.ncpus = host_ncpus,
+	.ksym = host_ksym,
+	.option = host_option,
+	.match = host_match,
+	.count = host_count,
+	.process = host_process,
+	.file = host_file,
+	.access = host_access,
+	.exec = host_exec,
+	.thread = host_thread,
+	.totals = host_totals,
+	.section = host_section,
+	.line = host_line,
+	.table = host_table,
+	.row = host_row,
+	.json_open = host_json_open,
+	.json_close = host_json_close,
+	.json_u64 = host_json_u64,
+	.json_i64 = host_json_i64,
+	.json_double = host_json_double,
+	.json_str = host_json_str,
+	.json_bool = host_json_bool,
+	.warn = host_warn,
+	.fmt_ns = host_fmt_ns,
+	.fmt_bytes = host_fmt_bytes,
+};
+
+void bp_jnode_free(struct bp_jnode *n)
+{
+	size_t i;
+
+	if (!n)
+		return;
+	for (i = 0; i < n->nkids; i++)
+		bp_jnode_free(n->kids[i]);
+	free(n->kids);
+	free(n->key);
+	free(n->s);
+	free(n);
+}
+
+void bp_plugin_output_release(struct bp_plugin_run *run)
+{
+	size_t i, c;
+
+	for (i = 0; i < run->nitems; i++) {
+		struct bp_out_item *it = &run->items[i];
+
+		free(it->line);
+		for (c = 0; c < it->ncols; c++)
+			free(it->head[c]);
+		for (c = 0; c < it->nrows * it->ncols; c++)
+			free(it->cells[c]);
+		free(it->head);
+		free(it->align);
+		free(it->cells);
+	}
+	free(run->items);
+	run->items = NULL;
+	run->nitems = run->cap = 0;
+	free(run->title);
+	run->title = NULL;
+	bp_jnode_free(run->json);
+	run->json = NULL;
+	run->depth = 0;
+	run->json_overflow = 0;
+}
+
+/* ---- driving ---- */
+
+/* Mark the events a plugin asked for ("system:event"; "system:*" for all of a system). */
+static void resolve_wants(struct bp_plugin_run *run)
+{
+	struct bp_plugin_set *set = run->set;
+	const char *const *ev = run->p->events;
+	int i, n = tep_get_events_count(set->tep);
+
+	run->nwants = set->nids;
+	run->wants = xcalloc(set->nids ? set->nids : 1, 1);
+	for (; ev && *ev; ev++) {
+		const char *colon = strchr(*ev, ':');
+
+		if (!colon)
+			continue;
+		for (i = 0; i < n; i++) {
+			struct tep_event *e = tep_get_event(set->tep, i);
+			size_t slen = (size_t)(colon - *ev);
+
+			if (!e || !e->system || !e->name || e->id < 0 || (size_t)e->id >= set->nids)
+				continue;
+			if (strlen(e->system) != slen || strncmp(e->system, *ev, slen))
+				continue;
+			if (strcmp(colon + 1, "*") && strcmp(colon + 1, e->name))
+				continue;
+			run->wants[e->id] = 1;
+			set->any_wants[e->id] = 1;
+		}
+	}
+}
+
+void bp_plugins_start(struct bp_plugin_set *set, struct tep_handle *tep)
+{
+	int i, n, maxid = -1;
+	size_t r;
+
+	if (!set)
+		return;
+	set->tep = tep;
+	n = tep ? tep_get_events_count(tep) : 0;
+	for (i = 0; i < n; i++) {
+		struct tep_event *e = tep_get_event(tep, i);
+
+		if (e && e->id > maxid)
+			maxid = e->id;
+	}
+	set->nids = (size_t)(maxid + 1);
+	set->any_wants = xcalloc(set->nids ? set->nids : 1, 1);
+	set->pid_off = xcalloc(set->nids ? set->nids : 1, sizeof(*set->pid_off));
+	for (r = 0; r < set->nids; r++)
+		set->pid_off[r] = -1;
+	for (i = 0; i < n; i++) {
+		struct tep_event *e = tep_get_event(tep, i);
+		struct tep_format_field *f = e ? tep_find_common_field(e, "common_pid") : NULL;
+
+		if (f && f->size == 4 && e->id >= 0)
+			set->pid_off[e->id] = f->offset;
+	}
+	set->swap = tep ? tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep) : 0;
+
+	for (r = 0; r < set->nruns; r++) {
+		struct bp_plugin_run *run = set->runs[r];
+
+		if (run->started)
+			continue;
+		if (tep)
+			resolve_wants(run);
+		run->started = 1;
+		run->active = 1;
+		if (run->p->init && run->p->init(&run->ctx)) {
+			bp_plugin_warn(set, "plugin '%s' could not start; skipped", run->p->name);
+			run->active = 0;
+		}
+	}
+}
+
+static void dispatch(void *arg, const struct bp_event *raw)
+{
+	struct bp_plugin_set *set = arg;
+	struct bootprof_event ev;
+	size_t r;
+
+	if (raw->id < 0 || (size_t)raw->id >= set->nids || !set->any_wants[raw->id])
+		return;
+	ev.ts = raw->ts;
+	ev.cpu = raw->cpu;
+	ev.id = raw->id;
+	ev.pid = (int)(int32_t)read_raw(raw, set->pid_off[raw->id], 4, set->swap, 1);
+	ev.priv = raw;
+	for (r = 0; r < set->nruns; r++) {
+		struct bp_plugin_run *run = set->runs[r];
+
+		if (run->active && run->wants[raw->id] && run->p->event)
+			run->p->event(&run->ctx, &ev);
+	}
+}
+
+static void no_events(void *arg, const struct bp_event *raw)
+{
+	(void)arg;
+	(void)raw;
+}
+
+void bp_plugins_hooks(struct bp_plugin_set *set, struct bp_build_hooks *hooks)
+{
+	hooks->event = set && set->nruns ? dispatch : no_events;
+	hooks->arg = set;
+}
+
+void bp_plugins_finish(struct bp_plugin_set *set, const struct bp_model *m)
+{
+	size_t r;
+
+	if (!set || !m)
+		return;
+	for (r = 0; r < set->nruns; r++) {
+		struct bp_plugin_run *run = set->runs[r];
+
+		if (!run->active || !run->p->model)
+			continue;
+		if (run->p->model(&run->ctx, (const struct bootprof_model *)(const void *)m)) {
+			bp_plugin_warn(set, "plugin '%s' failed; its section is left out",
+				       run->p->name);
+			bp_plugin_output_release(run);
+			run->active = 0;
+		}
+	}
+}

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BP_PLUGIN_PLUGINS_H
+#define BP_PLUGIN_PLUGINS_H
+
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "analysis/model.h"
+#include "bootprof/plugin.h"
+
+/*
+ * Running plugins (include/bootprof/plugin.h) for a command: the registry
+ * of built-in plugins, loading external ones, and their output.
+ *
+ *   set = bp_plugins_load(&opts);          built-ins + trusted .so files
+ *   bp_plugins_start(set, tep);            each plugin's init
+ *   bp_plugins_hooks(set, &hooks);         pass to bp_model_build()
+ *   bp_plugins_finish(set, model);         each plugin's model callback
+ *   bp_plugins_report_text(set, out) ...   the views render the sections
+ *   bp_plugins_free(set);
+ *
+ * Nothing here prints: warnings (refused plugins, failed callbacks) are
+ * collected and the command prints them (bp_plugins_warnings()).
+ */
+
+struct tep_handle;
+struct bp_plugin_set;
+
+/**
+ * struct bp_plugin_opts - which plugins a command runs
+ * @disabled: --no-plugins: no plugin at all (built-in or external)
+ * @select: --plugin NAME[,NAME...]: only these; NULL: all
+ * @opts: --plugin-opt NAME.KEY=VALUE strings, borrowed
+ * @nopts: entries in @opts
+ * @dirs: directories to load .so files from, in order, borrowed; NULL
+ *        entries are skipped (bp_plugin_dirs() gives the default pair)
+ * @ndirs: entries in @dirs
+ */
+struct bp_plugin_opts {
+	int disabled;
+	const char *select;
+	const char *const *opts;
+	size_t nopts;
+	const char *const *dirs;
+	size_t ndirs;
+};
+
+/* The built-in plugins, NULL-terminated. */
+extern const struct bootprof_plugin *const bp_builtin_plugins[];
+
+/**
+ * bp_plugin_dirs() - the default plugin directories
+ * @dirs: filled with BOOTPROF_PLUGIN_DIR and $BOOTPROF_PLUGIN_DIR (or NULL)
+ *
+ * Return: 2.
+ */
+size_t bp_plugin_dirs(const char *dirs[2]);
+
+/**
+ * bp_plugin_untrusted() - why a plugin file or directory must not be loaded
+ * @st: its stat
+ * @uid: the user running bootprof (geteuid())
+ * @gid: that user's group (getegid())
+ *
+ * Refused: owned by neither root nor @uid, writable by others, or
+ * group-writable for a group other than root's or @gid.
+ *
+ * Return: NULL when trusted, else the reason ("writable by others" ...),
+ * static storage.
+ */
+const char *bp_plugin_untrusted(const struct stat *st, uid_t uid, gid_t gid);
+
+/**
+ * bp_plugins_load() - the plugins a command runs
+ * @o: options
+ *
+ * Refused external plugins (untrusted, other ABI, no descriptor, a name
+ * already loaded) become warnings, never errors.
+ *
+ * Return: a new set (bp_plugins_free()), or NULL with bp_set_error() when
+ * @o names a plugin that does not exist or an option is malformed.
+ */
+struct bp_plugin_set *bp_plugins_load(const struct bp_plugin_opts *o);
+
+/**
+ * bp_plugins_add() - add one descriptor to a set (tests, the loader)
+ * @set: set
+ * @p: descriptor, borrowed for the set's lifetime
+ * @origin: "built-in" or the .so path (copied)
+ *
+ * Return: 0, or -1 with bp_set_error() (other ABI, no name, duplicate name).
+ */
+int bp_plugins_add(struct bp_plugin_set *set, const struct bootprof_plugin *p, const char *origin);
+
+/* The number of plugins in the set, and plugin i's descriptor and origin. */
+size_t bp_plugins_count(const struct bp_plugin_set *set);
+const struct bootprof_plugin *bp_plugins_get(const struct bp_plugin_set *set, size_t i,
+					     const char **origin);
+
+/**
+ * bp_plugins_start() - run each plugin's init against a recording
+ * @set: set (NULL: no-op)
+ * @tep: the recording's event formats and kallsyms (bp_reader_tep())
+ *
+ * A plugin whose init fails is dropped with a warning.
+ */
+void bp_plugins_start(struct bp_plugin_set *set, struct tep_handle *tep);
+
+/**
+ * bp_plugins_hooks() - the hooks that feed plugins during bp_model_build()
+ * @set: a started set (NULL: hooks that do nothing)
+ * @hooks: filled
+ */
+void bp_plugins_hooks(struct bp_plugin_set *set, struct bp_build_hooks *hooks);
+
+/**
+ * bp_plugins_finish() - run each plugin's model callback
+ * @set: a started set (NULL: no-op)
+ * @m: the finished model
+ */
+void bp_plugins_finish(struct bp_plugin_set *set, const struct bp_model *m);
+
+/**
+ * bp_plugins_report_text() - the plugins' text sections
+ * @set: a finished set (NULL: nothing)
+ * @out: stream
+ *
+ * Each section starts with a blank line and "== TITLE", like the report's.
+ */
+void bp_plugins_report_text(const struct bp_plugin_set *set, FILE *out);
+
+/* The same sections in Markdown (## TITLE, pipe tables). */
+void bp_plugins_report_markdown(const struct bp_plugin_set *set, FILE *out);
+
+/**
+ * bp_plugins_report_json() - the value of the report's "plugins" key
+ * @set: a finished set (NULL: an empty object)
+ * @out: stream
+ * @depth: indentation depth of the key (2 spaces per level)
+ *
+ * Writes { "NAME": { ... }, ... } with the plugins' members, no newline
+ * after the closing brace.
+ */
+void bp_plugins_report_json(const struct bp_plugin_set *set, FILE *out, int depth);
+
+/**
+ * bp_plugins_list() - one line per plugin: name, origin, summary, options
+ * @set: set
+ * @out: stream
+ */
+void bp_plugins_list(const struct bp_plugin_set *set, FILE *out);
+
+/*
+ * Warnings collected so far, oldest first; bp_plugins_clear_warnings()
+ * drops them once printed.
+ */
+size_t bp_plugins_nwarnings(const struct bp_plugin_set *set);
+const char *bp_plugins_warning(const struct bp_plugin_set *set, size_t i);
+void bp_plugins_clear_warnings(struct bp_plugin_set *set);
+
+/* Free a set, its plugins' state and output, and unload .so files. NULL is a no-op. */
+void bp_plugins_free(struct bp_plugin_set *set);
+
+#endif

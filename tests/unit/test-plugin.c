@@ -1,0 +1,568 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Plugins without dlopen: the registry of built-in descriptors, trust and
+ * ABI checks, options, the renderers, and the built-in plugins fed by hand:
+ * initcall with real initcall event formats and a kallsyms table (the
+ * fixture of an early-boot recording), android and polling with a model
+ * filled by hand.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+#include <traceevent/event-parse.h>
+
+#include "analysis/model.h"
+#include "plugin/plugins.h"
+#include "tracefile/tracefile.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+/* ---- helpers ---- */
+
+static struct bp_plugin_set *load_only(const char *select, const char **opts, size_t nopts)
+{
+	struct bp_plugin_opts o = { 0 };
+
+	o.select = select;
+	o.opts = opts;
+	o.nopts = nopts;
+	return bp_plugins_load(&o);
+}
+
+/* JSON without its line breaks and indentation, for one-line needles. */
+static void compact(char *s)
+{
+	char *w = s;
+
+	for (; *s; s++) {
+		if (*s == '\n') {
+			while (s[1] == ' ')
+				s++;
+			continue;
+		}
+		*w++ = *s;
+	}
+	*w = 0;
+}
+
+/* What a finished set renders, as one string (caller frees); JSON compacted. */
+static char *render(const struct bp_plugin_set *set, int json)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	if (json)
+		bp_plugins_report_json(set, f, 0);
+	else
+		bp_plugins_report_text(set, f);
+	fclose(f);
+	if (json)
+		compact(buf);
+	return buf;
+}
+
+static void assert_contains(const char *hay, const char *needle)
+{
+	if (!strstr(hay, needle))
+		fail_msg("expected '%s' in:\n%s", needle, hay);
+}
+
+/* ---- registry, trust, ABI, options ---- */
+
+static void test_builtins(void **state)
+{
+	size_t i, j, n = 0;
+
+	(void)state;
+	for (i = 0; bp_builtin_plugins[i]; i++, n++) {
+		const struct bootprof_plugin *p = bp_builtin_plugins[i];
+
+		assert_int_equal(p->abi, BOOTPROF_PLUGIN_ABI);
+		assert_non_null(p->name);
+		assert_non_null(p->summary);
+		assert_non_null(p->events);
+		assert_non_null(p->json_keys);
+		assert_non_null(p->model);
+		for (j = 0; j < i; j++)
+			assert_string_not_equal(p->name, bp_builtin_plugins[j]->name);
+	}
+	assert_int_equal(n, 4);
+}
+
+static void test_untrusted(void **state)
+{
+	struct stat st = { 0 };
+
+	(void)state;
+	st.st_uid = 1000;
+	st.st_gid = 1000;
+	st.st_mode = S_IFREG | 0755;
+	assert_null(bp_plugin_untrusted(&st, 1000, 1000));
+	st.st_uid = 0;
+	assert_null(bp_plugin_untrusted(&st, 1000, 1000));
+	st.st_uid = 1001;
+	assert_string_equal(bp_plugin_untrusted(&st, 1000, 1000), "owned by another user");
+	st.st_uid = 1000;
+	st.st_mode = S_IFDIR | 0777;
+	assert_string_equal(bp_plugin_untrusted(&st, 1000, 1000), "writable by others");
+	st.st_mode = S_IFDIR | 0775;
+	assert_null(bp_plugin_untrusted(&st, 1000, 1000));
+	st.st_gid = 50;
+	assert_string_equal(bp_plugin_untrusted(&st, 1000, 1000), "writable by another group");
+	st.st_gid = 0;
+	assert_null(bp_plugin_untrusted(&st, 1000, 1000));
+}
+
+static int other_model(struct bootprof_ctx *ctx, const struct bootprof_model *m)
+{
+	(void)m;
+	ctx->host->json_u64(ctx, "answer", 42);
+	return 0;
+}
+
+static const struct bootprof_plugin other_abi = {
+	.abi = BOOTPROF_PLUGIN_ABI + 1, .name = "future", .model = other_model,
+};
+
+static const struct bootprof_plugin dup_name = {
+	.abi = BOOTPROF_PLUGIN_ABI, .name = "polling", .model = other_model,
+};
+
+static void test_abi_and_duplicates(void **state)
+{
+	struct bp_plugin_set *set = load_only(NULL, NULL, 0);
+	char want[128];
+
+	(void)state;
+	assert_non_null(set);
+	assert_int_equal(bp_plugins_count(set), 4);
+	assert_int_equal(bp_plugins_add(set, &other_abi, "x.so"), -1);
+	snprintf(want, sizeof(want), "plugin ABI version %u, this bootprof uses %u",
+		 BOOTPROF_PLUGIN_ABI + 1, BOOTPROF_PLUGIN_ABI);
+	assert_non_null(strstr(bp_last_error(), want));
+	assert_int_equal(bp_plugins_add(set, &dup_name, "y.so"), -1);
+	assert_non_null(strstr(bp_last_error(), "already loaded"));
+	assert_int_equal(bp_plugins_count(set), 4);
+	bp_plugins_free(set);
+}
+
+static void test_select_and_options(void **state)
+{
+	const char *good[] = { "android.process=zygote", "android.bogus=1" };
+	const char *bad[] = { "android" };
+	const char *unknown[] = { "nosuch.key=1" };
+	const char *origin;
+	struct bp_plugin_set *set;
+	struct bp_plugin_opts o = { 0 };
+
+	(void)state;
+	set = load_only("polling,android", good, 2);
+	assert_non_null(set);
+	assert_int_equal(bp_plugins_count(set), 2);
+	assert_string_equal(bp_plugins_get(set, 0, &origin)->name, "android");
+	assert_string_equal(origin, "built-in");
+	assert_int_equal(bp_plugins_nwarnings(set), 1);
+	assert_non_null(strstr(bp_plugins_warning(set, 0), "no option 'bogus'"));
+	bp_plugins_free(set);
+
+	assert_null(load_only("polling,nosuch", NULL, 0));
+	assert_non_null(strstr(bp_last_error(), "no plugin named 'nosuch'"));
+	assert_null(load_only(NULL, bad, 1));
+	assert_non_null(strstr(bp_last_error(), "malformed plugin option"));
+	assert_null(load_only(NULL, unknown, 1));
+	assert_non_null(strstr(bp_last_error(), "no plugin named 'nosuch'"));
+
+	o.disabled = 1;
+	set = bp_plugins_load(&o);
+	assert_int_equal(bp_plugins_count(set), 0);
+	bp_plugins_free(set);
+}
+
+/* ---- the initcall plugin on real event formats ---- */
+
+static const char initcall_start_fmt[] =
+	"name: initcall_start\n"
+	"ID: 22\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:initcall_t func;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"func=%pS\", REC->func\n";
+
+static const char initcall_finish_fmt[] =
+	"name: initcall_finish\n"
+	"ID: 21\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:initcall_t func;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:int ret;\toffset:16;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"func=%pS ret=%d\", REC->func, REC->ret\n";
+
+static const char initcall_level_fmt[] =
+	"name: initcall_level\n"
+	"ID: 23\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:__data_loc char[] level;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"level=%s\", __get_str(level)\n";
+
+static const char kallsyms[] =
+	"ffffffff81000000 T _stext\n"
+	"ffffffff82a01230 t pci_subsys_init\n"
+	"ffffffff82a02000 t virtio_blk_init\n"
+	"ffffffff82a03000 t ext4_init_fs\n"
+	"ffffffff82a04000 t zz_after\n";
+
+struct raw {
+	unsigned char b[32];
+	int size;
+};
+
+static struct raw rec(int id, int pid, uint64_t func, int ret, const char *level)
+{
+	struct raw r = { { 0 }, 0 };
+	uint16_t type = (uint16_t)id;
+
+	memcpy(r.b, &type, 2);
+	memcpy(r.b + 4, &pid, 4);
+	if (level) {
+		uint32_t loc = (uint32_t)(strlen(level) + 1) << 16 | 12;
+
+		memcpy(r.b + 8, &loc, 4);
+		memcpy(r.b + 12, level, strlen(level) + 1);
+		r.size = 12 + (int)strlen(level) + 1;
+		return r;
+	}
+	memcpy(r.b + 8, &func, 8);
+	memcpy(r.b + 16, &ret, 4);
+	r.size = id == 21 ? 20 : 16;
+	return r;
+}
+
+static void feed(struct bp_build_hooks *h, struct tep_handle *tep, uint64_t ts, struct raw r)
+{
+	struct bp_event ev = { 0 };
+	uint16_t id;
+
+	memcpy(&id, r.b, 2);
+	ev.ts = ts;
+	ev.id = id;
+	ev.format = tep_find_event(tep, id);
+	ev.data = r.b;
+	ev.size = r.size;
+	h->event(h->arg, &ev);
+}
+
+static char *run_initcall(int with_kallsyms)
+{
+	const uint64_t ms = 1000000;
+	struct tep_handle *tep = tep_alloc();
+	struct bp_plugin_set *set = load_only("initcall", NULL, 0);
+	struct bp_model *m = bp_model_new();
+	struct bp_build_hooks h;
+	char *json, *text, *both;
+
+	assert_non_null(tep);
+	assert_non_null(set);
+	tep_set_long_size(tep, 8);
+	tep_set_cpus(tep, 1);
+	assert_int_equal(tep_parse_event(tep, initcall_start_fmt, strlen(initcall_start_fmt),
+					 "initcall"), 0);
+	assert_int_equal(tep_parse_event(tep, initcall_finish_fmt, strlen(initcall_finish_fmt),
+					 "initcall"), 0);
+	assert_int_equal(tep_parse_event(tep, initcall_level_fmt, strlen(initcall_level_fmt),
+					 "initcall"), 0);
+	if (with_kallsyms)
+		assert_int_equal(tep_parse_kallsyms(tep, kallsyms), 0);
+	bp_plugins_start(set, tep);
+	bp_plugins_hooks(set, &h);
+	feed(&h, tep, 100 * ms, rec(23, 1, 0, 0, "subsys"));
+	feed(&h, tep, 101 * ms, rec(22, 1, 0xffffffff82a01230ull, 0, NULL));
+	feed(&h, tep, 104 * ms, rec(21, 1, 0xffffffff82a01230ull, 0, NULL));
+	feed(&h, tep, 110 * ms, rec(23, 1, 0, 0, "device"));
+	feed(&h, tep, 111 * ms, rec(22, 1, 0xffffffff82a02000ull, 0, NULL));
+	feed(&h, tep, 161 * ms, rec(21, 1, 0xffffffff82a02000ull, -19, NULL));
+	feed(&h, tep, 170 * ms, rec(22, 1, 0xffffffff82a03010ull, 0, NULL));
+	feed(&h, tep, 190 * ms, rec(21, 1, 0xffffffff82a03010ull, 0, NULL));
+	bp_plugins_finish(set, m);
+	json = render(set, 1);
+	text = render(set, 0);
+	both = xasprintf("%s\n%s", text, json);
+	free(json);
+	free(text);
+	bp_plugins_free(set);
+	bp_model_free(m);
+	tep_free(tep);
+	return both;
+}
+
+static void test_initcall(void **state)
+{
+	char *out = run_initcall(1);
+	const char *slow, *mid;
+
+	(void)state;
+	assert_contains(out, "== initcall: kernel initcalls");
+	assert_contains(out, "3 initcalls, 73.0 ms in total");
+	/* Slowest first, named from kallsyms, an offset inside a symbol shown. */
+	slow = strstr(out, "virtio_blk_init");
+	mid = strstr(out, "ext4_init_fs+0x10");
+	assert_non_null(slow);
+	assert_non_null(mid);
+	assert_true(slow < mid);
+	assert_true(mid < strstr(out, "pci_subsys_init"));
+	assert_contains(out, "\"symbol\": \"virtio_blk_init\"");
+	assert_contains(out, "\"duration_ns\": 50000000");
+	assert_contains(out, "\"ret\": -19");
+	assert_contains(out, "\"level\": \"device\"");
+	assert_contains(out, "\"total_ns\": 73000000");
+	free(out);
+
+	/* Without kallsyms the address is all there is. */
+	out = run_initcall(0);
+	assert_contains(out, "0xffffffff82a02000");
+	assert_contains(out, "\"symbol\": null");
+	free(out);
+}
+
+/* ---- android and polling on a model filled by hand ---- */
+
+static void add_process(struct bp_model *m, int pid, const char *comm, const char *exec,
+			int parent, uint64_t wait, uint64_t run)
+{
+	struct bp_process *p = &m->processes[m->nprocesses++];
+
+	p->pid = pid;
+	snprintf(p->comm, sizeof(p->comm), "%s", comm);
+	if (exec) {
+		p->exec = xcalloc(1, sizeof(*p->exec));
+		p->exec[0] = xstrdup(exec);
+		p->nexec = 1;
+	}
+	p->parent = parent >= 0 ? &m->processes[parent] : NULL;
+	p->ppid = parent >= 0 ? m->processes[parent].pid : 0;
+	p->wait_ns = wait;
+	p->run_ns = run;
+}
+
+static void add_file(struct bp_model *m, const char *path, uint64_t read, uint64_t used,
+		     size_t nreaders)
+{
+	struct bp_file *f = &m->files[m->nfiles++];
+
+	f->path = xstrdup(path);
+	f->ino = m->nfiles;
+	f->bytes_read = read;
+	f->used_bytes = used;
+	f->never_used_bytes = read - used;
+	f->nreaders = nreaders;
+	f->first_ns = 1000000000;
+	f->last_ns = 1000000000 + (uint64_t)(nreaders - 1) * 10000000;
+}
+
+static void add_access(struct bp_model *m, size_t proc, size_t file, uint64_t wait,
+		       uint64_t bytes)
+{
+	struct bp_access *a = &m->accesses[m->naccesses++];
+
+	a->process = &m->processes[proc];
+	a->file = &m->files[file];
+	a->wait_ns = wait;
+	a->bytes_read = bytes;
+	m->processes[proc].bytes_read += bytes;
+}
+
+static struct bp_model *android_model(void)
+{
+	const uint64_t ms = 1000000;
+	struct bp_model *m = bp_model_new();
+
+	m->processes = xcalloc(4, sizeof(*m->processes));
+	m->files = xcalloc(6, sizeof(*m->files));
+	m->accesses = xcalloc(8, sizeof(*m->accesses));
+	add_process(m, 1, "init", "/sbin/init", -1, 5 * ms, 0);
+	add_process(m, 100, "zygote", "/system/bin/app_process", 0, 700 * ms, 50 * ms);
+	add_process(m, 101, "system_server", NULL, 1, 100 * ms, 10 * ms);
+	add_process(m, 200, "pm", "/system/bin/pm", 0, 0, 0);
+	add_file(m, "/system/framework/framework.jar", 8 << 20, 8 << 20, 1);
+	add_file(m, "/system/app/Foo.apk", 4 << 20, 64 << 10, 2);
+	add_file(m, "/system/framework/boot.oat", 2 << 20, 2 << 20, 1);
+	add_file(m, "/system/lib/libandroid_runtime.so", 1 << 20, 1 << 20, 1);
+	add_file(m, "/system/etc/preloaded-classes", 1 << 16, 1 << 16, 1);
+	add_file(m, "/data/app/Bar.apk", 1 << 20, 4096, 1);
+	add_access(m, 1, 0, 400 * ms, 8 << 20);
+	add_access(m, 1, 1, 100 * ms, 1 << 20);
+	add_access(m, 2, 2, 50 * ms, 2 << 20);
+	add_access(m, 1, 3, 30 * ms, 1 << 20);
+	add_access(m, 1, 4, 20 * ms, 1 << 16);
+	add_access(m, 3, 1, 10 * ms, 3 << 20);
+	add_access(m, 3, 5, 10 * ms, 1 << 20);
+	return m;
+}
+
+static void test_android(void **state)
+{
+	const char *opts[] = { "android.process=zygote", "android.archives=*.apk" };
+	struct bp_model *m = android_model();
+	struct bp_plugin_set *set = load_only("android", opts, 2);
+	char *json, *text;
+
+	(void)state;
+	bp_plugins_start(set, NULL);
+	bp_plugins_finish(set, m);
+	json = render(set, 1);
+	text = render(set, 0);
+	/* Zygote and system_server: 800 ms of wait, 600 ms of it charged to files. */
+	assert_contains(json, "\"processes\": 2");
+	assert_contains(json, "\"wait_ns\": 800000000");
+	assert_contains(json, "\"jar\": {\"wait_ns\": 400000000");
+	assert_contains(json, "\"apk\": {\"wait_ns\": 100000000");
+	assert_contains(json, "\"oat\": {\"wait_ns\": 50000000");
+	assert_contains(json, "\"so\": {\"wait_ns\": 30000000");
+	assert_contains(json, "\"other\": {\"wait_ns\": 20000000");
+	assert_contains(json, "\"unattributed\": {\"wait_ns\": 200000000");
+	/* The package scan: two APKs, most of what was read never used. */
+	assert_contains(json, "\"count\": 2");
+	assert_contains(json, "\"bytes_read\": 5242880");
+	assert_contains(json, "\"used_bytes\": 69632");
+	assert_contains(text, "== android: zygote preload and package scan");
+	assert_contains(text, "jar           400.0 ms  50.0%   8.0 MiB");
+	assert_true(strstr(text, "/system/app/Foo.apk") < strstr(text, "/data/app/Bar.apk"));
+	free(json);
+	free(text);
+	bp_plugins_free(set);
+
+	/* A process pattern that matches nothing: no text section, zero counts. */
+	opts[0] = "android.process=nothing";
+	set = load_only("android", opts, 1);
+	bp_plugins_start(set, NULL);
+	bp_plugins_finish(set, m);
+	json = render(set, 1);
+	assert_contains(json, "\"matched\": 0");
+	free(json);
+	text = render(set, 0);
+	assert_null(strstr(text, "Zygote"));
+	free(text);
+	bp_plugins_free(set);
+	bp_model_free(m);
+}
+
+static void test_polling_files(void **state)
+{
+	const char *opts[] = { "polling.min=2" };
+	struct bp_model *m = android_model();
+	struct bp_plugin_set *set = load_only("polling", opts, 1);
+	char *json;
+
+	(void)state;
+	bp_plugins_start(set, NULL);
+	bp_plugins_finish(set, m);
+	json = render(set, 1);
+	/* Foo.apk: 2 readers 10 ms apart: 100 per second. */
+	assert_contains(json, "\"path\": \"/system/app/Foo.apk\",\"readers\": 2");
+	assert_contains(json, "\"per_second\": 100.000");
+	assert_null(strstr(json, "framework.jar"));
+	free(json);
+	bp_plugins_free(set);
+	bp_model_free(m);
+}
+
+/* ---- rendering ---- */
+
+static int quoting_model(struct bootprof_ctx *ctx, const struct bootprof_model *m)
+{
+	static const char *const head[] = { "n", "what" };
+	const char *row[] = { "1", "a|b" };
+
+	(void)m;
+	ctx->host->section(ctx, "quoting");
+	ctx->host->table(ctx, 2, head, "rl");
+	ctx->host->row(ctx, row);
+	ctx->host->json_str(ctx, "s", "quote\" back\\ nl\n ctl\x01");
+	ctx->host->json_open(ctx, "list", '[');
+	ctx->host->json_i64(ctx, NULL, -5);
+	ctx->host->json_close(ctx);
+	/* One close too many is ignored, not a crash. */
+	ctx->host->json_close(ctx);
+	ctx->host->json_close(ctx);
+	return 0;
+}
+
+static const struct bootprof_plugin quoting = {
+	.abi = BOOTPROF_PLUGIN_ABI, .name = "quoting", .model = quoting_model,
+};
+
+static int failing_model(struct bootprof_ctx *ctx, const struct bootprof_model *m)
+{
+	(void)m;
+	ctx->host->line(ctx, "half a section");
+	return -1;
+}
+
+static const struct bootprof_plugin failing = {
+	.abi = BOOTPROF_PLUGIN_ABI, .name = "failing", .model = failing_model,
+};
+
+static void test_render(void **state)
+{
+	struct bp_plugin_opts o = { .disabled = 1 };
+	struct bp_plugin_set *set = bp_plugins_load(&o);
+	struct bp_model *m = bp_model_new();
+	char *json, *text;
+
+	(void)state;
+	assert_int_equal(bp_plugins_add(set, &quoting, "built-in"), 0);
+	assert_int_equal(bp_plugins_add(set, &failing, "built-in"), 0);
+	bp_plugins_start(set, NULL);
+	bp_plugins_finish(set, m);
+	json = render(set, 1);
+	assert_string_equal(json, "{\"quoting\": {\"s\": \"quote\\\" back\\\\ nl\\n ctl\\u0001\","
+				  "\"list\": [-5]}}");
+	text = render(set, 0);
+	assert_string_equal(text, "\n== quoting\nn  what\n1  a|b\n");
+	assert_int_equal(bp_plugins_nwarnings(set), 1);
+	assert_non_null(strstr(bp_plugins_warning(set, 0), "plugin 'failing' failed"));
+	free(json);
+	free(text);
+	bp_plugins_free(set);
+	bp_model_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_builtins),
+		cmocka_unit_test(test_untrusted),
+		cmocka_unit_test(test_abi_and_duplicates),
+		cmocka_unit_test(test_select_and_options),
+		cmocka_unit_test(test_initcall),
+		cmocka_unit_test(test_android),
+		cmocka_unit_test(test_polling_files),
+		cmocka_unit_test(test_render),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
