@@ -583,7 +583,9 @@ static void put_span_line(struct top *t, struct top_frame *f)
 	} else {
 		col = put(f, l, col, "lost 0");
 	}
-	if (!t->batch && t->rebuild_ms > 0)
+	if (t->rebuilding)
+		put(f, l, col, "  (rebuilding...)");
+	else if (!t->batch && t->rebuild_ms > 0)
 		putf(f, l, col, "  (rebuilt in %.1f ms)", t->rebuild_ms);
 }
 
@@ -598,6 +600,15 @@ static void put_totals(struct top *t, struct top_frame *f)
 	     fmt_bytes(a, tot->read_bytes), miss & BP_MISSING_SCHED ? "n/a" : fmt_ns(b, tot->wait_ns),
 	     miss & BP_MISSING_SCHED ? "n/a" : fmt_ns(c, tot->idle_wait_ns),
 	     miss & BP_MISSING_ACCESS ? "n/a" : fmt_bytes(d, tot->never_used_bytes));
+}
+
+/* The window in timeline columns: [*c0, *c1) of n. */
+static void window_cols(const struct top *t, int n, int *c0, int *c1)
+{
+	*c0 = t->since_ns ? time_col(t, t->since_ns, n) : 0;
+	*c1 = t->until_ns ? time_col(t, t->until_ns, n) : n;
+	if (*c1 <= *c0)
+		*c1 = *c0 + 1 <= n ? *c0 + 1 : n;
 }
 
 /* The columns of the window the model was built for (not the one being chosen). */
@@ -668,9 +679,16 @@ static void put_strip(struct top *t, struct top_frame *f, int n)
 	}
 	span(f, lw, 6, n, TA_STRIP);
 	span(f, ld, 6, n, TA_STRIP);
-	marker_cols(t, n, &c0, &c1);
-	for (c = c0; c < c1; c++)
-		lm->text[6 + c] = c == c0 ? '[' : c == c1 - 1 ? ']' : '=';
+	if (t->rebuilding) {
+		/* The window asked for, while its model is being built. */
+		window_cols(t, n, &c0, &c1);
+		for (c = c0; c < c1; c++)
+			lm->text[6 + c] = c == c0 ? '[' : c == c1 - 1 ? ']' : '-';
+	} else {
+		marker_cols(t, n, &c0, &c1);
+		for (c = c0; c < c1; c++)
+			lm->text[6 + c] = c == c0 ? '[' : c == c1 - 1 ? ']' : '=';
+	}
 	span(f, lm, 6 + c0, c1 - c0, TA_WINDOW);
 	put(f, lm, 0, t->src->update ? "shown" : "window");
 	t->strip_cols = n;
@@ -907,29 +925,45 @@ static int window_is_whole(const struct top *t)
 	       (!t->until_ns || t->until_ns >= t->full->window.until_ns);
 }
 
-/* Build the window's model; on failure keep the old one. 0 or -1. */
-static int rebuild_window(struct top *t)
+int top_window_wanted(struct top *t, struct bp_window *w)
 {
-	struct bp_window w = { t->since_ns, t->until_ns, 0 };
-	struct bp_model *m;
-	double start = now_ms();
-
 	t->window_dirty = 0;
 	t->rows_dirty = 1;
 	if (window_is_whole(t)) {
 		drop_window(t);
 		t->win = t->full;
 		t->rebuild_ms = 0;
+		t->rebuilding = 0;
 		return 0;
 	}
+	*w = (struct bp_window){ t->since_ns, t->until_ns, 0 };
+	return 1;
+}
+
+void top_window_built(struct top *t, struct bp_model *m, double ms)
+{
+	drop_window(t);
+	t->win = m;
+	t->rebuild_ms = ms;
+	t->rebuilding = 0;
+	t->rows_dirty = 1;
+}
+
+/* Build the window's model now; on failure keep the old one. 0 or -1. */
+static int rebuild_window(struct top *t)
+{
+	struct bp_window w;
+	struct bp_model *m;
+	double start = now_ms();
+
+	if (!top_window_wanted(t, &w))
+		return 0;
 	m = t->src->build(t->src->arg, &w);
 	if (!m) {
 		set_message(t, "cannot rebuild the window");
 		return -1;
 	}
-	drop_window(t);
-	t->win = m;
-	t->rebuild_ms = now_ms() - start;
+	top_window_built(t, m, now_ms() - start);
 	return 0;
 }
 
@@ -1092,15 +1126,6 @@ static void cycle_sort(struct top *t, int step)
 	lv->sort = (lv->sort + step + n) % n;
 	lv->sel = lv->first = 0;
 	t->rows_dirty = 1;
-}
-
-/* The window in timeline columns: [*c0, *c1) of n. */
-static void window_cols(const struct top *t, int n, int *c0, int *c1)
-{
-	*c0 = t->since_ns ? time_col(t, t->since_ns, n) : 0;
-	*c1 = t->until_ns ? time_col(t, t->until_ns, n) : n;
-	if (*c1 <= *c0)
-		*c1 = *c0 + 1 <= n ? *c0 + 1 : n;
 }
 
 static void set_window_cols(struct top *t, int n, int c0, int c1)
