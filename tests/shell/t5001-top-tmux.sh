@@ -6,8 +6,9 @@
 . "$(dirname "$0")/../test-lib.sh"
 
 command -v tmux >/dev/null || skip_all "tmux is not installed (scripts/deps.sh check)"
-DAT=$TOP/tests/fixtures/top-small.dat
-[ -f "$DAT" ] || skip_all "no fixture $DAT"
+[ -f "$TOP/tests/fixtures/top-small.dat.gz" ] || skip_all "no fixture top-small.dat.gz"
+DAT=$TEST_DIR/top-small.dat
+gzip -dc "$TOP/tests/fixtures/top-small.dat.gz" >"$DAT"
 
 SOCK=bp-$TEST_NAME-$$
 T() { tmux -L "$SOCK" "$@"; }
