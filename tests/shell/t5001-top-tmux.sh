@@ -13,6 +13,8 @@ gzip -dc "$TOP/tests/fixtures/top-small.dat.gz" >"$DAT"
 SOCK=bp-$TEST_NAME-$$
 T() { tmux -L "$SOCK" "$@"; }
 trap 'T kill-server 2>/dev/null; rm -rf "$TEST_DIR"' EXIT
+# A session that outlives the others: the server then never exits between runs.
+T new-session -d -s keep 'sleep 600'
 
 screen() { T capture-pane -p -t top; }
 

@@ -38,6 +38,8 @@ fi
 SOCK=bp-$TEST_NAME-$$
 T() { tmux -L "$SOCK" "$@"; }
 trap 'T kill-server 2>/dev/null; rm -rf "$TEST_DIR"' EXIT
+# A session that outlives the others: the server then never exits between runs.
+T new-session -d -s keep 'sleep 600'
 
 wait_for() {
 	i=0
