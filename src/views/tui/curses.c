@@ -130,7 +130,7 @@ static void builder_collect(struct builder *b, struct top *t)
 		top_window_built(t, m, ms);
 	} else {
 		t->rebuilding = 0;
-		snprintf(t->message, sizeof(t->message), "cannot rebuild the window: %s", error);
+		snprintf(t->message, sizeof(t->message), "cannot rebuild the window: %.120s", error);
 	}
 }
 

@@ -908,7 +908,7 @@ static double now_ms(void)
 
 static void set_message(struct top *t, const char *what)
 {
-	snprintf(t->message, sizeof(t->message), "%s: %s", what, bp_last_error());
+	snprintf(t->message, sizeof(t->message), "%s: %.100s", what, bp_last_error());
 }
 
 static void drop_window(struct top *t)
