@@ -26,6 +26,10 @@
 #include "util/error.h"
 #include "views/tui/top.h"
 
+/* As report: the last boot recorded by bootprof init, else ./bootprof.dat. */
+#define DEFAULT_RECORDING "/var/log/bootprof/latest.dat"
+#define FALLBACK_RECORDING "bootprof.dat"
+
 const char cmd_top_usage[] =
 	"usage: bootprof top [--sort COL] [--view files|procs] [--since S] [--until S] [FILE]\n"
 	"       bootprof top --live [-d S] [--cumulative] [--sort COL] [--view files|procs]\n"
@@ -49,7 +53,8 @@ const char cmd_top_usage[] =
 	"      --since S        window start, seconds on the recording clock\n"
 	"      --until S        window end, seconds on the recording clock\n"
 	"\n"
-	"FILE defaults to bootprof.dat. Keys: ? for help, q to quit.\n";
+	"FILE defaults to " DEFAULT_RECORDING ", else ./" FALLBACK_RECORDING ".\n"
+	"Keys: ? for help, q to quit.\n";
 
 enum { OPT_LIVE = 256, OPT_VIEW, OPT_SINCE, OPT_UNTIL };
 
@@ -67,7 +72,6 @@ const struct option cmd_top_options[] = {
 	{ 0 },
 };
 
-#define DEFAULT_FILE "bootprof.dat"
 #define DEFAULT_DELAY_S 2.0
 #define DEFAULT_WIDTH 100
 
@@ -186,7 +190,8 @@ static int parse_options(struct top_args *a, int argc, char **argv)
 	if (!a->live && (a->delay_set || a->o.cumulative))
 		return bp_usage_error("top", "--delay and --cumulative need --live");
 	if (!a->file)
-		a->file = DEFAULT_FILE;
+		a->file = access(DEFAULT_RECORDING, F_OK) == 0 ? DEFAULT_RECORDING :
+			  FALLBACK_RECORDING;
 	return 0;
 }
 

@@ -55,6 +55,25 @@ expect "window totals differ from the whole recording's" \
 	"[ \"$(read_of "$TEST_DIR/late.txt")\" != \"$(read_of "$TEST_DIR/wide.txt")\" ] &&
 	 [ \"$(read_of "$TEST_DIR/early.txt")\" != \"$(read_of "$TEST_DIR/wide.txt")\" ]"
 
+# 3b. The same model as report: the header's totals are the report's
+# summary, for the whole recording and for a window.
+summary() { # FILE -> "read|wait|idle|never" from a report
+	sed -n 's/^read from storage: *\([^(]*[^ (]\) *(.*/read \1/p
+		s/^I\/O wait: *\(.*\)$/wait \1/p
+		s/^CPU idle while waiting: *\(.*\)$/idle \1/p
+		s/^never used: *\([^(]*[^ (]\) *(.*/never \1/p' "$1"
+}
+header() { # FILE -> the same from top --batch
+	sed -n 's/^read \(.*\)  I\/O wait \(.*\)  CPU idle waiting \(.*\)  never used \(.*\)$/read \1\nwait \2\nidle \3\nnever \4/p' "$1"
+}
+for w in "" "--since $SPLIT" "--until $SPLIT"; do
+	"$BOOTPROF" report $w "$DAT" >"$TEST_DIR/report.txt"
+	"$BOOTPROF" top --batch $w "$DAT" >"$TEST_DIR/top.txt"
+	expect "totals as report's${w:+ ($w)}" \
+		"summary '$TEST_DIR/report.txt' >'$TEST_DIR/r' && header '$TEST_DIR/top.txt' >'$TEST_DIR/t' &&
+		 [ \$(wc -l <'$TEST_DIR/r') = 4 ] && diff '$TEST_DIR/r' '$TEST_DIR/t'"
+done
+
 # 4. Same rows as the screen: the files view of --batch at 80 columns fits 80 columns.
 expect "--width 80: no line longer than 80" \
 	"'$BOOTPROF' top --batch -w 80 '$DAT' | awk 'length > 80 { exit 1 }'"
