@@ -13,7 +13,6 @@
  * rebuild that grows with the length of the session (~10 M events/s).
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +23,7 @@
 #include "capture/live.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
+#include "util/signals.h"
 #include "views/tui/top.h"
 
 /* As report: the last boot recorded by bootprof init, else ./bootprof.dat. */
@@ -202,43 +202,9 @@ static struct bp_model *file_build(void *arg, const struct bp_window *window)
 	return bp_model_build(arg, window, NULL);
 }
 
-/* ---- signals: leave cleanly (endwin, instance removed) ---- */
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop_signal(int sig)
-{
-	stop_signal = sig;
-}
-
-static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
-#define NSTOP_SIGNALS (sizeof(stop_signals) / sizeof(stop_signals[0]))
-
-/* No SA_RESTART: a signal wakes getch() and sleeps at once. */
-static void catch_signals(struct sigaction *old)
-{
-	struct sigaction sa;
-	size_t i;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop_signal;
-	sigemptyset(&sa.sa_mask);
-	stop_signal = 0;
-	for (i = 0; i < NSTOP_SIGNALS; i++)
-		sigaction(stop_signals[i], &sa, &old[i]);
-}
-
-static void restore_signals(const struct sigaction *old)
-{
-	size_t i;
-
-	for (i = 0; i < NSTOP_SIGNALS; i++)
-		sigaction(stop_signals[i], &old[i], NULL);
-}
-
 static int run(struct top_args *a, const struct bp_top_source *src)
 {
-	a->o.stop = &stop_signal;
+	a->o.stop = &bp_stop_signal;
 	if (a->batch)
 		return bp_top_batch(stdout, src, &a->o);
 	return bp_top_interactive(src, &a->o);
@@ -289,7 +255,7 @@ static int top_live(struct top_args *a)
 	src.arg = live;
 	src.delay_ns = (uint64_t)(a->delay * 1e9);
 	ret = -1;
-	if (!stop_signal && bp_live_update(live) == 0)
+	if (!bp_stop_signal && bp_live_update(live) == 0)
 		ret = run(a, &src);
 	bp_live_free(live);
 	return ret < 0 ? bp_error_last() : 0;
@@ -297,15 +263,16 @@ static int top_live(struct top_args *a)
 
 int cmd_top(int argc, char **argv)
 {
-	struct sigaction old[NSTOP_SIGNALS];
+	struct bp_stop_signals old;
 	struct top_args a;
 	int ret;
 
 	ret = parse_options(&a, argc, argv);
 	if (ret)
 		return ret;
-	catch_signals(old);
+	/* Signals only ask to stop: the terminal and the instance are always restored. */
+	bp_stop_signals_catch(&old);
 	ret = a.live ? top_live(&a) : top_file(&a);
-	restore_signals(old);
+	bp_stop_signals_restore(&old);
 	return ret;
 }

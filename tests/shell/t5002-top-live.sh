@@ -35,32 +35,7 @@ if ! command -v tmux >/dev/null; then
 	skip "--live in a terminal" "tmux is not installed"
 	exit 0
 fi
-SOCK=bp-$TEST_NAME-$$
-T() { tmux -L "$SOCK" "$@"; }
-trap 'T kill-server 2>/dev/null; rm -rf "$TEST_DIR"' EXIT
-# A session that outlives the others: the server then never exits between runs.
-T new-session -d -s keep 'sleep 600'
-
-wait_for() {
-	i=0
-	while [ $i -lt 150 ]; do
-		T capture-pane -p -t top | grep -q -e "$1" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	T capture-pane -p -t top
-	return 1
-}
-
-exited() {
-	i=0
-	while [ $i -lt 150 ]; do
-		[ -s "$TEST_DIR/status" ] && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
+. "$TOP/tests/fixtures/top-tmux.sh"
 
 for how in q TERM INT; do
 	rm -f "$TEST_DIR/status" "$TEST_DIR/pid"
@@ -74,8 +49,7 @@ for how in q TERM INT; do
 		"test -d $TRACEFS/instances/bootprof-$pid"
 	expect "--live ($how): refreshes (a second interval)" \
 		"wait_for '^span [0-9.]*-[0-9.]* s  interval [0-9.]*-[0-9.]* s ([0-9.]* [ms]*)' &&
-		 a=\$(T capture-pane -p -t top | grep '^span'); sleep 2.5;
-		 [ \"\$(T capture-pane -p -t top | grep '^span')\" != \"\$a\" ]"
+		 a=\$(screen | grep '^span'); sleep 2.5; [ \"\$(screen | grep '^span')\" != \"\$a\" ]"
 	case $how in
 	q) T send-keys -t top q ;;
 	TERM) kill -TERM "$pid" ;;
