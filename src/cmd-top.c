@@ -6,11 +6,14 @@
  * failures to exit statuses.
  *
  * Live mode records like `bootprof record`, through its own tracefs
- * instance, into a private temporary recording, and every interval builds
- * the model again from everything recorded so far (src/capture/live.c).
- * That is the simplest design that is right: the numbers are exactly the
- * ones `report` would print for the same recording, at the cost of a
- * rebuild that grows with the length of the session (~10 M events/s).
+ * instance, into a private temporary recording, and every interval writes
+ * a complete recording of what it keeps and builds the model from it
+ * again (src/capture/live.c). That is the simplest design that is right:
+ * the numbers are exactly the ones `report` would print for the same
+ * events. The last interval is built from the last LIVE_RECENT intervals
+ * (so waits and the page cache it starts in are known), which bounds the
+ * cost of an update; --cumulative builds from the start, at a cost that
+ * grows with the session (the engine reads several M events/s).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -235,9 +238,16 @@ static struct bp_model *live_build(void *arg, const struct bp_window *window)
 	return r ? bp_model_build(r, window, NULL) : NULL;
 }
 
-static int live_update(void *arg)
+/*
+ * The last interval is built from the last LIVE_RECENT intervals, so the
+ * waits and page-cache state it starts in are known, and an update costs
+ * the same at any age of the session; cumulative builds from the start.
+ */
+#define LIVE_RECENT 3
+
+static int live_update(void *arg, int cumulative)
 {
-	return bp_live_update(arg);
+	return bp_live_update(arg, cumulative ? 0 : LIVE_RECENT);
 }
 
 static int top_live(struct top_args *a)
@@ -255,7 +265,7 @@ static int top_live(struct top_args *a)
 	src.arg = live;
 	src.delay_ns = (uint64_t)(a->delay * 1e9);
 	ret = -1;
-	if (!bp_stop_signal && bp_live_update(live) == 0)
+	if (!bp_stop_signal && live_update(live, a->o.cumulative) == 0)
 		ret = run(a, &src);
 	bp_live_free(live);
 	return ret < 0 ? bp_error_last() : 0;

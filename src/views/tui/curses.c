@@ -350,7 +350,7 @@ int bp_top_interactive(const struct bp_top_source *src, const struct bp_top_opts
 
 		if (b.running)
 			builder_collect(&b, &t);
-		if (src->update && now_ms() >= next_update) {
+		if (src->update && (now_ms() >= next_update || t.update_now)) {
 			top_update(&t);
 			/* From the end of the update: a slow one never starves the keys. */
 			next_update = now_ms() + src->delay_ns / 1000000;

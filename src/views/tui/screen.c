@@ -961,7 +961,8 @@ int top_update(struct top *t)
 	if (!t->src->update)
 		return 0;
 	last_end = t->full->window.until_ns;
-	if (t->src->update(t->src->arg) < 0) {
+	t->update_now = 0;
+	if (t->src->update(t->src->arg, t->cumulative) < 0) {
 		set_message(t, "cannot read new events");
 		return -1;
 	}
@@ -1264,6 +1265,8 @@ int top_key(struct top *t, int key)
 			t->since_ns = t->cumulative ? 0 : t->interval_since_ns;
 			t->until_ns = 0;
 			t->window_dirty = 1;
+			/* Cumulative needs the pages the last update did not keep. */
+			t->update_now = 1;
 		}
 		break;
 	default:

@@ -128,6 +128,7 @@ struct top {
 	int cumulative;             /* live: whole recording vs the last interval */
 	uint64_t interval_since_ns; /* live: start of the last interval */
 	uint64_t updates;           /* live: intervals so far */
+	int update_now;             /* live: update before the next frame (mode changed) */
 	struct top_level stack[TOP_MAX_DEPTH];
 	int depth;                  /* stack[depth - 1] is shown */
 	char filter[TOP_FILTER_LEN];
