@@ -74,6 +74,7 @@ struct bp_plugin_set {
 	int *pid_off;             /* by event id: common_pid offset, -1 unknown */
 	size_t nids;
 	int swap;
+	int arch;                 /* enum bp_arch of the recording */
 };
 
 void bp_plugin_warn(struct bp_plugin_set *set, const char *fmt, ...)

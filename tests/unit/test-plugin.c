@@ -297,7 +297,7 @@ static char *run_initcall(int with_kallsyms)
 					 "initcall"), 0);
 	if (with_kallsyms)
 		assert_int_equal(tep_parse_kallsyms(tep, kallsyms), 0);
-	bp_plugins_start(set, tep);
+	bp_plugins_start(set, tep, NULL);
 	bp_plugins_hooks(set, &h);
 	feed(&h, tep, 100 * ms, rec(23, 1, 0, 0, "subsys"));
 	feed(&h, tep, 101 * ms, rec(22, 1, 0xffffffff82a01230ull, 0, NULL));
@@ -431,7 +431,7 @@ static void test_android(void **state)
 	char *json, *text;
 
 	(void)state;
-	bp_plugins_start(set, NULL);
+	bp_plugins_start(set, NULL, NULL);
 	bp_plugins_finish(set, m);
 	json = render(set, 1);
 	text = render(set, 0);
@@ -458,7 +458,7 @@ static void test_android(void **state)
 	/* A process pattern that matches nothing: no text section, zero counts. */
 	opts[0] = "android.process=nothing";
 	set = load_only("android", opts, 1);
-	bp_plugins_start(set, NULL);
+	bp_plugins_start(set, NULL, NULL);
 	bp_plugins_finish(set, m);
 	json = render(set, 1);
 	assert_contains(json, "\"matched\": 0");
@@ -478,7 +478,7 @@ static void test_polling_files(void **state)
 	char *json;
 
 	(void)state;
-	bp_plugins_start(set, NULL);
+	bp_plugins_start(set, NULL, NULL);
 	bp_plugins_finish(set, m);
 	json = render(set, 1);
 	/* Foo.apk: 2 readers 10 ms apart: 100 per second. */
@@ -536,7 +536,7 @@ static void test_render(void **state)
 	(void)state;
 	assert_int_equal(bp_plugins_add(set, &quoting, "built-in"), 0);
 	assert_int_equal(bp_plugins_add(set, &failing, "built-in"), 0);
-	bp_plugins_start(set, NULL);
+	bp_plugins_start(set, NULL, NULL);
 	bp_plugins_finish(set, m);
 	json = render(set, 1);
 	assert_string_equal(json, "{\"quoting\": {\"s\": \"quote\\\" back\\\\ nl\\n ctl\\u0001\","
