@@ -100,13 +100,20 @@ demo:
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)scripts/demo.sh
 
+# A static ./build-static/bootprof for initramfs images (busybox, no shared
+# libraries): libtracefs.a and libtraceevent.a linked in.
+STATIC_LIBS := $(shell pkg-config --static --libs $(PKGS) 2>/dev/null) -lpthread -ldl -lm
+static:
+	$(Q)$(MAKE) --no-print-directory O=build-static LDFLAGS=-static LDLIBS="$(STATIC_LIBS)" \
+		build-static/bootprof
+
 bench: all
 	$(Q)bench/run.sh
 
 clean:
 	rm -rf build build-asan build-static build-fuzz bootprof
 
-.PHONY: all bootprof examples plugins unit-tests deps-build check demo bench clean install uninstall fuzz
+.PHONY: all bootprof examples plugins unit-tests deps-build check demo bench clean install uninstall fuzz static
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
 

@@ -91,7 +91,7 @@ int main(int argc, char **argv)
 	size_t i;
 
 	/* Started as init (init=/usr/sbin/bootprof or a bootprof-init link). */
-	if (!strcmp(self, "bootprof-init") || (getpid() == 1 && argc == 1))
+	if (!strcmp(self, "bootprof-init") || getpid() == 1)
 		return cmd_init(argc, argv);
 
 	if (argc < 2) {

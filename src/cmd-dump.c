@@ -16,18 +16,20 @@
 #include "util/xalloc.h"
 
 const char cmd_dump_usage[] =
-	"usage: bootprof dump [--meta] [--events LIST] [FILE]\n"
+	"usage: bootprof dump [--meta] [--events LIST] [--count] [FILE]\n"
 	"\n"
 	"Print the events of a recording (default trace.dat), one per line in time\n"
 	"order: seconds.micros [cpu] pid comm event: fields.\n"
 	"\n"
 	"  --meta           also print the whole metadata: mounts, disks, inode->path table\n"
 	"  --events LIST    only these events: comma-separated system:event, event or system\n"
+	"  --count          print the number of events of each type instead of the events\n"
 	"  -h, --help       show this help\n";
 
 const struct option cmd_dump_options[] = {
 	{ "meta", no_argument, NULL, 'm' },
 	{ "events", required_argument, NULL, 'e' },
+	{ "count", no_argument, NULL, 'c' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 }
 };
@@ -35,6 +37,7 @@ const struct option cmd_dump_options[] = {
 struct dump_opts {
 	const char *file;
 	int meta;
+	int count;
 	char **events;  /* filter words, NULL: all */
 	size_t nevents;
 };
@@ -73,6 +76,9 @@ static int parse_options(struct dump_opts *o, int argc, char **argv)
 		switch (c) {
 		case 'm':
 			o->meta = 1;
+			break;
+		case 'c':
+			o->count = 1;
 			break;
 		case 'e':
 			if (parse_events(o, optarg))
@@ -243,6 +249,34 @@ static void print_event(struct tep_handle *tep, struct trace_seq *seq, const str
 	       ev->format ? ev->format->name : "unknown", ev->format ? seq->buffer : "");
 }
 
+/* "count system:event" per event type seen, by name; "total" last. */
+static int count_events(struct bp_reader *r, const struct dump_opts *o)
+{
+	uint64_t *counts = xcalloc(65536, sizeof(*counts)), unknown = 0, total = 0;
+	struct tep_handle *tep = bp_reader_tep(r);
+	struct bp_event ev;
+	int ret, id;
+
+	while ((ret = bp_reader_next(r, &ev)) == 1) {
+		if (!ev.format)
+			unknown++;
+		else if (!o->nevents || wanted(o, ev.format))
+			counts[ev.id & 0xffff]++;
+	}
+	for (id = 0; id < 65536; id++) {
+		const struct tep_event *e = counts[id] ? tep_find_event(tep, id) : NULL;
+
+		if (e)
+			printf("%llu %s:%s\n", (unsigned long long)counts[id], e->system, e->name);
+		total += counts[id];
+	}
+	if (unknown)
+		printf("%llu unknown\n", (unsigned long long)unknown);
+	printf("%llu total\n", (unsigned long long)(total + unknown));
+	free(counts);
+	return ret;
+}
+
 /* Warnings not printed yet (the reader only appends), one per line on stderr. */
 static void print_warnings(struct bp_reader *r, size_t *printed)
 {
@@ -284,12 +318,16 @@ int cmd_dump(int argc, char **argv)
 	print_header(r, o.file);
 	if (o.meta)
 		print_meta(bp_reader_meta(r));
-	trace_seq_init(&seq);
-	while ((ret = bp_reader_next(r, &ev)) == 1) {
-		if (wanted(&o, ev.format))
-			print_event(bp_reader_tep(r), &seq, &ev);
+	if (o.count) {
+		ret = count_events(r, &o);
+	} else {
+		trace_seq_init(&seq);
+		while ((ret = bp_reader_next(r, &ev)) == 1) {
+			if (wanted(&o, ev.format))
+				print_event(bp_reader_tep(r), &seq, &ev);
+		}
+		trace_seq_destroy(&seq);
 	}
-	trace_seq_destroy(&seq);
 	st = bp_reader_stats(r);
 	if (st->missed_events || st->missed_pages)
 		printf("# events missed (page headers): %llu, pages with an unknown number: %llu\n",

@@ -1,15 +1,561 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * bootprof init: run as PID 1 (init=/usr/sbin/bootprof, rdinit=, or a
+ * bootprof-init link). PID 1 mounts what it needs, forks the recorder and
+ * execs the real init at once; the recorder drains the boot-time buffer
+ * (or records from now), stops on a condition, waits for the real root to
+ * be writable and saves /var/log/bootprof/boot-YYYYMMDD-HHMMSS.dat with a
+ * latest.dat link.
+ *
+ * It never prevents a boot: whatever fails, the real init is exec'd and
+ * the reason goes to the kernel log as "bootprof: ...".
+ *
+ * The recorder keeps its data in a tmpfs mounted in a private mount
+ * namespace (invisible to the system, gone when it exits) and holds no
+ * file of the initramfs open, so switch_root can empty it. Its binary
+ * stays mapped: a deleted initramfs file keeps its pages until the
+ * recorder exits, which costs about a megabyte of RAM for the duration
+ * and nothing else. argv[0] starts with '@' so systemd's initrd
+ * transition leaves the recorder alive (systemd.io/ROOT_STORAGE_DAEMONS).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/vfs.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "builtin.h"
+#include "capture/boot.h"
 #include "util/error.h"
+#include "util/xalloc.h"
 
-const char cmd_init_usage[] = "usage: bootprof init\n";
+const char cmd_init_usage[] =
+	"usage: bootprof init   (as PID 1: init=/path/to/bootprof, or a link named bootprof-init)\n"
+	"\n"
+	"Record the boot from PID 1: mount /proc, /sys, tracefs and /dev when absent,\n"
+	"fork a recorder, and exec the real init at once. The recorder drains the\n"
+	"boot-time trace buffer ('bootprof cmdline' words; else it records from\n"
+	"now), stops on a condition, and once the root file system is writable saves\n"
+	"/var/log/bootprof/boot-YYYYMMDD-HHMMSS.dat and a latest.dat link.\n"
+	"Any failure is logged to the kernel log and the real init still runs.\n"
+	"\n"
+	"Kernel command-line options:\n"
+	"  bootprof.init=PATH        the real init (default /sbin/init)\n"
+	"  bootprof.until-exec=NAME  stop when a program named NAME is exec'd\n"
+	"  bootprof.until-file=PATH  stop when PATH exists (as PID 1 sees it)\n"
+	"  bootprof.duration=S       stop after S seconds (default 60)\n"
+	"  bootprof.buffer-size=KB   ring buffer per CPU when recording without a\n"
+	"                            boot-time buffer (default 8192)\n"
+	"  bootprof.save-timeout=S   give up saving when the root is not writable\n"
+	"                            S seconds after the stop (default 600)\n";
+
 const struct option cmd_init_options[] = { { 0 } };
+
+#define DEFAULT_INIT "/sbin/init"
+#define LOG_DIR "/var/log/bootprof"
+#define SPOOL_NAME "boot.dat"
+
+struct init_opts {
+	char init[256];
+	char until_exec[64];
+	char until_file[256];
+	double duration;
+	size_t buffer_kb;
+	double save_timeout;
+	int test;           /* bootprof.test=1: honour bootprof.fault= */
+	char fault[64];
+	char warnings[1024];/* problems found while parsing, logged by the recorder */
+};
+
+/* ---- the kernel log ---- */
+
+static int kmsg_fd = -1;
+
+static void kmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void kmsg(const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	int n;
+
+	n = snprintf(buf, sizeof(buf), "<5>bootprof: ");
+	va_start(ap, fmt);
+	n += vsnprintf(buf + n, sizeof(buf) - (size_t)n - 1, fmt, ap);
+	va_end(ap);
+	if (n > (int)sizeof(buf) - 2)
+		n = (int)sizeof(buf) - 2;
+	if (buf[n - 1] != '\n')
+		buf[n++] = '\n';
+	if (kmsg_fd < 0)
+		kmsg_fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	if (kmsg_fd < 0 || write(kmsg_fd, buf, (size_t)n) < 0) {
+		/* Nowhere to say it; the console at least. */
+		if (write(STDERR_FILENO, buf + 3, (size_t)n - 3) < 0)
+			return;
+	}
+}
+
+/* ---- PID 1 ---- */
+
+static uint64_t boottime_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000ull + (uint64_t)ts.tv_nsec / 1000;
+}
+
+static void mount_if_absent(const char *probe, const char *type, const char *dir)
+{
+	if (access(probe, F_OK) == 0)
+		return;
+	mkdir(dir, 0755);
+	mount(type, dir, type, MS_NOSUID | MS_NOEXEC | (strcmp(type, "devtmpfs") ? MS_NODEV : 0),
+	      NULL);
+}
+
+static void add_warning(struct init_opts *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_warning(struct init_opts *o, const char *fmt, ...)
+{
+	size_t len = strlen(o->warnings);
+	va_list ap;
+
+	if (len + 2 >= sizeof(o->warnings))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(o->warnings + len, sizeof(o->warnings) - len - 1, fmt, ap);
+	va_end(ap);
+	strcat(o->warnings, "\n");
+}
+
+static void set_string(struct init_opts *o, char *dst, size_t size, const char *key,
+		       const char *val)
+{
+	if (!*val || strlen(val) >= size) {
+		add_warning(o, "ignoring bad %s='%s'", key, val);
+		return;
+	}
+	strcpy(dst, val);
+}
+
+static double parse_seconds(struct init_opts *o, const char *key, const char *val, double dflt)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(val, &end);
+	if (errno || end == val || *end || !(v > 0) || v > 1e6) {
+		add_warning(o, "ignoring bad %s='%s'", key, val);
+		return dflt;
+	}
+	return v;
+}
+
+/* bootprof.* words of /proc/cmdline; other words are the kernel's or init's. */
+static void parse_cmdline(struct init_opts *o, char *cmdline)
+{
+	char *save = NULL, *word;
+
+	for (word = strtok_r(cmdline, " \t\n", &save); word; word = strtok_r(NULL, " \t\n", &save)) {
+		char *eq, *key = word;
+		const char *val = "";
+
+		if (strncmp(word, "bootprof.", 9))
+			continue;
+		eq = strchr(word, '=');
+		if (eq) {
+			*eq = '\0';
+			val = eq + 1;
+		}
+		if (!strcmp(key, "bootprof.init")) {
+			if (val[0] != '/')
+				add_warning(o, "ignoring bootprof.init='%s' (not an absolute path)", val);
+			else
+				set_string(o, o->init, sizeof(o->init), key, val);
+		} else if (!strcmp(key, "bootprof.until-exec")) {
+			set_string(o, o->until_exec, sizeof(o->until_exec), key, val);
+		} else if (!strcmp(key, "bootprof.until-file")) {
+			set_string(o, o->until_file, sizeof(o->until_file), key, val);
+		} else if (!strcmp(key, "bootprof.duration")) {
+			o->duration = parse_seconds(o, key, val, o->duration);
+		} else if (!strcmp(key, "bootprof.save-timeout")) {
+			o->save_timeout = parse_seconds(o, key, val, o->save_timeout);
+		} else if (!strcmp(key, "bootprof.buffer-size")) {
+			double kb = parse_seconds(o, key, val, 0);
+
+			if (kb >= 4 && kb <= 4 * 1024 * 1024)
+				o->buffer_kb = (size_t)kb;
+		} else if (!strcmp(key, "bootprof.test")) {
+			o->test = !strcmp(val, "1");
+		} else if (!strcmp(key, "bootprof.fault")) {
+			set_string(o, o->fault, sizeof(o->fault), key, val);
+		} else {
+			add_warning(o, "ignoring unknown option '%s'", key);
+		}
+	}
+}
+
+static void read_options(struct init_opts *o)
+{
+	char cmdline[4096];
+	ssize_t n = -1;
+	int fd;
+
+	memset(o, 0, sizeof(*o));
+	strcpy(o->init, DEFAULT_INIT);
+	o->duration = 60;
+	o->buffer_kb = 8192;
+	o->save_timeout = 600;
+	fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, cmdline, sizeof(cmdline) - 1);
+		close(fd);
+	}
+	if (n < 0) {
+		add_warning(o, "cannot read /proc/cmdline: %s; using defaults", strerror(errno));
+		return;
+	}
+	cmdline[n] = '\0';
+	parse_cmdline(o, cmdline);
+	/* Test faults only under the test switch, so a stray word cannot break recording. */
+	if (o->fault[0] && !o->test) {
+		add_warning(o, "ignoring bootprof.fault= without bootprof.test=1");
+		o->fault[0] = '\0';
+	}
+}
+
+static int fault(const struct init_opts *o, const char *name)
+{
+	return o->test && !strcmp(o->fault, name);
+}
+
+/* ---- the recorder ---- */
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+struct recorder {
+	const struct init_opts *opts;
+	int ns_fd;              /* the system's mount namespace */
+	int spool_fd;           /* our tmpfs directory */
+	struct stat first_root; /* "/" when we started */
+	int in_initramfs;
+};
+
+static void log_warning(void *arg, const char *msg)
+{
+	char *copy = xstrdup(msg), *save = NULL, *line;
+
+	(void)arg;
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		kmsg("warning: %s", line);
+	free(copy);
+}
+
+static int sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	return nanosleep(&ts, NULL);
+}
+
+/*
+ * Wait for the system's real root: PID 1 leaves the initramfs (switch_root),
+ * then /var/log is there and writable. Enter PID 1's mount namespace and
+ * root, where the recording is saved and paths are resolved.
+ */
+static int enter_real_root(void *arg)
+{
+	struct recorder *rec = arg;
+	double waited = 0, limit = rec->opts->save_timeout;
+	struct statvfs sv;
+	struct stat st;
+
+	while (rec->in_initramfs) {
+		if (stat("/proc/1/root/", &st) == 0 &&
+		    (st.st_dev != rec->first_root.st_dev || st.st_ino != rec->first_root.st_ino))
+			break;
+		if (waited >= limit) {
+			kmsg("PID 1 stayed in the initramfs; saving there");
+			break;
+		}
+		sleep_ms(100);
+		waited += 0.1;
+	}
+	if (setns(rec->ns_fd, CLONE_NEWNS) < 0) {
+		bp_set_error_errno("cannot enter the system's mount namespace");
+		return -1;
+	}
+	/* PID 1 may have chroot'ed below the namespace's root. */
+	if (chroot("/proc/1/root") < 0 && errno != ENOENT)
+		kmsg("warning: cannot enter PID 1's root: %s", strerror(errno));
+	if (chdir("/") < 0)
+		return -1;
+	for (;;) {
+		if (statvfs("/var/log", &sv) == 0 && !(sv.f_flag & ST_RDONLY))
+			return 0;
+		if (waited >= limit) {
+			bp_set_error("/var/log is not writable %.0f s after the stop", limit);
+			return -1;
+		}
+		sleep_ms(200);
+		waited += 0.2;
+	}
+}
+
+static int copy_fd(int in, int out)
+{
+	char buf[65536];
+	ssize_t n, w, done;
+
+	while ((n = read(in, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		for (done = 0; done < n; done += w) {
+			w = write(out, buf + done, (size_t)(n - done));
+			if (w < 0) {
+				if (errno == EINTR) {
+					w = 0;
+					continue;
+				}
+				return -1;
+			}
+		}
+	}
+	return fsync(out);
+}
+
+/* Copy the finished recording from our tmpfs to LOG_DIR; set *path. */
+static int save(struct recorder *rec, char *path, size_t size)
+{
+	char name[64], tmp[96];
+	struct tm tm;
+	time_t now = time(NULL);
+	int in, out = -1, i;
+
+	if (mkdir(LOG_DIR, 0700) < 0 && errno != EEXIST) {
+		bp_set_error_errno("cannot create '%s'", LOG_DIR);
+		return -1;
+	}
+	in = openat(rec->spool_fd, SPOOL_NAME, O_RDONLY | O_CLOEXEC);
+	if (in < 0) {
+		bp_set_error_errno("cannot read the recording back");
+		return -1;
+	}
+	gmtime_r(&now, &tm);
+	for (i = 0; i < 100 && out < 0; i++) {
+		strftime(name, sizeof(name), "boot-%Y%m%d-%H%M%S", &tm);
+		if (i)
+			snprintf(name + strlen(name), sizeof(name) - strlen(name), "-%d", i);
+		snprintf(path, size, LOG_DIR "/%s.dat", name);
+		out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (out < 0 && errno != EEXIST)
+			break;
+	}
+	if (out < 0) {
+		bp_set_error_errno("cannot create '%s'", path);
+		close(in);
+		return -1;
+	}
+	if (copy_fd(in, out) < 0) {
+		bp_set_error_errno("cannot write '%s'", path);
+		close(in);
+		close(out);
+		unlink(path);
+		return -1;
+	}
+	close(in);
+	close(out);
+	/* latest.dat: a relative link, replaced atomically. */
+	snprintf(tmp, sizeof(tmp), LOG_DIR "/.latest-%d", (int)getpid());
+	unlink(tmp);
+	if (symlink(strrchr(path, '/') + 1, tmp) < 0 || rename(tmp, LOG_DIR "/latest.dat") < 0) {
+		kmsg("warning: cannot update " LOG_DIR "/latest.dat: %s", strerror(errno));
+		unlink(tmp);
+	}
+	return 0;
+}
+
+/* A tmpfs for the data, mounted on a directory only this namespace sees. */
+static int private_spool(struct recorder *rec)
+{
+	static const char *const dirs[] = { "/run", "/tmp", "/mnt", "/var/tmp", "/dev" };
+	struct statfs sfs;
+	size_t i;
+
+	if (unshare(CLONE_NEWNS) < 0) {
+		bp_set_error_errno("cannot make a private mount namespace");
+		return -1;
+	}
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
+		bp_set_error_errno("cannot make the mounts private");
+		return -1;
+	}
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		if (statfs(dirs[i], &sfs) < 0)
+			continue;
+		if (mount("bootprof", dirs[i], "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+			  "mode=0700,size=50%") < 0)
+			continue;
+		rec->spool_fd = open(dirs[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (rec->spool_fd >= 0)
+			return 0;
+	}
+	bp_set_error("no directory to mount a tmpfs on for the recording");
+	return -1;
+}
+
+static void detach(void)
+{
+	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	setsid();
+	if (fd >= 0) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (fd > 2)
+			close(fd);
+	}
+	if (chdir("/") < 0) {
+		/* "/" always exists. */
+	}
+}
+
+static int recorder_main(const struct init_opts *o, char *argv0)
+{
+	struct bp_boot_run run = { 0 };
+	struct recorder rec = { 0 };
+	struct sigaction sa;
+	struct statfs sfs;
+	char path[256];
+
+	rec.opts = o;
+	rec.ns_fd = rec.spool_fd = -1;
+	detach();
+	prctl(PR_SET_NAME, "bootprof-rec");
+	argv0[0] = '@';
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (o->warnings[0])
+		log_warning(NULL, o->warnings);
+	if (fault(o, "no-tracefs")) {
+		kmsg("cannot record the boot: tracefs is not available (bootprof.fault=no-tracefs)");
+		return 1;
+	}
+	stat("/", &rec.first_root);
+	rec.in_initramfs = statfs("/", &sfs) == 0 &&
+			   (sfs.f_type == 0x858458f6 /* ramfs */ || sfs.f_type == 0x01021994 /* tmpfs */);
+	rec.ns_fd = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
+	if (rec.ns_fd < 0) {
+		kmsg("cannot record the boot: cannot open /proc/self/ns/mnt: %s", strerror(errno));
+		return 1;
+	}
+	if (private_spool(&rec) < 0) {
+		kmsg("cannot record the boot: %s", bp_last_error());
+		return 1;
+	}
+	run.create = 1;
+	run.buffer_kb = o->buffer_kb;
+	run.duration = o->duration;
+	run.until_exec = o->until_exec[0] ? o->until_exec : NULL;
+	run.until_file = o->until_file[0] ? o->until_file : NULL;
+	run.root_prefix = "/proc/1/root";
+	run.stop_signal = &stop_signal;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d/" SPOOL_NAME, rec.spool_fd);
+	run.output = path;
+	run.before_save = enter_real_root;
+	run.arg = &rec;
+	run.warn = log_warning;
+	if (bp_boot_record(&run) < 0) {
+		kmsg("cannot record the boot: %s", bp_last_error());
+		bp_boot_run_release(&run);
+		return 1;
+	}
+	if (save(&rec, path, sizeof(path)) < 0) {
+		kmsg("cannot save the recording: %s", bp_last_error());
+		bp_boot_run_release(&run);
+		return 1;
+	}
+	kmsg("saved %s from the %s (%.1f MB of events, stopped: %s, %llu events lost)", path,
+	     run.buffer, (double)run.bytes / (1024.0 * 1024.0), run.stop_reason,
+	     (unsigned long long)run.lost);
+	bp_boot_run_release(&run);
+	return 0;
+}
+
+/* exec the real init; the fallbacks are the kernel's own. Returns only on failure. */
+static void exec_init(const char *init, int argc, char **argv)
+{
+	static const char *const fallbacks[] = { "/sbin/init", "/etc/init", "/bin/init", "/bin/sh" };
+	char **args = calloc((size_t)argc + 1, sizeof(*args));
+	size_t i;
+	int j;
+
+	if (!args)
+		return;
+	for (j = 1; j < argc; j++)
+		args[j] = argv[j];
+	args[0] = (char *)init;
+	execv(init, args);
+	kmsg("cannot exec %s: %s", init, strerror(errno));
+	for (i = 0; i < sizeof(fallbacks) / sizeof(fallbacks[0]); i++) {
+		args[0] = (char *)fallbacks[i];
+		execv(fallbacks[i], args);
+	}
+	free(args);
+}
 
 int cmd_init(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return bp_error("init: not built yet");
+	uint64_t t0 = boottime_us();
+	struct init_opts o;
+	pid_t pid;
+
+	if (getpid() != 1)
+		return bp_error("init runs as process 1 (init=%s on the kernel command line)",
+				argv[0]);
+	mount_if_absent("/proc/self", "proc", "/proc");
+	mount_if_absent("/sys/kernel", "sysfs", "/sys");
+	mount_if_absent("/dev/null", "devtmpfs", "/dev");
+	read_options(&o);
+
+	pid = fork();
+	if (pid == 0) {
+		/* The recorder: never returns into PID 1's code. */
+		_exit(fault(&o, "crash-recorder") ? (raise(SIGKILL), 1) : recorder_main(&o, argv[0]));
+	}
+	if (pid < 0)
+		kmsg("cannot start the recorder: %s", strerror(errno));
+	kmsg("exec %s %llu us after start", o.init, (unsigned long long)(boottime_us() - t0));
+	if (kmsg_fd >= 0)
+		close(kmsg_fd);
+	kmsg_fd = -1;
+	exec_init(o.init, argc, argv);
+	kmsg("no init found");
+	return 1;
 }

@@ -111,6 +111,16 @@ static uint64_t now_ns(clockid_t clk)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* Now on the trace clock, when user space can read it; 0 (unknown) else. */
+static uint64_t trace_clock_now(const char *clock)
+{
+	if (!strcmp(clock, "boot"))
+		return now_ns(CLOCK_BOOTTIME);
+	if (!strcmp(clock, "mono"))
+		return now_ns(CLOCK_MONOTONIC);
+	return 0;
+}
+
 static void free_events(char **events, size_t n)
 {
 	size_t i;
@@ -397,16 +407,32 @@ static int wait_for_stop(const struct record_opts *o, struct bp_capture *c,
 	return 0;
 }
 
-/* Ask a command still running to finish, as perf record does, and reap it. */
+/*
+ * Ask a command still running to finish, as perf record does, and reap it;
+ * one that ignores SIGTERM for END_GRACE_MS gets SIGKILL.
+ */
+#define END_GRACE_MS 3000
+
 static void end_command(struct run_state *rs)
 {
+	struct timespec tick = { 0, TICK_MS * 1000000L };
+	int waited = 0;
+	pid_t got;
+
 	if (rs->child <= 0)
 		return;
 	kill(rs->child, SIGTERM);
-	while (waitpid(rs->child, &rs->child_status, 0) < 0 && errno == EINTR)
-		;
+	for (;;) {
+		got = waitpid(rs->child, &rs->child_status, WNOHANG);
+		if (got == rs->child || (got < 0 && errno != EINTR))
+			break;
+		if (waited == END_GRACE_MS)
+			kill(rs->child, SIGKILL);
+		nanosleep(&tick, NULL);
+		waited += TICK_MS;
+	}
+	rs->child_reaped = got == rs->child;
 	rs->child = 0;
-	rs->child_reaped = 1;
 }
 
 static void report_command_status(const struct run_state *rs, const char *name)
@@ -423,10 +449,11 @@ static void report_command_status(const struct run_state *rs, const char *name)
 
 /* Everything the recording carries besides the raw pages. */
 static void fill_meta(struct bp_meta *meta, const struct record_opts *o, struct run_state *rs,
-		      int ncpus, int page_size, uint64_t start_ns, uint64_t stop_ns)
+		      const char *clock, int ncpus, int page_size, uint64_t start_ns,
+		      uint64_t stop_ns)
 {
 	meta->bootprof_version = xstrdup(BOOTPROF_VERSION);
-	meta->clock = xstrdup("boot");
+	meta->clock = xstrdup(clock);
 	meta->stop_reason = rs->stop_reason;
 	rs->stop_reason = NULL;
 	meta->command = o->cmd ? join_words(o->cmd) : NULL;
@@ -436,14 +463,32 @@ static void fill_meta(struct bp_meta *meta, const struct record_opts *o, struct 
 	meta->stop_ns = stop_ns;
 }
 
+/* One "bootprof: warning:" line per line of text. */
+static void print_warnings(const char *text)
+{
+	while (text && *text) {
+		const char *nl = strchr(text, '\n');
+		int len = nl ? (int)(nl - text) : (int)strlen(text);
+
+		bp_warn("%.*s", len, text);
+		text += len + (nl ? 1 : 0);
+	}
+}
+
 static void print_summary(const struct record_opts *o, const struct bp_meta *meta,
 			  uint64_t bytes)
 {
-	uint64_t lost = bp_meta_lost_events(meta);
+	uint64_t lost = bp_meta_lost_events(meta), events = 0;
+	int i;
 
-	fprintf(stderr, "bootprof: wrote '%s' (%.1f MB of events, %zu paths, %llu unresolved)\n",
-		o->output, (double)bytes / (1024.0 * 1024.0), meta->npaths,
-		(unsigned long long)meta->unresolved);
+	for (i = 0; meta->cpu_stats && i < meta->ncpus; i++)
+		events += meta->cpu_stats[i].read + meta->cpu_stats[i].entries;
+	fprintf(stderr,
+		"bootprof: wrote '%s': %llu events (%.1f MB), %zu files named, %llu unnamed; "
+		"stopped: %s\n",
+		o->output, (unsigned long long)events, (double)bytes / (1024.0 * 1024.0),
+		meta->npaths, (unsigned long long)meta->unresolved,
+		meta->stop_reason ? meta->stop_reason : "unknown");
 	if (lost)
 		bp_warn("%llu events lost (ring buffer overrun); try a larger --buffer-size",
 			(unsigned long long)lost);
@@ -510,8 +555,7 @@ int cmd_record(int argc, char **argv)
 	c = bp_capture_new(&cfg);
 	if (!c)
 		goto out_abort;
-	if (bp_capture_warnings(c))
-		fprintf(stderr, "bootprof: warning: %s", bp_capture_warnings(c));
+	print_warnings(bp_capture_warnings(c));
 	if (o.until_exec) {
 		xw = bp_exec_watch_new(name, o.until_exec);
 		if (!xw)
@@ -530,7 +574,7 @@ int cmd_record(int argc, char **argv)
 	}
 	if (bp_capture_start(c, w) < 0)
 		goto out_abort;
-	start_ns = now_ns(CLOCK_BOOTTIME);
+	start_ns = trace_clock_now(bp_capture_clock(c));
 	if (o.cmd && run_command(&cmd, o.cmd[0]) < 0)
 		goto out_abort;
 	if (wait_for_stop(&o, c, xw, &rs) < 0)
@@ -538,14 +582,14 @@ int cmd_record(int argc, char **argv)
 	bp_exec_watch_free(xw);
 	xw = NULL;
 	bp_capture_stop(c);
-	stop_ns = now_ns(CLOCK_BOOTTIME);
+	stop_ns = trace_clock_now(bp_capture_clock(c));
 	end_command(&rs);
 	write_err = bp_capture_write_error(c);
 	bytes = bp_capture_bytes(c);
 
 	if (bp_capture_headers(c, &headers) < 0)
 		goto out_abort;
-	fill_meta(&meta, &o, &rs, ncpus, page_size, start_ns, stop_ns);
+	fill_meta(&meta, &o, &rs, bp_capture_clock(c), ncpus, page_size, start_ns, stop_ns);
 	if (bp_capture_fill_meta(c, &meta) < 0)
 		goto out_abort;
 	/* Tracing is over: remove the instance before the (longer) path search. */
@@ -557,8 +601,13 @@ int cmd_record(int argc, char **argv)
 	/* After a failed write, finish what fits without scanning for paths. */
 	reader = write_err ? NULL : bp_writer_reader(w, &headers);
 	if (reader) {
-		if (bp_resolve_paths(&meta, reader) < 0)
+		/* Another signal now cuts the path search short; the recording is kept. */
+		stop_signal = 0;
+		if (bp_resolve_paths(&meta, reader, &stop_signal) < 0)
 			bp_warn("cannot name the files read: %s", bp_last_error());
+		else if (stop_signal)
+			bp_warn("path search interrupted; %llu files left unnamed",
+				(unsigned long long)meta.unresolved);
 		bp_reader_free(reader);
 	} else if (!write_err) {
 		bp_warn("cannot scan the recording for files: %s", bp_last_error());

@@ -1,15 +1,215 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * bootprof report [FILE]: the model of a recording as text, json, csv or
+ * markdown.
+ */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "analysis/model.h"
 #include "builtin.h"
+#include "tracefile/tracefile.h"
 #include "util/error.h"
+#include "views/report.h"
 
-const char cmd_report_usage[] = "usage: bootprof report\n";
-const struct option cmd_report_options[] = { { 0 } };
+#define DEFAULT_RECORDING "/var/log/bootprof/latest.dat"
+#define FALLBACK_RECORDING "bootprof.dat"
+#define DEFAULT_TOP 10
+
+const char cmd_report_usage[] =
+	"usage: bootprof report [options] [FILE]\n"
+	"\n"
+	"Report I/O wait and reads per process and per file. FILE defaults to\n"
+	DEFAULT_RECORDING ", else ./" FALLBACK_RECORDING ".\n"
+	"\n"
+	"  -f, --format FMT     text (default), json, csv or markdown\n"
+	"      --table NAME     csv table: processes, files, readers, never-used, reread,\n"
+	"                       disks, execs, timeline, totals (default processes)\n"
+	"  -n, --top N          rows per list (default 10 for text/markdown, all for json/csv;\n"
+	"                       0 = all)\n"
+	"  -p, --pid PID        only this process (and the files it touched)\n"
+	"  -c, --comm STR       only processes whose comm or exec path contains STR\n"
+	"      --file STR       only files whose path contains STR\n"
+	"      --since S        start of the window, seconds on the recording clock\n"
+	"      --until S        end of the window, seconds on the recording clock\n"
+	"      --tree           processes with their descendants' totals\n"
+	"  -h, --help           this text\n";
+
+const struct option cmd_report_options[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ "table", required_argument, NULL, 'T' },
+	{ "top", required_argument, NULL, 'n' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "comm", required_argument, NULL, 'c' },
+	{ "file", required_argument, NULL, 'F' },
+	{ "since", required_argument, NULL, 'S' },
+	{ "until", required_argument, NULL, 'U' },
+	{ "tree", no_argument, NULL, 't' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 }
+};
+
+/* "12", "12.5", "0.000001" seconds -> ns, exactly; -1 on junk. */
+static int parse_seconds(const char *s, uint64_t *ns)
+{
+	uint64_t sec = 0, frac = 0, scale = 1000000000ull;
+	const char *p = s;
+
+	if (!*p)
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (sec > UINT64_MAX / 10 / 1000000000ull)
+			return -1;
+		sec = sec * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++) {
+			if (scale > 1) {
+				scale /= 10;
+				frac += (uint64_t)(*p - '0') * scale;
+			}
+		}
+	}
+	if (*p || (p == s))
+		return -1;
+	*ns = sec * 1000000000ull + frac;
+	return 0;
+}
+
+static int parse_count(const char *s, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 0 || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static const char *default_file(void)
+{
+	if (access(DEFAULT_RECORDING, F_OK) == 0)
+		return DEFAULT_RECORDING;
+	return FALLBACK_RECORDING;
+}
 
 int cmd_report(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return bp_error("report: not built yet");
+	struct bp_report_opts o = { 0 };
+	struct bp_window w = { 0 };
+	const char *format = "text";
+	struct bp_reader *r;
+	struct bp_model *m;
+	long top = -1, v;
+	int c, rc;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":f:n:p:c:h", cmd_report_options, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			format = optarg;
+			break;
+		case 'T':
+			o.table = optarg;
+			break;
+		case 'n':
+			if (parse_count(optarg, 1000000000L, &top))
+				return bp_usage_error("report", "invalid --top '%s'", optarg);
+			break;
+		case 'p':
+			if (parse_count(optarg, INT_MAX, &v) || !v)
+				return bp_usage_error("report", "invalid --pid '%s'", optarg);
+			o.filter.pid = (int)v;
+			break;
+		case 'c':
+			o.filter.comm = optarg;
+			break;
+		case 'F':
+			o.filter.file = optarg;
+			break;
+		case 'S':
+			if (parse_seconds(optarg, &w.since_ns))
+				return bp_usage_error("report", "invalid --since '%s'", optarg);
+			break;
+		case 'U':
+			if (parse_seconds(optarg, &w.until_ns))
+				return bp_usage_error("report", "invalid --until '%s'", optarg);
+			break;
+		case 't':
+			o.tree = 1;
+			o.filter.tree = 1;
+			break;
+		case 'h':
+			fputs(cmd_report_usage, stdout);
+			return 0;
+		case ':':
+			return bp_usage_error("report", "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return bp_usage_error("report", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (argc - optind > 1)
+		return bp_usage_error("report", "too many arguments");
+	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv") &&
+	    strcmp(format, "markdown"))
+		return bp_usage_error("report", "unknown format '%s'", format);
+	if (o.table && strcmp(format, "csv"))
+		return bp_usage_error("report", "--table needs --format csv");
+	if (o.table) {
+		const char *const *t;
+
+		for (t = bp_csv_tables; *t && strcmp(*t, o.table); t++)
+			;
+		if (!*t)
+			return bp_usage_error("report", "unknown table '%s'", o.table);
+	}
+	if (w.until_ns && w.until_ns < w.since_ns)
+		return bp_usage_error("report", "--until is before --since");
+	if (top < 0)
+		top = !strcmp(format, "text") || !strcmp(format, "markdown") ? DEFAULT_TOP : 0;
+	o.top = (size_t)top;
+	o.file = optind < argc ? argv[optind] : default_file();
+
+	r = bp_reader_open(o.file);
+	if (!r)
+		return bp_error_last();
+	m = bp_model_build(r, &w, NULL);
+	if (!m) {
+		bp_error("cannot read '%s': %s", o.file, bp_last_error());
+		bp_reader_free(r);
+		return BP_EXIT_FAILURE;
+	}
+	if (m->header.warnings) {
+		const char *line = m->header.warnings, *nl;
+
+		for (; *line; line = nl + 1) {
+			nl = strchr(line, '\n');
+			if (!nl) {
+				bp_warn("%s", line);
+				break;
+			}
+			bp_warn("%.*s", (int)(nl - line), line);
+		}
+	}
+	if (m->totals.lost_events || m->totals.lost_pages)
+		bp_warn("'%s' lost events while recording: totals are lower bounds", o.file);
+	if (!strcmp(format, "json"))
+		rc = bp_view_json(stdout, m, &o);
+	else if (!strcmp(format, "csv"))
+		rc = bp_view_csv(stdout, m, &o);
+	else if (!strcmp(format, "markdown"))
+		rc = bp_view_markdown(stdout, m, &o);
+	else
+		rc = bp_view_text(stdout, m, &o);
+	bp_model_free(m);
+	bp_reader_free(r);
+	return rc ? bp_error_last() : 0;
 }

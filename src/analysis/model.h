@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tracefile/meta.h"  /* BP_DEV_MAJOR/MINOR: device numbers as the model keeps them */
+
 /*
  * The model: what a recording says about processes, files, disks and
  * waits over a time window. `report`, `top` and plugins all render the
@@ -290,6 +292,9 @@ struct bp_disk_stat {
  * @read_bytes: read from storage, all files and metadata (Σ bp_file.bytes_read)
  * @metadata_bytes: part of @read_bytes that was metadata
  * @nonblock_bytes: pages inserted for tmpfs/proc/... (not storage; excluded)
+ * @write_insert_bytes: pages of regular files inserted by buffered writes
+ *                      (the task was outside any read, open, exec syscall
+ *                      and page fault): created, not read; excluded
  * @rq_read_bytes: block-layer read bytes (Σ bp_disk_stat.rq_read_bytes)
  * @attributed_permille: @read_bytes * 1000 / @rq_read_bytes, the share of
  *                       block-layer reads explained by files; -1 when no
@@ -319,6 +324,7 @@ struct bp_totals {
 	uint64_t read_bytes;
 	uint64_t metadata_bytes;
 	uint64_t nonblock_bytes;
+	uint64_t write_insert_bytes;
 	uint64_t rq_read_bytes;
 	int64_t attributed_permille;
 	uint64_t wait_ns;

@@ -61,7 +61,11 @@ struct bp_capture {
 	int stop_fd;             /* eventfd: the threads stop and drain when readable */
 	sem_t ready;             /* each thread posts once it knows its tid */
 	_Atomic int write_error;
+	const char *clock;       /* the trace clock in use (static, or clock_owned) */
+	char *clock_owned;       /* attached: the clock the kernel's instance uses */
 	int tracing;             /* tracing_on was set to 1 */
+	int attached;            /* an instance made by someone else (the kernel at boot) */
+	int keep;                /* attached: leave it tracing at free */
 };
 
 /* ---- tracefs helpers ---- */
@@ -103,8 +107,10 @@ int bp_tracefs_ncpus(void)
 	int n = 0, cpu;
 	DIR *dp;
 
-	if (!dir)
+	if (!dir) {
+		bp_set_error("tracefs is not available");
 		return -1;
+	}
 	snprintf(path, sizeof(path), "%s/per_cpu", dir);
 	dp = opendir(path);
 	if (!dp) {
@@ -174,6 +180,17 @@ static void add_event(struct bp_capture *c, const char *system, const char *even
 	c->nevents++;
 }
 
+static int has_event(const struct bp_capture *c, const char *system, const char *event)
+{
+	size_t i;
+
+	for (i = 0; i < c->nevents; i++) {
+		if (!strcmp(c->events[i].system, system) && !strcmp(c->events[i].event, event))
+			return 1;
+	}
+	return 0;
+}
+
 static void add_unavailable(struct bp_capture *c, const char *system, const char *event)
 {
 	char *msg;
@@ -226,7 +243,8 @@ static int resolve_named_events(struct bp_capture *c, char **names, size_t n)
 			if (!strcmp(s->system, name) && !strcmp(s->event, colon + 1))
 				sc = s->syscall_filter;
 		}
-		add_event(c, name, colon + 1, sc);
+		if (!has_event(c, name, colon + 1))
+			add_event(c, name, colon + 1, sc);
 		free(name);
 	}
 	return 0;
@@ -273,6 +291,30 @@ static void capture_release_cpus(struct bp_capture *c)
 	}
 }
 
+/*
+ * An attached buffer: with keep, clear our filters and let it trace on;
+ * else remove the instance, or for the top-level buffer (trace_event= at
+ * boot) disable its events.
+ */
+static void release_attached(struct bp_capture *c)
+{
+	size_t i;
+
+	if (c->keep) {
+		for (i = 0; i < c->nevents; i++)
+			tracefs_event_file_write(c->instance, c->events[i].system,
+						 c->events[i].event, "filter", "0");
+		tracefs_instance_file_write(c->instance, "tracing_on", "1");
+		tracefs_instance_free(c->instance);
+	} else if (tracefs_instance_get_name(c->instance)) {
+		remove_instance(c->instance);
+	} else {
+		tracefs_instance_file_write(c->instance, "events/enable", "0");
+		tracefs_instance_free(c->instance);
+	}
+	c->instance = NULL;
+}
+
 void bp_capture_free(struct bp_capture *c)
 {
 	size_t i;
@@ -288,7 +330,9 @@ void bp_capture_free(struct bp_capture *c)
 			bp_capture_stop(c);
 	}
 	capture_release_cpus(c);
-	if (c->instance) {
+	if (c->instance && c->attached) {
+		release_attached(c);
+	} else if (c->instance) {
 		/* Stop first so nothing runs while the directory goes away. */
 		remove_instance(c->instance);
 	}
@@ -300,12 +344,39 @@ void bp_capture_free(struct bp_capture *c)
 		free(c->events[i].event);
 	}
 	free(c->events);
+	free(c->clock_owned);
 	for (i = 0; i < c->nunavailable; i++)
 		free(c->unavailable[i]);
 	free(c->unavailable);
 	free(c->warnings);
 	free(c->cpus);
 	free(c);
+}
+
+/*
+ * The wanted clock, else the closest this kernel has: "mono" counts from
+ * boot too but stops during suspend; "local" is what every kernel has.
+ */
+static int set_clock(struct bp_capture *c, const char *wanted)
+{
+	const char *const fallbacks[] = { wanted, "mono", "local" };
+	size_t i;
+
+	for (i = 0; i < sizeof(fallbacks) / sizeof(fallbacks[0]); i++) {
+		if (tracefs_instance_file_write(c->instance, "trace_clock", fallbacks[i]) < 0)
+			continue;
+		c->clock = fallbacks[i];
+		if (i) {
+			char *msg = xasprintf("trace clock '%s' is not available; using '%s'",
+					      wanted, fallbacks[i]);
+
+			append_warning(c, msg);
+			free(msg);
+		}
+		return 0;
+	}
+	bp_set_error_errno("cannot set the trace clock to '%s'", wanted);
+	return -1;
 }
 
 struct bp_capture *bp_capture_new(const struct bp_capture_config *cfg)
@@ -342,7 +413,7 @@ struct bp_capture *bp_capture_new(const struct bp_capture_config *cfg)
 	/* A new instance starts with tracing on: off until every event is set up. */
 	if (instance_write(c->instance, "tracing_on", "0") < 0)
 		goto out_free;
-	if (instance_write(c->instance, "trace_clock", cfg->clock) < 0)
+	if (set_clock(c, cfg->clock) < 0)
 		goto out_free;
 	snprintf(val, sizeof(val), "%zu", cfg->buffer_kb);
 	if (instance_write(c->instance, "buffer_size_kb", val) < 0)
@@ -374,6 +445,104 @@ out_free:
 	return NULL;
 }
 
+static char *read_clock(struct bp_capture *c);
+
+struct bp_capture *bp_capture_attach(const char *name, int keep)
+{
+	const struct bp_event_spec *s;
+	struct bp_capture *c = xcalloc(1, sizeof(*c));
+	char *set = NULL, *line, *save = NULL;
+	int i, len = 0;
+
+	c->stop_fd = -1;
+	c->attached = 1;
+	c->keep = keep;
+	sem_init(&c->ready, 0, 0);
+	c->ncpus = bp_tracefs_ncpus();
+	if (c->ncpus < 0)
+		goto out_free;
+	c->cpus = xcalloc((size_t)c->ncpus, sizeof(*c->cpus));
+	for (i = 0; i < c->ncpus; i++)
+		c->cpus[i].raw_fd = -1;
+	if (name && !tracefs_instance_exists(name)) {
+		bp_set_error("no trace instance '%s' (was the kernel booted with trace_instance=%s,...?)",
+			     name, name);
+		goto out_free;
+	}
+	/* Allocated, never created: the kernel made it at boot. */
+	c->instance = tracefs_instance_alloc(NULL, name);
+	if (!c->instance) {
+		bp_set_error_errno("cannot open trace instance '%s'", name ? name : "(top level)");
+		goto out_free;
+	}
+	if (tracefs_file_exists(c->instance, "buffer_percent"))
+		tracefs_instance_file_write(c->instance, "buffer_percent", "25");
+	/* What the boot enabled is what there is to read. */
+	set = tracefs_instance_file_read(c->instance, "set_event", &len);
+	for (line = set ? strtok_r(set, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *colon = strchr(line, ':');
+
+		if (!colon || colon == line || !colon[1])
+			continue;
+		*colon = '\0';
+		add_event(c, line, colon + 1, 0);
+	}
+	free(set);
+	if (!c->nevents) {
+		bp_set_error("no events are enabled in trace instance '%s'",
+			     name ? name : "(top level)");
+		goto out_free;
+	}
+	for (s = bp_default_events; s->system; s++) {
+		if (!event_exists(c->instance, s->system, s->event) &&
+		    !(s->fallback && event_exists(c->instance, s->system, s->fallback)))
+			add_unavailable(c, s->system, s->event);
+	}
+	c->clock_owned = read_clock(c);
+	c->clock = c->clock_owned;
+	c->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (c->stop_fd < 0) {
+		bp_set_error_errno("eventfd");
+		goto out_free;
+	}
+	return c;
+
+out_free:
+	/* Never remove what we did not create. */
+	c->keep = 1;
+	if (c->instance) {
+		tracefs_instance_free(c->instance);
+		c->instance = NULL;
+	}
+	bp_capture_free(c);
+	return NULL;
+}
+
+void bp_capture_keep(struct bp_capture *c)
+{
+	c->keep = 1;
+}
+
+/* The clock an attached instance uses, as a heap string; NULL if unknown. */
+static char *read_clock(struct bp_capture *c)
+{
+	char *text = tracefs_instance_file_read(c->instance, "trace_clock", NULL);
+	char *open, *close_;
+	char *clock = NULL;
+
+	if (text && (open = strchr(text, '[')) && (close_ = strchr(open, ']'))) {
+		*close_ = '\0';
+		clock = xstrdup(open + 1);
+	}
+	free(text);
+	return clock;}
+
+const char *bp_capture_clock(const struct bp_capture *c)
+{
+	return c->clock;
+}
+
 const char *bp_capture_warnings(const struct bp_capture *c)
 {
 	return c->warnings;
@@ -401,10 +570,10 @@ static char *syscall_condition(void)
 	return s;
 }
 
-/* "common_pid != P && ..." for the recorder's main thread and its CPU threads. */
-static char *self_condition(struct bp_capture *c)
+/* The recorder's own tasks: the main thread and the per-CPU threads. */
+static char *self_list(struct bp_capture *c, const char *first, const char *sep)
 {
-	char *s = xasprintf("common_pid != %d", (int)getpid());
+	char *s = xasprintf("%s%d", first, (int)getpid());
 	int i;
 
 	for (i = 0; i < c->ncpus; i++) {
@@ -412,23 +581,47 @@ static char *self_condition(struct bp_capture *c)
 
 		if (!c->cpus[i].running)
 			continue;
-		t = xasprintf("%s && common_pid != %d", s, (int)c->cpus[i].tid);
+		t = xasprintf("%s%s%d", s, sep, (int)c->cpus[i].tid);
 		free(s);
 		s = t;
 	}
 	return s;
 }
 
+/*
+ * Keep the recorder's own work (its splices, the pages it writes) out of
+ * the trace. set_event_notrace_pid (5.8+) drops those events before they
+ * are built; an event filter on common_pid would build every event of the
+ * system in a scratch buffer first and copy the survivors, which costs
+ * more on every event. Older kernels get the filter. raw_syscalls events
+ * always carry the filter on the I/O syscall ids.
+ */
 static int set_filters(struct bp_capture *c)
 {
-	char *self = self_condition(c), *sc = syscall_condition();
+	int notrace = tracefs_file_exists(c->instance, "set_event_notrace_pid");
+	char *self = NULL, *sc = syscall_condition();
 	int ret = 0;
 	size_t i;
 
+	if (notrace) {
+		char *pids = self_list(c, "", " ");
+
+		if (tracefs_instance_file_write(c->instance, "set_event_notrace_pid", pids) < 0)
+			notrace = 0;
+		free(pids);
+	}
+	if (!notrace)
+		self = self_list(c, "common_pid != ", " && common_pid != ");
 	for (i = 0; i < c->nevents && !ret; i++) {
 		struct recorded_event *e = &c->events[i];
-		char *filter = e->syscall_filter ? xasprintf("%s && %s", sc, self) : xstrdup(self);
+		char *filter;
 
+		if (e->syscall_filter)
+			filter = self ? xasprintf("%s && %s", sc, self) : xstrdup(sc);
+		else if (self)
+			filter = xstrdup(self);
+		else
+			continue;
 		if (tracefs_event_file_write(c->instance, e->system, e->event, "filter", filter) < 0) {
 			bp_set_error_errno("cannot set the filter of '%s:%s'", e->system, e->event);
 			ret = -1;
@@ -533,6 +726,8 @@ static int open_cpu(struct bp_capture *c, struct cpu_recorder *r, struct bp_writ
 		return -1;
 	snprintf(path, sizeof(path), "per_cpu/cpu%d/trace_pipe_raw", cpu);
 	r->raw_fd = tracefs_instance_file_open(c->instance, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (r->raw_fd < 0 && (errno == ENODEV || errno == ENOENT))
+		return 0; /* a possible CPU without a buffer: nothing to record */
 	if (r->raw_fd < 0) {
 		bp_set_error_errno("cannot open '%s'", path);
 		return -1;
@@ -549,7 +744,7 @@ int bp_capture_start(struct bp_capture *c, struct bp_writer *w)
 {
 	int page_size = bp_tracefs_page_size();
 	sigset_t all, old;
-	size_t i;
+	size_t i, started = 0;
 	int cpu, err = 0;
 
 	for (cpu = 0; cpu < c->ncpus; cpu++) {
@@ -560,13 +755,16 @@ int bp_capture_start(struct bp_capture *c, struct bp_writer *w)
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	for (cpu = 0; cpu < c->ncpus; cpu++) {
+		if (!c->cpus[cpu].tcpu)
+			continue;
 		err = pthread_create(&c->cpus[cpu].thread, NULL, recorder_main, &c->cpus[cpu]);
 		if (err)
 			break;
 		c->cpus[cpu].running = 1;
+		started++;
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	for (i = 0; i < (size_t)cpu; i++) {
+	for (i = 0; i < started; i++) {
 		while (sem_wait(&c->ready) < 0 && errno == EINTR)
 			;
 	}
@@ -587,7 +785,6 @@ int bp_capture_start(struct bp_capture *c, struct bp_writer *w)
 	}
 	if (instance_write(c->instance, "tracing_on", "1") < 0)
 		return -1;
-	c->tracing = 1;
 	return 0;
 }
 
@@ -598,9 +795,8 @@ int bp_capture_stop(struct bp_capture *c)
 
 	if (c->instance)
 		tracefs_instance_file_write(c->instance, "tracing_on", "0");
-	c->tracing = 0;
 	if (c->stop_fd >= 0 && write(c->stop_fd, &one, sizeof(one)) < 0) {
-		/* Cannot happen with a fresh eventfd; the threads then stop on the timeout. */
+		/* A fresh eventfd written once cannot overflow. */
 	}
 	for (i = 0; i < c->ncpus; i++) {
 		if (!c->cpus[i].running)
@@ -675,7 +871,7 @@ int bp_capture_counts(struct bp_capture *c, uint64_t *events, uint64_t *lost)
 	*events = *lost = 0;
 	for (i = 0; i < c->ncpus; i++) {
 		if (read_cpu_stat(c, i, &st) < 0)
-			return -1;
+			continue; /* a CPU without a buffer */
 		*events += st.entries + st.read;
 		*lost += st.overrun + st.dropped;
 	}
@@ -698,10 +894,9 @@ int bp_capture_fill_meta(struct bp_capture *c, struct bp_meta *meta)
 	meta->ncpus = c->ncpus;
 	free(meta->cpu_stats);
 	meta->cpu_stats = xcalloc((size_t)c->ncpus, sizeof(*meta->cpu_stats));
-	for (cpu = 0; cpu < c->ncpus; cpu++) {
-		if (read_cpu_stat(c, cpu, &meta->cpu_stats[cpu]) < 0)
-			return -1;
-	}
+	/* A CPU without a buffer keeps zeros. */
+	for (cpu = 0; cpu < c->ncpus; cpu++)
+		read_cpu_stat(c, cpu, &meta->cpu_stats[cpu]);
 	return 0;
 }
 

@@ -66,6 +66,20 @@ struct bp_capture;
 struct bp_capture *bp_capture_new(const struct bp_capture_config *cfg);
 
 /*
+ * Attach to a buffer someone else set up, with the events it has enabled:
+ * the instance name the kernel created from trace_instance= at boot, or
+ * NULL for the top-level buffer (trace_event=). Nothing is created. At
+ * bp_capture_free() the instance is removed (the top-level buffer's events
+ * disabled), or with keep left tracing as it was. Default events this
+ * kernel lacks are listed as unavailable. NULL with bp_set_error().
+ */
+struct bp_capture *bp_capture_attach(const char *name, int keep);
+
+/* An attached buffer is left tracing at free (after a failure: keep the boot data). */
+void bp_capture_keep(struct bp_capture *c);
+
+
+/*
  * Start one recorder thread per CPU splicing into bp_writer_cpu_fd(w, cpu),
  * filter out the recorder's own tasks, enable the events and turn tracing
  * on. 0 or -1 (bp_set_error()).
@@ -101,6 +115,9 @@ int bp_capture_fill_meta(struct bp_capture *c, struct bp_meta *meta);
  * Release with bp_trace_headers_release(). 0 or -1.
  */
 int bp_capture_headers(struct bp_capture *c, struct bp_trace_headers *h);
+
+/* The trace clock in use: the configured one, or a fallback (warned about). */
+const char *bp_capture_clock(const struct bp_capture *c);
 
 /*
  * Warnings gathered while configuring (missing events), one per line, or

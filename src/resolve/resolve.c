@@ -7,7 +7,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -340,7 +339,14 @@ struct resolve_state {
 	struct bp_map *inodes;
 	uint32_t dev;
 	uint64_t pending;          /* inodes of dev still to find */
+	const volatile sig_atomic_t *stop;
 };
+
+/* Anything left to search for, and no request to stop? */
+static int searching(const struct resolve_state *s)
+{
+	return s->pending && !(s->stop && *s->stop);
+}
 
 static void found(struct resolve_state *s, uint64_t *state, uint64_t ino, const char *path)
 {
@@ -365,7 +371,7 @@ static void resolve_by_handle(struct resolve_state *s, const struct bp_mountinfo
 	mfd = open(mnt->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (mfd < 0)
 		goto out_free;
-	while (s->pending && bp_map_next(s->inodes, &pos, &slot)) {
+	while (searching(s) && bp_map_next(s->inodes, &pos, &slot)) {
 		uint64_t *state = bp_map_get(s->inodes, slot->k1, slot->k2);
 		char link[64], path[PATH_MAX];
 		uint32_t words[2];
@@ -404,35 +410,102 @@ out_free:
 	free(fh);
 }
 
-/* nftw() has no context argument. */
-static __thread struct resolve_state *walk_state;
+/*
+ * The walk reads directories and matches d_ino, so only directories are
+ * opened and only hits are stat'ed (an lstat of every file, as nftw does,
+ * costs several times more on a large root filesystem). A directory whose
+ * mount id differs from the start's is another mount and is not entered.
+ */
+#define WALK_MAX_DEPTH 128
 
-static int walk_visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
+struct walk {
+	struct resolve_state *state;
+	uint64_t mnt_id;
+	char path[PATH_MAX];
+};
+
+static int same_mount(int fd, uint64_t *mnt_id)
 {
-	struct resolve_state *s = walk_state;
-	uint64_t *state;
+	struct statx stx;
 
-	(void)ftw;
-	if (type == FTW_NS || st_dev_of(st) != s->dev)
-		return 0;
-	state = bp_map_get(s->inodes, s->dev, st->st_ino);
-	if (state && *state == INODE_PENDING) {
-		found(s, state, st->st_ino, path);
-		if (!s->pending)
-			return 1; /* all found: stop */
+	if (statx(fd, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC, STATX_MNT_ID, &stx) < 0 ||
+	    !(stx.stx_mask & STATX_MNT_ID))
+		return -1;
+	if (!*mnt_id)
+		*mnt_id = stx.stx_mnt_id;
+	return stx.stx_mnt_id == *mnt_id;
+}
+
+/* Walk the directory open at fd (closed here) whose path is wk->path[0..len). */
+static void walk_dir(struct walk *wk, int fd, size_t len, int depth)
+{
+	struct resolve_state *s = wk->state;
+	struct dirent *e;
+	DIR *dir;
+
+	if (same_mount(fd, &wk->mnt_id) != 1 || !(dir = fdopendir(fd))) {
+		close(fd);
+		return;
 	}
-	return 0;
+	while (searching(s) && (e = readdir(dir))) {
+		size_t nlen = strlen(e->d_name);
+		uint64_t *state;
+		int sub;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (len + 1 + nlen >= sizeof(wk->path))
+			continue;
+		wk->path[len] = '/';
+		memcpy(wk->path + len + 1, e->d_name, nlen + 1);
+		state = bp_map_get(s->inodes, s->dev, e->d_ino);
+		if (state && *state == INODE_PENDING) {
+			struct stat st;
+
+			if (fstatat(dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    st.st_ino == e->d_ino && st_dev_of(&st) == s->dev)
+				found(s, state, e->d_ino, wk->path);
+		}
+		if ((e->d_type != DT_DIR && e->d_type != DT_UNKNOWN) || depth >= WALK_MAX_DEPTH)
+			continue;
+		sub = openat(dirfd(dir), e->d_name,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+		if (sub >= 0)
+			walk_dir(wk, sub, len + 1 + nlen, depth + 1);
+	}
+	wk->path[len] = '\0';
+	closedir(dir);
 }
 
 static void resolve_by_walk(struct resolve_state *s, const struct bp_mountinfo *mnt)
 {
+	struct walk *wk;
 	struct stat st;
+	size_t len;
+	int fd;
 
-	if (lstat(mnt->dir, &st) < 0 || st_dev_of(&st) != s->dev)
-		return; /* mounted over: this filesystem is hidden here */
-	walk_state = s;
-	nftw(mnt->dir, walk_visit, 32, FTW_PHYS | FTW_MOUNT);
-	walk_state = NULL;
+	fd = open(mnt->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) < 0 || st_dev_of(&st) != s->dev) {
+		close(fd); /* mounted over: this filesystem is hidden here */
+		return;
+	}
+	wk = xcalloc(1, sizeof(*wk));
+	wk->state = s;
+	/* "/" walks as "" so that paths come out as "/etc/...", not "//etc/...". */
+	len = strlen(mnt->dir);
+	while (len && mnt->dir[len - 1] == '/')
+		len--;
+	if (len >= sizeof(wk->path)) {
+		close(fd);
+		free(wk);
+		return;
+	}
+	memcpy(wk->path, mnt->dir, len);
+	wk->path[len] = '\0';
+	walk_dir(wk, fd, len, 0);
+	free(wk);
 }
 
 /* The best mount of dev to search from: its whole filesystem, nearest the root. */
@@ -459,7 +532,7 @@ static int is_ext(const char *fstype)
 	return !strcmp(fstype, "ext4") || !strcmp(fstype, "ext3") || !strcmp(fstype, "ext2");
 }
 
-int bp_resolve_paths(struct bp_meta *m, struct bp_reader *r)
+int bp_resolve_paths(struct bp_meta *m, struct bp_reader *r, const volatile sig_atomic_t *stop)
 {
 	struct bp_map inodes, devs;
 	const struct bp_map_slot *slot;
@@ -478,13 +551,13 @@ int bp_resolve_paths(struct bp_meta *m, struct bp_reader *r)
 
 	pos = 0;
 	while (bp_map_next(&devs, &pos, &slot)) {
-		struct resolve_state s = { m, &inodes, (uint32_t)slot->k1, slot->value };
+		struct resolve_state s = { m, &inodes, (uint32_t)slot->k1, slot->value, stop };
 		const struct bp_mountinfo *mnt = mount_of(&t, s.dev);
 
 		if (mnt && walkable(mnt->fstype)) {
 			if (is_ext(mnt->fstype))
 				resolve_by_handle(&s, mnt);
-			if (s.pending)
+			if (searching(&s))
 				resolve_by_walk(&s, mnt);
 		}
 	}

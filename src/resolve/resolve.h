@@ -2,6 +2,8 @@
 #ifndef BP_RESOLVE_RESOLVE_H
 #define BP_RESOLVE_RESOLVE_H
 
+#include <signal.h>
+
 #include "tracefile/meta.h"
 #include "tracefile/tracefile.h"
 
@@ -34,9 +36,11 @@ int bp_mountinfo_parse_line(char *line, struct bp_mountinfo *mi);
  * are found. Adds to m->paths (sorted at the end) and counts the rest in
  * m->unresolved. Needs m->mounts (bp_resolve_system() first). The pseudo
  * device 0:3 (metadata read through a block device) is skipped and not
- * counted. 0 or -1.
+ * counted. When *stop (may be NULL) becomes non-zero, e.g. from a signal
+ * handler, the search ends early and the rest counts as unresolved.
+ * 0 or -1.
  */
-int bp_resolve_paths(struct bp_meta *m, struct bp_reader *r);
+int bp_resolve_paths(struct bp_meta *m, struct bp_reader *r, const volatile sig_atomic_t *stop);
 
 /* The pseudo device whose "inodes" are block devices (kernel encoding). */
 #define BP_DEV_BDEV BP_DEV(0, 3)

@@ -73,6 +73,25 @@ for ev in $events; do
 	expect "event $ev recorded" "grep -q '[ :]$ev[:( ]' '$TEST_DIR/events.txt'"
 done
 
+# The recorder's own work (its splices into the recording) is not traced:
+# in its context only the scheduler switching away from it may appear.
+expect "the recorder's own events are left out" \
+	"! awk -v p=$pid '\$3 == p && \$5 !~ /^sched_(switch|waking|wakeup):/' '$TEST_DIR/events.txt' | grep ."
+# Nor are its per-CPU threads, the only tasks named bootprof that splice
+# (syscall 275 on x86_64).
+expect "the recorder threads' splices are left out" \
+	"! grep -E ' bootprof sys_(enter|exit): +NR 275 ' '$TEST_DIR/events.txt'"
+
+# raw_syscalls carry only the I/O syscalls (x86_64 numbers of src/capture/events.c).
+if [ "$(uname -m)" = x86_64 ]; then
+	io_ids=' 0 17 19 295 327 187 40 326 275 9 221 2 257 437 3 4 6 5 262 332 21 269 439 217 59 322 '
+	expect 'sys_enter/sys_exit only for I/O syscalls' \
+		"awk '\$5 ~ /^sys_(enter|exit):/ { print \$7 }' '$TEST_DIR/events.txt' | sort -u >'$TEST_DIR/ids' &&
+		 [ -s '$TEST_DIR/ids' ] && ! while read -r id; do case '$io_ids' in *\" \$id \"*) ;; *) echo \$id ;; esac; done <'$TEST_DIR/ids' | grep ."
+else
+	skip 'sys_enter/sys_exit only for I/O syscalls' 'syscall numbers checked on x86_64 only'
+fi
+
 # Distinct pages inserted per (dev, ino), from "dev M:m ino HEX ... ofs=N order=N".
 awk -v page=$PAGE '
 /mm_filemap_add_to_page_cache/ {
@@ -112,3 +131,28 @@ for f in $FILES; do
 	expect "$f named in the inode table" "grep -q '^# path: .* $D/$f\$' '$TEST_DIR/meta.txt'"
 done
 expect 'no events lost' "grep -q '^# lost events: 0\$' '$TEST_DIR/meta.txt'"
+
+# Names are found even when the files' dentries are gone by the end of the
+# recording (the path search then walks the filesystem).
+W=$TEST_DIR/walk
+mkdir -p "$W/a/b"
+echo one >"$W/one"
+echo two >"$W/a/b/two"
+drop_caches
+$BOOTPROF_FAST record -o "$TEST_DIR/walk.dat" -- \
+	sh -c "cat '$W/one' '$W/a/b/two' >/dev/null; echo 2 >/proc/sys/vm/drop_caches" \
+	2>"$TEST_DIR/walk.err"
+expect 'evicted dentries: record exits 0' "[ $? = 0 ] || { cat '$TEST_DIR/walk.err'; false; }"
+$BOOTPROF dump --meta "$TEST_DIR/walk.dat" >"$TEST_DIR/walk.meta" 2>&1
+for f in one a/b/two; do
+	ino=$(stat -c %i "$W/$f")
+	expect "evicted dentries: $f named" "grep -q '^# path: [0-9:]* $ino $W/$f\$' '$TEST_DIR/walk.meta'"
+done
+
+# A ring buffer too small for the event rate loses events, and says so.
+$BOOTPROF_FAST record --buffer-size 8 -o "$TEST_DIR/small.dat" -- \
+	dd if=/dev/zero of=/dev/null bs=1 count=300000 2>"$TEST_DIR/small.err"
+expect 'tiny buffer: record exits 0' "[ $? = 0 ] || { cat '$TEST_DIR/small.err'; false; }"
+expect 'tiny buffer: lost events warned about' "grep -q 'warning: [0-9]* events lost' '$TEST_DIR/small.err'"
+expect 'tiny buffer: lost events in the metadata' \
+	"$BOOTPROF dump --meta '$TEST_DIR/small.dat' | grep -q '^# lost events: [1-9]'"

@@ -109,6 +109,14 @@ expect 'background process holds no recorder descriptor' \
 	"! comm -23 '$TEST_DIR/fds.daemon' '$TEST_DIR/fds.ours' | grep ."
 kill "$(cat "$TEST_DIR/daemon.pid")" 2>/dev/null
 
+# --duration ends a command that ignores SIGTERM too, and still saves.
+start=$(date +%s)
+record_fg 0 -o "$TEST_DIR/stubborn.dat" --duration 0.5 -- sh -c 'trap "" TERM; sleep 60; :'
+st=$?
+expect 'command ignoring SIGTERM: exit 0 within 30 s' "[ $st = 0 ] && [ $(($(date +%s) - start)) -lt 30 ]"
+expect 'command ignoring SIGTERM: stop reason duration' "meta_of '$TEST_DIR/stubborn.dat' | grep -q 'stop reason: duration'"
+expect_tracing_clean 'command ignoring SIGTERM' "$pid"
+
 # --until-file stops when the file appears.
 record_bg "$TEST_DIR/file.dat" --duration 120 --until-file "$TEST_DIR/marker"
 touch "$TEST_DIR/marker"

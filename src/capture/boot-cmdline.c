@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The boot-time event set and the command-line words that enable it.
+ *
+ * Versions were checked against the kernels' own available_events by the
+ * QEMU boot tests (Debian 6.1 and bookworm-backports 6.12) and against the
+ * commits that added the events:
+ *  - trace_instance=NAME,EVENTS: 6.3 ("tracing: Add enabling of events to
+ *    boot instances"); 6.1 rejects the word as unknown.
+ *  - filemap:mm_filemap_fault/get_pages/map_pages: 6.12.
+ *  - readahead:page_cache_sync_ra/async_ra: not in 6.12; enabled only when
+ *    the live kernel lists them.
+ * raw_syscalls is left out: the command line cannot set the syscall-id
+ * filter, and unfiltered it would flood the buffer.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/boot.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+const struct bp_boot_event bp_boot_events[] = {
+	{ "sched:sched_switch", BP_KVER(2, 6), NULL },
+	{ "sched:sched_waking", BP_KVER(4, 3), "sched:sched_wakeup" },
+	{ "sched:sched_process_fork", BP_KVER(2, 6), NULL },
+	{ "sched:sched_process_exec", BP_KVER(3, 4), NULL },
+	{ "sched:sched_process_exit", BP_KVER(2, 6), NULL },
+	{ "block:block_rq_issue", BP_KVER(2, 6), NULL },
+	{ "block:block_rq_complete", BP_KVER(2, 6), NULL },
+	{ "block:block_bio_queue", BP_KVER(2, 6), NULL },
+	{ "filemap:mm_filemap_add_to_page_cache", BP_KVER(3, 11), NULL },
+	{ "filemap:mm_filemap_delete_from_page_cache", BP_KVER(3, 11), NULL },
+	{ "filemap:mm_filemap_fault", BP_KVER(6, 12), NULL },
+	{ "filemap:mm_filemap_get_pages", BP_KVER(6, 12), NULL },
+	{ "filemap:mm_filemap_map_pages", BP_KVER(6, 12), NULL },
+	{ "readahead:page_cache_sync_ra", 0, NULL },
+	{ "readahead:page_cache_async_ra", 0, NULL },
+	{ "cgroup:cgroup_attach_task", BP_KVER(4, 10), NULL },
+	{ "initcall:*", BP_KVER(2, 6), NULL },
+	{ NULL, 0, NULL },
+};
+
+int bp_kernel_version(const char *release)
+{
+	char *end;
+	long major, minor;
+
+	if (!release)
+		return -1;
+	major = strtol(release, &end, 10);
+	if (end == release || *end != '.' || major < 2 || major > 1000)
+		return -1;
+	release = end + 1;
+	minor = strtol(release, &end, 10);
+	if (end == release || minor < 0 || minor > 999)
+		return -1;
+	return BP_KVER((int)major, (int)minor);
+}
+
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		BP_GROW(buf, len + 4096 + 1, cap);
+		n = fread(buf + len, 1, 4096, f);
+		len += n;
+		if (n < 4096)
+			break;
+	}
+	buf[len] = '\0';
+	if (ferror(f)) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+char *bp_boot_available_events(void)
+{
+	static const char *const paths[] = {
+		"/sys/kernel/tracing/available_events",
+		"/sys/kernel/debug/tracing/available_events",
+	};
+	size_t i;
+	char *text;
+
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		text = read_text(paths[i]);
+		if (text && *text)
+			return text;
+		free(text);
+	}
+	bp_set_error_errno("cannot read '%s'", paths[0]);
+	return NULL;
+}
+
+int bp_boot_event_listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+	int prefix = n >= 2 && !strcmp(name + n - 2, ":*");
+
+	if (prefix)
+		n -= 1; /* match "system:" at the start of a line */
+	while (p && *p) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+
+		if (prefix ? len > n && !strncmp(p, name, n) : len == n && !strncmp(p, name, n))
+			return 1;
+		p = eol ? eol + 1 : NULL;
+	}
+	return 0;
+}
+
+static int event_exists(const struct bp_boot_event *e, const char *name, int version,
+			const char *available)
+{
+	if (available)
+		return bp_boot_event_listed(available, name);
+	return e->since && version >= e->since;
+}
+
+static void append(char **s, size_t *len, size_t *cap, const char *word)
+{
+	size_t n = strlen(word);
+
+	BP_GROW(*s, *len + n + 1, *cap);
+	memcpy(*s + *len, word, n + 1);
+	*len += n;
+}
+
+char *bp_boot_cmdline(int version, const char *instance, const char *available,
+		      size_t buffer_kb, char **missing)
+{
+	const struct bp_boot_event *e;
+	int use_instance = version >= BP_BOOT_INSTANCE_VERSION;
+	char *out = NULL, *miss = NULL, num[64];
+	size_t len = 0, cap = 0, mlen = 0, mcap = 0;
+	int first = 1;
+
+	append(&out, &len, &cap, use_instance ? "trace_instance=" : "trace_event=");
+	if (use_instance) {
+		append(&out, &len, &cap, instance);
+		first = 0;
+	}
+	for (e = bp_boot_events; e->name; e++) {
+		const char *name = e->name;
+
+		if (!event_exists(e, name, version, available)) {
+			if (e->instead && event_exists(e, e->instead, version, available)) {
+				name = e->instead;
+			} else {
+				append(&miss, &mlen, &mcap, e->name);
+				append(&miss, &mlen, &mcap, " ");
+				continue;
+			}
+		}
+		if (!first)
+			append(&out, &len, &cap, ",");
+		append(&out, &len, &cap, name);
+		first = 0;
+	}
+	/* Per CPU; sizes the boot instance (and the top-level buffer). */
+	snprintf(num, sizeof(num), " trace_buf_size=%zuK", buffer_kb);
+	append(&out, &len, &cap, num);
+	/* trace_clock= sets only the top-level buffer's clock. */
+	if (!use_instance)
+		append(&out, &len, &cap, " trace_clock=boot");
+	if (miss)
+		miss[mlen - 1] = '\0';
+	*missing = miss;
+	return out;
+}

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Drain the buffer the kernel filled since boot (trace_instance= or
+ * trace_event=) into a recording, optionally recording on until a stop
+ * condition. The instance is attached, never created, and removed at the
+ * end unless kept; the per-CPU overrun counters say how many of the oldest
+ * events were overwritten before we got there.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "capture/boot.h"
+#include "capture/capture.h"
+#include "resolve/resolve.h"
+#include "tracefile/tracefile.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+#define TICK_MS 10
+
+static uint64_t boottime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void warn(struct bp_boot_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(struct bp_boot_run *r, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	if (msg && r->warn)
+		r->warn(r->arg, msg);
+	free(msg);
+}
+
+/* The top-level buffer holds boot events when trace_event= enabled some. */
+static int top_level_has_events(void)
+{
+	char *set = tracefs_instance_file_read(NULL, "set_event", NULL);
+	int has = set && *set && *set != '\n';
+
+	free(set);
+	return has;
+}
+
+static struct bp_capture *open_buffer(struct bp_boot_run *r)
+{
+	struct bp_capture_config cfg = { 0 };
+	struct bp_capture *c;
+	char name[64];
+
+	if (r->instance || tracefs_instance_exists(BP_BOOT_INSTANCE)) {
+		const char *name_ = r->instance ? r->instance : BP_BOOT_INSTANCE;
+
+		c = bp_capture_attach(name_, r->keep);
+		if (c) {
+			r->buffer = xasprintf("instance %s", name_);
+			r->attached = 1;
+		}
+		return c;
+	}
+	if (top_level_has_events()) {
+		c = bp_capture_attach(NULL, r->keep);
+		if (c) {
+			r->buffer = xstrdup("top level");
+			r->attached = 1;
+		}
+		return c;
+	}
+	if (!r->create) {
+		bp_set_error("no boot-time trace buffer: no instance '" BP_BOOT_INSTANCE
+			     "' and no events enabled at the top level (boot with the words "
+			     "'bootprof cmdline' prints)");
+		return NULL;
+	}
+	snprintf(name, sizeof(name), "bootprof-%d", (int)getpid());
+	cfg.name = name;
+	cfg.buffer_kb = r->buffer_kb ? r->buffer_kb : 8192;
+	cfg.buffer_percent = 25;
+	cfg.clock = "boot";
+	c = bp_capture_new(&cfg);
+	if (c)
+		r->buffer = xasprintf("instance %s (created after boot)", name);
+	return c;
+}
+
+static int until_file_exists(const struct bp_boot_run *r)
+{
+	struct stat st;
+	char *path;
+	int ret;
+
+	if (!r->root_prefix)
+		return stat(r->until_file, &st) == 0;
+	path = xasprintf("%s/%s", r->root_prefix, r->until_file);
+	ret = stat(path, &st) == 0;
+	free(path);
+	return ret;
+}
+
+/* Wait for a stop condition; sets r->stop_reason. -1 when watching failed. */
+static int wait_for_stop(struct bp_boot_run *r, struct bp_capture *c, struct bp_exec_watch *xw)
+{
+	uint64_t start = boottime_ns();
+	struct timespec tick = { 0, TICK_MS * 1000000L };
+
+	if (!r->duration && !r->until_exec && !r->until_file) {
+		r->stop_reason = xstrdup("drained");
+		return 0;
+	}
+	for (;;) {
+		if (r->stop_signal && *r->stop_signal) {
+			r->stop_reason = xasprintf("signal %d", (int)*r->stop_signal);
+			return 0;
+		}
+		if (bp_capture_write_error(c)) {
+			r->stop_reason = xstrdup("write error");
+			return 0;
+		}
+		if (r->duration > 0 && (double)(boottime_ns() - start) >= r->duration * 1e9) {
+			r->stop_reason = xstrdup("duration");
+			return 0;
+		}
+		if (r->until_file && until_file_exists(r)) {
+			r->stop_reason = xasprintf("file %s appeared", r->until_file);
+			return 0;
+		}
+		if (xw) {
+			int seen = bp_exec_watch_seen(xw);
+
+			if (seen < 0)
+				return -1;
+			if (seen) {
+				r->stop_reason = xasprintf("exec of %s", r->until_exec);
+				return 0;
+			}
+		}
+		nanosleep(&tick, NULL);
+	}
+}
+
+int bp_boot_record(struct bp_boot_run *r)
+{
+	struct bp_trace_headers headers = { 0 };
+	struct bp_exec_watch *xw = NULL;
+	struct bp_capture *c = NULL;
+	struct bp_writer *w = NULL;
+	struct bp_reader *reader;
+	struct bp_meta meta;
+	char watch[64];
+	int ncpus, page_size, mounted, write_err, ret = -1;
+
+	bp_meta_init(&meta);
+	if (bp_tracefs_ready(&mounted) < 0)
+		goto out;
+	ncpus = bp_tracefs_ncpus();
+	if (ncpus < 0)
+		goto out;
+	page_size = bp_tracefs_page_size();
+	/* The output first: an unwritable or existing file fails before anything is read. */
+	w = bp_writer_create(r->output, r->force, ncpus, page_size);
+	if (!w)
+		goto out;
+	c = open_buffer(r);
+	if (!c)
+		goto out_abort;
+	if (bp_capture_warnings(c))
+		warn(r, "%s", bp_capture_warnings(c));
+	if (r->until_exec) {
+		snprintf(watch, sizeof(watch), "bootprof-%d", (int)getpid());
+		xw = bp_exec_watch_new(watch, r->until_exec);
+		if (!xw)
+			goto out_abort;
+	}
+	meta.start_ns = r->attached ? 0 : boottime_ns();
+	if (bp_capture_start(c, w) < 0)
+		goto out_abort;
+	if (wait_for_stop(r, c, xw) < 0)
+		goto out_abort;
+	bp_exec_watch_free(xw);
+	xw = NULL;
+	bp_capture_stop(c);
+	meta.stop_ns = boottime_ns();
+	write_err = bp_capture_write_error(c);
+	r->bytes = bp_capture_bytes(c);
+
+	if (bp_capture_headers(c, &headers) < 0)
+		goto out_abort;
+	if (bp_capture_fill_meta(c, &meta) < 0)
+		goto out_abort;
+	meta.bootprof_version = xstrdup(BOOTPROF_VERSION);
+	meta.clock = bp_capture_clock(c) ? xstrdup(bp_capture_clock(c)) : NULL;
+	if (!meta.clock)
+		meta.clock = xstrdup("local");
+	meta.stop_reason = xstrdup(r->stop_reason);
+	meta.ncpus = ncpus;
+	meta.page_size = page_size;
+	r->lost = bp_meta_lost_events(&meta);
+	bp_capture_free(c);
+	c = NULL;
+
+	if (r->before_save && r->before_save(r->arg) < 0)
+		goto out_abort;
+	if (bp_resolve_system(&meta) < 0)
+		warn(r, "%s", bp_last_error());
+	reader = write_err ? NULL : bp_writer_reader(w, &headers);
+	if (reader) {
+		if (bp_resolve_paths(&meta, reader, NULL) < 0)
+			warn(r, "cannot name the files read: %s", bp_last_error());
+		bp_reader_free(reader);
+	}
+	if (bp_writer_finish(w, &headers, &meta) < 0)
+		goto out;
+	if (write_err) {
+		errno = write_err;
+		bp_set_error_errno("cannot write '%s'; kept the events recorded until then",
+				   r->output);
+		goto out;
+	}
+	ret = 0;
+	goto out;
+
+out_abort:
+	{
+		/* Keep the reason across the cleanup, which may set errors of its own. */
+		char *why = xstrdup(bp_last_error());
+
+		bp_exec_watch_free(xw);
+		xw = NULL;
+		/* What the kernel recorded since boot cannot be had again: keep it. */
+		if (c)
+			bp_capture_keep(c);
+		bp_capture_free(c);
+		c = NULL;
+		bp_writer_abort(w);
+		bp_set_error("%s", why);
+		free(why);
+	}
+out:
+	bp_exec_watch_free(xw);
+	bp_capture_free(c);
+	bp_writer_free(w);
+	bp_trace_headers_release(&headers);
+	bp_meta_release(&meta);
+	return ret;
+}
+
+void bp_boot_run_release(struct bp_boot_run *r)
+{
+	free(r->buffer);
+	free(r->stop_reason);
+	r->buffer = r->stop_reason = NULL;
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BP_CAPTURE_BOOT_H
+#define BP_CAPTURE_BOOT_H
+
+#include <stddef.h>
+
+/*
+ * Tracing from early boot (DESIGN §4 "From early boot"): which events the
+ * kernel command line can enable on which kernel, and the words that do it.
+ */
+
+/* Kernels from this version on create instances from trace_instance=. */
+#define BP_BOOT_INSTANCE_VERSION BP_KVER(6, 3)
+#define BP_KVER(major, minor) ((major) * 1000 + (minor))
+
+/* The default name of the instance the kernel creates at boot. */
+#define BP_BOOT_INSTANCE "bootprof"
+
+/* One event of the boot-time set and the first kernel known to have it. */
+struct bp_boot_event {
+	const char *name;     /* "system:event", or "system:*" */
+	int since;            /* BP_KVER(); 0: in no released kernel known here */
+	const char *instead;  /* an older event used when this one is absent */
+};
+
+/* The boot-time event set, { NULL }-terminated. */
+extern const struct bp_boot_event bp_boot_events[];
+
+/*
+ * "6.1.0-50-amd64", "6.12", "6.12.95+deb12-amd64" → BP_KVER(6, 1) ...;
+ * -1 when release does not start with MAJOR.MINOR.
+ */
+int bp_kernel_version(const char *release);
+
+/*
+ * The live kernel's available_events (tracefs), one "system:event" per
+ * line, as a heap string the caller frees; NULL with bp_set_error() when
+ * tracefs cannot be read.
+ */
+char *bp_boot_available_events(void);
+
+/* 1 when "system:event" (or, for "system:*", any event of system) is in list. */
+int bp_boot_event_listed(const char *list, const char *name);
+
+/*
+ * The kernel command-line words that trace from before the first process:
+ * trace_instance=INSTANCE,EVENTS on kernels >= 6.3, trace_event=EVENTS
+ * (into the top-level buffer) and trace_clock=boot before, and
+ * trace_buf_size=KBK. available is the live kernel's event list, or NULL
+ * to go by bp_boot_events[].since. Events left out are appended to
+ * *missing (a heap string of "system:event " words, or NULL when none;
+ * the caller frees). Returns a heap string; the caller frees.
+ */
+char *bp_boot_cmdline(int version, const char *instance, const char *available,
+		      size_t buffer_kb, char **missing);
+
+
+
+#include <signal.h>
+#include <stdint.h>
+
+/*
+ * One boot recording: drain the boot-time buffer (or, with create, a new
+ * instance started now), optionally keep recording until a stop condition,
+ * then write the recording with its metadata. Shared by `bootprof collect`
+ * and the recorder `bootprof init` forks.
+ */
+struct bp_boot_run {
+	/* what to read */
+	const char *instance;   /* NULL: "bootprof" if the kernel made it, else the top level */
+	int create;             /* no boot buffer: record into bootprof-PID from now */
+	int keep;               /* leave the boot buffer tracing instead of removing it */
+	size_t buffer_kb;       /* per CPU, for create */
+	/* when to stop (none set: drain what is there and stop) */
+	double duration;        /* seconds */
+	const char *until_exec; /* program name */
+	const char *until_file; /* path, looked up under root_prefix when set */
+	const char *root_prefix;/* e.g. "/proc/1/root": PID 1's view of the file system */
+	volatile sig_atomic_t *stop_signal; /* nonzero: stop (the signal number) */
+	/* where to write */
+	const char *output;
+	int force;
+	/* called after tracing stopped, before paths are resolved; -1 aborts */
+	int (*before_save)(void *arg);
+	void *arg;
+	/* each warning, one line without "bootprof: " */
+	void (*warn)(void *arg, const char *msg);
+
+	/* results */
+	char *buffer;           /* which buffer was read: "instance bootprof", "top level" ... */
+	char *stop_reason;
+	uint64_t bytes;         /* raw event data written */
+	uint64_t lost;          /* events overwritten or dropped (per_cpu stats) */
+	int attached;           /* read a boot-time buffer (events from before PID 1) */
+};
+
+/* 0, or -1 with bp_set_error(); free the results with bp_boot_run_release(). */
+int bp_boot_record(struct bp_boot_run *r);
+void bp_boot_run_release(struct bp_boot_run *r);
+#endif

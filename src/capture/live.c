@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A live recording readable while it grows (see live.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capture/capture.h"
+#include "capture/live.h"
+#include "resolve/resolve.h"
+#include "tracefile/tracefile.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+#define LIVE_BUFFER_KB 8192
+#define LIVE_BUFFER_PERCENT 25
+
+struct bp_live {
+	char *dir;              /* private temporary directory */
+	char *spool_path;       /* the growing recording (never finished) */
+	char *snap_path[2];     /* complete snapshots, used in turn */
+	int snap;               /* the one the reader is on */
+	struct bp_writer *w;
+	struct bp_capture *c;
+	struct bp_reader *reader;
+	int ncpus;
+	int page_size;
+	uint64_t start_ns;
+};
+
+static uint64_t boot_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+struct bp_live *bp_live_start(void)
+{
+	struct bp_capture_config cfg = { 0 };
+	const char *tmp = getenv("TMPDIR");
+	struct bp_live *l;
+	char name[64];
+	int mounted;
+
+	if (bp_tracefs_ready(&mounted) < 0)
+		return NULL;
+	l = xcalloc(1, sizeof(*l));
+	l->ncpus = bp_tracefs_ncpus();
+	l->page_size = bp_tracefs_page_size();
+	if (l->ncpus < 0)
+		goto out_free;
+	l->dir = xasprintf("%s/bootprof-top-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(l->dir)) {
+		bp_set_error_errno("cannot create a directory like '%s'", l->dir);
+		goto out_free;
+	}
+	l->spool_path = xasprintf("%s/live.dat", l->dir);
+	l->snap_path[0] = xasprintf("%s/snapshot-0.dat", l->dir);
+	l->snap_path[1] = xasprintf("%s/snapshot-1.dat", l->dir);
+	l->w = bp_writer_create(l->spool_path, 0, l->ncpus, l->page_size);
+	if (!l->w)
+		goto out_free;
+	snprintf(name, sizeof(name), "bootprof-%d", (int)getpid());
+	cfg.name = name;
+	cfg.buffer_kb = LIVE_BUFFER_KB;
+	cfg.buffer_percent = LIVE_BUFFER_PERCENT;
+	cfg.clock = "boot";
+	l->c = bp_capture_new(&cfg);
+	if (!l->c)
+		goto out_free;
+	if (bp_capture_start(l->c, l->w) < 0)
+		goto out_free;
+	l->start_ns = boot_ns();
+	return l;
+
+out_free:
+	bp_live_free(l);
+	return NULL;
+}
+
+/* Append the whole pages spooled so far for one CPU to the snapshot's spool. */
+static int copy_cpu(int in, int out, int page_size)
+{
+	struct stat st;
+	loff_t off = 0;
+	uint64_t len;
+
+	if (fstat(in, &st) < 0)
+		return -1;
+	len = (uint64_t)st.st_size / (uint64_t)page_size * (uint64_t)page_size;
+	while (off < (loff_t)len) {
+		ssize_t n = copy_file_range(in, &off, out, NULL, len - (uint64_t)off, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			char buf[65536];
+
+			/* Not supported across these files: copy through memory. */
+			n = pread(in, buf, sizeof(buf) < len - (uint64_t)off ? sizeof(buf) :
+				  len - (uint64_t)off, off);
+			if (n <= 0 || write(out, buf, (size_t)n) != n)
+				return -1;
+			off += n;
+		}
+	}
+	return 0;
+}
+
+/* The machine facts, the paths of the inodes seen, the statistics so far. */
+static int fill_meta(struct bp_live *l, struct bp_meta *m, const struct bp_trace_headers *h)
+{
+	struct bp_reader *spool;
+	int ret;
+
+	m->bootprof_version = xstrdup(BOOTPROF_VERSION);
+	m->clock = xstrdup("boot");
+	m->stop_reason = xstrdup("live");
+	m->ncpus = l->ncpus;
+	m->page_size = l->page_size;
+	m->start_ns = l->start_ns;
+	m->stop_ns = boot_ns();
+	if (bp_capture_fill_meta(l->c, m) < 0)
+		return -1;
+	if (bp_resolve_system(m) < 0)
+		return -1;
+	spool = bp_writer_reader(l->w, h);
+	if (!spool)
+		return -1;
+	ret = bp_resolve_paths(m, spool, NULL);
+	bp_reader_free(spool);
+	return ret;
+}
+
+int bp_live_update(struct bp_live *l)
+{
+	struct bp_trace_headers h;
+	struct bp_writer *snap;
+	struct bp_reader *r;
+	struct bp_meta m;
+	int cpu, ret = -1, next = !l->snap;
+
+	if (bp_capture_write_error(l->c)) {
+		errno = bp_capture_write_error(l->c);
+		bp_set_error_errno("cannot write the live recording");
+		return -1;
+	}
+	bp_meta_init(&m);
+	if (bp_capture_headers(l->c, &h) < 0)
+		goto out_meta;
+	if (fill_meta(l, &m, &h) < 0)
+		goto out_headers;
+	/* Not the file the reader maps: a failed update leaves it usable. */
+	snap = bp_writer_create(l->snap_path[next], 1, l->ncpus, l->page_size);
+	if (!snap)
+		goto out_headers;
+	for (cpu = 0; cpu < l->ncpus; cpu++) {
+		if (copy_cpu(bp_writer_cpu_fd(l->w, cpu), bp_writer_cpu_fd(snap, cpu),
+			     l->page_size) < 0) {
+			bp_set_error_errno("cannot copy the live recording");
+			bp_writer_abort(snap);
+			bp_writer_free(snap);
+			goto out_headers;
+		}
+	}
+	ret = bp_writer_finish(snap, &h, &m);
+	bp_writer_free(snap);
+	if (ret < 0)
+		goto out_headers;
+	r = bp_reader_open(l->snap_path[next]);
+	if (!r) {
+		ret = -1;
+		goto out_headers;
+	}
+	bp_reader_free(l->reader);
+	l->reader = r;
+	l->snap = next;
+out_headers:
+	bp_trace_headers_release(&h);
+out_meta:
+	bp_meta_release(&m);
+	return ret;
+}
+
+struct bp_reader *bp_live_reader(struct bp_live *l)
+{
+	if (!l->reader)
+		bp_set_error("nothing recorded yet");
+	return l->reader;
+}
+
+void bp_live_free(struct bp_live *l)
+{
+	int i;
+
+	if (!l)
+		return;
+	if (l->c) {
+		bp_capture_stop(l->c);
+		bp_capture_free(l->c);
+	}
+	bp_reader_free(l->reader);
+	if (l->w) {
+		bp_writer_abort(l->w);
+		bp_writer_free(l->w);
+	}
+	for (i = 0; i < 2; i++) {
+		if (l->snap_path[i])
+			unlink(l->snap_path[i]);
+		free(l->snap_path[i]);
+	}
+	if (l->dir)
+		rmdir(l->dir);
+	free(l->spool_path);
+	free(l->dir);
+	free(l);
+}

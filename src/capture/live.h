@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BP_CAPTURE_LIVE_H
+#define BP_CAPTURE_LIVE_H
+
+/*
+ * A recording of the live system that can be read while it grows, for
+ * `bootprof top --live`. It records exactly like `bootprof record` (its
+ * own instance bootprof-<pid>, the default events, clock boot) into a
+ * private temporary directory ($TMPDIR or /tmp). Each bp_live_update()
+ * writes a complete recording of everything so far (the pages spooled
+ * until then, the machine facts, the paths of the inodes seen, the
+ * ring-buffer statistics) and opens a reader on it, so the model built
+ * from it is the one `report` would build from the same recording.
+ *
+ * An update costs a copy of the spooled pages and a path resolution of
+ * the inodes seen so far: it grows with the length of the session.
+ */
+
+struct bp_live;
+struct bp_reader;
+
+/*
+ * Create the instance and the temporary recording and start tracing.
+ * Returns NULL with bp_set_error(), leaving no instance and no file.
+ */
+struct bp_live *bp_live_start(void);
+
+/*
+ * Take in what was recorded since the last call: write the snapshot and
+ * reopen the reader on it. 0, or -1 with bp_set_error() (the previous
+ * reader stays usable).
+ */
+int bp_live_update(struct bp_live *l);
+
+/* The reader on the last snapshot (NULL before the first update). Owned by l. */
+struct bp_reader *bp_live_reader(struct bp_live *l);
+
+/* Stop tracing, remove the instance and every temporary file. NULL is a no-op. */
+void bp_live_free(struct bp_live *l);
+
+#endif

@@ -1,0 +1,536 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The human report's content, in the order of DESIGN's report: header,
+ * summary, processes, files, never used, re-read / metadata / repeated work.
+ * text.c and markdown.c only lay it out.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+#include "views/doc.h"
+#include "views/format.h"
+
+static struct bp_section *section(struct bp_doc *d, const char *title)
+{
+	struct bp_section *s;
+
+	d->sections = xrealloc(d->sections, (d->nsections + 1) * sizeof(*d->sections));
+	s = &d->sections[d->nsections++];
+	memset(s, 0, sizeof(*s));
+	s->title = xstrdup(title);
+	return s;
+}
+
+static void line(struct bp_section *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void line(struct bp_section *s, const char *fmt, ...)
+{
+	va_list ap;
+	char *l;
+
+	va_start(ap, fmt);
+	if (vasprintf(&l, fmt, ap) < 0)
+		l = xstrdup("");
+	va_end(ap);
+	s->lines = xrealloc(s->lines, (s->nlines + 1) * sizeof(*s->lines));
+	s->lines[s->nlines++] = l;
+}
+
+static void columns(struct bp_section *s, const char *const *head, const char *align)
+{
+	s->head = head;
+	s->align = align;
+	s->ncols = strlen(align);
+}
+
+/* Append a row: ncols cells, then the detail line (or NULL). */
+static void row(struct bp_section *s, const char *detail, ...)
+{
+	va_list ap;
+	size_t i;
+
+	if (s->nrows + 1 > s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 16;
+		s->cells = xrealloc(s->cells, s->cap * s->ncols * sizeof(char *));
+		s->details = xrealloc(s->details, s->cap * sizeof(char *));
+	}
+	va_start(ap, detail);
+	for (i = 0; i < s->ncols; i++)
+		s->cells[s->nrows * s->ncols + i] = xstrdup(va_arg(ap, const char *));
+	va_end(ap);
+	s->details[s->nrows++] = detail ? xstrdup(detail) : NULL;
+}
+
+static void header(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
+{
+	const struct bp_model_header *h = &m->header;
+	const struct bp_totals *t = &m->totals;
+	struct bp_section *s = section(d, "bootprof report");
+	char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN];
+	unsigned bit;
+	size_t i;
+
+	if (o->file)
+		line(s, "recording: %s", o->file);
+	line(s, "host: %s   kernel: %s%s%s%s   cpus: %d   clock: %s",
+	     h->hostname ? h->hostname : "?", h->kernel_release ? h->kernel_release : "?",
+	     h->machine ? " (" : "", h->machine ? h->machine : "", h->machine ? ")" : "",
+	     h->ncpus, h->clock ? h->clock : "?");
+	if (h->cmdline)
+		line(s, "cmdline: %s", h->cmdline);
+	if (h->command || h->stop_reason)
+		line(s, "command: %s   stopped: %s", h->command ? h->command : "-",
+		     h->stop_reason ? h->stop_reason : "-");
+	for (i = 0; i < m->ndisks; i++) {
+		const struct bp_disk_stat *k = &m->disks[i];
+
+		line(s, "disk: %s (%u:%u) %s%s%s", k->name, BP_DEV_MAJOR(k->dev), BP_DEV_MINOR(k->dev),
+		     k->rotational > 0 ? "rotational" : k->rotational == 0 ? "non-rotational" :
+		     "rotational: unknown", k->size ? ", " : "", k->size ? bp_fmt_bytes(a, k->size) : "");
+	}
+	line(s, "span: %s s .. %s s (%s)   events: %" PRIu64 " of %" PRIu64,
+	     bp_fmt_ts(a, m->window.since_ns), bp_fmt_ts(b, m->window.until_ns),
+	     bp_fmt_ns(c, m->window.until_ns - m->window.since_ns), t->events, t->events_total);
+	if (t->lost_events || t->lost_pages)
+		line(s, "LOST EVENTS: %" PRIu64 "%s: every total below is a lower bound",
+		     t->lost_events, t->lost_pages ? " (and pages with an unknown number lost)" : "");
+	else
+		line(s, "lost events: 0");
+	if (t->truncated)
+		line(s, "TRUNCATED recording: read up to its last complete page");
+	if (t->attributed_permille >= 0)
+		line(s, "attributed: %" PRId64 ".%" PRId64 "%% of %s read at the block layer is explained "
+		     "by file and metadata reads", t->attributed_permille / 10,
+		     t->attributed_permille % 10, bp_fmt_bytes(a, t->rq_read_bytes));
+	else
+		line(s, "attributed: not available (no block-layer events)");
+	for (bit = 1; bit && bit <= BP_MISSING_BLOCK; bit <<= 1) {
+		if (m->missing & bit)
+			line(s, "not recorded: %s", bp_missing_text(bit));
+	}
+	for (i = 0; i < h->nunavailable; i++)
+		line(s, "unavailable on that kernel: %s", h->unavailable[i]);
+	if (o->filter.comm || o->filter.pid || o->filter.file)
+		line(s, "filter:%s%s%s%s%s%s%s (totals are not filtered)",
+		     o->filter.pid ? " pid " : "", o->filter.pid ? (snprintf(a, sizeof(a), "%d",
+		     o->filter.pid), a) : "", o->filter.comm ? " comm " : "",
+		     o->filter.comm ? o->filter.comm : "", o->filter.file ? " file " : "",
+		     o->filter.file ? o->filter.file : "", o->filter.tree ? " with descendants" : "");
+}
+
+static void causes_text(char *buf, size_t len, const uint64_t *w);
+
+static void summary(struct bp_doc *d, const struct bp_model *m)
+{
+	const struct bp_totals *t = &m->totals;
+	struct bp_section *s = section(d, "Summary");
+	char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], causes[256];
+	size_t len;
+
+	line(s, "read from storage:       %s (files %s, metadata %s)", bp_fmt_bytes(a, t->read_bytes),
+	     bp_fmt_bytes(b, t->read_bytes - t->metadata_bytes), bp_fmt_bytes(c, t->metadata_bytes));
+	if (t->write_insert_bytes || t->nonblock_bytes)
+		line(s, "  not counted:           %s written (created by buffered writes), %s on "
+		     "tmpfs/ramfs", bp_fmt_bytes(a, t->write_insert_bytes),
+		     bp_fmt_bytes(b, t->nonblock_bytes));
+	causes_text(causes, sizeof(causes), t->wait_by_cause);
+	len = strlen(causes);
+	if (m->missing & BP_MISSING_SCHED)
+		line(s, "I/O wait:                not available (no sched_switch events)");
+	else
+		line(s, "I/O wait:                %s", bp_fmt_ns(b, t->wait_ns));
+	if (len)
+		line(s, "  by cause:              %s", causes);
+	if (t->wait_ns)
+		line(s, "  charged to:            files %s, metadata %s, unknown %s",
+		     bp_fmt_ns(a, t->wait_ns - t->wait_metadata_ns - t->wait_unknown_ns),
+		     bp_fmt_ns(b, t->wait_metadata_ns), bp_fmt_ns(c, t->wait_unknown_ns));
+	if (!(m->missing & BP_MISSING_SCHED))
+		line(s, "CPU idle while waiting:  %s", bp_fmt_ns(a, t->idle_wait_ns));
+	if (m->missing & BP_MISSING_ACCESS)
+		line(s, "never used:              not available on this kernel");
+	else
+		line(s, "never used:              %s (%s of file bytes read)",
+		     bp_fmt_bytes(a, t->never_used_bytes),
+		     bp_fmt_pct(b, t->never_used_bytes, t->read_bytes - t->metadata_bytes));
+	if (m->missing & BP_MISSING_DELETE)
+		line(s, "re-read:                 not available (no delete_from_page_cache events)");
+	else
+		line(s, "re-read:                 %s", bp_fmt_bytes(a, t->reread_bytes));
+}
+
+static const char *proc_name(char *buf, size_t len, const struct bp_process *p)
+{
+	snprintf(buf, len, "%s[%d]", p->comm[0] ? p->comm : "?", p->pid);
+	return buf;
+}
+
+static const char *const proc_head[] = { "PID", "COMM", "WAIT", "BYTES", "FILES", "WORST FILE" };
+
+/* "read 809.6 ms, open-stat 17.9 ms" */
+static void causes_text(char *buf, size_t len, const uint64_t *w)
+{
+	char a[BP_FMT_LEN];
+	size_t n = 0;
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; i < BP_NCAUSES && n < len; i++) {
+		if (w[i])
+			n += (size_t)snprintf(buf + n, len - n, "%s%s %s", n ? ", " : "",
+					      bp_cause_name((enum bp_cause)i), bp_fmt_ns(a, w[i]));
+	}
+}
+
+static void process_row(struct bp_section *s, const struct bp_process *p)
+{
+	char pid[16], nfiles[24], wait[BP_FMT_LEN], bytes[BP_FMT_LEN], causes[256], *detail;
+	const char *exe = p->nexec ? p->exec[p->nexec - 1] : "-";
+
+	snprintf(pid, sizeof(pid), "%d", p->pid);
+	snprintf(nfiles, sizeof(nfiles), "%zu", p->nfiles);
+	causes_text(causes, sizeof(causes), p->wait_by_cause);
+	detail = xasprintf("exe: %s%s%s", exe, causes[0] ? "   waits: " : "", causes);
+	row(s, detail, pid, p->comm, bp_fmt_ns(wait, p->wait_ns), bp_fmt_bytes(bytes, p->bytes_read),
+	    nfiles, p->worst_file ? p->worst_file->path : "-");
+	free(detail);
+}
+
+static void processes(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
+{
+	struct bp_section *s = section(d, "Top processes by I/O wait");
+	struct bp_process **v;
+	size_t n = bp_model_select_processes(m, &o->filter, BP_SORT_PROC_WAIT, &v), i, k = 0;
+
+	columns(s, proc_head, "rlrrrl");
+	for (i = 0; i < n && (!o->top || k < o->top); i++) {
+		if (!v[i]->wait_ns && !v[i]->bytes_read && !o->filter.pid)
+			continue;
+		process_row(s, v[i]);
+		k++;
+	}
+	free(v);
+}
+
+static const char *const tree_head[] = { "PID", "PROCESS", "TREE WAIT", "WAIT", "TREE BYTES",
+					 "PROCS" };
+
+static int cmp_tree(const void *pa, const void *pb)
+{
+	const struct bp_process *a = *(struct bp_process *const *)pa;
+	const struct bp_process *b = *(struct bp_process *const *)pb;
+
+	if (a->tree_wait_ns != b->tree_wait_ns)
+		return a->tree_wait_ns > b->tree_wait_ns ? -1 : 1;
+	if (a->tree_bytes_read != b->tree_bytes_read)
+		return a->tree_bytes_read > b->tree_bytes_read ? -1 : 1;
+	return (a->pid > b->pid) - (a->pid < b->pid);
+}
+
+static void tree_rows(struct bp_section *s, const struct bp_process *p, int depth,
+		      const struct bp_report_opts *o)
+{
+	char pid[16], name[96], tw[BP_FMT_LEN], w[BP_FMT_LEN], tb[BP_FMT_LEN], np[24];
+	struct bp_process **kids;
+	size_t i;
+
+	if (o->top && s->nrows >= o->top)
+		return;
+	snprintf(pid, sizeof(pid), "%d", p->pid);
+	snprintf(name, sizeof(name), "%*s%s", depth > 20 ? 40 : depth * 2, "", p->comm);
+	snprintf(np, sizeof(np), "%zu", p->tree_processes);
+	row(s, NULL, pid, name, bp_fmt_ns(tw, p->tree_wait_ns), bp_fmt_ns(w, p->wait_ns),
+	    bp_fmt_bytes(tb, p->tree_bytes_read), np);
+	if (!p->nchildren)
+		return;
+	kids = xmalloc(p->nchildren * sizeof(*kids));
+	memcpy(kids, p->children, p->nchildren * sizeof(*kids));
+	qsort(kids, p->nchildren, sizeof(*kids), cmp_tree);
+	for (i = 0; i < p->nchildren; i++) {
+		if (kids[i]->tree_wait_ns || kids[i]->tree_bytes_read)
+			tree_rows(s, kids[i], depth + 1, o);
+	}
+	free(kids);
+}
+
+static void tree(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
+{
+	struct bp_section *s = section(d, "Process tree by I/O wait (self and descendants)");
+	struct bp_filter who = o->filter;
+	struct bp_process **v;
+	size_t n, i;
+
+	columns(s, tree_head, "rlrrrr");
+	who.tree = 0;
+	who.file = NULL;
+	n = bp_model_select_processes(m, &who, BP_SORT_PROC_TREE_WAIT, &v);
+	for (i = 0; i < n; i++) {
+		const struct bp_process *a;
+		int covered = 0;
+
+		/* Roots of the selection: no selected ancestor. */
+		for (a = v[i]->parent; a && !covered; a = a->parent)
+			covered = bp_process_matches(m, a, &who);
+		if (covered)
+			continue;
+		if (!v[i]->tree_wait_ns && !v[i]->tree_bytes_read && !o->filter.pid)
+			continue;
+		tree_rows(s, v[i], 0, o);
+	}
+	free(v);
+}
+
+static const char *const file_head[] = { "WAIT", "BYTES", "USED", "RE-READ", "READERS", "PATH" };
+
+static void file_rows(struct bp_section *s, const struct bp_model *m, struct bp_file **v,
+		      size_t n, const struct bp_report_opts *o, int by_wait)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n && (!o->top || k < o->top); i++) {
+		const struct bp_file *f = v[i];
+		char w[BP_FMT_LEN], b[BP_FMT_LEN], u[BP_FMT_LEN], r[BP_FMT_LEN], nr[24];
+
+		if (by_wait ? !f->wait_ns : !f->bytes_read)
+			continue;
+		snprintf(nr, sizeof(nr), "%zu", f->nreaders);
+		if (f->kind == BP_FILE_METADATA || (m->missing & BP_MISSING_ACCESS))
+			strcpy(u, "n/a");
+		else
+			bp_fmt_pct(u, f->used_bytes, f->bytes_read);
+		row(s, NULL, bp_fmt_ns(w, f->wait_ns), bp_fmt_bytes(b, f->bytes_read), u,
+		    bp_fmt_bytes(r, f->reread_bytes), nr, f->path);
+		k++;
+	}
+}
+
+static void files(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
+{
+	struct bp_section *s = section(d, "Top files by I/O wait");
+	struct bp_file **v;
+	size_t n = bp_model_select_files(m, &o->filter, BP_SORT_FILE_WAIT, &v);
+
+	columns(s, file_head, "rrrrrl");
+	file_rows(s, m, v, n, o, 1);
+	free(v);
+	s = section(d, "Top files by bytes read from storage");
+	columns(s, file_head, "rrrrrl");
+	n = bp_model_select_files(m, &o->filter, BP_SORT_FILE_BYTES, &v);
+	file_rows(s, m, v, n, o, 0);
+	free(v);
+}
+
+/* "cat[14796] 9.9 MiB, ls[14797] 4.0 KiB, +2 more" */
+static char *readers_text(const struct bp_file *f)
+{
+	char buf[512], name[64], b[BP_FMT_LEN];
+	size_t len = 0, i, shown = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < f->nreaders; i++) {
+		const struct bp_access *a = f->readers[i];
+
+		if (!a->bytes_read)
+			continue;
+		if (shown == 3) {
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, ", ...");
+			break;
+		}
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s %s", shown ? ", " : "",
+					proc_name(name, sizeof(name), a->process),
+					bp_fmt_bytes(b, a->bytes_read));
+		if (len >= sizeof(buf))
+			break;
+		shown++;
+	}
+	return xasprintf("read by: %s", shown ? buf : "-");
+}
+
+static const char *const never_head[] = { "NEVER USED", "READ", "SHARE", "PATH" };
+
+static void never_used(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
+{
+	struct bp_section *s = section(d, "Read from storage but never used");
+	struct bp_file **v;
+	size_t n, i, k = 0;
+
+	if (m->missing & BP_MISSING_ACCESS) {
+		line(s, "not available on this kernel (needs mm_filemap_get_pages, map_pages and "
+		     "fault: Linux 6.12 or later)");
+		return;
+	}
+	columns(s, never_head, "rrrl");
+	n = bp_model_select_files(m, &o->filter, BP_SORT_FILE_NEVER_USED, &v);
+	for (i = 0; i < n && (!o->top || k < o->top); i++) {
+		char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], *who;
+
+		if (!v[i]->never_used_bytes)
+			continue;
+		who = readers_text(v[i]);
+		row(s, who, bp_fmt_bytes(a, v[i]->never_used_bytes), bp_fmt_bytes(b, v[i]->bytes_read),
+		    bp_fmt_pct(c, v[i]->never_used_bytes, v[i]->bytes_read), v[i]->path);
+		free(who);
+		k++;
+	}
+	free(v);
+}
+
+static const char *const reread_head[] = { "RE-READ", "READ", "PATH" };
+static const char *const disk_head[] = { "DISK", "ROTATIONAL", "METADATA", "META WAIT",
+					 "FILE BYTES", "BLOCK READS", "ATTRIBUTED" };
+static const char *const exec_head[] = { "COUNT", "WAIT", "BYTES", "PROGRAM" };
+static const char *const shared_head[] = { "READERS", "BYTES", "PATH" };
+
+static void reread(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
+{
+	struct bp_section *s = section(d, "Re-read pages");
+	struct bp_file **v;
+	size_t n, i, k = 0;
+
+	if (m->missing & BP_MISSING_DELETE) {
+		line(s, "not available (mm_filemap_delete_from_page_cache was not recorded)");
+		return;
+	}
+	columns(s, reread_head, "rrl");
+	n = bp_model_select_files(m, &o->filter, BP_SORT_FILE_REREAD, &v);
+	for (i = 0; i < n && (!o->top || k < o->top); i++) {
+		char a[BP_FMT_LEN], b[BP_FMT_LEN];
+
+		if (!v[i]->reread_bytes)
+			continue;
+		row(s, NULL, bp_fmt_bytes(a, v[i]->reread_bytes), bp_fmt_bytes(b, v[i]->bytes_read),
+		    v[i]->path);
+		k++;
+	}
+	free(v);
+}
+
+static void disks(struct bp_doc *d, const struct bp_model *m)
+{
+	struct bp_section *s = section(d, "Metadata reads per disk");
+	size_t i;
+
+	columns(s, disk_head, "llrrrrr");
+	for (i = 0; i < m->ndisks; i++) {
+		const struct bp_disk_stat *k = &m->disks[i];
+		char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], e[BP_FMT_LEN], f[BP_FMT_LEN];
+
+		if (!k->metadata_bytes && !k->file_bytes && !k->rq_read_bytes)
+			continue;
+		row(s, NULL, k->name, k->rotational > 0 ? "yes" : k->rotational == 0 ? "no" : "?",
+		    bp_fmt_bytes(a, k->metadata_bytes), bp_fmt_ns(b, k->metadata_wait_ns),
+		    bp_fmt_bytes(c, k->file_bytes), bp_fmt_bytes(e, k->rq_read_bytes),
+		    (m->missing & BP_MISSING_BLOCK) ? "n/a" :
+		    bp_fmt_pct(f, k->metadata_bytes + k->file_bytes, k->rq_read_bytes));
+	}
+}
+
+static void repeated(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
+{
+	struct bp_section *s = section(d, "Repeated work: programs exec'd more than once");
+	struct bp_file **v;
+	size_t i, n, k = 0;
+
+	columns(s, exec_head, "rrrl");
+	for (i = 0; i < m->nexecs && (!o->top || k < o->top); i++) {
+		const struct bp_exec_count *e = &m->execs[i];
+		char c[24], a[BP_FMT_LEN], b[BP_FMT_LEN];
+
+		if (e->count < 2)
+			break;
+		if (o->filter.comm && !strstr(e->path, o->filter.comm))
+			continue;
+		snprintf(c, sizeof(c), "%" PRIu64, e->count);
+		row(s, NULL, c, bp_fmt_ns(a, e->wait_ns), bp_fmt_bytes(b, e->bytes_read), e->path);
+		k++;
+	}
+	s = section(d, "Repeated work: files read by several processes");
+	columns(s, shared_head, "rrl");
+	n = bp_model_select_files(m, &o->filter, BP_SORT_FILE_READERS, &v);
+	for (i = 0, k = 0; i < n && (!o->top || k < o->top); i++) {
+		char c[24], b[BP_FMT_LEN];
+
+		if (v[i]->nreaders < 2)
+			break;
+		snprintf(c, sizeof(c), "%zu", v[i]->nreaders);
+		row(s, NULL, c, bp_fmt_bytes(b, v[i]->bytes_read), v[i]->path);
+		k++;
+	}
+	free(v);
+}
+
+void bp_doc_build(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
+{
+	memset(d, 0, sizeof(*d));
+	header(d, m, o);
+	summary(d, m);
+	if (o->tree)
+		tree(d, m, o);
+	else
+		processes(d, m, o);
+	files(d, m, o);
+	never_used(d, m, o);
+	reread(d, m, o);
+	disks(d, m);
+	repeated(d, m, o);
+}
+
+void bp_doc_release(struct bp_doc *d)
+{
+	size_t i, j;
+
+	for (i = 0; i < d->nsections; i++) {
+		struct bp_section *s = &d->sections[i];
+
+		free(s->title);
+		for (j = 0; j < s->nlines; j++)
+			free(s->lines[j]);
+		free(s->lines);
+		for (j = 0; j < s->nrows * s->ncols; j++)
+			free(s->cells[j]);
+		for (j = 0; j < s->nrows; j++)
+			free(s->details[j]);
+		free(s->cells);
+		free(s->details);
+	}
+	free(d->sections);
+	memset(d, 0, sizeof(*d));
+}
+
+static const struct {
+	unsigned bit;
+	const char *name, *text;
+} missing_names[] = {
+	{ BP_MISSING_SCHED, "sched", "sched_switch (no I/O wait, no CPU idle time)" },
+	{ BP_MISSING_WAKEUP, "wakeup", "sched_waking/sched_wakeup" },
+	{ BP_MISSING_FORK, "fork", "sched_process_fork (each task shown as its own process)" },
+	{ BP_MISSING_SYSCALLS, "syscalls", "raw_syscalls (causes other than faults are 'other')" },
+	{ BP_MISSING_FILEMAP, "filemap", "mm_filemap_add_to_page_cache (no bytes per file)" },
+	{ BP_MISSING_ACCESS, "access", "filemap access events (used/never-used not available)" },
+	{ BP_MISSING_DELETE, "delete", "mm_filemap_delete_from_page_cache (no re-read pages)" },
+	{ BP_MISSING_BLOCK, "block", "block_rq_issue (no block-layer totals)" },
+};
+
+const char *bp_missing_name(unsigned bit)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(missing_names) / sizeof(missing_names[0]); i++) {
+		if (missing_names[i].bit == bit)
+			return missing_names[i].name;
+	}
+	return "?";
+}
+
+const char *bp_missing_text(unsigned bit)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(missing_names) / sizeof(missing_names[0]); i++) {
+		if (missing_names[i].bit == bit)
+			return missing_names[i].text;
+	}
+	return "?";
+}

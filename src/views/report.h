@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BP_VIEWS_REPORT_H
+#define BP_VIEWS_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "analysis/model.h"
+
+/*
+ * The report renderers: the same model and options, four formats. Each
+ * writes to out and returns 0, or -1 with bp_set_error() (unknown table).
+ * Output is deterministic: every list is sorted with tie-breaks.
+ */
+struct bp_report_opts {
+	const char *file;         /* the recording's name, shown in the header */
+	size_t top;               /* rows per list; 0 = all */
+	struct bp_filter filter;
+	int tree;                 /* processes as a tree with descendant totals */
+	const char *table;        /* csv: which table (see bp_csv_tables) */
+};
+
+int bp_view_text(FILE *out, const struct bp_model *m, const struct bp_report_opts *o);
+int bp_view_markdown(FILE *out, const struct bp_model *m, const struct bp_report_opts *o);
+int bp_view_json(FILE *out, const struct bp_model *m, const struct bp_report_opts *o);
+int bp_view_csv(FILE *out, const struct bp_model *m, const struct bp_report_opts *o);
+
+/* The csv tables, NULL-terminated: "processes", "files", ... */
+extern const char *const bp_csv_tables[];
+
+/* Names of the model's missing measurements (enum bp_model_missing bits), for views. */
+const char *bp_missing_name(unsigned bit);
+const char *bp_missing_text(unsigned bit);
+
+#endif

@@ -1,0 +1,1337 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * top's state and frames, without curses: what each key does, which rows
+ * each view lists, and how a screen of any size looks. curses.c draws the
+ * frames; --batch prints them.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "analysis/sort.h"
+#include "tracefile/meta.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+#include "views/tui/screen.h"
+
+#define FMT_LEN 32
+#define CELL_LEN 256
+/* A last column (a path) narrower than this is left out. */
+#define MIN_LAST_COL 8
+
+/* ---- units (as the report prints them) ---- */
+
+static char *fmt_bytes(char *buf, uint64_t bytes)
+{
+	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB", "PiB" };
+	double v = (double)bytes;
+	int u = -1;
+
+	if (bytes < 1024) {
+		snprintf(buf, FMT_LEN, "%" PRIu64 " B", bytes);
+		return buf;
+	}
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, FMT_LEN, v < 100 ? "%.1f %s" : "%.0f %s", v, unit[u]);
+	return buf;
+}
+
+static char *fmt_ns(char *buf, uint64_t ns)
+{
+	if (!ns)
+		snprintf(buf, FMT_LEN, "0 ms");
+	else if (ns < 1000000000ull)
+		snprintf(buf, FMT_LEN, "%.1f ms", (double)ns / 1e6);
+	else
+		snprintf(buf, FMT_LEN, "%.2f s", (double)ns / 1e9);
+	return buf;
+}
+
+/* Seconds on the recording clock, with milliseconds. */
+static char *fmt_ts(char *buf, uint64_t ns)
+{
+	snprintf(buf, FMT_LEN, "%" PRIu64 ".%03" PRIu64, ns / UINT64_C(1000000000),
+		 ns / UINT64_C(1000000) % 1000);
+	return buf;
+}
+
+/* ---- columns ---- */
+
+struct top_col {
+	const char *head;
+	const char *name;   /* for --sort */
+	const char *alias;  /* another accepted name, or NULL */
+	int width;          /* 0: what is left (the last column) */
+	int right;
+	int order;          /* the view's sort key */
+};
+
+/* Sort keys of the processes view: the model's, then sort.c's, offset. */
+#define PROC_ORDER_EXTRA 100
+
+static const struct top_col file_cols[] = {
+	{ "WAIT", "wait", NULL, 9, 1, BP_SORT_FILE_WAIT },
+	{ "READ", "read", "bytes", 9, 1, BP_SORT_FILE_BYTES },
+	{ "NEVER USED", "never-used", "never", 10, 1, BP_SORT_FILE_NEVER_USED },
+	{ "RE-READ", "reread", "re-read", 9, 1, BP_SORT_FILE_REREAD },
+	{ "READERS", "readers", NULL, 7, 1, BP_SORT_FILE_READERS },
+	{ "PATH", "path", "name", 0, 0, BP_SORT_FILE_PATH },
+};
+
+static const struct top_col proc_cols[] = {
+	{ "PID", "pid", NULL, 7, 1, BP_SORT_PROC_PID },
+	{ "COMM", "comm", "name", 15, 0, PROC_ORDER_EXTRA + BP_ORDER_PROC_COMM },
+	{ "WAIT", "wait", NULL, 9, 1, BP_SORT_PROC_WAIT },
+	{ "TREE WAIT", "tree-wait", "tree", 9, 1, BP_SORT_PROC_TREE_WAIT },
+	{ "CPU", "cpu", "run", 9, 1, BP_SORT_PROC_RUN },
+	{ "READ", "read", "bytes", 9, 1, BP_SORT_PROC_BYTES },
+	{ "FILES", "files", NULL, 5, 1, PROC_ORDER_EXTRA + BP_ORDER_PROC_FILES },
+	{ "START", "start", NULL, 10, 1, BP_SORT_PROC_START },
+	{ "WORST FILE", "worst", "worst-file", 0, 0, PROC_ORDER_EXTRA + BP_ORDER_PROC_WORST },
+};
+
+static const struct top_col reader_cols[] = {
+	{ "PID", "pid", NULL, 7, 1, BP_ORDER_ACCESS_PID },
+	{ "COMM", "comm", "name", 15, 0, BP_ORDER_ACCESS_COMM },
+	{ "WAIT", "wait", NULL, 9, 1, BP_ORDER_ACCESS_WAIT },
+	{ "READ", "read", "bytes", 9, 1, BP_ORDER_ACCESS_BYTES },
+	{ "FIRST", "first", NULL, 10, 1, BP_ORDER_ACCESS_FIRST },
+	{ "LAST", "last", NULL, 10, 1, BP_ORDER_ACCESS_LAST },
+};
+
+static const struct top_col access_cols[] = {
+	{ "WAIT", "wait", NULL, 9, 1, BP_ORDER_ACCESS_WAIT },
+	{ "READ", "read", "bytes", 9, 1, BP_ORDER_ACCESS_BYTES },
+	{ "FIRST", "first", NULL, 10, 1, BP_ORDER_ACCESS_FIRST },
+	{ "LAST", "last", NULL, 10, 1, BP_ORDER_ACCESS_LAST },
+	{ "PATH", "path", "name", 0, 0, BP_ORDER_ACCESS_PATH },
+};
+
+#define NCOLS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static const struct top_col *level_cols(enum top_level_kind kind, int *n)
+{
+	switch (kind) {
+	case LEVEL_FILES:
+		*n = NCOLS(file_cols);
+		return file_cols;
+	case LEVEL_PROCS:
+		*n = NCOLS(proc_cols);
+		return proc_cols;
+	case LEVEL_FILE:
+		*n = NCOLS(reader_cols);
+		return reader_cols;
+	case LEVEL_PROC:
+		break;
+	}
+	*n = NCOLS(access_cols);
+	return access_cols;
+}
+
+/* The column index named @name, or -1. */
+static int find_col(enum top_level_kind kind, const char *name)
+{
+	const struct top_col *c;
+	int n, i;
+
+	c = level_cols(kind, &n);
+	for (i = 0; name && i < n; i++) {
+		if (!strcasecmp(name, c[i].name) || (c[i].alias && !strcasecmp(name, c[i].alias)))
+			return i;
+	}
+	return -1;
+}
+
+static int wait_col(enum top_level_kind kind)
+{
+	return find_col(kind, "wait");
+}
+
+static enum top_level_kind root_kind(enum bp_top_view v)
+{
+	return v == BP_TOP_PROCS ? LEVEL_PROCS : LEVEL_FILES;
+}
+
+int bp_top_sort_valid(enum bp_top_view view, const char *sort)
+{
+	return find_col(root_kind(view), sort) >= 0;
+}
+
+const char *bp_top_sort_names(enum bp_top_view view)
+{
+	if (view == BP_TOP_PROCS)
+		return "pid, comm, wait, tree-wait, cpu, read, files, start, worst";
+	return "wait, read, never-used, reread, readers, path";
+}
+
+/* ---- frames ---- */
+
+/* A new line of the frame, blank to its width. */
+static struct top_line *new_line(struct top_frame *f, enum top_attr attr)
+{
+	struct top_line *l;
+
+	BP_GROW(f->lines, f->nlines, f->cap);
+	l = &f->lines[f->nlines++];
+	memset(l->text, ' ', (size_t)f->width);
+	l->text[f->width] = '\0';
+	l->attr = attr;
+	l->nspans = 0;
+	return l;
+}
+
+/* Write s at column col, cut at the line's end; returns the column after it. */
+static int put(struct top_frame *f, struct top_line *l, int col, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (col >= f->width)
+		return col;
+	if (n > (size_t)(f->width - col))
+		n = (size_t)(f->width - col);
+	memcpy(l->text + col, s, n);
+	return col + (int)n;
+}
+
+static int __attribute__((format(printf, 4, 5)))
+putf(struct top_frame *f, struct top_line *l, int col, const char *fmt, ...)
+{
+	char buf[TOP_MAX_WIDTH + 1];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return put(f, l, col, buf);
+}
+
+static void span(struct top_frame *f, struct top_line *l, int start, int len, enum top_attr attr)
+{
+	if (start >= f->width || len <= 0 || l->nspans == TOP_MAX_SPANS)
+		return;
+	if (start + len > f->width)
+		len = f->width - start;
+	l->spans[l->nspans++] = (struct top_span){ start, len, attr };
+}
+
+/* Write s at col in attr; returns the column after it. */
+static int put_attr(struct top_frame *f, struct top_line *l, int col, const char *s,
+		    enum top_attr attr)
+{
+	int end = put(f, l, col, s);
+
+	span(f, l, col, end - col, attr);
+	return end;
+}
+
+void top_frame_release(struct top_frame *f)
+{
+	free(f->lines);
+	memset(f, 0, sizeof(*f));
+}
+
+/* Keep the end of a long path, which names the file: ".../lib/libc.so.6". */
+static void cut_path(char *buf, size_t len, const char *path, size_t width)
+{
+	size_t n = strlen(path);
+
+	if (width + 1 > len)
+		width = len - 1;
+	if (n <= width || width < 4)
+		snprintf(buf, len, "%.*s", (int)width, path);
+	else
+		snprintf(buf, len, "...%s", path + n - (width - 3));
+}
+
+/*
+ * One table row: cells laid out by the columns, separated by one space;
+ * the last column takes the rest of the width (paths keep their ends).
+ */
+static void put_cells(struct top_frame *f, struct top_line *l, const struct top_col *cols,
+		      int ncols, char cells[][CELL_LEN])
+{
+	char buf[TOP_MAX_WIDTH + 1];
+	int col = 0, i;
+
+	for (i = 0; i < ncols && col < f->width; i++) {
+		int w = cols[i].width;
+
+		if (!w) {
+			w = f->width - col;
+			if (w < MIN_LAST_COL)
+				break;
+			cut_path(buf, sizeof(buf), cells[i], (size_t)w);
+		} else {
+			snprintf(buf, sizeof(buf), cols[i].right ? "%*.*s" : "%-*.*s", w, w, cells[i]);
+		}
+		col = put(f, l, col, buf) + 1;
+	}
+}
+
+static void put_head(struct top_frame *f, struct top_line *l, const struct top_col *cols,
+		     int ncols, int sort)
+{
+	char cells[16][CELL_LEN];
+	int col = 0, i;
+
+	for (i = 0; i < ncols; i++)
+		snprintf(cells[i], CELL_LEN, "%s", cols[i].head);
+	put_cells(f, l, cols, ncols, cells);
+	for (i = 0; i < ncols; i++) {
+		int w = cols[i].width ? cols[i].width : f->width - col;
+
+		if (!cols[i].width && w < MIN_LAST_COL)
+			break;
+		if (i == sort)
+			span(f, l, col, w, TA_SORT);
+		col += w + 1;
+	}
+}
+
+/* ---- rows ---- */
+
+static struct top_level *cur(struct top *t)
+{
+	return &t->stack[t->depth - 1];
+}
+
+static void add_row(struct top *t, enum top_row_kind kind, const void *obj)
+{
+	BP_GROW(t->rows, t->nrows, t->rows_cap);
+	t->rows[t->nrows++] = (struct top_row){ kind, obj };
+}
+
+static int selectable(const struct top_row *r)
+{
+	return r->kind != ROW_TITLE && r->kind != ROW_HEAD;
+}
+
+static struct bp_file *level_file(const struct top *t, const struct top_level *lv)
+{
+	return bp_model_find_file(t->win, lv->dev, lv->ino);
+}
+
+static struct bp_process *level_proc(const struct top *t, const struct top_level *lv)
+{
+	return bp_model_find_process(t->win, lv->pid);
+}
+
+static void sorted_accesses(struct top *t, struct bp_access **src, size_t n, int order,
+			    enum top_row_kind kind)
+{
+	struct bp_access **v;
+	size_t i;
+
+	if (!n)
+		return;
+	v = xmalloc(n * sizeof(*v));
+	memcpy(v, src, n * sizeof(*v));
+	bp_sort_accesses(v, n, (enum bp_access_order)order);
+	for (i = 0; i < n; i++)
+		add_row(t, kind, v[i]);
+	free(v);
+}
+
+/* The rows of the current level, in its sort order. */
+static void build_rows(struct top *t)
+{
+	struct top_level *lv = cur(t);
+	struct bp_filter filter = { 0 };
+	const struct top_col *cols;
+	int ncols, order;
+	size_t i, n;
+
+	t->nrows = 0;
+	t->rows_dirty = 0;
+	cols = level_cols(lv->kind, &ncols);
+	order = cols[lv->sort].order;
+	switch (lv->kind) {
+	case LEVEL_FILES: {
+		struct bp_file **v;
+
+		if (t->filter[0])
+			filter.file = t->filter;
+		n = bp_model_select_files(t->win, &filter, (enum bp_file_sort)order, &v);
+		for (i = 0; i < n; i++)
+			add_row(t, ROW_FILE, v[i]);
+		free(v);
+		break;
+	}
+	case LEVEL_PROCS: {
+		struct bp_process **v;
+
+		if (t->filter[0])
+			filter.comm = t->filter;
+		n = bp_model_select_processes(t->win, &filter,
+					      order < PROC_ORDER_EXTRA ? (enum bp_process_sort)order :
+					      BP_SORT_PROC_PID, &v);
+		if (order >= PROC_ORDER_EXTRA)
+			bp_sort_processes(v, n, (enum bp_process_order)(order - PROC_ORDER_EXTRA));
+		for (i = 0; i < n; i++)
+			add_row(t, ROW_PROC, v[i]);
+		free(v);
+		break;
+	}
+	case LEVEL_FILE: {
+		struct bp_file *file = level_file(t, lv);
+
+		if (file)
+			sorted_accesses(t, file->readers, file->nreaders, order, ROW_READER);
+		break;
+	}
+	case LEVEL_PROC: {
+		struct bp_process *p = level_proc(t, lv);
+
+		if (!p)
+			break;
+		sorted_accesses(t, p->files, p->nfiles, order, ROW_ACCESS);
+		add_row(t, ROW_TITLE, p);
+		if (p->nchildren)
+			add_row(t, ROW_HEAD, NULL);
+		for (i = 0; i < p->nchildren; i++)
+			add_row(t, ROW_PROC, p->children[i]);
+		break;
+	}
+	}
+	if (lv->sel >= t->nrows)
+		lv->sel = t->nrows ? t->nrows - 1 : 0;
+	while (lv->sel < t->nrows && !selectable(&t->rows[lv->sel]))
+		lv->sel++;
+	if (lv->sel >= t->nrows) {
+		/* Nothing selectable after it: the last selectable row, if any. */
+		lv->sel = t->nrows;
+		while (lv->sel > 0 && !selectable(&t->rows[lv->sel - 1]))
+			lv->sel--;
+		lv->sel = lv->sel ? lv->sel - 1 : 0;
+	}
+}
+
+/* ---- cells ---- */
+
+static char *na_or(char *buf, int missing, const char *value)
+{
+	snprintf(buf, CELL_LEN, "%s", missing ? "n/a" : value);
+	return buf;
+}
+
+static void file_cells(const struct top *t, const struct bp_file *file, char c[][CELL_LEN])
+{
+	char a[FMT_LEN];
+	unsigned miss = t->win->missing;
+
+	na_or(c[0], miss & BP_MISSING_SCHED, fmt_ns(a, file->wait_ns));
+	snprintf(c[1], CELL_LEN, "%s", fmt_bytes(a, file->bytes_read));
+	na_or(c[2], (miss & BP_MISSING_ACCESS) || file->kind == BP_FILE_METADATA,
+	      fmt_bytes(a, file->never_used_bytes));
+	na_or(c[3], miss & BP_MISSING_DELETE, fmt_bytes(a, file->reread_bytes));
+	snprintf(c[4], CELL_LEN, "%zu", file->nreaders);
+	snprintf(c[5], CELL_LEN, "%s", file->path);
+}
+
+static void proc_cells(const struct top *t, const struct bp_process *p, char c[][CELL_LEN])
+{
+	char a[FMT_LEN];
+	unsigned miss = t->win->missing;
+
+	snprintf(c[0], CELL_LEN, "%d", p->pid);
+	snprintf(c[1], CELL_LEN, "%s", p->comm[0] ? p->comm : "?");
+	na_or(c[2], miss & BP_MISSING_SCHED, fmt_ns(a, p->wait_ns));
+	na_or(c[3], miss & BP_MISSING_SCHED, fmt_ns(a, p->tree_wait_ns));
+	na_or(c[4], miss & BP_MISSING_SCHED, fmt_ns(a, p->run_ns));
+	snprintf(c[5], CELL_LEN, "%s", fmt_bytes(a, p->bytes_read));
+	snprintf(c[6], CELL_LEN, "%zu", p->nfiles);
+	snprintf(c[7], CELL_LEN, "%s", p->start_ns ? fmt_ts(a, p->start_ns) : "-");
+	snprintf(c[8], CELL_LEN, "%s", p->worst_file ? p->worst_file->path : "-");
+}
+
+static void reader_cells(const struct top *t, const struct bp_access *x, char c[][CELL_LEN])
+{
+	char a[FMT_LEN];
+
+	snprintf(c[0], CELL_LEN, "%d", x->process->pid);
+	snprintf(c[1], CELL_LEN, "%s", x->process->comm[0] ? x->process->comm : "?");
+	na_or(c[2], t->win->missing & BP_MISSING_SCHED, fmt_ns(a, x->wait_ns));
+	snprintf(c[3], CELL_LEN, "%s", fmt_bytes(a, x->bytes_read));
+	snprintf(c[4], CELL_LEN, "%s", fmt_ts(a, x->first_ns));
+	snprintf(c[5], CELL_LEN, "%s", fmt_ts(a, x->last_ns));
+}
+
+static void access_cells(const struct top *t, const struct bp_access *x, char c[][CELL_LEN])
+{
+	char a[FMT_LEN];
+
+	na_or(c[0], t->win->missing & BP_MISSING_SCHED, fmt_ns(a, x->wait_ns));
+	snprintf(c[1], CELL_LEN, "%s", fmt_bytes(a, x->bytes_read));
+	snprintf(c[2], CELL_LEN, "%s", fmt_ts(a, x->first_ns));
+	snprintf(c[3], CELL_LEN, "%s", fmt_ts(a, x->last_ns));
+	snprintf(c[4], CELL_LEN, "%s", x->file->path);
+}
+
+static void put_row(struct top *t, struct top_frame *f, const struct top_row *r, int selected)
+{
+	struct top_line *l = new_line(f, selected ? TA_SEL : TA_NORMAL);
+	char cells[16][CELL_LEN];
+	const struct bp_process *p;
+
+	switch (r->kind) {
+	case ROW_FILE:
+		file_cells(t, r->obj, cells);
+		put_cells(f, l, file_cols, NCOLS(file_cols), cells);
+		break;
+	case ROW_PROC:
+		proc_cells(t, r->obj, cells);
+		put_cells(f, l, proc_cols, NCOLS(proc_cols), cells);
+		break;
+	case ROW_READER:
+		reader_cells(t, r->obj, cells);
+		put_cells(f, l, reader_cols, NCOLS(reader_cols), cells);
+		break;
+	case ROW_ACCESS:
+		access_cells(t, r->obj, cells);
+		put_cells(f, l, access_cols, NCOLS(access_cols), cells);
+		break;
+	case ROW_TITLE:
+		p = r->obj;
+		l->attr = TA_TITLE;
+		putf(f, l, 0, "Children of %s[%d]: %zu", p->comm, p->pid, p->nchildren);
+		break;
+	case ROW_HEAD:
+		l->attr = TA_HEAD;
+		put_head(f, l, proc_cols, NCOLS(proc_cols), -1);
+		break;
+	}
+}
+
+/* ---- header, timeline ---- */
+
+static uint64_t span_since(const struct top *t)
+{
+	return t->full->window.since_ns;
+}
+
+static uint64_t span_until(const struct top *t)
+{
+	return t->full->window.until_ns > t->full->window.since_ns ? t->full->window.until_ns :
+	       t->full->window.since_ns + 1;
+}
+
+/* The time column c of n starts at. */
+static uint64_t col_time(const struct top *t, int c, int n)
+{
+	double span = (double)(span_until(t) - span_since(t));
+
+	return span_since(t) + (uint64_t)(span * c / n);
+}
+
+/* The timeline column nearest to time @ns, of @n columns. */
+static int time_col(const struct top *t, uint64_t ns, int n)
+{
+	double span = (double)(span_until(t) - span_since(t));
+
+	if (ns <= span_since(t))
+		return 0;
+	if (ns >= span_until(t))
+		return n;
+	return (int)((double)(ns - span_since(t)) * n / span + 0.5);
+}
+
+static void put_title(struct top *t, struct top_frame *f)
+{
+	const struct bp_model_header *h = &t->win->header;
+	struct top_line *l = new_line(f, TA_TITLE);
+	int col;
+
+	col = putf(f, l, 0, "bootprof top - %s", t->src->name);
+	if (h->hostname)
+		col = putf(f, l, col, "  host %s", h->hostname);
+	if (h->kernel_release)
+		col = putf(f, l, col, "  kernel %s%s%s", h->kernel_release, h->machine ? " " : "",
+			   h->machine ? h->machine : "");
+	if (h->ncpus)
+		col = putf(f, l, col, "  %d cpus", h->ncpus);
+	if (t->win->totals.truncated)
+		put_attr(f, l, col, "  TRUNCATED", TA_WARN);
+}
+
+static void put_span_line(struct top *t, struct top_frame *f)
+{
+	const struct bp_totals *tot = &t->win->totals;
+	struct top_line *l = new_line(f, TA_NORMAL);
+	char a[FMT_LEN], b[FMT_LEN], c[FMT_LEN];
+	uint64_t since = t->win->window.since_ns, until = t->win->window.until_ns;
+	int col;
+
+	col = putf(f, l, 0, "span %s-%s s", fmt_ts(a, span_since(t)), fmt_ts(b, span_until(t)));
+	if (t->src->update)
+		col = putf(f, l, col, "  %s %s-%s s (%s)", t->cumulative ? "all" : "interval",
+			   fmt_ts(a, since), fmt_ts(b, until), fmt_ns(c, until - since));
+	else
+		col = putf(f, l, col, "  window %s-%s s (%s)", fmt_ts(a, since), fmt_ts(b, until),
+			   fmt_ns(c, until - since));
+	col = put(f, l, col, "  ");
+	if (tot->lost_events || tot->lost_pages) {
+		snprintf(a, sizeof(a), "lost %" PRIu64 "%s", tot->lost_events,
+			 tot->lost_pages ? "+" : "");
+		col = put_attr(f, l, col, a, TA_WARN);
+	} else {
+		col = put(f, l, col, "lost 0");
+	}
+	if (!t->batch && t->rebuild_ms > 0)
+		putf(f, l, col, "  (rebuilt in %.1f ms)", t->rebuild_ms);
+}
+
+static void put_totals(struct top *t, struct top_frame *f)
+{
+	const struct bp_totals *tot = &t->win->totals;
+	struct top_line *l = new_line(f, TA_NORMAL);
+	unsigned miss = t->win->missing;
+	char a[FMT_LEN], b[FMT_LEN], c[FMT_LEN], d[FMT_LEN];
+
+	putf(f, l, 0, "read %s  I/O wait %s  CPU idle waiting %s  never used %s",
+	     fmt_bytes(a, tot->read_bytes), miss & BP_MISSING_SCHED ? "n/a" : fmt_ns(b, tot->wait_ns),
+	     miss & BP_MISSING_SCHED ? "n/a" : fmt_ns(c, tot->idle_wait_ns),
+	     miss & BP_MISSING_ACCESS ? "n/a" : fmt_bytes(d, tot->never_used_bytes));
+}
+
+/* The columns of the window the model was built for (not the one being chosen). */
+static void marker_cols(const struct top *t, int n, int *c0, int *c1)
+{
+	*c0 = time_col(t, t->win->window.since_ns, n);
+	*c1 = time_col(t, t->win->window.until_ns, n);
+	if (*c0 >= n)
+		*c0 = n - 1;
+	if (*c1 <= *c0)
+		*c1 = *c0 + 1;
+}
+
+/* Levels of the timeline strip, from nothing to the busiest column. */
+static const char strip_levels[] = " .:-=+*#@";
+#define NLEVELS ((int)sizeof(strip_levels) - 2)
+
+/*
+ * The whole recording in n columns: per column the mean over its buckets
+ * of I/O wait (tasks waiting) and of disk reads, each scaled to its
+ * busiest column.
+ */
+static void put_strip(struct top *t, struct top_frame *f, int n)
+{
+	const struct bp_model *m = t->full;
+	int block = !(m->missing & BP_MISSING_BLOCK);
+	double *wait = xcalloc((size_t)n, sizeof(*wait)), *disk = xcalloc((size_t)n, sizeof(*disk));
+	double maxw = 0, maxd = 0;
+	uint64_t bucket = m->window.bucket_ns ? m->window.bucket_ns : 1;
+	struct top_line *lw, *ld, *lm;
+	int c, c0, c1;
+
+	for (c = 0; c < n && m->nbuckets; c++) {
+		uint64_t t0 = col_time(t, c, n), t1 = col_time(t, c + 1, n);
+		size_t b0, b1, b;
+
+		b0 = t0 > m->timeline_start_ns ? (t0 - m->timeline_start_ns) / bucket : 0;
+		b1 = t1 > m->timeline_start_ns ? (t1 - m->timeline_start_ns + bucket - 1) / bucket : 0;
+		if (b0 >= m->nbuckets)
+			b0 = m->nbuckets - 1;
+		if (b1 > m->nbuckets)
+			b1 = m->nbuckets;
+		if (b1 <= b0)
+			b1 = b0 + 1;
+		for (b = b0; b < b1; b++) {
+			wait[c] += (double)m->timeline[b].wait_ns;
+			disk[c] += (double)(block ? m->timeline[b].rq_read_bytes :
+					    m->timeline[b].read_bytes);
+		}
+		wait[c] /= (double)(b1 - b0);
+		disk[c] /= (double)(b1 - b0);
+		if (wait[c] > maxw)
+			maxw = wait[c];
+		if (disk[c] > maxd)
+			maxd = disk[c];
+	}
+	lw = new_line(f, TA_NORMAL);
+	ld = new_line(f, TA_NORMAL);
+	lm = new_line(f, TA_NORMAL);
+	put(f, lw, 0, "wait");
+	put(f, ld, 0, block ? "disk" : "read");
+	for (c = 0; c < n; c++) {
+		int lvw = wait[c] > 0 ? 1 + (int)(wait[c] * (NLEVELS - 1) / maxw + 0.5) : 0;
+		int lvd = disk[c] > 0 ? 1 + (int)(disk[c] * (NLEVELS - 1) / maxd + 0.5) : 0;
+
+		lw->text[6 + c] = strip_levels[lvw];
+		ld->text[6 + c] = strip_levels[lvd];
+	}
+	span(f, lw, 6, n, TA_STRIP);
+	span(f, ld, 6, n, TA_STRIP);
+	marker_cols(t, n, &c0, &c1);
+	for (c = c0; c < c1; c++)
+		lm->text[6 + c] = c == c0 ? '[' : c == c1 - 1 ? ']' : '=';
+	span(f, lm, 6 + c0, c1 - c0, TA_WINDOW);
+	put(f, lm, 0, t->src->update ? "shown" : "window");
+	t->strip_cols = n;
+	free(wait);
+	free(disk);
+}
+
+static void put_list_title(struct top *t, struct top_frame *f, const struct top_col *cols)
+{
+	const struct top_level *lv = cur(t);
+	struct top_line *l = new_line(f, TA_TITLE), *l2;
+	char a[FMT_LEN], b[FMT_LEN], c[FMT_LEN], d[FMT_LEN];
+	int col;
+
+	switch (lv->kind) {
+	case LEVEL_FILES:
+	case LEVEL_PROCS:
+		col = putf(f, l, 0, "%s: %zu of %zu, by %s", lv->kind == LEVEL_FILES ? "Files" :
+			   "Processes", t->nrows, lv->kind == LEVEL_FILES ? t->win->nfiles :
+			   t->win->nprocesses, cols[lv->sort].head);
+		if (t->filter[0] || t->editing)
+			putf(f, l, col, "  filter: %s%s", t->filter, t->editing ? "_" : "");
+		break;
+	case LEVEL_FILE: {
+		const struct bp_file *file = level_file(t, lv);
+
+		l2 = new_line(f, TA_NORMAL);
+		if (!file) {
+			putf(f, l, 0, "File %u:%u ino %" PRIu64 ": not in this window",
+			     BP_DEV_MAJOR(lv->dev), BP_DEV_MINOR(lv->dev), lv->ino);
+			break;
+		}
+		putf(f, l, 0, "File %s  (%u:%u ino %" PRIu64 ")", file->path,
+		     BP_DEV_MAJOR(file->dev), BP_DEV_MINOR(file->dev), file->ino);
+		putf(f, l2, 0, "read %s  wait %s  never used %s  re-read %s  readers %zu  "
+		     "first %s", fmt_bytes(a, file->bytes_read), fmt_ns(b, file->wait_ns),
+		     fmt_bytes(c, file->never_used_bytes), fmt_bytes(d, file->reread_bytes),
+		     file->nreaders, fmt_ts(a, file->first_ns));
+		break;
+	}
+	case LEVEL_PROC: {
+		const struct bp_process *p = level_proc(t, lv);
+		char causes[160] = "";
+		size_t len = 0;
+		int i;
+
+		l2 = new_line(f, TA_NORMAL);
+		if (!p) {
+			putf(f, l, 0, "Process %d: not in this window", lv->pid);
+			break;
+		}
+		col = putf(f, l, 0, "Process %s[%d]", p->comm, p->pid);
+		if (p->nexec)
+			col = putf(f, l, col, " %s", p->exec[p->nexec - 1]);
+		if (p->parent)
+			col = putf(f, l, col, "  parent %s[%d]", p->parent->comm, p->parent->pid);
+		if (p->start_ns)
+			col = putf(f, l, col, "  start %s", fmt_ts(a, p->start_ns));
+		if (p->exit_ns)
+			putf(f, l, col, "  exit %s", fmt_ts(a, p->exit_ns));
+		for (i = 0; i < BP_NCAUSES && len < sizeof(causes) - 40; i++) {
+			if (p->wait_by_cause[i])
+				len += (size_t)snprintf(causes + len, sizeof(causes) - len, "%s%s %s",
+							len ? ", " : " (", bp_cause_name(i),
+							fmt_ns(a, p->wait_by_cause[i]));
+		}
+		if (len)
+			snprintf(causes + len, sizeof(causes) - len, ")");
+		putf(f, l2, 0, "wait %s%s  cpu %s  read %s  files %zu  children %zu",
+		     fmt_ns(b, p->wait_ns), causes, fmt_ns(c, p->run_ns),
+		     fmt_bytes(d, p->bytes_read), p->nfiles, p->nchildren);
+		break;
+	}
+	}
+}
+
+/* ---- help ---- */
+
+static const char *const help_text[] = {
+	"bootprof top: I/O wait and reads per file and per process, over a window of time",
+	"",
+	"  Tab            switch between the files and the processes view",
+	"  Up Down PgUp PgDn Home End   move the selection",
+	"  Enter          open: a file's readers, a process's files and children",
+	"  Backspace Esc  back; Esc at the top clears the filter",
+	"  s F6 >         sort by the next column     S <   the previous column",
+	"  / F4           filter by path (files) or command (processes); Enter keeps it",
+	"  Left Right     move the window one column of the timeline (Shift: ten)",
+	"  [ ]            make the window narrower / wider by one column ({ }: ten)",
+	"  w              window over the whole recording",
+	"  c              live: cumulative / last interval",
+	"  ? h F1         this help             q F10   quit",
+	"",
+	"Every number on screen is for the window (the [====] under the timeline);",
+	"the timeline strip shows the whole recording: I/O wait (tasks waiting) and",
+	"disk reads, each scaled to its busiest column.",
+	"",
+	"Press any key to return.",
+};
+
+static void put_help(struct top_frame *f)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(help_text) / sizeof(help_text[0]); i++)
+		put(f, new_line(f, i ? TA_NORMAL : TA_TITLE), 0, help_text[i]);
+}
+
+/* ---- footer ---- */
+
+struct footer_key {
+	const char *key;
+	const char *label;
+};
+
+static void put_footer(struct top *t, struct top_frame *f)
+{
+	struct top_line *l = new_line(f, TA_FOOTER);
+	const struct top_level *lv = cur(t);
+	struct footer_key keys[] = {
+		{ "F1", "Help" },
+		{ "/", "Filter" },
+		{ "s", "Sort" },
+		{ "Tab", lv->kind == LEVEL_FILES ? "Procs" : "Files" },
+		{ "Enter", "Open" },
+		{ "Bksp", "Back" },
+		{ "<-->", "Move" },
+		{ "[]", "Size" },
+		{ "q", "Quit" },
+	};
+	size_t i, n = sizeof(keys) / sizeof(keys[0]);
+	int col = 0;
+
+	if (t->editing) {
+		col = put_attr(f, l, 0, "Filter:", TA_KEY);
+		putf(f, l, col, " %s_   Enter: keep  Esc: cancel", t->filter);
+		return;
+	}
+	if (t->message[0]) {
+		put_attr(f, l, 0, t->message, TA_WARN);
+		return;
+	}
+	if (lv->kind == LEVEL_FILES || lv->kind == LEVEL_PROCS)
+		keys[5] = (struct footer_key){ "Esc", "Clear" };
+	for (i = 0; i < n && col < f->width; i++) {
+		col = put_attr(f, l, col, keys[i].key, TA_KEY);
+		col = put(f, l, col, keys[i].label) + 1;
+	}
+}
+
+/* ---- the frame ---- */
+
+void top_render(struct top *t, struct top_frame *f, int width, int height)
+{
+	const struct top_level *lv;
+	const struct top_col *cols;
+	int ncols, list_height;
+	size_t i;
+
+	if (width > TOP_MAX_WIDTH)
+		width = TOP_MAX_WIDTH;
+	if (width < 1)
+		width = 1;
+	f->nlines = 0;
+	f->width = width;
+	if (t->rows_dirty)
+		build_rows(t);
+	lv = cur(t);
+	if (t->help) {
+		put_help(f);
+		return;
+	}
+	put_title(t, f);
+	put_span_line(t, f);
+	put_totals(t, f);
+	t->strip_line = (int)f->nlines;
+	put_strip(t, f, width > 16 ? width - 6 : 10);
+	cols = level_cols(lv->kind, &ncols);
+	put_list_title(t, f, cols);
+	put_head(f, new_line(f, TA_HEAD), cols, ncols, lv->sort);
+	t->list_top = (int)f->nlines;
+	if (!height) {
+		for (i = 0; i < t->nrows; i++)
+			put_row(t, f, &t->rows[i], 0);
+		return;
+	}
+	list_height = height - (int)f->nlines - 1;
+	if (list_height < 1)
+		list_height = 1;
+	t->list_height = list_height;
+	{
+		struct top_level *mlv = cur(t);
+
+		if (mlv->sel < mlv->first)
+			mlv->first = mlv->sel;
+		if (mlv->sel >= mlv->first + (size_t)list_height)
+			mlv->first = mlv->sel - (size_t)list_height + 1;
+		if (mlv->first > 0 && mlv->first + (size_t)list_height > t->nrows)
+			mlv->first = t->nrows > (size_t)list_height ? t->nrows - (size_t)list_height : 0;
+	}
+	for (i = lv->first; i < t->nrows && i < lv->first + (size_t)list_height; i++)
+		put_row(t, f, &t->rows[i], i == lv->sel);
+	while ((int)f->nlines < height - 1)
+		new_line(f, TA_NORMAL);
+	put_footer(t, f);
+}
+
+/* ---- models ---- */
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void set_message(struct top *t, const char *what)
+{
+	snprintf(t->message, sizeof(t->message), "%s: %s", what, bp_last_error());
+}
+
+static void drop_window(struct top *t)
+{
+	if (t->win != t->full)
+		bp_model_free(t->win);
+	t->win = NULL;
+}
+
+/* Whether the selected window covers the whole recording. */
+static int window_is_whole(const struct top *t)
+{
+	return (!t->since_ns || t->since_ns <= span_since(t)) &&
+	       (!t->until_ns || t->until_ns >= t->full->window.until_ns);
+}
+
+/* Build the window's model; on failure keep the old one. 0 or -1. */
+static int rebuild_window(struct top *t)
+{
+	struct bp_window w = { t->since_ns, t->until_ns, 0 };
+	struct bp_model *m;
+	double start = now_ms();
+
+	t->window_dirty = 0;
+	t->rows_dirty = 1;
+	if (window_is_whole(t)) {
+		drop_window(t);
+		t->win = t->full;
+		t->rebuild_ms = 0;
+		return 0;
+	}
+	m = t->src->build(t->src->arg, &w);
+	if (!m) {
+		set_message(t, "cannot rebuild the window");
+		return -1;
+	}
+	drop_window(t);
+	t->win = m;
+	t->rebuild_ms = now_ms() - start;
+	return 0;
+}
+
+int top_init(struct top *t, const struct bp_top_source *src, const struct bp_top_opts *o,
+	     int batch)
+{
+	struct top_level *lv;
+
+	memset(t, 0, sizeof(*t));
+	t->src = src;
+	t->batch = batch;
+	t->cumulative = o->cumulative;
+	t->since_ns = o->since_ns;
+	t->until_ns = o->until_ns;
+	t->depth = 1;
+	lv = &t->stack[0];
+	lv->kind = root_kind(o->view);
+	lv->sort = o->sort ? find_col(lv->kind, o->sort) : wait_col(lv->kind);
+	if (lv->sort < 0)
+		lv->sort = wait_col(lv->kind);
+	t->full = src->build(src->arg, NULL);
+	if (!t->full)
+		return -1;
+	t->interval_since_ns = span_since(t);
+	if (rebuild_window(t) < 0) {
+		bp_set_error("%s", t->message + strlen("cannot rebuild the window: "));
+		bp_model_free(t->full);
+		t->full = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+void top_release(struct top *t)
+{
+	drop_window(t);
+	bp_model_free(t->full);
+	free(t->rows);
+	memset(t, 0, sizeof(*t));
+}
+
+int top_update(struct top *t)
+{
+	struct bp_model *full;
+	uint64_t last_end;
+
+	if (!t->src->update)
+		return 0;
+	last_end = t->full->window.until_ns;
+	if (t->src->update(t->src->arg) < 0) {
+		set_message(t, "cannot read new events");
+		return -1;
+	}
+	full = t->src->build(t->src->arg, NULL);
+	if (!full) {
+		set_message(t, "cannot rebuild");
+		return -1;
+	}
+	drop_window(t);
+	bp_model_free(t->full);
+	t->full = full;
+	t->updates++;
+	t->interval_since_ns = last_end;
+	t->message[0] = '\0';
+	if (t->cumulative) {
+		t->since_ns = t->until_ns = 0;
+	} else {
+		t->since_ns = t->interval_since_ns;
+		t->until_ns = 0;
+	}
+	return rebuild_window(t);
+}
+
+/* ---- keys ---- */
+
+static void move_sel(struct top *t, long delta)
+{
+	struct top_level *lv = cur(t);
+	long sel = (long)lv->sel, step = delta < 0 ? -1 : 1;
+	long n = (long)t->nrows;
+
+	if (!n)
+		return;
+	sel += delta;
+	if (sel < 0)
+		sel = 0;
+	if (sel >= n)
+		sel = n - 1;
+	/* Land on a selectable row, looking in the direction of travel first. */
+	while (sel >= 0 && sel < n && !selectable(&t->rows[sel]))
+		sel += step;
+	if (sel < 0 || sel >= n) {
+		sel = (long)lv->sel;
+		while (sel >= 0 && sel < n && !selectable(&t->rows[sel]))
+			sel -= step;
+	}
+	if (sel >= 0 && sel < n)
+		lv->sel = (size_t)sel;
+}
+
+static void push(struct top *t, enum top_level_kind kind, uint32_t dev, uint64_t ino, int pid)
+{
+	struct top_level *lv;
+
+	if (t->depth == TOP_MAX_DEPTH) {
+		memmove(&t->stack[1], &t->stack[2], sizeof(t->stack[0]) * (TOP_MAX_DEPTH - 2));
+		t->depth--;
+	}
+	lv = &t->stack[t->depth++];
+	memset(lv, 0, sizeof(*lv));
+	lv->kind = kind;
+	lv->dev = dev;
+	lv->ino = ino;
+	lv->pid = pid;
+	lv->sort = wait_col(kind);
+	t->rows_dirty = 1;
+}
+
+static void open_selected(struct top *t)
+{
+	const struct top_row *r;
+	const struct bp_access *x;
+	const struct bp_file *file;
+	const struct bp_process *p;
+
+	if (t->rows_dirty)
+		build_rows(t);
+	if (cur(t)->sel >= t->nrows)
+		return;
+	r = &t->rows[cur(t)->sel];
+	switch (r->kind) {
+	case ROW_FILE:
+		file = r->obj;
+		push(t, LEVEL_FILE, file->dev, file->ino, 0);
+		break;
+	case ROW_ACCESS:
+		x = r->obj;
+		push(t, LEVEL_FILE, x->file->dev, x->file->ino, 0);
+		break;
+	case ROW_READER:
+		x = r->obj;
+		push(t, LEVEL_PROC, 0, 0, x->process->pid);
+		break;
+	case ROW_PROC:
+		p = r->obj;
+		push(t, LEVEL_PROC, 0, 0, p->pid);
+		break;
+	case ROW_TITLE:
+	case ROW_HEAD:
+		break;
+	}
+}
+
+static void cycle_sort(struct top *t, int step)
+{
+	struct top_level *lv = cur(t);
+	int n;
+
+	level_cols(lv->kind, &n);
+	lv->sort = (lv->sort + step + n) % n;
+	lv->sel = lv->first = 0;
+	t->rows_dirty = 1;
+}
+
+/* The window in timeline columns: [*c0, *c1) of n. */
+static void window_cols(const struct top *t, int n, int *c0, int *c1)
+{
+	*c0 = t->since_ns ? time_col(t, t->since_ns, n) : 0;
+	*c1 = t->until_ns ? time_col(t, t->until_ns, n) : n;
+	if (*c1 <= *c0)
+		*c1 = *c0 + 1 <= n ? *c0 + 1 : n;
+}
+
+static void set_window_cols(struct top *t, int n, int c0, int c1)
+{
+	t->since_ns = c0 > 0 ? col_time(t, c0, n) : 0;
+	t->until_ns = c1 < n ? col_time(t, c1, n) : 0;
+	t->window_dirty = 1;
+}
+
+/* Move the window by @move columns of the timeline, or resize it by @grow. */
+static void shift_window(struct top *t, int move, int grow)
+{
+	int n = t->strip_cols > 0 ? t->strip_cols : 80;
+	int c0, c1, len;
+
+	if (t->src->update && !t->cumulative)
+		return; /* live, last interval: the window follows the clock */
+	window_cols(t, n, &c0, &c1);
+	len = c1 - c0;
+	if (move) {
+		c0 += move;
+		if (c0 + len > n)
+			c0 = n - len;
+		if (c0 < 0)
+			c0 = 0;
+		c1 = c0 + len;
+	} else {
+		c1 += grow;
+		if (c1 > n)
+			c1 = n;
+		if (c1 < c0 + 1)
+			c1 = c0 + 1;
+	}
+	set_window_cols(t, n, c0, c1);
+}
+
+static int filter_key(struct top *t, int key)
+{
+	size_t n = strlen(t->filter);
+
+	switch (key) {
+	case TOP_KEY_ENTER:
+		t->editing = 0;
+		return 0;
+	case TOP_KEY_ESC:
+		t->editing = 0;
+		snprintf(t->filter, sizeof(t->filter), "%s", t->saved_filter);
+		break;
+	case TOP_KEY_BACKSPACE:
+		if (n)
+			t->filter[n - 1] = '\0';
+		break;
+	default:
+		if (key >= 0x20 && key < 0x7f && n + 1 < sizeof(t->filter)) {
+			t->filter[n] = (char)key;
+			t->filter[n + 1] = '\0';
+		}
+		break;
+	}
+	cur(t)->sel = cur(t)->first = 0;
+	t->rows_dirty = 1;
+	return 0;
+}
+
+int top_key(struct top *t, int key)
+{
+	struct top_level *lv = cur(t);
+	int page = t->list_height > 1 ? t->list_height - 1 : 1;
+
+	t->message[0] = '\0';
+	if (t->editing)
+		return filter_key(t, key);
+	if (t->help) {
+		t->help = 0;
+		return key == 'q' || key == TOP_KEY_F10;
+	}
+	if (t->rows_dirty)
+		build_rows(t);
+	switch (key) {
+	case 'q':
+	case 'Q':
+	case TOP_KEY_F10:
+		return 1;
+	case TOP_KEY_UP:
+	case 'k':
+		move_sel(t, -1);
+		break;
+	case TOP_KEY_DOWN:
+	case 'j':
+		move_sel(t, 1);
+		break;
+	case TOP_KEY_PGUP:
+		move_sel(t, -page);
+		break;
+	case TOP_KEY_PGDN:
+	case ' ':
+		move_sel(t, page);
+		break;
+	case TOP_KEY_HOME:
+	case 'g':
+		move_sel(t, -(long)t->nrows);
+		break;
+	case TOP_KEY_END:
+	case 'G':
+		move_sel(t, (long)t->nrows);
+		break;
+	case TOP_KEY_ENTER:
+		open_selected(t);
+		break;
+	case TOP_KEY_BACKSPACE:
+	case TOP_KEY_ESC:
+		if (t->depth > 1) {
+			t->depth--;
+			t->rows_dirty = 1;
+		} else if (key == TOP_KEY_ESC && t->filter[0]) {
+			t->filter[0] = '\0';
+			lv->sel = lv->first = 0;
+			t->rows_dirty = 1;
+		}
+		break;
+	case TOP_KEY_TAB:
+		t->depth = 1;
+		lv = cur(t);
+		lv->kind = lv->kind == LEVEL_FILES ? LEVEL_PROCS : LEVEL_FILES;
+		lv->sort = wait_col(lv->kind);
+		lv->sel = lv->first = 0;
+		t->rows_dirty = 1;
+		break;
+	case 's':
+	case '>':
+	case '.':
+	case TOP_KEY_F6:
+		cycle_sort(t, 1);
+		break;
+	case 'S':
+	case '<':
+	case ',':
+		cycle_sort(t, -1);
+		break;
+	case '/':
+	case TOP_KEY_F3:
+	case TOP_KEY_F4:
+		t->editing = 1;
+		snprintf(t->saved_filter, sizeof(t->saved_filter), "%s", t->filter);
+		if (t->depth > 1) {
+			t->depth = 1;
+			t->rows_dirty = 1;
+		}
+		break;
+	case '?':
+	case 'h':
+	case TOP_KEY_F1:
+		t->help = 1;
+		break;
+	case TOP_KEY_LEFT:
+		shift_window(t, -1, 0);
+		break;
+	case TOP_KEY_RIGHT:
+		shift_window(t, 1, 0);
+		break;
+	case TOP_KEY_SLEFT:
+		shift_window(t, -10, 0);
+		break;
+	case TOP_KEY_SRIGHT:
+		shift_window(t, 10, 0);
+		break;
+	case '[':
+		shift_window(t, 0, -1);
+		break;
+	case ']':
+		shift_window(t, 0, 1);
+		break;
+	case '{':
+		shift_window(t, 0, -10);
+		break;
+	case '}':
+		shift_window(t, 0, 10);
+		break;
+	case 'w':
+		if (!t->src->update || t->cumulative) {
+			t->since_ns = t->until_ns = 0;
+			t->window_dirty = 1;
+		}
+		break;
+	case 'c':
+		if (t->src->update) {
+			t->cumulative = !t->cumulative;
+			t->since_ns = t->cumulative ? 0 : t->interval_since_ns;
+			t->until_ns = 0;
+			t->window_dirty = 1;
+		}
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+int top_apply(struct top *t)
+{
+	if (!t->window_dirty)
+		return 0;
+	return rebuild_window(t);
+}
+
+void top_click(struct top *t, int line, int col)
+{
+	struct top_level *lv = cur(t);
+
+	if (t->help || t->editing)
+		return;
+	if (line >= t->strip_line && line < t->strip_line + 3 && col >= 6 && t->strip_cols > 0) {
+		/* Centre the window on the clicked column. */
+		int n = t->strip_cols, c0, c1, len;
+
+		if (t->src->update && !t->cumulative)
+			return;
+		window_cols(t, n, &c0, &c1);
+		len = c1 - c0;
+		c0 = col - 6 - len / 2;
+		if (c0 + len > n)
+			c0 = n - len;
+		if (c0 < 0)
+			c0 = 0;
+		set_window_cols(t, n, c0, c0 + len);
+		return;
+	}
+	if (line >= t->list_top && line < t->list_top + t->list_height) {
+		size_t i = lv->first + (size_t)(line - t->list_top);
+
+		if (i < t->nrows && selectable(&t->rows[i]))
+			lv->sel = i;
+	}
+}

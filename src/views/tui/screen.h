@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BP_VIEWS_TUI_SCREEN_H
+#define BP_VIEWS_TUI_SCREEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/model.h"
+#include "views/tui/top.h"
+
+/*
+ * The screen as data: top's state (views, sort, selection, window,
+ * filter), what keys do to it, and the frame it shows, as lines of text
+ * with attributes. No curses here: curses.c draws frames and turns its key
+ * codes into TOP_KEY_*; --batch prints frames as text.
+ */
+
+#define TOP_MAX_WIDTH 400
+#define TOP_MIN_WIDTH 40
+
+/* What a part of the screen is, for curses to colour (or not). */
+enum top_attr {
+	TA_NORMAL,
+	TA_TITLE,     /* the title line and table titles */
+	TA_WARN,      /* lost events, errors */
+	TA_HEAD,      /* column headers */
+	TA_SORT,      /* the sort column's header */
+	TA_SEL,       /* the selected row */
+	TA_STRIP,     /* timeline levels */
+	TA_WINDOW,    /* the selected window under the timeline */
+	TA_KEY,       /* a key in the footer */
+	TA_FOOTER,    /* the footer's labels */
+	TA_NATTRS
+};
+
+struct top_span {
+	int start;
+	int len;
+	enum top_attr attr;
+};
+
+#define TOP_MAX_SPANS 16
+
+/* One screen line: text padded to the frame width, a base attribute, highlights. */
+struct top_line {
+	char text[TOP_MAX_WIDTH + 1];
+	enum top_attr attr;
+	struct top_span spans[TOP_MAX_SPANS];
+	int nspans;
+};
+
+struct top_frame {
+	struct top_line *lines;
+	size_t nlines;
+	size_t cap;
+	int width;
+};
+
+/* Keys, decoupled from curses: printable ASCII as itself, the rest here. */
+enum {
+	TOP_KEY_UP = 0x100,
+	TOP_KEY_DOWN,
+	TOP_KEY_PGUP,
+	TOP_KEY_PGDN,
+	TOP_KEY_HOME,
+	TOP_KEY_END,
+	TOP_KEY_LEFT,
+	TOP_KEY_RIGHT,
+	TOP_KEY_SLEFT,
+	TOP_KEY_SRIGHT,
+	TOP_KEY_ENTER,
+	TOP_KEY_BACKSPACE,
+	TOP_KEY_ESC,
+	TOP_KEY_TAB,
+	TOP_KEY_F1,
+	TOP_KEY_F3,
+	TOP_KEY_F4,
+	TOP_KEY_F5,
+	TOP_KEY_F6,
+	TOP_KEY_F10,
+};
+
+enum top_level_kind {
+	LEVEL_FILES,  /* all files */
+	LEVEL_PROCS,  /* all processes */
+	LEVEL_FILE,   /* one file: its readers */
+	LEVEL_PROC,   /* one process: its files and its children */
+};
+
+/* One view on the drill-down stack; objects are named, not pointed to, so a rebuild keeps it. */
+struct top_level {
+	enum top_level_kind kind;
+	uint32_t dev;        /* LEVEL_FILE */
+	uint64_t ino;
+	int pid;             /* LEVEL_PROC */
+	int sort;            /* index into the level's columns */
+	size_t sel;          /* selected row */
+	size_t first;        /* first row shown */
+};
+
+enum top_row_kind {
+	ROW_FILE,       /* a bp_file (files view) */
+	ROW_PROC,       /* a bp_process (processes view, children) */
+	ROW_READER,     /* a bp_access shown as its process (a file's readers) */
+	ROW_ACCESS,     /* a bp_access shown as its file (a process's files) */
+	ROW_TITLE,      /* a title inside the list (not selectable) */
+	ROW_HEAD,       /* column headers inside the list (not selectable) */
+};
+
+struct top_row {
+	enum top_row_kind kind;
+	const void *obj;
+};
+
+#define TOP_MAX_DEPTH 32
+#define TOP_FILTER_LEN 128
+
+struct top {
+	const struct bp_top_source *src;
+	int batch;                  /* no footer, no timings */
+	struct bp_model *full;      /* the whole recording: the timeline strip */
+	struct bp_model *win;       /* the window: every other number (== full when unset) */
+	uint64_t since_ns;          /* the selected window; 0/0: the whole recording */
+	uint64_t until_ns;
+	int window_dirty;           /* rebuild before the next frame */
+	double rebuild_ms;          /* cost of the last window rebuild */
+	int cumulative;             /* live: whole recording vs the last interval */
+	uint64_t interval_since_ns; /* live: start of the last interval */
+	uint64_t updates;           /* live: intervals so far */
+	struct top_level stack[TOP_MAX_DEPTH];
+	int depth;                  /* stack[depth - 1] is shown */
+	char filter[TOP_FILTER_LEN];
+	int editing;                /* typing a filter */
+	char saved_filter[TOP_FILTER_LEN];
+	int help;                   /* help shown */
+	char message[160];          /* one-shot status (errors) */
+	struct top_row *rows;       /* rows of the current level */
+	size_t nrows, rows_cap;
+	int rows_dirty;
+	int strip_cols;             /* columns of the last timeline drawn */
+	int list_top;               /* screen line of the first row, last frame */
+	int list_height;            /* rows that fit, last frame */
+	int strip_line;             /* screen line of the wait strip, last frame */
+};
+
+/* Build the first models (whole recording, then the window in @o). 0 or -1. */
+int top_init(struct top *t, const struct bp_top_source *src, const struct bp_top_opts *o,
+	     int batch);
+void top_release(struct top *t);
+
+/* Live: take in new events and rebuild. 0 or -1 (message set, old models kept). */
+int top_update(struct top *t);
+
+/*
+ * Apply a key. Returns 1 to quit, 0 otherwise. A window change only marks
+ * the window dirty: top_apply() rebuilds once after a burst of keys.
+ */
+int top_key(struct top *t, int key);
+
+/* Rebuild the window's model if keys changed it. 0 or -1 (message set). */
+int top_apply(struct top *t);
+
+/* A mouse click at screen (line, col): select a row or move the window. */
+void top_click(struct top *t, int line, int col);
+
+/* Build the frame for a screen of @width x @height (@height 0: every row, no footer). */
+void top_render(struct top *t, struct top_frame *f, int width, int height);
+void top_frame_release(struct top_frame *f);
+
+#endif

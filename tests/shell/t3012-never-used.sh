@@ -1,0 +1,36 @@
+#!/bin/sh
+# Read but never used: a 64 MiB file mapped and touched at one page per MiB
+# from a cold cache. Read-around brings in far more than the 64 pages
+# touched; what no access event covered is never used, charged to that
+# file and that process: never used = read - used, and used is between the
+# touched pages and the touched pages' fault-around windows (16 pages).
+. "$(dirname "$0")/../test-lib.sh"
+. "$(dirname "$0")/lib-t3.sh"
+require_tracefs
+t3_helper t3-mmap
+
+PAGE=$(getconf PAGESIZE)
+F=$TEST_DIR/archive
+head -c 67108864 /dev/urandom >"$F"
+sync
+drop_caches
+t3_record "$TEST_DIR/r.dat" "$TEST_DIR/t3-mmap" "$F" 1048576 >"$TEST_DIR/touched"
+touched=$(cut -d' ' -f1 "$TEST_DIR/touched")
+expect 'the helper touched 64 pages' "test '$touched' = 64"
+t3_csv "$TEST_DIR/r.dat" files >"$TEST_DIR/files.csv"
+read_b=$(t3_field "$TEST_DIR/files.csv" 1 "$F" 5)
+used=$(t3_field "$TEST_DIR/files.csv" 1 "$F" 7)
+never=$(t3_field "$TEST_DIR/files.csv" 1 "$F" 8)
+echo "# read $read_b, used $used, never used $never"
+expect 'pages were read from storage' "test '${read_b:-0}' -gt $((touched * PAGE))"
+expect 'used + never used = read' "test \$((${used:-0} + ${never:-0})) = '${read_b:-x}'"
+expect 'used covers at least the touched pages' "test '${used:-0}' -ge $((touched * PAGE))"
+expect 'used is at most the fault-around windows' "test '${used:-0}' -le $((touched * 16 * PAGE))"
+expect 'never used = read - touched (within the fault-around windows)' \
+	"test '${never:-0}' -ge \$(( ${read_b:-0} - $touched * 16 * $PAGE )) && test '${never:-0}' -le \$(( ${read_b:-0} - $touched * $PAGE ))"
+t3_csv "$TEST_DIR/r.dat" readers >"$TEST_DIR/readers.csv"
+expect 'the bytes are charged to t3-mmap' \
+	"test \"\$(t3_field '$TEST_DIR/readers.csv' 1 '$F' 3),\$(t3_field '$TEST_DIR/readers.csv' 1 '$F' 5)\" = 't3-mmap,$read_b'"
+"$BOOTPROF" report --top 3 "$TEST_DIR/r.dat" >"$TEST_DIR/report.txt"
+expect 'the text report lists the file under never used' \
+	"sed -n '/^== Read from storage but never used/,/^== /p' '$TEST_DIR/report.txt' | grep -q 't3-mmap\\['"
