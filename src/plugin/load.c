@@ -309,8 +309,8 @@ static int check_opts(struct bp_plugin_set *set)
 				known = 1;
 		}
 		if (!known)
-			bp_plugin_warn(set, "plugin '%s' has no option '%.*s'", p->name, (int)klen,
-				       dot + 1);
+			bp_plugin_warn(set, "plugin '%s' has no option '%.*s'%s", p->name, (int)klen,
+				       dot + 1, p->options ? " (see bootprof-plugins(7))" : "");
 	}
 	return 0;
 }
@@ -375,19 +375,10 @@ void bp_plugins_clear_warnings(struct bp_plugin_set *set)
 
 void bp_plugins_list(const struct bp_plugin_set *set, FILE *out)
 {
-	size_t i, k;
+	size_t i;
 
-	for (i = 0; set && i < set->nruns; i++) {
-		const struct bootprof_plugin *p = set->runs[i]->p;
-
-		fprintf(out, "%-10s %-9s %s\n", p->name,
-			strcmp(set->runs[i]->origin, "built-in") ? "external" : "built-in",
-			p->summary ? p->summary : "");
-		if (strcmp(set->runs[i]->origin, "built-in"))
-			fprintf(out, "           from %s\n", set->runs[i]->origin);
-		for (k = 0; p->options && p->options[k]; k++)
-			fprintf(out, "           --plugin-opt %s.%s\n", p->name, p->options[k]);
-	}
+	for (i = 0; set && i < set->nruns; i++)
+		fprintf(out, "%s\n", set->runs[i]->p->name);
 }
 
 void bp_plugins_free(struct bp_plugin_set *set)

@@ -146,9 +146,11 @@ void bp_plugins_report_markdown(const struct bp_plugin_set *set, FILE *out);
 void bp_plugins_report_json(const struct bp_plugin_set *set, FILE *out, int depth);
 
 /**
- * bp_plugins_list() - one line per plugin: name, origin, summary, options
+ * bp_plugins_list() - the names of the plugins of a set, one per line
  * @set: set
  * @out: stream
+ *
+ * Names only: shell completion offers them as they are.
  */
 void bp_plugins_list(const struct bp_plugin_set *set, FILE *out);
 

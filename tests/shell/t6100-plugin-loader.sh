@@ -70,11 +70,9 @@ expect 'an external plugin builds against the public header alone' \
 list() {
 	BOOTPROF_PLUGIN_DIR=$P "$BOOTPROF" report --list-plugins >"$TEST_DIR/list" 2>"$TEST_DIR/err"
 }
-expect 'it is listed as external, with where it came from' \
-	"list && grep -q '^hello  *external  *counts context switches' '$TEST_DIR/list' &&
-	 grep -q 'from $P/hello.so' '$TEST_DIR/list' && ! test -s '$TEST_DIR/err'"
-expect 'the built-in plugins are listed too' \
-	"for n in android systemd initcall polling; do grep -q \"^\$n  *built-in\" '$TEST_DIR/list' || exit 1; done"
+expect 'it is listed after the built-in plugins, without a warning' \
+	"list && test \"\$(cat '$TEST_DIR/list' | tr '\n' ' ')\" = 'android systemd initcall polling hello ' &&
+	 ! test -s '$TEST_DIR/err'"
 expect 'without BOOTPROF_PLUGIN_DIR it is not loaded' \
 	"! BOOTPROF_PLUGIN_DIR= '$BOOTPROF' report --list-plugins | grep -q '^hello'"
 
@@ -113,7 +111,7 @@ rm -f "$P/polling.so"
 expect '--no-plugins lists none' \
 	"BOOTPROF_PLUGIN_DIR=$P '$BOOTPROF' report --no-plugins --list-plugins >'$TEST_DIR/none' && ! test -s '$TEST_DIR/none'"
 expect '--plugin selects, and an unknown name is an error' \
-	"BOOTPROF_PLUGIN_DIR=$P '$BOOTPROF' report --plugin hello,polling --list-plugins | cut -c1-8 | grep -v '^ ' | tr -d ' ' | tr '\n' ' ' | grep -qx 'polling hello ' &&
+	"BOOTPROF_PLUGIN_DIR=$P '$BOOTPROF' report --plugin hello,polling --list-plugins | tr '\n' ' ' | grep -qx 'polling hello ' &&
 	 ! '$BOOTPROF' report --plugin nosuch --list-plugins 2>'$TEST_DIR/err2' &&
 	 grep -q \"no plugin named 'nosuch'\" '$TEST_DIR/err2'"
 
