@@ -26,18 +26,19 @@ const char cmd_report_usage[] =
 	"Report I/O wait and reads per process and per file. FILE defaults to\n"
 	DEFAULT_RECORDING ", else ./" FALLBACK_RECORDING ".\n"
 	"\n"
-	"  -f, --format FMT     text (default), json, csv or markdown\n"
-	"      --table NAME     csv table: processes, files, readers, never-used, reread,\n"
-	"                       disks, execs, timeline, totals (default processes)\n"
-	"  -n, --top N          rows per list (default 10 for text/markdown, all for json/csv;\n"
-	"                       0 = all)\n"
-	"  -p, --pid PID        only this process (and the files it touched)\n"
-	"  -c, --comm STR       only processes whose comm or exec path contains STR\n"
-	"      --file STR       only files whose path contains STR\n"
-	"      --since S        start of the window, seconds on the recording clock\n"
-	"      --until S        end of the window, seconds on the recording clock\n"
-	"      --tree           processes with their descendants' totals\n"
-	"  -h, --help           this text\n";
+	"  --format FMT     text (default), json, csv or markdown\n"
+	"  --table NAME     one csv table (implies --format csv): processes, files,\n"
+	"                   readers, never-used, reread, disks, execs, timeline, totals\n"
+	"                   (default processes)\n"
+	"  --top N          rows per list (default 10 for text/markdown, all for json/csv;\n"
+	"                   0 = all)\n"
+	"  --pid PID        only this process (and the files it touched)\n"
+	"  --comm STR       only processes whose comm or exec path contains STR\n"
+	"  --file STR       only files whose path contains STR\n"
+	"  --since S        start of the window, seconds on the recording clock\n"
+	"  --until S        end of the window, seconds on the recording clock\n"
+	"  --tree           processes with their descendants' totals\n"
+	"  -h, --help       this text\n";
 
 const struct option cmd_report_options[] = {
 	{ "format", required_argument, NULL, 'f' },
@@ -104,7 +105,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct bp_report_opts o = { 0 };
 	struct bp_window w = { 0 };
-	const char *format = "text";
+	const char *format = NULL;
 	struct bp_reader *r;
 	struct bp_model *m;
 	long top = -1, v;
@@ -112,7 +113,7 @@ int cmd_report(int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:n:p:c:h", cmd_report_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", cmd_report_options, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			format = optarg;
@@ -158,6 +159,8 @@ int cmd_report(int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		return bp_usage_error("report", "too many arguments");
+	if (!format)
+		format = o.table ? "csv" : "text";
 	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv") &&
 	    strcmp(format, "markdown"))
 		return bp_usage_error("report", "unknown format '%s'", format);
