@@ -934,8 +934,10 @@ static void on_switch(struct state *s, const struct bp_event *ev, const struct h
 				t->run_ns += b - a;
 			t->running = 0;
 		}
-		if (!(state & TASK_REPORT_PREEMPT) && (state & 0xff) == TASK_UNINTERRUPTIBLE &&
-		    !t->waiting)
+		/* It ran, so an earlier wait whose end was not seen is over. */
+		if (t->waiting)
+			wait_end(s, t, t->woken ? t->woken : ev->ts);
+		if (!(state & TASK_REPORT_PREEMPT) && (state & 0xff) == TASK_UNINTERRUPTIBLE)
 			wait_begin(s, t, ev->ts);
 	}
 	if (next > 0) {
@@ -1448,7 +1450,7 @@ static void finish_pass(struct state *s)
 		if (t->npend)
 			settle_inserts(s, t, 0);
 		if (t->waiting)
-			wait_end(s, t, end);
+			wait_end(s, t, t->woken && t->woken < end ? t->woken : end);
 		if (t->running) {
 			uint64_t a = t->run_start < s->since ? s->since : t->run_start;
 
