@@ -13,7 +13,7 @@
 
 const char *const bp_csv_tables[] = {
 	"processes", "files", "readers", "never-used", "reread", "disks", "execs", "timeline",
-	"totals", NULL,
+	"totals", "summary", NULL,
 };
 
 static size_t cap(const struct bp_report_opts *o, size_t n)
@@ -181,7 +181,7 @@ int bp_view_csv(FILE *out, const struct bp_model *m, const struct bp_report_opts
 		execs(out, m, o);
 	else if (!strcmp(t, "timeline"))
 		timeline(out, m);
-	else if (!strcmp(t, "totals"))
+	else if (!strcmp(t, "totals") || !strcmp(t, "summary"))
 		totals(out, m);
 	else {
 		bp_set_error("unknown table '%s'", t);
