@@ -37,6 +37,7 @@
 #define TASK_REPORT_PREEMPT 0x100
 #define CLONE_THREAD 0x00010000ull
 #define DEFAULT_BUCKET_NS 100000000ull
+#define MAX_BUCKETS (1u << 20)   /* 29 hours of 100 ms buckets, 40 MiB */
 
 enum kind {
 	EV_NONE,
@@ -397,7 +398,7 @@ static struct bp_bucket *bucket_at(struct state *s, uint64_t ts)
 	if (i >= s->ntl) {
 		size_t old = s->ntl;
 
-		if (i > (1u << 26))     /* 74 days of 100 ms buckets: a corrupt timestamp */
+		if (i >= MAX_BUCKETS)   /* a corrupt timestamp: no timeline beyond */
 			return NULL;
 		BP_GROW(s->tl, i, s->ctl);
 		memset(&s->tl[old], 0, (i + 1 - old) * sizeof(*s->tl));

@@ -139,7 +139,12 @@ enum bp_file_kind {
  * @resolved: 1 when @path came from the recording's inode table
  * @disk: index into bp_model.disks, or -1 when the disk is not known
  * @bytes_read: read from storage: bytes of pages inserted in the window
- *              (PAGE_SIZE << order per insertion; a page inserted twice counts twice)
+ *              (PAGE_SIZE << order per insertion; a page inserted twice
+ *              counts twice) that the inserting task then read: it queued a
+ *              read bio before its next syscall or fault. Pages a buffered
+ *              write creates, and holes, are inserted without one
+ *              (bp_totals.write_insert_bytes). Recordings without
+ *              block_bio_queue count every insertion.
  * @wait_ns: I/O wait charged to this file (all readers)
  * @used_bytes: bytes read in the window that an access covered later
  * @never_used_bytes: bytes read in the window that no access covered
@@ -230,9 +235,11 @@ struct bp_thread {
  *
  * Which tasks are threads of which process (6.18's sched_process_fork has
  * no tgid) is decided after the pass, from, in order: an exec (pid vs
- * old_pid names the group), the clone flags of the parent's clone() when
- * syscalls were recorded (CLONE_THREAD), the child's exit (group_dead
- * false: a thread), clone3 without exec (a thread), else a process.
+ * old_pid names the group; an exec'ing task leads its own group), the
+ * flags of the parent's clone() when clone is among the recorded syscalls
+ * (CLONE_THREAD), the child's sched_process_exit (group_dead false: a
+ * thread), clone3 without exec (a thread), else a process. Tasks that
+ * existed before the recording and never exec'd are each their own process.
  */
 struct bp_process {
 	int pid;
