@@ -1191,8 +1191,7 @@ static void on_add(struct state *s, const struct bp_event *ev, const struct hand
 
 	if (fi == NONE)
 		return;
-	if (!t || s->files[fi].kind == BP_FILE_METADATA ||
-	    !(s->kinds_seen & (1u << EV_BIO_QUEUE))) {
+	if (!t || !(s->kinds_seen & (1u << EV_BIO_QUEUE))) {
 		account_read(s, t, fi, index, n, ev->ts);
 		if (t) {
 			t->activity = 1;
@@ -1203,8 +1202,9 @@ static void on_add(struct state *s, const struct bp_event *ev, const struct hand
 	t->activity = 1;
 	t->ctx_file = t->last_file = fi;
 	/*
-	 * A buffered write inserts the pages it creates too: wait for the
-	 * read bio that shows these pages come from storage (settle_inserts).
+	 * A buffered write inserts the pages it creates too, and so does a
+	 * filesystem allocating new metadata blocks: wait for the read bio
+	 * that shows these pages come from storage (settle_inserts).
 	 */
 	last = t->npend ? &t->pend[t->npend - 1] : NULL;
 	if (last && last->file == fi && last->index + last->n == index &&
