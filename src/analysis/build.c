@@ -761,8 +761,9 @@ static void pages_access(struct state *s, uint32_t file, uint64_t first, uint64_
 	struct efile *f = &s->files[file];
 	uint64_t p = first, end = first + n;
 
-	if (end < first)
-		end = UINT64_MAX;
+	/* No page at or past size_pages was read: a bogus range ends there. */
+	if (end < first || end > f->size_pages)
+		end = f->size_pages;
 	while (p < end && f->pending) {
 		struct bp_page_chunk *c = bp_pages_chunk(s->pages, file, p >> 6, 0);
 		uint64_t lo = p & 63, hi = (end - (p & ~63ull)) > 64 ? 64 : end - (p & ~63ull);
@@ -780,7 +781,9 @@ static void pages_access(struct state *s, uint32_t file, uint64_t first, uint64_
 				f->used += (uint64_t)k * s->ps;
 			}
 		}
-		p = (p & ~63ull) + 64;
+		if ((p | 63) == UINT64_MAX)
+			break;   /* the last chunk of the index space */
+		p = (p | 63) + 1;
 	}
 }
 
@@ -805,7 +808,9 @@ static void pages_insert(struct state *s, uint32_t file, uint64_t first, uint64_
 			f->pending += (uint64_t)__builtin_popcountll(fresh);
 		}
 		c->deleted &= ~m;
-		p = (p & ~63ull) + 64;
+		if ((p | 63) == UINT64_MAX)
+			break;   /* the last chunk of the index space */
+		p = (p | 63) + 1;
 	}
 }
 
@@ -827,7 +832,9 @@ static void pages_delete(struct state *s, uint32_t file, uint64_t first, uint64_
 			f->never += (uint64_t)k * s->ps;
 		}
 		c->deleted |= m;
-		p = (p & ~63ull) + 64;
+		if ((p | 63) == UINT64_MAX)
+			break;   /* the last chunk of the index space */
+		p = (p | 63) + 1;
 	}
 }
 
