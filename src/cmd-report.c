@@ -29,7 +29,7 @@ const char cmd_report_usage[] =
 	"  --format FMT     text (default), json, csv or markdown\n"
 	"  --table NAME     one csv table (implies --format csv): processes, files,\n"
 	"                   readers, never-used, reread, disks, execs, timeline, totals\n"
-	"                   (or summary)\n"
+	"                   (or summary), services\n"
 	"                   (default processes)\n"
 	"  --top N          rows per list (default 10 for text/markdown, all for json/csv;\n"
 	"                   0 = all)\n"

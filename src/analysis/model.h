@@ -204,6 +204,25 @@ struct bp_thread {
 };
 
 /**
+ * struct bp_service - a cgroup processes were moved into (cgroup_attach_task):
+ *                     on a systemd machine, a service or a scope
+ * @path: the cgroup's path, e.g. "/system.slice/udev.service"; owned
+ * @nprocesses: processes of the window in it
+ * @wait_ns: their I/O wait
+ * @bytes_read: what they read from storage
+ *
+ * A process is in the last cgroup any of its tasks moved into, or its
+ * parent's when it was forked after that; processes of unknown cgroup
+ * (moved before the recording started) are in no service.
+ */
+struct bp_service {
+	char *path;
+	size_t nprocesses;
+	uint64_t wait_ns;
+	uint64_t bytes_read;
+};
+
+/**
  * struct bp_process - a thread group (pid = tgid) with its threads rolled up
  * @pid: process id (tgid)
  * @comm: comm of the group leader, last seen
@@ -232,6 +251,7 @@ struct bp_thread {
  * @tree_wait_ns: @wait_ns of itself and all descendants
  * @tree_bytes_read: @bytes_read of itself and all descendants
  * @tree_processes: itself plus its descendants
+ * @service: its cgroup (see bp_service), or NULL when unknown
  *
  * Which tasks are threads of which process (6.18's sched_process_fork has
  * no tgid) is decided after the pass, from, in order: an exec (pid vs
@@ -266,6 +286,7 @@ struct bp_process {
 	uint64_t tree_wait_ns;
 	uint64_t tree_bytes_read;
 	size_t tree_processes;
+	struct bp_service *service;
 };
 
 /**
@@ -432,6 +453,8 @@ struct bp_model_header {
  * @naccesses: entries
  * @disks: the recording's disks, by dev
  * @ndisks: entries
+ * @services: cgroups with processes in the window, by wait, bytes, path
+ * @nservices: entries (0 when the recording has no cgroup events)
  * @execs: programs exec'd in the window, by count (descending) then path
  * @nexecs: entries
  * @timeline: buckets from @timeline_start_ns, @window.bucket_ns wide
@@ -454,6 +477,8 @@ struct bp_model {
 	size_t naccesses;
 	struct bp_disk_stat *disks;
 	size_t ndisks;
+	struct bp_service *services;
+	size_t nservices;
 	struct bp_exec_count *execs;
 	size_t nexecs;
 	struct bp_bucket *timeline;
