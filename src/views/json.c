@@ -48,6 +48,8 @@
  *   "timeline": { "start_ns", "bucket_ns", "columns": ["wait_ns",
  *                 "idle_wait_ns", "read_bytes", "rq_read_bytes", "waiting_max"],
  *                 "buckets": [[int, int, int, int, int]] }
+ *   "plugins": { NAME: { ... } }   one object per plugin that ran (see
+ *                                  bootprof-plugins(7)); absent with --no-plugins
  * }
  *
  * CAUSE is one of read, open-stat, exec, getdents, fault, other. Lists
@@ -58,6 +60,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "plugin/plugins.h"
 #include "views/format.h"
 #include "views/report.h"
 
@@ -451,6 +454,10 @@ int bp_view_json(FILE *out, const struct bp_model *m, const struct bp_report_opt
 	file_list(&j, m, o, "never_used", BP_SORT_FILE_NEVER_USED);
 	file_list(&j, m, o, "reread", BP_SORT_FILE_REREAD);
 	disks_execs_timeline(&j, m);
+	if (o->plugins) {
+		key(&j, "plugins");
+		bp_plugins_report_json(o->plugins, out, j.depth);
+	}
 	close_(&j, '}');
 	fputc('\n', out);
 	return 0;

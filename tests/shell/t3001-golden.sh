@@ -1,6 +1,6 @@
 #!/bin/sh
 # Golden reports: the fixture recordings (tests/fixtures/*.dat, made by
-# tests/fixtures/make-fixtures.sh) give exactly the stored text and json.
+# tests/fixtures/make-report-fixtures.sh) give exactly the stored text and json.
 . "$(dirname "$0")/../test-lib.sh"
 
 cd "$TOP" || exit 1
