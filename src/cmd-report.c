@@ -27,25 +27,24 @@ const char cmd_report_usage[] =
 	"Report I/O wait and reads per process and per file. FILE defaults to\n"
 	DEFAULT_RECORDING ", else ./" FALLBACK_RECORDING ".\n"
 	"\n"
-	"  --format FMT     text (default), json, csv or markdown\n"
-	"  --table NAME     one csv table (implies --format csv): processes, files,\n"
-	"                   readers, never-used, reread, disks, execs, timeline, totals\n"
-	"                   (or summary), services\n"
-	"                   (default processes)\n"
-	"  --top N          rows per list (default 10 for text/markdown, all for json/csv;\n"
-	"                   0 = all)\n"
-	"  --pid PID        only this process (and the files it touched)\n"
-	"  --comm STR       only processes whose comm or exec path contains STR\n"
-	"  --file STR       only files whose path contains STR\n"
-	"  --since S        start of the window, seconds on the recording clock\n"
-	"  --until S        end of the window, seconds on the recording clock\n"
-	"  --tree           processes with their descendants' totals\n"
-	"  --plugin NAMES   run only these plugins (comma-separated)\n"
-	"  --plugin-opt NAME.KEY=VALUE\n"
-	"                   an option of a plugin (repeatable)\n"
-	"  --no-plugins     run no plugin (built-in or external)\n"
-	"  --list-plugins   list the plugins and their options, and exit\n"
-	"  -h, --help       this text\n";
+	"  -f, --format FMT     text (default), json, csv or markdown\n"
+	"      --table NAME     one csv table (implies --format csv): processes, files,\n"
+	"                       readers, never-used, reread, disks, execs, timeline,\n"
+	"                       totals (or summary), services (default processes)\n"
+	"  -n, --top N          rows per list (default 10 for text/markdown, all for\n"
+	"                       json/csv; 0 = all)\n"
+	"  -p, --pid PID        only this process (and the files it touched)\n"
+	"  -c, --comm STR       only processes whose comm or exec path contains STR\n"
+	"      --file STR       only files whose path contains STR\n"
+	"      --since S        start of the window, seconds on the recording clock\n"
+	"      --until S        end of the window, seconds on the recording clock\n"
+	"      --tree           processes with their descendants' totals\n"
+	"      --plugin NAMES   run only these plugins (comma-separated)\n"
+	"      --plugin-opt NAME.KEY=VALUE\n"
+	"                       an option of a plugin (repeatable)\n"
+	"      --no-plugins     run no plugin (built-in or external)\n"
+	"      --list-plugins   list the plugins and their options, and exit\n"
+	"  -h, --help           this text\n";
 
 const struct option cmd_report_options[] = {
 	{ "format", required_argument, NULL, 'f' },
@@ -140,7 +139,7 @@ int cmd_report(int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", cmd_report_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":f:n:p:c:h", cmd_report_options, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			format = optarg;

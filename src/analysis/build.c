@@ -1099,11 +1099,13 @@ static void on_exec(struct state *s, const struct bp_event *ev, const struct han
 static void on_process_exit(struct state *s, const struct bp_event *ev, const struct handler *h)
 {
 	int pid = rd_int(s, ev, h->f[F_EXIT_PID]);
+	uint32_t ti;
 	struct task *t;
 
 	if (pid <= 0)
 		return;
-	t = &s->tasks[task_of(s, pid)];
+	ti = task_of(s, pid);   /* may grow s->tasks: index first */
+	t = &s->tasks[ti];
 	t->exit = ev->ts;
 	if (h->f[F_GROUP_DEAD].size)
 		t->group_dead = (int8_t)!!rd(s, ev, h->f[F_GROUP_DEAD]);
@@ -1397,7 +1399,9 @@ static void on_cgroup(struct state *s, const struct bp_event *ev, const struct h
 			*slot = s->ncgroups++;
 		}
 		if (!strcmp(s->cgroups[*slot], path)) {
-			s->tasks[task_of(s, pid)].cgroup = (uint32_t)*slot;
+			uint32_t cg = (uint32_t)*slot, ti = task_of(s, pid);
+
+			s->tasks[ti].cgroup = cg;
 			return;
 		}
 	}
