@@ -28,10 +28,11 @@ const char cmd_report_usage[] =
 	DEFAULT_RECORDING ", else ./" FALLBACK_RECORDING ".\n"
 	"\n"
 	"  -f, --format FMT     text (default), json, csv or markdown\n"
-	"      --table NAME     csv table: processes, files, readers, never-used, reread,\n"
-	"                       disks, execs, timeline, totals (default processes)\n"
-	"  -n, --top N          rows per list (default 10 for text/markdown, all for json/csv;\n"
-	"                       0 = all)\n"
+	"      --table NAME     one csv table (implies --format csv): processes, files,\n"
+	"                       readers, never-used, reread, disks, execs, timeline,\n"
+	"                       totals (or summary), services (default processes)\n"
+	"  -n, --top N          rows per list (default 10 for text/markdown, all for\n"
+	"                       json/csv; 0 = all)\n"
 	"  -p, --pid PID        only this process (and the files it touched)\n"
 	"  -c, --comm STR       only processes whose comm or exec path contains STR\n"
 	"      --file STR       only files whose path contains STR\n"
@@ -124,7 +125,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct bp_report_opts o = { 0 };
 	struct bp_window w = { 0 };
-	const char *format = "text";
+	const char *format = NULL;
 	struct bp_plugin_opts po = { 0 };
 	struct bp_plugin_set *plugins;
 	struct bp_build_hooks hooks;
@@ -198,6 +199,8 @@ int cmd_report(int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		return bp_usage_error("report", "too many arguments");
+	if (!format)
+		format = o.table ? "csv" : "text";
 	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv") &&
 	    strcmp(format, "markdown"))
 		return bp_usage_error("report", "unknown format '%s'", format);

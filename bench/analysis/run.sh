@@ -2,7 +2,9 @@
 # Analysis throughput: bootprof report vs trace-cmd report on the same
 # recording of >= 5 M events (recorded once, as root, from an event-dense
 # workload: small preads of a cached file). Prints events/s of both, their
-# ratio and bootprof's peak RSS. The target is >= 10 M events/s on one core.
+# ratio and bootprof's peak RSS. The target is >= 10 M events/s on one core,
+# judged on CPU time (user + sys), which other load on the machine does not
+# inflate the way it does elapsed time.
 #
 #   bench/analysis/run.sh [RECORDING]     (BENCH_DIR, default /var/tmp/bootprof-bench-analysis)
 set -e
@@ -53,5 +55,6 @@ awk -v n="$events" -v be="$bp_e" -v bc="$bp_cpu" -v rss="$bp_rss" -v rrss="$rd_r
 	if (te > 0)
 		printf "trace-cmd report:        %.2f s: %.2f M events/s; bootprof is %.0fx faster\n", te, n / te / 1e6, te / be
 	printf "bootprof peak RSS:       %.0f MiB; reading alone %.0f MiB (the mapped recording): the model takes %.0f MiB\n", rss / 1024, rrss / 1024, (rss - rrss) / 1024
-	printf "target >= 10 M events/s: %s\n", ((n / be >= 10e6) ? "met" : "NOT met")
+	# CPU seconds, not elapsed: the machine may be shared and busy.
+	printf "target >= 10 M events/s on one core: %s\n", ((n / bc >= 10e6) ? "met" : "NOT met")
 }'

@@ -37,6 +37,7 @@
 #define TASK_REPORT_PREEMPT 0x100
 #define CLONE_THREAD 0x00010000ull
 #define DEFAULT_BUCKET_NS 100000000ull
+#define MAX_BUCKETS (1u << 20)   /* 29 hours of 100 ms buckets, 40 MiB */
 
 enum kind {
 	EV_NONE,
@@ -56,6 +57,7 @@ enum kind {
 	EV_SYS_EXIT,
 	EV_WAKING,
 	EV_WAKEUP,
+	EV_CGROUP,
 	EV_NKINDS
 };
 
@@ -120,6 +122,7 @@ struct task {
 	uint64_t wait_start, run_start;
 	uint64_t woken;        /* sched_waking seen during the wait */
 	uint64_t start, exit;
+	uint32_t cgroup;       /* index in state.cgroups, NONE: unknown */
 	struct exec_rec *exec;
 	size_t nexec, cexec;
 	struct pend_insert *pend;
@@ -200,6 +203,9 @@ struct state {
 	size_t ndisks, cdisks;
 	struct bp_map devclass;     /* dev -> class | (disk + 1) << 8 */
 
+	char **cgroups;             /* cgroup paths seen, interned */
+	size_t ncgroups, ccgroups;
+	struct bp_map cgroupmap;    /* (hash, probe) -> cgroup index */
 	struct ecount *execs;
 	size_t nexecs, cexecs;
 	struct bp_map execmap;      /* (hash, probe) -> exec index */
@@ -334,6 +340,7 @@ static const struct kind_spec specs[] = {
 	{ "readahead", "page_cache_async_ra", EV_RA, { { "i_ino" }, { "index" }, { "s_dev" } }, 3 },
 	{ "raw_syscalls", "sys_enter", EV_SYS_ENTER, { { "id" }, { "args" } }, 1 },
 	{ "raw_syscalls", "sys_exit", EV_SYS_EXIT, { { "id" } }, 1 },
+	{ "cgroup", "cgroup_attach_task", EV_CGROUP, { { "pid" }, { "dst_path" } }, 2 },
 };
 
 static void setup_handlers(struct state *s)
@@ -397,7 +404,7 @@ static struct bp_bucket *bucket_at(struct state *s, uint64_t ts)
 	if (i >= s->ntl) {
 		size_t old = s->ntl;
 
-		if (i > (1u << 26))     /* 74 days of 100 ms buckets: a corrupt timestamp */
+		if (i >= MAX_BUCKETS)   /* a corrupt timestamp: no timeline beyond */
 			return NULL;
 		BP_GROW(s->tl, i, s->ctl);
 		memset(&s->tl[old], 0, (i + 1 - old) * sizeof(*s->tl));
@@ -468,6 +475,7 @@ static uint32_t task_new(struct state *s, int tid)
 	t->group_dead = -1;
 	t->sys = BP_SYS_NONE;
 	t->ctx_file = t->last_file = t->wait_file = t->fault_file = t->acc_file = NONE;
+	t->cgroup = NONE;
 	slot = bp_map_put(&s->tids, (uint64_t)(uint32_t)tid, 0, NULL);
 	*slot = s->ntasks;
 	return (uint32_t)s->ntasks++;
@@ -760,8 +768,9 @@ static void pages_access(struct state *s, uint32_t file, uint64_t first, uint64_
 	struct efile *f = &s->files[file];
 	uint64_t p = first, end = first + n;
 
-	if (end < first)
-		end = UINT64_MAX;
+	/* No page at or past size_pages was read: a bogus range ends there. */
+	if (end < first || end > f->size_pages)
+		end = f->size_pages;
 	while (p < end && f->pending) {
 		struct bp_page_chunk *c = bp_pages_chunk(s->pages, file, p >> 6, 0);
 		uint64_t lo = p & 63, hi = (end - (p & ~63ull)) > 64 ? 64 : end - (p & ~63ull);
@@ -779,7 +788,9 @@ static void pages_access(struct state *s, uint32_t file, uint64_t first, uint64_
 				f->used += (uint64_t)k * s->ps;
 			}
 		}
-		p = (p & ~63ull) + 64;
+		if ((p | 63) == UINT64_MAX)
+			break;   /* the last chunk of the index space */
+		p = (p | 63) + 1;
 	}
 }
 
@@ -804,7 +815,9 @@ static void pages_insert(struct state *s, uint32_t file, uint64_t first, uint64_
 			f->pending += (uint64_t)__builtin_popcountll(fresh);
 		}
 		c->deleted &= ~m;
-		p = (p & ~63ull) + 64;
+		if ((p | 63) == UINT64_MAX)
+			break;   /* the last chunk of the index space */
+		p = (p | 63) + 1;
 	}
 }
 
@@ -826,7 +839,9 @@ static void pages_delete(struct state *s, uint32_t file, uint64_t first, uint64_
 			f->never += (uint64_t)k * s->ps;
 		}
 		c->deleted |= m;
-		p = (p & ~63ull) + 64;
+		if ((p | 63) == UINT64_MAX)
+			break;   /* the last chunk of the index space */
+		p = (p | 63) + 1;
 	}
 }
 
@@ -934,8 +949,10 @@ static void on_switch(struct state *s, const struct bp_event *ev, const struct h
 				t->run_ns += b - a;
 			t->running = 0;
 		}
-		if (!(state & TASK_REPORT_PREEMPT) && (state & 0xff) == TASK_UNINTERRUPTIBLE &&
-		    !t->waiting)
+		/* It ran, so an earlier wait whose end was not seen is over. */
+		if (t->waiting)
+			wait_end(s, t, t->woken ? t->woken : ev->ts);
+		if (!(state & TASK_REPORT_PREEMPT) && (state & 0xff) == TASK_UNINTERRUPTIBLE)
 			wait_begin(s, t, ev->ts);
 	}
 	if (next > 0) {
@@ -983,6 +1000,8 @@ static void on_fork(struct state *s, const struct bp_event *ev, const struct han
 	c = &s->tasks[ci];
 	c->start = ev->ts;
 	c->parent = pi;
+	if (pi != NONE)
+		c->cgroup = s->tasks[pi].cgroup;   /* a child starts in its parent's cgroup */
 	c->seen = (uint8_t)in_window(s, ev->ts);
 	rd_str(s, ev, h->f[F_CHILD_COMM], comm, sizeof(comm));
 	if (pi == NONE)
@@ -1080,11 +1099,13 @@ static void on_exec(struct state *s, const struct bp_event *ev, const struct han
 static void on_process_exit(struct state *s, const struct bp_event *ev, const struct handler *h)
 {
 	int pid = rd_int(s, ev, h->f[F_EXIT_PID]);
+	uint32_t ti;
 	struct task *t;
 
 	if (pid <= 0)
 		return;
-	t = &s->tasks[task_of(s, pid)];
+	ti = task_of(s, pid);   /* may grow s->tasks: index first */
+	t = &s->tasks[ti];
 	t->exit = ev->ts;
 	if (h->f[F_GROUP_DEAD].size)
 		t->group_dead = (int8_t)!!rd(s, ev, h->f[F_GROUP_DEAD]);
@@ -1188,8 +1209,7 @@ static void on_add(struct state *s, const struct bp_event *ev, const struct hand
 
 	if (fi == NONE)
 		return;
-	if (!t || s->files[fi].kind == BP_FILE_METADATA ||
-	    !(s->kinds_seen & (1u << EV_BIO_QUEUE))) {
+	if (!t || !(s->kinds_seen & (1u << EV_BIO_QUEUE))) {
 		account_read(s, t, fi, index, n, ev->ts);
 		if (t) {
 			t->activity = 1;
@@ -1200,8 +1220,9 @@ static void on_add(struct state *s, const struct bp_event *ev, const struct hand
 	t->activity = 1;
 	t->ctx_file = t->last_file = fi;
 	/*
-	 * A buffered write inserts the pages it creates too: wait for the
-	 * read bio that shows these pages come from storage (settle_inserts).
+	 * A buffered write inserts the pages it creates too, and so does a
+	 * filesystem allocating new metadata blocks: wait for the read bio
+	 * that shows these pages come from storage (settle_inserts).
 	 */
 	last = t->npend ? &t->pend[t->npend - 1] : NULL;
 	if (last && last->file == fi && last->index + last->n == index &&
@@ -1355,6 +1376,37 @@ static void wake_pending(struct state *s, int cpu, uint64_t ts)
 	idle_update(s);
 }
 
+/* The cgroup a task moved into: its service, on a systemd machine. */
+static void on_cgroup(struct state *s, const struct bp_event *ev, const struct handler *h)
+{
+	int pid = rd_int(s, ev, h->f[0]);
+	char path[4096];
+	uint64_t hash, probe;
+
+	if (pid <= 0)
+		return;
+	rd_str(s, ev, h->f[1], path, sizeof(path));
+	if (!path[0])
+		return;
+	hash = str_hash(path);
+	for (probe = 0;; probe++) {
+		int inserted;
+		uint64_t *slot = bp_map_put(&s->cgroupmap, hash, probe, &inserted);
+
+		if (inserted) {
+			BP_GROW(s->cgroups, s->ncgroups, s->ccgroups);
+			s->cgroups[s->ncgroups] = xstrdup(path);
+			*slot = s->ncgroups++;
+		}
+		if (!strcmp(s->cgroups[*slot], path)) {
+			uint32_t cg = (uint32_t)*slot, ti = task_of(s, pid);
+
+			s->tasks[ti].cgroup = cg;
+			return;
+		}
+	}
+}
+
 static void on_bio_queue(struct state *s, const struct bp_event *ev, const struct handler *h)
 {
 	struct task *t = task_cur(s, ev);
@@ -1427,6 +1479,9 @@ static void consume(struct state *s, const struct bp_event *ev)
 	case EV_WAKEUP:
 		on_wake(s, ev, h);
 		break;
+	case EV_CGROUP:
+		on_cgroup(s, ev, h);
+		break;
 	default:
 		break;
 	}
@@ -1448,7 +1503,7 @@ static void finish_pass(struct state *s)
 		if (t->npend)
 			settle_inserts(s, t, 0);
 		if (t->waiting)
-			wait_end(s, t, end);
+			wait_end(s, t, t->woken && t->woken < end ? t->woken : end);
 		if (t->running) {
 			uint64_t a = t->run_start < s->since ? s->since : t->run_start;
 
@@ -1750,6 +1805,8 @@ static uint32_t *build_processes(struct bp_model *m, struct state *s)
 		p->exit_ns = t->exit;
 		p->ppid = -1;     /* resolved below */
 		p->tree_processes = t->parent;  /* parent task, until resolved */
+		/* cgroup index + 1 until build_services() */
+		p->service = (struct bp_service *)(uintptr_t)(t->cgroup == NONE ? 0 : t->cgroup + 1);
 	}
 	for (i = 0; i < s->ntasks; i++) {
 		const struct task *t = &s->tasks[i];
@@ -1775,6 +1832,8 @@ static uint32_t *build_processes(struct bp_model *m, struct state *s)
 			p->wait_by_cause[c] += t->wait_cause_ns[c];
 		p->wait_unknown_ns += t->wait_unknown_ns;
 		p->run_ns += t->run_ns;
+		if (!p->service && t->cgroup != NONE)
+			p->service = (struct bp_service *)(uintptr_t)(t->cgroup + 1);
 		p->bytes_read += t->bytes;
 		p->metadata_bytes += t->meta_bytes;
 		if (!t->exit)
@@ -2141,6 +2200,65 @@ static void build_disks_execs_totals(struct bp_model *m, struct state *s, struct
 	}
 }
 
+static int cmp_service(const void *pa, const void *pb)
+{
+	const struct bp_service *a = *(struct bp_service *const *)pa;
+	const struct bp_service *b = *(struct bp_service *const *)pb;
+
+	if (a->wait_ns != b->wait_ns)
+		return a->wait_ns > b->wait_ns ? -1 : 1;
+	if (a->bytes_read != b->bytes_read)
+		return a->bytes_read > b->bytes_read ? -1 : 1;
+	return strcmp(a->path, b->path);
+}
+
+/* Services from the cgroup indices parked in bp_process.service. */
+static void build_services(struct bp_model *m, struct state *s)
+{
+	uint32_t *pos = xmalloc((s->ncgroups + 1) * sizeof(*pos));
+	struct bp_service *svc = xcalloc(s->ncgroups + 1, sizeof(*svc)), **v;
+	size_t *rank, i, n = 0;
+
+	for (i = 0; i < s->ncgroups; i++)
+		pos[i] = NONE;
+	for (i = 0; i < m->nprocesses; i++) {
+		struct bp_process *p = &m->processes[i];
+		size_t cg = (uintptr_t)p->service;
+
+		if (!cg)
+			continue;
+		if (pos[cg - 1] == NONE) {
+			pos[cg - 1] = (uint32_t)n;
+			svc[n++].path = xstrdup(s->cgroups[cg - 1]);
+		}
+		svc[pos[cg - 1]].nprocesses++;
+		svc[pos[cg - 1]].wait_ns += p->wait_ns;
+		svc[pos[cg - 1]].bytes_read += p->bytes_read;
+	}
+	/* Sort, then point every process at its service's final place. */
+	v = xmalloc((n + 1) * sizeof(*v));
+	rank = xmalloc((n + 1) * sizeof(*rank));
+	for (i = 0; i < n; i++)
+		v[i] = &svc[i];
+	qsort(v, n, sizeof(*v), cmp_service);
+	m->services = xcalloc(n + 1, sizeof(*m->services));
+	m->nservices = n;
+	for (i = 0; i < n; i++) {
+		m->services[i] = *v[i];
+		rank[v[i] - svc] = i;
+	}
+	for (i = 0; i < m->nprocesses; i++) {
+		struct bp_process *p = &m->processes[i];
+		size_t cg = (uintptr_t)p->service;
+
+		p->service = cg ? &m->services[rank[pos[cg - 1]]] : NULL;
+	}
+	free(v);
+	free(rank);
+	free(svc);
+	free(pos);
+}
+
 static void state_release(struct state *s)
 {
 	size_t i, j;
@@ -2176,6 +2294,10 @@ static void state_release(struct state *s)
 		free(s->execs[i].path);
 	free(s->execs);
 	bp_map_release(&s->execmap);
+	for (i = 0; i < s->ncgroups; i++)
+		free(s->cgroups[i]);
+	free(s->cgroups);
+	bp_map_release(&s->cgroupmap);
 	free(s->tl);
 }
 
@@ -2270,6 +2392,7 @@ struct bp_model *bp_model_build(struct bp_reader *reader, const struct bp_window
 	filepos = build_files(m, &s);
 	build_accesses(m, &s, proc_of_task, procpos, filepos);
 	build_tree(m);
+	build_services(m, &s);
 	build_disks_execs_totals(m, &s, reader);
 	m->timeline = s.tl;
 	m->nbuckets = s.ntl;

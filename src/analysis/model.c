@@ -112,6 +112,9 @@ void bp_model_free(struct bp_model *m)
 	for (i = 0; i < m->ndisks; i++)
 		free(m->disks[i].name);
 	free(m->disks);
+	for (i = 0; i < m->nservices; i++)
+		free(m->services[i].path);
+	free(m->services);
 	for (i = 0; i < m->nexecs; i++)
 		free(m->execs[i].path);
 	free(m->execs);

@@ -139,7 +139,12 @@ enum bp_file_kind {
  * @resolved: 1 when @path came from the recording's inode table
  * @disk: index into bp_model.disks, or -1 when the disk is not known
  * @bytes_read: read from storage: bytes of pages inserted in the window
- *              (PAGE_SIZE << order per insertion; a page inserted twice counts twice)
+ *              (PAGE_SIZE << order per insertion; a page inserted twice
+ *              counts twice) that the inserting task then read: it queued a
+ *              read bio before its next syscall or fault. Pages a buffered
+ *              write creates, and holes, are inserted without one
+ *              (bp_totals.write_insert_bytes). Recordings without
+ *              block_bio_queue count every insertion.
  * @wait_ns: I/O wait charged to this file (all readers)
  * @used_bytes: bytes read in the window that an access covered later
  * @never_used_bytes: bytes read in the window that no access covered
@@ -199,6 +204,25 @@ struct bp_thread {
 };
 
 /**
+ * struct bp_service - a cgroup processes were moved into (cgroup_attach_task):
+ *                     on a systemd machine, a service or a scope
+ * @path: the cgroup's path, e.g. "/system.slice/udev.service"; owned
+ * @nprocesses: processes of the window in it
+ * @wait_ns: their I/O wait
+ * @bytes_read: what they read from storage
+ *
+ * A process is in the last cgroup any of its tasks moved into, or its
+ * parent's when it was forked after that; processes of unknown cgroup
+ * (moved before the recording started) are in no service.
+ */
+struct bp_service {
+	char *path;
+	size_t nprocesses;
+	uint64_t wait_ns;
+	uint64_t bytes_read;
+};
+
+/**
  * struct bp_process - a thread group (pid = tgid) with its threads rolled up
  * @pid: process id (tgid)
  * @comm: comm of the group leader, last seen
@@ -227,12 +251,15 @@ struct bp_thread {
  * @tree_wait_ns: @wait_ns of itself and all descendants
  * @tree_bytes_read: @bytes_read of itself and all descendants
  * @tree_processes: itself plus its descendants
+ * @service: its cgroup (see bp_service), or NULL when unknown
  *
  * Which tasks are threads of which process (6.18's sched_process_fork has
  * no tgid) is decided after the pass, from, in order: an exec (pid vs
- * old_pid names the group), the clone flags of the parent's clone() when
- * syscalls were recorded (CLONE_THREAD), the child's exit (group_dead
- * false: a thread), clone3 without exec (a thread), else a process.
+ * old_pid names the group; an exec'ing task leads its own group), the
+ * flags of the parent's clone() when clone is among the recorded syscalls
+ * (CLONE_THREAD), the child's sched_process_exit (group_dead false: a
+ * thread), clone3 without exec (a thread), else a process. Tasks that
+ * existed before the recording and never exec'd are each their own process.
  */
 struct bp_process {
 	int pid;
@@ -259,6 +286,7 @@ struct bp_process {
 	uint64_t tree_wait_ns;
 	uint64_t tree_bytes_read;
 	size_t tree_processes;
+	struct bp_service *service;
 };
 
 /**
@@ -425,6 +453,8 @@ struct bp_model_header {
  * @naccesses: entries
  * @disks: the recording's disks, by dev
  * @ndisks: entries
+ * @services: cgroups with processes in the window, by wait, bytes, path
+ * @nservices: entries (0 when the recording has no cgroup events)
  * @execs: programs exec'd in the window, by count (descending) then path
  * @nexecs: entries
  * @timeline: buckets from @timeline_start_ns, @window.bucket_ns wide
@@ -447,6 +477,8 @@ struct bp_model {
 	size_t naccesses;
 	struct bp_disk_stat *disks;
 	size_t ndisks;
+	struct bp_service *services;
+	size_t nservices;
 	struct bp_exec_count *execs;
 	size_t nexecs;
 	struct bp_bucket *timeline;

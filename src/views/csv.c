@@ -13,7 +13,7 @@
 
 const char *const bp_csv_tables[] = {
 	"processes", "files", "readers", "never-used", "reread", "disks", "execs", "timeline",
-	"totals", NULL,
+	"totals", "summary", "services", NULL,
 };
 
 static size_t cap(const struct bp_report_opts *o, size_t n)
@@ -31,7 +31,7 @@ static void processes(FILE *out, const struct bp_model *m, const struct bp_repor
 	for (c = 0; c < BP_NCAUSES; c++)
 		fprintf(out, ",wait_%s_ns", bp_cause_name((enum bp_cause)c));
 	fputs(",wait_unknown_ns,run_ns,bytes_read,metadata_bytes,files,worst_file,"
-	      "tree_wait_ns,tree_bytes_read,tree_processes\n", out);
+	      "tree_wait_ns,tree_bytes_read,tree_processes,service\n", out);
 	for (i = 0; i < cap(o, n); i++) {
 		const struct bp_process *p = v[i];
 
@@ -46,8 +46,10 @@ static void processes(FILE *out, const struct bp_model *m, const struct bp_repor
 		fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%zu,", p->wait_unknown_ns,
 			p->run_ns, p->bytes_read, p->metadata_bytes, p->nfiles);
 		bp_csv_str(out, p->worst_file ? p->worst_file->path : "");
-		fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%zu\n", p->tree_wait_ns, p->tree_bytes_read,
+		fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%zu,", p->tree_wait_ns, p->tree_bytes_read,
 			p->tree_processes);
+		bp_csv_str(out, p->service ? p->service->path : "");
+		fputc('\n', out);
 	}
 	free(v);
 }
@@ -126,6 +128,18 @@ static void execs(FILE *out, const struct bp_model *m, const struct bp_report_op
 	}
 }
 
+static void services(FILE *out, const struct bp_model *m, const struct bp_report_opts *o)
+{
+	size_t i;
+
+	fputs("path,processes,wait_ns,bytes_read\n", out);
+	for (i = 0; i < cap(o, m->nservices); i++) {
+		bp_csv_str(out, m->services[i].path);
+		fprintf(out, ",%zu,%" PRIu64 ",%" PRIu64 "\n", m->services[i].nprocesses,
+			m->services[i].wait_ns, m->services[i].bytes_read);
+	}
+}
+
 static void timeline(FILE *out, const struct bp_model *m)
 {
 	size_t i;
@@ -181,7 +195,9 @@ int bp_view_csv(FILE *out, const struct bp_model *m, const struct bp_report_opts
 		execs(out, m, o);
 	else if (!strcmp(t, "timeline"))
 		timeline(out, m);
-	else if (!strcmp(t, "totals"))
+	else if (!strcmp(t, "services"))
+		services(out, m, o);
+	else if (!strcmp(t, "totals") || !strcmp(t, "summary"))
 		totals(out, m);
 	else {
 		bp_set_error("unknown table '%s'", t);

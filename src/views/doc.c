@@ -213,7 +213,8 @@ static void process_row(struct bp_section *s, const struct bp_process *p)
 	snprintf(pid, sizeof(pid), "%d", p->pid);
 	snprintf(nfiles, sizeof(nfiles), "%zu", p->nfiles);
 	causes_text(causes, sizeof(causes), p->wait_by_cause);
-	detail = xasprintf("exe: %s%s%s", exe, causes[0] ? "   waits: " : "", causes);
+	detail = xasprintf("exe: %s%s%s%s%s", exe, p->service ? "   service: " : "",
+			   p->service ? p->service->path : "", causes[0] ? "   waits: " : "", causes);
 	row(s, detail, pid, p->comm, bp_fmt_ns(wait, p->wait_ns), bp_fmt_bytes(bytes, p->bytes_read),
 	    nfiles, p->worst_file ? p->worst_file->path : "-");
 	free(detail);
@@ -233,6 +234,26 @@ static void processes(struct bp_doc *d, const struct bp_model *m, const struct b
 		k++;
 	}
 	free(v);
+}
+
+static const char *const service_head[] = { "WAIT", "BYTES", "PROCS", "SERVICE (CGROUP)" };
+
+static void services(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
+{
+	struct bp_section *s;
+	size_t i;
+
+	if (!m->nservices)
+		return;
+	s = section(d, "I/O wait by service (cgroup)");
+	columns(s, service_head, "rrrl");
+	for (i = 0; i < m->nservices && (!o->top || i < o->top); i++) {
+		const struct bp_service *v = &m->services[i];
+		char w[BP_FMT_LEN], b[BP_FMT_LEN], n[24];
+
+		snprintf(n, sizeof(n), "%zu", v->nprocesses);
+		row(s, NULL, bp_fmt_ns(w, v->wait_ns), bp_fmt_bytes(b, v->bytes_read), n, v->path);
+	}
 }
 
 static const char *const tree_head[] = { "PID", "PROCESS", "TREE WAIT", "WAIT", "TREE BYTES",
@@ -491,6 +512,7 @@ void bp_doc_build(struct bp_doc *d, const struct bp_model *m, const struct bp_re
 		tree(d, m, o);
 	else
 		processes(d, m, o);
+	services(d, m, o);
 	files(d, m, o);
 	never_used(d, m, o);
 	reread(d, m, o);

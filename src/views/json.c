@@ -29,7 +29,8 @@
  *                    "wait_unknown_ns", "run_ns", "bytes_read",
  *                    "metadata_bytes", "files", "worst_file": string|null,
  *                    "children": [pid], "tree_wait_ns", "tree_bytes_read",
- *                    "tree_processes" } ]            by wait_ns, then bytes, pid
+ *                    "tree_processes", "service": string|null } ]
+ *                                                     by wait_ns, then bytes, pid
  *   "files": [ { "path", "dev": "MAJ:MIN", "ino", "kind": "file"|"metadata",
  *                "resolved": bool, "disk": string|null, "bytes_read",
  *                "wait_ns", "used_bytes", "never_used_bytes", "reread_bytes",
@@ -42,6 +43,7 @@
  *   "disks": [ { "name", "dev", "rotational": bool|null, "size",
  *                "metadata_bytes", "metadata_wait_ns", "file_bytes",
  *                "rq_read_bytes", "rq_reads", "rq_write_bytes" } ]
+ *   "services": [ { "path", "processes", "wait_ns", "bytes_read" } ] by wait_ns (cgroups)
  *   "execs": [ { "path", "count", "wait_ns", "bytes_read" } ]         by count, then path
  *   "timeline": { "start_ns", "bucket_ns", "columns": ["wait_ns",
  *                 "idle_wait_ns", "read_bytes", "rq_read_bytes", "waiting_max"],
@@ -290,6 +292,7 @@ static void processes(struct json *j, const struct bp_model *m, const struct bp_
 		num(j, "tree_wait_ns", p->tree_wait_ns);
 		num(j, "tree_bytes_read", p->tree_bytes_read);
 		num(j, "tree_processes", p->tree_processes);
+		str(j, "service", p->service ? p->service->path : NULL);
 		close_(j, '}');
 	}
 	close_(j, ']');
@@ -397,6 +400,16 @@ static void disks_execs_timeline(struct json *j, const struct bp_model *m)
 		num(j, "rq_read_bytes", d->rq_read_bytes);
 		num(j, "rq_reads", d->rq_reads);
 		num(j, "rq_write_bytes", d->rq_write_bytes);
+		close_(j, '}');
+	}
+	close_(j, ']');
+	open_(j, "services", '[');
+	for (i = 0; i < m->nservices; i++) {
+		open_(j, NULL, '{');
+		str(j, "path", m->services[i].path);
+		num(j, "processes", m->services[i].nprocesses);
+		num(j, "wait_ns", m->services[i].wait_ns);
+		num(j, "bytes_read", m->services[i].bytes_read);
 		close_(j, '}');
 	}
 	close_(j, ']');

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Per-process I/O wait agrees with the kernel's delay accounting within 5 %:
-# three concurrent readers doing random 4 KiB preads over their own cold
+# (at least) three concurrent readers doing random 4 KiB preads over their own cold
 # 128 MiB files for 3 s each; the helper reads each reader's
 # blkio_delay_total (taskstats) while it is stopped, before it is reaped.
 # The readers run SCHED_FIFO: for fair tasks, EEVDF's delayed dequeue makes
@@ -13,7 +13,7 @@ t3_helper t3-readers
 
 D=$TEST_DIR/readers
 mkdir -p "$D"
-"$TEST_DIR/t3-readers" create "$D" 3 128 || skip_all "cannot create the files"
+"$TEST_DIR/t3-readers" create "$D" 4 128 || skip_all "cannot create the files"
 old=$(cat /proc/sys/kernel/task_delayacct)
 restore() {
 	echo "$old" >/proc/sys/kernel/task_delayacct
@@ -22,24 +22,30 @@ restore() {
 trap restore EXIT
 echo 1 >/proc/sys/kernel/task_delayacct
 
-# Another process toggling delay accounting mid-wait garbles the kernel's
-# numbers (a wait ending without a start counts the whole uptime): retry.
-for attempt in 1 2 3; do
+# The kernel's numbers are sometimes garbage: a blkio end without a
+# matching start adds the whole uptime (seen on 6.18 with concurrent
+# tracing and delay-accounting users). Run four readers, keep the readers
+# whose blkio delay is possible (at most the run), retry until three are.
+sane() {
+	awk '$2 >= 500000000 && $2 <= 6000000000' "$TEST_DIR/truth.all" >"$TEST_DIR/truth"
+	test "$(wc -l <"$TEST_DIR/truth")" -ge 3
+}
+for attempt in 1 2 3 4; do
 	drop_caches
 	rm -f "$TEST_DIR/r.dat"
-	T3_FIFO=1 t3_record "$TEST_DIR/r.dat" "$TEST_DIR/t3-readers" run "$D" 3 3 \
-		>"$TEST_DIR/truth" || break
-	awk '$2 < 1000000000 || $2 > 10000000000 { bad = 1 } END { exit bad }' \
-		"$TEST_DIR/truth" && break
+	T3_FIFO=1 t3_record "$TEST_DIR/r.dat" "$TEST_DIR/t3-readers" run "$D" 4 3 \
+		>"$TEST_DIR/truth.all" || break
+	sane && break
+	echo "# attempt $attempt: delay accounting garbled:" $(awk '{ print $2 }' "$TEST_DIR/truth.all")
 done
 echo "$old" >/proc/sys/kernel/task_delayacct
 
-expect 'readers ran and were measured' "test \$(wc -l <'$TEST_DIR/truth') = 3"
+expect 'at least 3 readers ran and were measured' "test \$(wc -l <'$TEST_DIR/truth') -ge 3"
 expect 'each reader waited at least 1 s (taskstats)' \
 	"awk '\$2 < 1000000000 { exit 1 }' '$TEST_DIR/truth'"
 t3_csv "$TEST_DIR/r.dat" processes >"$TEST_DIR/procs.csv"
-i=0
 while read -r pid truth ticks; do
+	i=$(awk -v p="$pid" '$1 == p { print NR - 1 }' "$TEST_DIR/truth.all")
 	got=$(t3_field "$TEST_DIR/procs.csv" 1 "$pid" 8)
 	read_ns=$(t3_field "$TEST_DIR/procs.csv" 1 "$pid" 9)
 	worst=$(t3_field "$TEST_DIR/procs.csv" 1 "$pid" 20)
@@ -48,5 +54,4 @@ while read -r pid truth ticks; do
 		"t3_within '${got:-0}' '$truth' 5"
 	expect "pid $pid: the wait is in read and charged to its file" \
 		"test '$worst' = '$D/r$i' && t3_within '${read_ns:-0}' '${got:-0}' 2"
-	i=$((i + 1))
 done <"$TEST_DIR/truth"

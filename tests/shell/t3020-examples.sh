@@ -26,11 +26,15 @@ drop_caches
 t3_record naive.dat "$EX/package-scan/package-scan" --count 8 --size 4 >/dev/null
 drop_caches
 t3_record smart.dat "$EX/package-scan/package-scan" --count 8 --size 4 --smart >/dev/null
-"$BOOTPROF" report --format csv --table never-used --top 8 --comm package-scan naive.dat >never.csv
+# The top of the list: the archives, and at most the program and its
+# libraries (an instrumented build maps large sanitizer runtimes).
+"$BOOTPROF" report --format csv --table never-used --top 12 --comm package-scan naive.dat >never.csv
+cut -d, -f1,5,8 never.csv | sed "s/^/# /"
 expect 'the 8 archives top the never-used list of package-scan' \
-	"test \$(awk -F, 'NR > 1 && \$1 ~ /packages\\/pkg00[0-7]\\.apk\$/' never.csv | wc -l) = 8"
+	"test \$(awk -F, 'NR > 1 && \$1 ~ /packages\\/pkg00[0-7]\\.apk\$/' never.csv | wc -l) = 8 &&
+	 awk -F, 'NR > 1 && \$1 !~ /packages\\/pkg00[0-7]\\.apk\$/ && \$1 !~ /\\.so[.0-9]*\$/ && \$1 !~ /\/package-scan\$/ { exit 1 }' never.csv"
 expect 'each archive is at least 80% never used' \
-	"awk -F, 'NR > 1 && !(\$8 * 10 >= \$5 * 8) { exit 1 }' never.csv"
+	"awk -F, 'NR > 1 && \$1 ~ /\\.apk\$/ && !(\$8 * 10 >= \$5 * 8) { exit 1 }' never.csv"
 naive=$("$BOOTPROF" report --format csv --table files --file packages/pkg naive.dat | awk -F, 'NR > 1 { s += $5 } END { print s + 0 }')
 smart=$("$BOOTPROF" report --format csv --table files --file packages/pkg smart.dat | awk -F, 'NR > 1 { s += $5 } END { print s + 0 }')
 echo "# archives read: naive $naive bytes, smart $smart bytes"
