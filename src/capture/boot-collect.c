@@ -17,12 +17,14 @@
 #include <unistd.h>
 
 #include <tracefs.h>
+#include <event-parse.h>
 
 #include "capture/boot.h"
 #include "capture/capture.h"
 #include "resolve/resolve.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
+#include "util/map.h"
 #include "util/xalloc.h"
 
 #define TICK_MS 10
@@ -156,6 +158,64 @@ static int wait_for_stop(struct bp_boot_run *r, struct bp_capture *c, struct bp_
 	}
 }
 
+/* The addresses initcall events name, as (address, 0) keys of funcs. */
+static void initcall_funcs(struct bp_reader *reader, struct bp_map *funcs)
+{
+	struct tep_handle *tep = bp_reader_tep(reader);
+	struct bp_event ev;
+
+	while (bp_reader_next(reader, &ev) == 1) {
+		struct tep_format_field *f;
+
+		if (!ev.format || !ev.format->system || strcmp(ev.format->system, "initcall"))
+			continue;
+		f = tep_find_field(ev.format, "func");
+		if (!f || f->offset + f->size > ev.size)
+			continue;
+		bp_map_put(funcs, tep_read_number(tep, (const char *)ev.data + f->offset, f->size), 0,
+			   NULL);
+	}
+}
+
+/*
+ * The /proc/kallsyms lines of the initcall functions the recording names,
+ * so reports print "ext4_init_fs" rather than an address, without storing
+ * the whole symbol table. Leaves h->kallsyms NULL when there are none.
+ */
+static void add_initcall_symbols(struct bp_writer *w, struct bp_trace_headers *h)
+{
+	struct bp_reader *reader = bp_writer_reader(w, h);
+	char line[512], *out = NULL;
+	size_t len = 0, cap = 0;
+	struct bp_map funcs;
+	FILE *f;
+
+	if (!reader)
+		return;
+	bp_map_init(&funcs);
+	initcall_funcs(reader, &funcs);
+	bp_reader_free(reader);
+	f = funcs.count ? fopen("/proc/kallsyms", "r") : NULL;
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long addr = strtoull(line, NULL, 16);
+		size_t n = strlen(line);
+
+		if (!addr || !bp_map_get(&funcs, addr, 0))
+			continue;
+		BP_GROW(out, len + n + 1, cap);
+		memcpy(out + len, line, n + 1);
+		len += n;
+	}
+	if (f)
+		fclose(f);
+	bp_map_release(&funcs);
+	if (out) {
+		free(h->kallsyms);
+		h->kallsyms = out;
+		h->kallsyms_len = len;
+	}
+}
+
 int bp_boot_record(struct bp_boot_run *r)
 {
 	struct bp_trace_headers headers = { 0 };
@@ -225,6 +285,7 @@ int bp_boot_record(struct bp_boot_run *r)
 		if (bp_resolve_paths(&meta, reader, NULL) < 0)
 			warn(r, "cannot name the files read: %s", bp_last_error());
 		bp_reader_free(reader);
+		add_initcall_symbols(w, &headers);
 	}
 	if (bp_writer_finish(w, &headers, &meta) < 0)
 		goto out;

@@ -333,6 +333,11 @@ boot_main_test() {
 	echo "# PID 1 exec'd bootprof at $t_start s, the real init at $t_init s"
 	expect "$series: events from before PID 1 (initcalls)" \
 		"[ -n '$t_start' ] && awk -v t='$t_start' '\$1 < t && \$5 ~ /^initcall_/ { n++ } END { exit !(n > 10) }' '$dump'"
+	named=$(grep -c 'initcall_start: func=[a-z_]' "$dump")
+	addrs=$(grep -c 'initcall_start: func=0x' "$dump")
+	echo "# initcalls: $named named, $addrs only as addresses"
+	expect "$series: initcall functions are named (kallsyms of the initcalls kept)" \
+		"[ $named -gt 100 ] && [ $addrs -lt $((named / 10 + 1)) ]"
 	# TCG runs a few hundred times slower than hardware: the bound is loose.
 	expect "$series: the real init is exec'd within 0.5 s (emulated) of bootprof" \
 		"[ -n '$t_init' ] && awk -v a='$t_start' -v b='$t_init' 'BEGIN { exit !(b > a && b - a < 0.5) }'"
