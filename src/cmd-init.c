@@ -509,7 +509,7 @@ static void exec_init(const char *init, int argc, char **argv)
 
 int cmd_init(int argc, char **argv)
 {
-	uint64_t t0 = boottime_us();
+	uint64_t t0 = boottime_us(), t_mounted, t_forked;
 	struct init_opts o;
 	pid_t pid;
 
@@ -520,15 +520,19 @@ int cmd_init(int argc, char **argv)
 	mount_if_absent("/sys/kernel", "sysfs", "/sys");
 	mount_if_absent("/dev/null", "devtmpfs", "/dev");
 	read_options(&o);
+	t_mounted = boottime_us();
 
 	pid = fork();
 	if (pid == 0) {
 		/* The recorder: never returns into PID 1's code. */
 		_exit(fault(&o, "crash-recorder") ? (raise(SIGKILL), 1) : recorder_main(&o, argv[0]));
 	}
+	t_forked = boottime_us();
 	if (pid < 0)
 		kmsg("cannot start the recorder: %s", strerror(errno));
-	kmsg("exec %s %llu us after start", o.init, (unsigned long long)(boottime_us() - t0));
+	kmsg("exec %s %llu us after start (mounts and options %llu us, fork %llu us)", o.init,
+	     (unsigned long long)(boottime_us() - t0), (unsigned long long)(t_mounted - t0),
+	     (unsigned long long)(t_forked - t_mounted));
 	if (kmsg_fd >= 0)
 		close(kmsg_fd);
 	kmsg_fd = -1;

@@ -338,9 +338,16 @@ boot_main_test() {
 	echo "# initcalls: $named named, $addrs only as addresses"
 	expect "$series: initcall functions are named (kallsyms of the initcalls kept)" \
 		"[ $named -gt 100 ] && [ $addrs -lt $((named / 10 + 1)) ]"
-	# TCG runs a few hundred times slower than hardware: the bound is loose.
-	expect "$series: the real init is exec'd within 0.5 s (emulated) of bootprof" \
-		"[ -n '$t_init' ] && awk -v a='$t_start' -v b='$t_init' 'BEGIN { exit !(b > a && b - a < 0.5) }'"
+	# TCG under a shared host's load varies a lot: the absolute bound is loose;
+	# the order of the kernel log lines is the sharp check: PID 1 logs its
+	# exec before the recorder has even attached to the buffer.
+	expect "$series: the real init is exec'd within 1 s (emulated) of bootprof" \
+		"[ -n '$t_init' ] && awk -v a='$t_start' -v b='$t_init' 'BEGIN { exit !(b > a && b - a < 1) }'"
+	expect "$series: PID 1 execs the real init before the recorder is set up" \
+		"grep -E 'bootprof: (exec /init|warning: event)' '$con' | head -n 1 | grep -q 'exec /init'"
+	t_nop=$(awk '$6 == "filename=/bin/stop-marker" { p = $3; t = $1 }
+		$5 == "sched_process_exit:" && $3 == p && t { print $1 - t; exit }' "$dump")
+	echo "# bootprof ran $(awk -v a="$t_start" -v b="$t_init" 'BEGIN { printf "%.1f", (b - a) * 1000 }') ms as PID 1; a no-op static program lives $(awk -v n="$t_nop" 'BEGIN { printf "%.1f", n * 1000 }') ms"
 	sed -n 's/.*bootprof: exec \/init \([0-9]*\) us after start.*/# bootprof measured \1 us from main to exec/p' "$con"
 	expect "$series: stop condition as configured" "grep -q 'stopped: $3' '$con'"
 	rep=$TEST_DIR/readers.csv
