@@ -122,8 +122,10 @@ boot_require_tools() {
 	for t in qemu-system-x86_64 mkfs.ext4 debugfs cpio gzip xz timeout; do
 		command -v $t >/dev/null 2>&1 || { echo "$t not installed"; return 1; }
 	done
-	[ -x /bin/busybox ] && file -L /bin/busybox | grep -q 'statically linked' ||
+	[ -x /bin/busybox ] && ! readelf -l /bin/busybox 2>/dev/null | grep -q INTERP ||
 		{ echo "busybox-static not installed"; return 1; }
+	[ -r /usr/include/stdio.h ] && command -v cc >/dev/null ||
+		{ echo "no C compiler for the test programs"; return 1; }
 }
 
 # ---- the boot scenario shared by the t45xx tests and scripts/demo-boot.sh ----
