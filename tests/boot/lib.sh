@@ -190,6 +190,10 @@ export PATH=/bin
 echo "TEST-INIT: root pid $$ at $(cut -d' ' -f1 /proc/uptime)"
 arg() { sed -n "s/.*\<test\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 mount -t tmpfs tmpfs /run
+for p in /proc/[0-9]*; do
+	[ "$(cat $p/comm 2>/dev/null)" = bootprof-rec ] &&
+		echo "TEST-INIT: recorder ${p#/proc/} runs $(readlink $p/exe) as $(tr '\0' ' ' <$p/cmdline)"
+done
 if [ "$(arg kill-recorder)" = 1 ]; then
 	for p in /proc/[0-9]*; do
 		[ "$(cat $p/comm 2>/dev/null)" = bootprof-rec ] && kill -9 ${p#/proc/} &&
@@ -351,6 +355,8 @@ boot_main_test() {
 		$5 == "sched_process_exit:" && $3 == p && t { print $1 - t; exit }' "$dump")
 	echo "# bootprof ran $(awk -v a="$t_start" -v b="$t_init" 'BEGIN { printf "%.1f", (b - a) * 1000 }') ms as PID 1; a no-op static program lives $(awk -v n="$t_nop" 'BEGIN { printf "%.1f", n * 1000 }') ms"
 	sed -n 's/.*bootprof: exec \/init \([0-9]*\) us after start.*/# bootprof measured \1 us from main to exec/p' "$con"
+	expect "$series: the recorder runs from a memfd copy, named @bootprof" \
+		"grep -q 'TEST-INIT: recorder [0-9]* runs /memfd:bootprof (deleted) as @bootprof init --recorder' '$con'"
 	expect "$series: stop condition as configured" "grep -q 'stopped: $3' '$con'"
 	rep=$TEST_DIR/readers.csv
 	expect "$series: bootprof report reads it" \
