@@ -212,9 +212,16 @@ echo "TEST-INIT: mmap-touch pid $!"
 wait
 stop-marker
 touch /run/test-done
+# Wait for the recording, or until no recorder is left to make one.
+recorder() {
+	for p in /proc/[0-9]*; do
+		[ "$(cat $p/comm 2>/dev/null)" = bootprof-rec ] && return 0
+	done
+	return 1
+}
 wait=$(arg wait)
 i=0
-while [ ! -e /var/log/bootprof/latest.dat ] && [ $i -lt $((${wait:-60} * 5)) ]; do
+while [ ! -e /var/log/bootprof/latest.dat ] && [ $i -lt $((${wait:-60} * 5)) ] && recorder; do
 	sleep 0.2
 	i=$((i + 1))
 done
@@ -334,6 +341,7 @@ boot_main_test() {
 			"trace-cmd report '$TEST_DIR/latest.dat' >/dev/null 2>&1"
 	fi
 	expect "$series: no events lost" "grep -q '^# lost events: 0' '$dump'"
+	expect "$series: the recording's clock is '$4'" "grep -q '^# clock: $4\$' '$dump'"
 	t_start=$(boot_exec_ts "$dump" /bin/bootprof)
 	t_init=$(boot_exec_ts "$dump" /init)
 	echo "# PID 1 exec'd bootprof at $t_start s, the real init at $t_init s"
