@@ -52,12 +52,25 @@ static void warn(struct bp_boot_run *r, const char *fmt, ...)
 	free(msg);
 }
 
-/* The top-level buffer holds boot events when trace_event= enabled some. */
-static int top_level_has_events(void)
+/*
+ * The top-level buffer holds boot events when the kernel was booted with
+ * trace_event= and events are still enabled there. Without the word, events
+ * at the top level are someone else's: never take them over.
+ */
+static int top_level_has_boot_events(void)
 {
-	char *set = tracefs_instance_file_read(NULL, "set_event", NULL);
-	int has = set && *set && *set != '\n';
+	char cmdline[4096], *set;
+	FILE *f = fopen("/proc/cmdline", "r");
+	size_t n = f ? fread(cmdline, 1, sizeof(cmdline) - 1, f) : 0;
+	int has;
 
+	if (f)
+		fclose(f);
+	cmdline[n] = '\0';
+	if (strncmp(cmdline, "trace_event=", 12) && !strstr(cmdline, " trace_event="))
+		return 0;
+	set = tracefs_instance_file_read(NULL, "set_event", NULL);
+	has = set && *set && *set != '\n';
 	free(set);
 	return has;
 }
@@ -78,7 +91,7 @@ static struct bp_capture *open_buffer(struct bp_boot_run *r)
 		}
 		return c;
 	}
-	if (top_level_has_events()) {
+	if (top_level_has_boot_events()) {
 		c = bp_capture_attach(NULL, r->keep);
 		if (c) {
 			r->buffer = xstrdup("top level");
@@ -88,8 +101,8 @@ static struct bp_capture *open_buffer(struct bp_boot_run *r)
 	}
 	if (!r->create) {
 		bp_set_error("no boot-time trace buffer: no instance '" BP_BOOT_INSTANCE
-			     "' and no events enabled at the top level (boot with the words "
-			     "'bootprof cmdline' prints)");
+			     "', and no trace_event= on the kernel command line (boot with "
+			     "the words 'bootprof cmdline' prints)");
 		return NULL;
 	}
 	snprintf(name, sizeof(name), "bootprof-%d", (int)getpid());

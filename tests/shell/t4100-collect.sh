@@ -48,5 +48,11 @@ expect "a missing instance fails with the reason" \
 mkdir "$I" && echo sched:sched_process_exec >"$I/set_event"
 expect "--duration records on after the drain" \
 	"{ (sleep 0.5; /bin/true) & } && '$BOOTPROF' collect --instance $inst --duration 1.5 -o '$TEST_DIR/e.dat' 2>'$TEST_DIR/err' && grep -q 'stopped: duration' '$TEST_DIR/err' && '$BOOTPROF' dump '$TEST_DIR/e.dat' | grep -q 'filename=/bin/true'"
+if [ ! -d $TRACEFS/instances/bootprof ] && ! grep -qw 'trace_event=.*' /proc/cmdline; then
+	expect "no boot-time buffer: fails with the reason, no file, top level untouched" \
+		"! '$BOOTPROF' collect -o '$TEST_DIR/f.dat' 2>'$TEST_DIR/err' && grep -q 'no boot-time trace buffer' '$TEST_DIR/err' && [ ! -e '$TEST_DIR/f.dat' ]"
+else
+	skip "no boot-time buffer" "this machine was booted with one"
+fi
 expect "usage errors exit 2" "'$BOOTPROF' collect --bogus >/dev/null 2>&1; [ \$? = 2 ]"
 expect_tracing_clean "collect" $$
