@@ -80,6 +80,7 @@ boot_modules() {
 }
 
 boot_busybox() {
+	local a
 	mkdir -p "$1/bin"
 	cp /bin/busybox "$1/bin/busybox"
 	for a in $(/bin/busybox --list); do
