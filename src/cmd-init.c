@@ -12,11 +12,12 @@
  *
  * The recorder keeps its data in a tmpfs mounted in a private mount
  * namespace (invisible to the system, gone when it exits) and holds no
- * file of the initramfs open, so switch_root can empty it. Its binary
- * stays mapped: a deleted initramfs file keeps its pages until the
- * recorder exits, which costs about a megabyte of RAM for the duration
- * and nothing else. argv[0] starts with '@' so systemd's initrd
- * transition leaves the recorder alive (systemd.io/ROOT_STORAGE_DAEMONS).
+ * file of the initramfs open, so switch_root can empty it. It runs from a
+ * copy of the binary in a memfd (re-exec'd with fexecve), so the
+ * initramfs file is not kept mapped either (a deleted file would keep its
+ * pages until the recorder exits); if that fails it runs in the forked
+ * process as it is. argv[0] starts with '@' so systemd's initrd transition
+ * leaves the recorder alive (systemd.io/ROOT_STORAGE_DAEMONS).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -417,6 +419,27 @@ static void detach(void)
 	}
 }
 
+#define RECORDER_ARG "--recorder"
+
+/* Run this binary again from a memfd copy as "@bootprof init --recorder". */
+static void reexec_from_memory(void)
+{
+	char *args[] = { (char *)"@bootprof", (char *)"init", (char *)RECORDER_ARG, NULL };
+	int in, mem;
+
+	in = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return;
+	mem = memfd_create("bootprof", MFD_CLOEXEC);
+	if (mem >= 0 && copy_fd(in, mem) == 0)
+		fexecve(mem, args, environ);
+	kmsg("warning: recording from the initramfs binary (cannot re-exec from memory: %s)",
+	     strerror(errno));
+	close(in);
+	if (mem >= 0)
+		close(mem);
+}
+
 static int recorder_main(const struct init_opts *o, char *argv0)
 {
 	struct bp_boot_run run = { 0 };
@@ -429,7 +452,8 @@ static int recorder_main(const struct init_opts *o, char *argv0)
 	rec.ns_fd = rec.spool_fd = -1;
 	detach();
 	prctl(PR_SET_NAME, "bootprof-rec");
-	argv0[0] = '@';
+	if (argv0)
+		argv0[0] = '@';
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -509,10 +533,15 @@ static void exec_init(const char *init, int argc, char **argv)
 
 int cmd_init(int argc, char **argv)
 {
-	uint64_t t0 = boottime_us();
+	uint64_t t0 = boottime_us(), t_mounted, t_forked;
 	struct init_opts o;
 	pid_t pid;
 
+	if (argc == 2 && !strcmp(argv[1], RECORDER_ARG) && getpid() != 1 && getppid() == 1) {
+		/* The recorder, re-exec'd from memory by the child of PID 1. */
+		read_options(&o);
+		return recorder_main(&o, NULL);
+	}
 	if (getpid() != 1)
 		return bp_error("init runs as process 1 (init=%s on the kernel command line)",
 				argv[0]);
@@ -520,15 +549,23 @@ int cmd_init(int argc, char **argv)
 	mount_if_absent("/sys/kernel", "sysfs", "/sys");
 	mount_if_absent("/dev/null", "devtmpfs", "/dev");
 	read_options(&o);
+	t_mounted = boottime_us();
 
 	pid = fork();
 	if (pid == 0) {
 		/* The recorder: never returns into PID 1's code. */
-		_exit(fault(&o, "crash-recorder") ? (raise(SIGKILL), 1) : recorder_main(&o, argv[0]));
+		if (fault(&o, "crash-recorder"))
+			raise(SIGKILL);
+		detach();
+		reexec_from_memory();
+		_exit(recorder_main(&o, argv[0]));
 	}
+	t_forked = boottime_us();
 	if (pid < 0)
 		kmsg("cannot start the recorder: %s", strerror(errno));
-	kmsg("exec %s %llu us after start", o.init, (unsigned long long)(boottime_us() - t0));
+	kmsg("exec %s %llu us after start (mounts and options %llu us, fork %llu us)", o.init,
+	     (unsigned long long)(boottime_us() - t0), (unsigned long long)(t_mounted - t0),
+	     (unsigned long long)(t_forked - t_mounted));
 	if (kmsg_fd >= 0)
 		close(kmsg_fd);
 	kmsg_fd = -1;

@@ -17,12 +17,14 @@
 #include <unistd.h>
 
 #include <tracefs.h>
+#include <event-parse.h>
 
 #include "capture/boot.h"
 #include "capture/capture.h"
 #include "resolve/resolve.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
+#include "util/map.h"
 #include "util/xalloc.h"
 
 #define TICK_MS 10
@@ -50,12 +52,25 @@ static void warn(struct bp_boot_run *r, const char *fmt, ...)
 	free(msg);
 }
 
-/* The top-level buffer holds boot events when trace_event= enabled some. */
-static int top_level_has_events(void)
+/*
+ * The top-level buffer holds boot events when the kernel was booted with
+ * trace_event= and events are still enabled there. Without the word, events
+ * at the top level are someone else's: never take them over.
+ */
+static int top_level_has_boot_events(void)
 {
-	char *set = tracefs_instance_file_read(NULL, "set_event", NULL);
-	int has = set && *set && *set != '\n';
+	char cmdline[4096], *set;
+	FILE *f = fopen("/proc/cmdline", "r");
+	size_t n = f ? fread(cmdline, 1, sizeof(cmdline) - 1, f) : 0;
+	int has;
 
+	if (f)
+		fclose(f);
+	cmdline[n] = '\0';
+	if (strncmp(cmdline, "trace_event=", 12) && !strstr(cmdline, " trace_event="))
+		return 0;
+	set = tracefs_instance_file_read(NULL, "set_event", NULL);
+	has = set && *set && *set != '\n';
 	free(set);
 	return has;
 }
@@ -76,7 +91,7 @@ static struct bp_capture *open_buffer(struct bp_boot_run *r)
 		}
 		return c;
 	}
-	if (top_level_has_events()) {
+	if (top_level_has_boot_events()) {
 		c = bp_capture_attach(NULL, r->keep);
 		if (c) {
 			r->buffer = xstrdup("top level");
@@ -86,8 +101,8 @@ static struct bp_capture *open_buffer(struct bp_boot_run *r)
 	}
 	if (!r->create) {
 		bp_set_error("no boot-time trace buffer: no instance '" BP_BOOT_INSTANCE
-			     "' and no events enabled at the top level (boot with the words "
-			     "'bootprof cmdline' prints)");
+			     "', and no trace_event= on the kernel command line (boot with "
+			     "the words 'bootprof cmdline' prints)");
 		return NULL;
 	}
 	snprintf(name, sizeof(name), "bootprof-%d", (int)getpid());
@@ -153,6 +168,64 @@ static int wait_for_stop(struct bp_boot_run *r, struct bp_capture *c, struct bp_
 			}
 		}
 		nanosleep(&tick, NULL);
+	}
+}
+
+/* The addresses initcall events name, as (address, 0) keys of funcs. */
+static void initcall_funcs(struct bp_reader *reader, struct bp_map *funcs)
+{
+	struct tep_handle *tep = bp_reader_tep(reader);
+	struct bp_event ev;
+
+	while (bp_reader_next(reader, &ev) == 1) {
+		struct tep_format_field *f;
+
+		if (!ev.format || !ev.format->system || strcmp(ev.format->system, "initcall"))
+			continue;
+		f = tep_find_field(ev.format, "func");
+		if (!f || f->offset + f->size > ev.size)
+			continue;
+		bp_map_put(funcs, tep_read_number(tep, (const char *)ev.data + f->offset, f->size), 0,
+			   NULL);
+	}
+}
+
+/*
+ * The /proc/kallsyms lines of the initcall functions the recording names,
+ * so reports print "ext4_init_fs" rather than an address, without storing
+ * the whole symbol table. Leaves h->kallsyms NULL when there are none.
+ */
+static void add_initcall_symbols(struct bp_writer *w, struct bp_trace_headers *h)
+{
+	struct bp_reader *reader = bp_writer_reader(w, h);
+	char line[512], *out = NULL;
+	size_t len = 0, cap = 0;
+	struct bp_map funcs;
+	FILE *f;
+
+	if (!reader)
+		return;
+	bp_map_init(&funcs);
+	initcall_funcs(reader, &funcs);
+	bp_reader_free(reader);
+	f = funcs.count ? fopen("/proc/kallsyms", "r") : NULL;
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long addr = strtoull(line, NULL, 16);
+		size_t n = strlen(line);
+
+		if (!addr || !bp_map_get(&funcs, addr, 0))
+			continue;
+		BP_GROW(out, len + n + 1, cap);
+		memcpy(out + len, line, n + 1);
+		len += n;
+	}
+	if (f)
+		fclose(f);
+	bp_map_release(&funcs);
+	if (out) {
+		free(h->kallsyms);
+		h->kallsyms = out;
+		h->kallsyms_len = len;
 	}
 }
 
@@ -225,6 +298,7 @@ int bp_boot_record(struct bp_boot_run *r)
 		if (bp_resolve_paths(&meta, reader, NULL) < 0)
 			warn(r, "cannot name the files read: %s", bp_last_error());
 		bp_reader_free(reader);
+		add_initcall_symbols(w, &headers);
 	}
 	if (bp_writer_finish(w, &headers, &meta) < 0)
 		goto out;

@@ -4,4 +4,4 @@
 . "$(dirname "$0")/../test-lib.sh"
 . "$TOP/tests/boot/lib.sh"
 require_root
-boot_main_test 6.1 "bootprof.until-exec=stop-marker" "exec of stop-marker"
+boot_main_test 6.1 "bootprof.until-exec=stop-marker" "exec of stop-marker" boot

@@ -1,0 +1,41 @@
+#!/bin/sh
+# bootprof init without the tracing words on the kernel command line: no
+# boot-time buffer, so the recorder creates its own instance (clock boot)
+# and records from the moment it starts; the rest of the boot is still
+# attributed, and the instance is gone afterwards.
+. "$(dirname "$0")/../test-lib.sh"
+. "$TOP/tests/boot/lib.sh"
+require_root
+# One CPU: these boots check behaviour, not per-CPU merging, and boot faster under TCG.
+BOOT_SMP=1
+boot_require_tools >"$TEST_DIR/.why" || skip_all "$(cat "$TEST_DIR/.why")"
+boot_kernel 6.12 2>"$TEST_DIR/.why" || skip_all "no 6.12 kernel: $(cat "$TEST_DIR/.why")"
+boot_build_initramfs || skip_all "cannot build the initramfs"
+boot_build_disk || skip_all "cannot build the disk"
+boot_scenario boot 180 "bootprof.until-exec=stop-marker bootprof.buffer-size=4096"
+rc=$?
+con=$TEST_DIR/boot.console
+echo "# booted in $BOOT_SECONDS s (status $rc)"
+expect "boots, the test init runs to the end" "[ $rc = 0 ] && grep -q 'TEST-INIT: done' '$con'"
+if ! boot_fetch_recording; then
+	not_ok "the recording is saved"
+	grep -E 'bootprof|TEST-INIT' "$con" | sed 's/^/#   /' | tail -n 20
+	exit 0
+fi
+ok "the recording is saved"
+dump=$TEST_DIR/dump.txt
+"$BOOTPROF" dump "$TEST_DIR/latest.dat" >"$dump"
+expect "recorded into an instance made after boot" \
+	"grep -q 'bootprof: saved .* from the instance bootprof-[0-9]* (created after boot)' '$con'"
+expect "clock boot" "grep -q '^# clock: boot' '$dump'"
+expect "no initcalls (they ran before the recorder)" "! grep -q 'initcall_' '$dump'"
+# Scheduler events stay when the other task of a switch or wakeup is traced
+# (the kernel's pid filtering keeps them); nothing else of the recorder may.
+expect "the recorder's own I/O and syscalls are filtered out" \
+	"! awk '\$4 == \"bootprof-rec\" && \$5 !~ /^sched_/' '$dump' | grep -q ."
+inode=$(boot_inode /data/big.bin)
+pid=$(sed -n 's/^TEST-INIT: dd pid \([0-9]*\).*/\1/p' "$con")
+got=$(boot_bytes_added "$dump" "$(printf '%x' "$inode")" "$pid")
+expect "big.bin read by dd (pid $pid): 1048576 bytes" "[ '$got' = 1048576 ]"
+expect "stopped on the exec" "grep -q 'stopped: exec of stop-marker' '$con'"
+expect "no instance left afterwards" "grep -q 'TEST-INIT: instances \[\]' '$con'"
