@@ -266,8 +266,17 @@ static struct bp_file *level_file(const struct top *t, const struct top_level *l
 	return bp_model_find_file(t->win, lv->dev, lv->ino);
 }
 
+/* The process a level names: same pid and start (pids are reused), else the latest with the pid. */
 static struct bp_process *level_proc(const struct top *t, const struct top_level *lv)
 {
+	size_t i;
+
+	for (i = 0; i < t->win->nprocesses; i++) {
+		struct bp_process *p = &t->win->processes[i];
+
+		if (p->pid == lv->pid && p->start_ns == lv->start_ns)
+			return p;
+	}
 	return bp_model_find_process(t->win, lv->pid);
 }
 
@@ -1013,7 +1022,8 @@ static void move_sel(struct top *t, long delta)
 		lv->sel = (size_t)sel;
 }
 
-static void push(struct top *t, enum top_level_kind kind, uint32_t dev, uint64_t ino, int pid)
+static void push(struct top *t, enum top_level_kind kind, uint32_t dev, uint64_t ino,
+		 const struct bp_process *p)
 {
 	struct top_level *lv;
 
@@ -1026,7 +1036,8 @@ static void push(struct top *t, enum top_level_kind kind, uint32_t dev, uint64_t
 	lv->kind = kind;
 	lv->dev = dev;
 	lv->ino = ino;
-	lv->pid = pid;
+	lv->pid = p ? p->pid : 0;
+	lv->start_ns = p ? p->start_ns : 0;
 	lv->sort = wait_col(kind);
 	t->rows_dirty = 1;
 }
@@ -1046,19 +1057,19 @@ static void open_selected(struct top *t)
 	switch (r->kind) {
 	case ROW_FILE:
 		file = r->obj;
-		push(t, LEVEL_FILE, file->dev, file->ino, 0);
+		push(t, LEVEL_FILE, file->dev, file->ino, NULL);
 		break;
 	case ROW_ACCESS:
 		x = r->obj;
-		push(t, LEVEL_FILE, x->file->dev, x->file->ino, 0);
+		push(t, LEVEL_FILE, x->file->dev, x->file->ino, NULL);
 		break;
 	case ROW_READER:
 		x = r->obj;
-		push(t, LEVEL_PROC, 0, 0, x->process->pid);
+		push(t, LEVEL_PROC, 0, 0, x->process);
 		break;
 	case ROW_PROC:
 		p = r->obj;
-		push(t, LEVEL_PROC, 0, 0, p->pid);
+		push(t, LEVEL_PROC, 0, 0, p);
 		break;
 	case ROW_TITLE:
 	case ROW_HEAD:

@@ -93,6 +93,7 @@ struct top_level {
 	uint32_t dev;        /* LEVEL_FILE */
 	uint64_t ino;
 	int pid;             /* LEVEL_PROC */
+	uint64_t start_ns;
 	int sort;            /* index into the level's columns */
 	size_t sel;          /* selected row */
 	size_t first;        /* first row shown */
