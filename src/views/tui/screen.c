@@ -525,6 +525,10 @@ static void put_span_line(struct top *t, struct top_frame *f)
 	uint64_t since = t->win->window.since_ns, until = t->win->window.until_ns;
 	int col;
 
+	if (!t->full->totals.events_total) {
+		put(f, l, 0, t->src->update ? "no events yet" : "no events in the recording");
+		return;
+	}
 	col = putf(f, l, 0, "span %s-%s s", bp_fmt_ts(a, span_since(t)), bp_fmt_ts(b, span_until(t)));
 	if (t->src->update)
 		col = putf(f, l, col, "  %s %s-%s s (%s)", t->cumulative ? "all" : "interval",
@@ -814,6 +818,11 @@ void top_render(struct top *t, struct top_frame *f, int width, int height)
 	if (t->rows_dirty)
 		build_rows(t);
 	lv = cur(t);
+	if (width < TOP_MIN_WIDTH || (height && height < TOP_MIN_HEIGHT)) {
+		putf(f, new_line(f, TA_WARN), 0, "too small (%dx%d < %dx%d)", width, height,
+		     TOP_MIN_WIDTH, TOP_MIN_HEIGHT);
+		return;
+	}
 	if (t->help) {
 		put_help(f);
 		return;

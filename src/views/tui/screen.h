@@ -17,6 +17,7 @@
 
 #define TOP_MAX_WIDTH 400
 #define TOP_MIN_WIDTH 40
+#define TOP_MIN_HEIGHT 10
 
 /* What a part of the screen is, for curses to colour (or not). */
 enum top_attr {
