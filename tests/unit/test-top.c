@@ -27,6 +27,7 @@
 static int builds;
 static struct bp_window last_window;
 static int windowed;
+static uint64_t lost_events;    /* put in the next models' totals */
 
 /*
  * sh[100] forks cat[101]; cat reads /data/a (8 KiB, waits 5 ms) and
@@ -102,6 +103,8 @@ static struct bp_model *make_model(int half)
 	cat->tree_wait_ns = cat->wait_ns;
 	sh->worst_file = b;
 	cat->worst_file = a;
+	m->totals.lost_events = lost_events;
+	m->totals.events_total = 1000;
 	return m;
 }
 
@@ -133,6 +136,7 @@ static int setup(void **state)
 	builds = 0;
 	windowed = 0;
 	o.width = 100;
+	lost_events = *state ? 5 : 0;
 	if (top_init(&t, &source, &o, 0) < 0)
 		return -1;
 	return 0;
@@ -328,6 +332,53 @@ static void test_small_and_batch(void **state)
 	assert_int_equal(top_key(&t, 'q'), 1);
 }
 
+/* The line and the span of the frame that hold @text, or -1. */
+static int find_span(const char *text, int *line)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < f.nlines; i++) {
+		const char *at = strstr(f.lines[i].text, text);
+
+		if (!at)
+			continue;
+		*line = (int)i;
+		for (k = 0; k < f.lines[i].nspans; k++) {
+			if (f.lines[i].spans[k].start == (int)(at - f.lines[i].text))
+				return k;
+		}
+		return -1;
+	}
+	*line = -1;
+	return -1;
+}
+
+static void test_lost_events(void **state)
+{
+	int line, k;
+
+	(void)state;
+	frame_text(100, 30);
+	k = find_span("lost 5", &line);
+	assert_int_equal(line, 1);
+	assert_true(k >= 0);
+	assert_int_equal(f.lines[line].spans[k].attr, TA_WARN);
+	assert_int_equal(f.lines[line].spans[k].len, (int)strlen("lost 5"));
+}
+
+static void test_no_lost_events(void **state)
+{
+	int line;
+
+	(void)state;
+	frame_text(100, 30);
+	assert_int_equal(find_span("lost 0", &line), -1); /* plain text, no warning */
+	assert_int_equal(line, 1);
+}
+
+static int lost = 1;
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -337,6 +388,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_filter, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_window, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_small_and_batch, setup, teardown),
+		cmocka_unit_test_prestate_setup_teardown(test_lost_events, setup, teardown, &lost),
+		cmocka_unit_test_setup_teardown(test_no_lost_events, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
