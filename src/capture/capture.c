@@ -65,7 +65,7 @@ struct bp_capture {
 	_Atomic int write_error;
 	const char *clock;       /* the trace clock in use (static, or clock_owned) */
 	char *clock_owned;       /* attached: the clock the kernel's instance uses */
-	int tracing;             /* tracing_on was set to 1 */
+	int notrace_set;         /* our pids are in set_event_notrace_pid */
 	int attached;            /* an instance made by someone else (the kernel at boot) */
 	int keep;                /* attached: leave it tracing at free */
 };
@@ -305,6 +305,9 @@ static void release_attached(struct bp_capture *c)
 {
 	size_t i;
 
+	/* Our pids must not stay in a buffer that outlives us. */
+	if (c->notrace_set)
+		tracefs_instance_file_clear(c->instance, "set_event_notrace_pid");
 	if (c->keep) {
 		for (i = 0; i < c->nevents; i++)
 			tracefs_event_file_write(c->instance, c->events[i].system,
@@ -545,7 +548,8 @@ static char *read_clock(struct bp_capture *c)
 		clock = xstrdup(open + 1);
 	}
 	free(text);
-	return clock;}
+	return clock;
+}
 
 const char *bp_capture_clock(const struct bp_capture *c)
 {
@@ -617,6 +621,7 @@ static int set_filters(struct bp_capture *c)
 
 		if (tracefs_instance_file_write(c->instance, "set_event_notrace_pid", pids) < 0)
 			notrace = 0;
+		c->notrace_set = notrace;
 		free(pids);
 	}
 	if (!notrace)
@@ -735,6 +740,10 @@ static void *recorder_main(void *arg)
 	return NULL;
 }
 
+/*
+ * Like tracefs_cpu_open(), but the descriptor is ours: the thread polls it
+ * together with the stop eventfd, and it is opened close-on-exec.
+ */
 static int open_cpu(struct bp_capture *c, struct cpu_recorder *r, struct bp_writer *w, int cpu,
 		    int page_size)
 {
