@@ -802,6 +802,19 @@ static void put_footer(struct top *t, struct top_frame *f)
 
 /* ---- the frame ---- */
 
+/* Keep the selection among the @rows rows shown, and no blank rows after the last. */
+static void scroll_to_selection(struct top *t, size_t rows)
+{
+	struct top_level *lv = cur(t);
+
+	if (lv->sel < lv->first)
+		lv->first = lv->sel;
+	if (lv->sel >= lv->first + rows)
+		lv->first = lv->sel - rows + 1;
+	if (lv->first > 0 && lv->first + rows > t->nrows)
+		lv->first = t->nrows > rows ? t->nrows - rows : 0;
+}
+
 void top_render(struct top *t, struct top_frame *f, int width, int height)
 {
 	const struct top_level *lv;
@@ -831,7 +844,7 @@ void top_render(struct top *t, struct top_frame *f, int width, int height)
 	put_span_line(t, f);
 	put_totals(t, f);
 	t->strip_line = (int)f->nlines;
-	put_strip(t, f, width > 16 ? width - 6 : 10);
+	put_strip(t, f, width - 6);
 	cols = level_cols(lv->kind, &ncols);
 	put_list_title(t, f, cols);
 	put_head(f, new_line(f, TA_HEAD), cols, ncols, lv->sort);
@@ -845,16 +858,7 @@ void top_render(struct top *t, struct top_frame *f, int width, int height)
 	if (list_height < 1)
 		list_height = 1;
 	t->list_height = list_height;
-	{
-		struct top_level *mlv = cur(t);
-
-		if (mlv->sel < mlv->first)
-			mlv->first = mlv->sel;
-		if (mlv->sel >= mlv->first + (size_t)list_height)
-			mlv->first = mlv->sel - (size_t)list_height + 1;
-		if (mlv->first > 0 && mlv->first + (size_t)list_height > t->nrows)
-			mlv->first = t->nrows > (size_t)list_height ? t->nrows - (size_t)list_height : 0;
-	}
+	scroll_to_selection(t, (size_t)list_height);
 	for (i = lv->first; i < t->nrows && i < lv->first + (size_t)list_height; i++)
 		put_row(t, f, &t->rows[i], i == lv->sel);
 	while ((int)f->nlines < height - 1)
