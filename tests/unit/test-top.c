@@ -269,6 +269,14 @@ static void test_filter(void **state)
 	assert_null(strstr(s, " sh "));
 	top_key(&t, TOP_KEY_ESC);
 	assert_non_null(strstr(frame_text(100, 30), "Processes: 2 of 2, by WAIT\n"));
+	/* o: only what waited or read; a process that did neither goes. */
+	t.full->processes[0].wait_ns = t.full->processes[0].bytes_read = 0;
+	press("o");
+	s = frame_text(100, 30);
+	assert_non_null(strstr(s, "Processes: 1 of 2, by WAIT  waiting or reading only\n"));
+	assert_null(strstr(s, " sh "));
+	press("o");
+	assert_non_null(strstr(frame_text(100, 30), "Processes: 2 of 2, by WAIT\n"));
 	/* Files: by path; Esc while typing puts the old filter back. */
 	top_key(&t, TOP_KEY_TAB);
 	press("/b");

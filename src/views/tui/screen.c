@@ -316,8 +316,10 @@ static void build_rows(struct top *t)
 		if (t->filter[0])
 			filter.file = t->filter;
 		n = bp_model_select_files(t->win, &filter, (enum bp_file_sort)order, &v);
-		for (i = 0; i < n; i++)
-			add_row(t, ROW_FILE, v[i]);
+		for (i = 0; i < n; i++) {
+			if (!t->active_only || v[i]->wait_ns || v[i]->bytes_read)
+				add_row(t, ROW_FILE, v[i]);
+		}
 		free(v);
 		break;
 	}
@@ -331,8 +333,10 @@ static void build_rows(struct top *t)
 					      BP_SORT_PROC_PID, &v);
 		if (order >= PROC_ORDER_EXTRA)
 			bp_sort_processes(v, n, (enum bp_process_order)(order - PROC_ORDER_EXTRA));
-		for (i = 0; i < n; i++)
-			add_row(t, ROW_PROC, v[i]);
+		for (i = 0; i < n; i++) {
+			if (!t->active_only || v[i]->wait_ns || v[i]->bytes_read)
+				add_row(t, ROW_PROC, v[i]);
+		}
 		free(v);
 		break;
 	}
@@ -670,6 +674,8 @@ static void put_list_title(struct top *t, struct top_frame *f, const struct top_
 		col = putf(f, l, 0, "%s: %zu of %zu, by %s", lv->kind == LEVEL_FILES ? "Files" :
 			   "Processes", t->nrows, lv->kind == LEVEL_FILES ? t->win->nfiles :
 			   t->win->nprocesses, cols[lv->sort].head);
+		if (t->active_only)
+			col = put(f, l, col, "  waiting or reading only");
 		if (t->filter[0] || t->editing)
 			putf(f, l, col, "  filter: %s%s", t->filter, t->editing ? "_" : "");
 		break;
@@ -740,6 +746,7 @@ static const char *const help_text[] = {
 	"  Left Right     move the window one column of the timeline (Shift: ten)",
 	"  [ ]            make the window narrower / wider by one column ({ }: ten)",
 	"  w              window over the whole recording",
+	"  o              only what waited or read / everything",
 	"  c              live: cumulative / last interval",
 	"  ? h F1         this help             q F10   quit",
 	"",
@@ -1282,6 +1289,11 @@ int top_key(struct top *t, int key)
 			t->since_ns = t->until_ns = 0;
 			t->window_dirty = 1;
 		}
+		break;
+	case 'o':
+		t->active_only = !t->active_only;
+		lv->sel = lv->first = 0;
+		t->rows_dirty = 1;
 		break;
 	case 'c':
 		if (t->src->update) {

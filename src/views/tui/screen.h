@@ -134,6 +134,7 @@ struct top {
 	struct top_level stack[TOP_MAX_DEPTH];
 	int depth;                  /* stack[depth - 1] is shown */
 	char filter[TOP_FILTER_LEN];
+	int active_only;            /* list only what waited or read (like iotop -o) */
 	int editing;                /* typing a filter */
 	char saved_filter[TOP_FILTER_LEN];
 	int help;                   /* help shown */
