@@ -116,6 +116,17 @@ expect "Ctrl-C: exits with status 0" "exited && [ \"\$(cat '$TEST_DIR/status')\"
 expect "Ctrl-C: terminal restored" "[ \"\$(T display -p -t top '#{alternate_on}')\" = 0 ]"
 T kill-session -t top
 
+# A recording that cannot be read: one line, status 1, the terminal untouched.
+rm -f "$TEST_DIR/status"
+T new-session -d -s top -x 100 -y 30 \
+	"'$BOOTPROF' top '$TEST_DIR/nosuch.dat' 2>$TEST_DIR/stderr; echo \$? >$TEST_DIR/status; sleep 60"
+expect "missing recording: status 1" "exited && [ \"\$(cat '$TEST_DIR/status')\" = 1 ]"
+expect "missing recording: one line on stderr" \
+	"[ \$(wc -l <'$TEST_DIR/stderr') = 1 ] && grep -q \"cannot open '.*nosuch.dat'\" '$TEST_DIR/stderr'"
+expect "missing recording: the screen was never taken" \
+	"[ \"\$(T display -p -t top '#{alternate_on}')\" = 0 ]"
+T kill-session -t top
+
 # 80x24, a terminal without colours, and NO_COLOR.
 start 80 24 TERM=vt100 NO_COLOR=1
 expect "vt100 80x24: first screen" "wait_for 'Files: [0-9]* of [0-9]*, by WAIT'"

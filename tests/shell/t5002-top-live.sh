@@ -14,19 +14,46 @@ head -c $SIZE /dev/urandom >"$TEST_DIR/workload.bin"
 pages=$(( (SIZE + 4095) / 4096 ))
 want=$(awk -v b=$((pages * 4096)) 'BEGIN { printf "%.1f MiB", b / 1048576 }')
 
-# 1. --batch -n 2 -d 1 while a reader runs.
+# tracing_started PID: its instance exists and traces (the reader may start).
+tracing_started() {
+	i=0
+	while [ $i -lt 300 ]; do
+		[ "$(cat $TRACEFS/instances/bootprof-$1/tracing_on 2>/dev/null)" = 1 ] && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# 1. --batch, per interval (-n 2 -d 1) while a reader runs: its file shows.
 tracing_snapshot
 drop_caches
 "$BOOTPROF" top --live --batch -n 2 -d 1 --width 200 >"$TEST_DIR/live.txt" 2>"$TEST_DIR/err" &
 pid=$!
-sleep 0.5
+tracing_started $pid
 cat "$TEST_DIR/workload.bin" >/dev/null
 wait $pid
 status=$?
 expect "--live --batch -n 2 -d 1: exit 0" "[ $status = 0 ]"
-expect "--live --batch: two screens" "[ \$(grep -c '^bootprof top - live' '$TEST_DIR/live.txt') = 2 ]"
-expect "--live --batch: the workload's file, read from storage in full ($want)" \
-	"grep ' $want .*workload.bin\$' '$TEST_DIR/live.txt'"
+expect "--live --batch: two screens of an interval each" \
+	"[ \$(grep -c '^span .*  interval ' '$TEST_DIR/live.txt') = 2 ]"
+expect "--live --batch: the workload's file is on a screen" "grep -q 'workload.bin\$' '$TEST_DIR/live.txt'"
+expect_tracing_clean "--live --batch" $pid
+expect "--live --batch: no temporary files left" "[ -z \"\$(ls -A '$TMP_LIVE')\" ]"
+
+# Cumulative (-c): the last screen has the whole read, in pages of the file's size.
+tracing_snapshot
+drop_caches
+"$BOOTPROF" top --live --batch -c -n 2 -d 1 --width 200 >"$TEST_DIR/live.txt" 2>"$TEST_DIR/err" &
+pid=$!
+tracing_started $pid
+cat "$TEST_DIR/workload.bin" >/dev/null
+wait $pid
+status=$?
+expect "--live --batch -c: exit 0" "[ $status = 0 ]"
+expect "--live --batch -c: the workload's file, read from storage in full ($want)" \
+	"sed -n '/^span .*  all /h; /^span .*  all /!H; \${x;p}' '$TEST_DIR/live.txt' |
+	 grep ' $want .*workload.bin\$'"
 expect_tracing_clean "--live --batch" $pid
 expect "--live --batch: no temporary files left" "[ -z \"\$(ls -A '$TMP_LIVE')\" ]"
 
@@ -49,7 +76,7 @@ for how in q TERM INT; do
 		"test -d $TRACEFS/instances/bootprof-$pid"
 	expect "--live ($how): refreshes (a second interval)" \
 		"wait_for '^span [0-9.]*-[0-9.]* s  interval [0-9.]*-[0-9.]* s ([0-9.]* [ms]*)' &&
-		 a=\$(screen | grep '^span'); sleep 2.5; [ \"\$(screen | grep '^span')\" != \"\$a\" ]"
+		 a=\$(screen | grep '^span') && poll eval '[ \"\$(screen | grep ^span)\" != \"\$a\" ]'"
 	case $how in
 	q) T send-keys -t top q ;;
 	TERM) kill -TERM "$pid" ;;

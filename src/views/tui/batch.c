@@ -37,7 +37,8 @@ int bp_top_batch(FILE *out, const struct bp_top_source *src, const struct bp_top
 	if (top_init(&t, src, o, 1) < 0)
 		return -1;
 	for (i = 0; i < n && !(o->stop && *o->stop); i++) {
-		if (i && src->update) {
+		/* Live: each screen covers an interval, the first one too. */
+		if (src->update) {
 			sleep_ns(src->delay_ns, o->stop);
 			if (o->stop && *o->stop)
 				break;

@@ -266,8 +266,17 @@ static struct bp_file *level_file(const struct top *t, const struct top_level *l
 	return bp_model_find_file(t->win, lv->dev, lv->ino);
 }
 
+/* The process a level names: same pid and start (pids are reused), else the latest with the pid. */
 static struct bp_process *level_proc(const struct top *t, const struct top_level *lv)
 {
+	size_t i;
+
+	for (i = 0; i < t->win->nprocesses; i++) {
+		struct bp_process *p = &t->win->processes[i];
+
+		if (p->pid == lv->pid && p->start_ns == lv->start_ns)
+			return p;
+	}
 	return bp_model_find_process(t->win, lv->pid);
 }
 
@@ -307,8 +316,10 @@ static void build_rows(struct top *t)
 		if (t->filter[0])
 			filter.file = t->filter;
 		n = bp_model_select_files(t->win, &filter, (enum bp_file_sort)order, &v);
-		for (i = 0; i < n; i++)
-			add_row(t, ROW_FILE, v[i]);
+		for (i = 0; i < n; i++) {
+			if (!t->active_only || v[i]->wait_ns || v[i]->bytes_read)
+				add_row(t, ROW_FILE, v[i]);
+		}
 		free(v);
 		break;
 	}
@@ -322,8 +333,10 @@ static void build_rows(struct top *t)
 					      BP_SORT_PROC_PID, &v);
 		if (order >= PROC_ORDER_EXTRA)
 			bp_sort_processes(v, n, (enum bp_process_order)(order - PROC_ORDER_EXTRA));
-		for (i = 0; i < n; i++)
-			add_row(t, ROW_PROC, v[i]);
+		for (i = 0; i < n; i++) {
+			if (!t->active_only || v[i]->wait_ns || v[i]->bytes_read)
+				add_row(t, ROW_PROC, v[i]);
+		}
 		free(v);
 		break;
 	}
@@ -516,6 +529,10 @@ static void put_span_line(struct top *t, struct top_frame *f)
 	uint64_t since = t->win->window.since_ns, until = t->win->window.until_ns;
 	int col;
 
+	if (!t->full->totals.events_total) {
+		put(f, l, 0, t->src->update ? "no events yet" : "no events in the recording");
+		return;
+	}
 	col = putf(f, l, 0, "span %s-%s s", bp_fmt_ts(a, span_since(t)), bp_fmt_ts(b, span_until(t)));
 	if (t->src->update)
 		col = putf(f, l, col, "  %s %s-%s s (%s)", t->cumulative ? "all" : "interval",
@@ -657,6 +674,8 @@ static void put_list_title(struct top *t, struct top_frame *f, const struct top_
 		col = putf(f, l, 0, "%s: %zu of %zu, by %s", lv->kind == LEVEL_FILES ? "Files" :
 			   "Processes", t->nrows, lv->kind == LEVEL_FILES ? t->win->nfiles :
 			   t->win->nprocesses, cols[lv->sort].head);
+		if (t->active_only)
+			col = put(f, l, col, "  waiting or reading only");
 		if (t->filter[0] || t->editing)
 			putf(f, l, col, "  filter: %s%s", t->filter, t->editing ? "_" : "");
 		break;
@@ -727,6 +746,7 @@ static const char *const help_text[] = {
 	"  Left Right     move the window one column of the timeline (Shift: ten)",
 	"  [ ]            make the window narrower / wider by one column ({ }: ten)",
 	"  w              window over the whole recording",
+	"  o              only what waited or read / everything",
 	"  c              live: cumulative / last interval",
 	"  ? h F1         this help             q F10   quit",
 	"",
@@ -789,6 +809,19 @@ static void put_footer(struct top *t, struct top_frame *f)
 
 /* ---- the frame ---- */
 
+/* Keep the selection among the @rows rows shown, and no blank rows after the last. */
+static void scroll_to_selection(struct top *t, size_t rows)
+{
+	struct top_level *lv = cur(t);
+
+	if (lv->sel < lv->first)
+		lv->first = lv->sel;
+	if (lv->sel >= lv->first + rows)
+		lv->first = lv->sel - rows + 1;
+	if (lv->first > 0 && lv->first + rows > t->nrows)
+		lv->first = t->nrows > rows ? t->nrows - rows : 0;
+}
+
 void top_render(struct top *t, struct top_frame *f, int width, int height)
 {
 	const struct top_level *lv;
@@ -805,6 +838,11 @@ void top_render(struct top *t, struct top_frame *f, int width, int height)
 	if (t->rows_dirty)
 		build_rows(t);
 	lv = cur(t);
+	if (width < TOP_MIN_WIDTH || (height && height < TOP_MIN_HEIGHT)) {
+		putf(f, new_line(f, TA_WARN), 0, "too small (%dx%d < %dx%d)", width, height,
+		     TOP_MIN_WIDTH, TOP_MIN_HEIGHT);
+		return;
+	}
 	if (t->help) {
 		put_help(f);
 		return;
@@ -813,7 +851,7 @@ void top_render(struct top *t, struct top_frame *f, int width, int height)
 	put_span_line(t, f);
 	put_totals(t, f);
 	t->strip_line = (int)f->nlines;
-	put_strip(t, f, width > 16 ? width - 6 : 10);
+	put_strip(t, f, width - 6);
 	cols = level_cols(lv->kind, &ncols);
 	put_list_title(t, f, cols);
 	put_head(f, new_line(f, TA_HEAD), cols, ncols, lv->sort);
@@ -827,16 +865,7 @@ void top_render(struct top *t, struct top_frame *f, int width, int height)
 	if (list_height < 1)
 		list_height = 1;
 	t->list_height = list_height;
-	{
-		struct top_level *mlv = cur(t);
-
-		if (mlv->sel < mlv->first)
-			mlv->first = mlv->sel;
-		if (mlv->sel >= mlv->first + (size_t)list_height)
-			mlv->first = mlv->sel - (size_t)list_height + 1;
-		if (mlv->first > 0 && mlv->first + (size_t)list_height > t->nrows)
-			mlv->first = t->nrows > (size_t)list_height ? t->nrows - (size_t)list_height : 0;
-	}
+	scroll_to_selection(t, (size_t)list_height);
 	for (i = lv->first; i < t->nrows && i < lv->first + (size_t)list_height; i++)
 		put_row(t, f, &t->rows[i], i == lv->sel);
 	while ((int)f->nlines < height - 1)
@@ -1013,7 +1042,8 @@ static void move_sel(struct top *t, long delta)
 		lv->sel = (size_t)sel;
 }
 
-static void push(struct top *t, enum top_level_kind kind, uint32_t dev, uint64_t ino, int pid)
+static void push(struct top *t, enum top_level_kind kind, uint32_t dev, uint64_t ino,
+		 const struct bp_process *p)
 {
 	struct top_level *lv;
 
@@ -1026,7 +1056,8 @@ static void push(struct top *t, enum top_level_kind kind, uint32_t dev, uint64_t
 	lv->kind = kind;
 	lv->dev = dev;
 	lv->ino = ino;
-	lv->pid = pid;
+	lv->pid = p ? p->pid : 0;
+	lv->start_ns = p ? p->start_ns : 0;
 	lv->sort = wait_col(kind);
 	t->rows_dirty = 1;
 }
@@ -1046,19 +1077,19 @@ static void open_selected(struct top *t)
 	switch (r->kind) {
 	case ROW_FILE:
 		file = r->obj;
-		push(t, LEVEL_FILE, file->dev, file->ino, 0);
+		push(t, LEVEL_FILE, file->dev, file->ino, NULL);
 		break;
 	case ROW_ACCESS:
 		x = r->obj;
-		push(t, LEVEL_FILE, x->file->dev, x->file->ino, 0);
+		push(t, LEVEL_FILE, x->file->dev, x->file->ino, NULL);
 		break;
 	case ROW_READER:
 		x = r->obj;
-		push(t, LEVEL_PROC, 0, 0, x->process->pid);
+		push(t, LEVEL_PROC, 0, 0, x->process);
 		break;
 	case ROW_PROC:
 		p = r->obj;
-		push(t, LEVEL_PROC, 0, 0, p->pid);
+		push(t, LEVEL_PROC, 0, 0, p);
 		break;
 	case ROW_TITLE:
 	case ROW_HEAD:
@@ -1258,6 +1289,11 @@ int top_key(struct top *t, int key)
 			t->since_ns = t->until_ns = 0;
 			t->window_dirty = 1;
 		}
+		break;
+	case 'o':
+		t->active_only = !t->active_only;
+		lv->sel = lv->first = 0;
+		t->rows_dirty = 1;
 		break;
 	case 'c':
 		if (t->src->update) {

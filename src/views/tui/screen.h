@@ -17,6 +17,7 @@
 
 #define TOP_MAX_WIDTH 400
 #define TOP_MIN_WIDTH 40
+#define TOP_MIN_HEIGHT 10
 
 /* What a part of the screen is, for curses to colour (or not). */
 enum top_attr {
@@ -93,6 +94,7 @@ struct top_level {
 	uint32_t dev;        /* LEVEL_FILE */
 	uint64_t ino;
 	int pid;             /* LEVEL_PROC */
+	uint64_t start_ns;
 	int sort;            /* index into the level's columns */
 	size_t sel;          /* selected row */
 	size_t first;        /* first row shown */
@@ -132,6 +134,7 @@ struct top {
 	struct top_level stack[TOP_MAX_DEPTH];
 	int depth;                  /* stack[depth - 1] is shown */
 	char filter[TOP_FILTER_LEN];
+	int active_only;            /* list only what waited or read (like iotop -o) */
 	int editing;                /* typing a filter */
 	char saved_filter[TOP_FILTER_LEN];
 	int help;                   /* help shown */
