@@ -311,7 +311,7 @@ static unsigned char *tree_of(const struct bootprof_host *h, const char *pattern
 
 static void zygote(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 {
-	static const char *const head[] = { "archive", "wait", "share", "read" };
+	static const char *const head[] = { "ARCHIVE", "WAIT", "SHARE", "READ" };
 	const struct bootprof_host *h = ctx->host;
 	struct android *st = ctx->priv;
 	uint64_t wait[NKINDS] = { 0 }, bytes[NKINDS] = { 0 }, tree_wait = 0, tree_bytes = 0;
@@ -369,6 +369,7 @@ static void zygote(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 		free(in);
 		return;
 	}
+	h->section(ctx, "android: zygote preload");
 	h->line(ctx, "Zygote ('%s'): %zu processes, I/O wait %s, CPU %s, read %s", st->process,
 		nproc, h->fmt_ns(t[0], tree_wait), h->fmt_ns(t[1], tree_run),
 		h->fmt_bytes(t[2], tree_bytes));
@@ -408,7 +409,7 @@ static int by_waste(const void *a, const void *b)
 
 static void package_scan(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 {
-	static const char *const head[] = { "read", "used", "never used", "used %", "archive" };
+	static const char *const head[] = { "READ", "USED", "NEVER USED", "USED %", "ARCHIVE" };
 	const struct bootprof_host *h = ctx->host;
 	struct android *st = ctx->priv;
 	size_t n = h->count(m, BOOTPROF_FILES), i, na = 0;
@@ -460,6 +461,7 @@ static void package_scan(struct bootprof_ctx *ctx, const struct bootprof_model *
 		free(ar);
 		return;
 	}
+	h->section(ctx, "android: package scan");
 	h->line(ctx, "Package scan ('%s'): %zu archives, read %s", st->archives, na,
 		h->fmt_bytes(t[0], read));
 	if (!tot.access_available) {
@@ -501,7 +503,6 @@ static int android_model(struct bootprof_ctx *ctx, const struct bootprof_model *
 		st->nwaiting = 0;
 		update(st, end);
 	}
-	ctx->host->section(ctx, "android: zygote preload and package scan");
 	zygote(ctx, m);
 	package_scan(ctx, m);
 	return 0;

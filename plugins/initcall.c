@@ -170,8 +170,8 @@ static int by_duration(const void *a, const void *b)
 
 static int initcall_model(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 {
-	static const char *const head[] = { "duration", "start", "level", "ret", "initcall" };
-	static const char *const lhead[] = { "level", "initcalls", "total" };
+	static const char *const head[] = { "DURATION", "START", "LEVEL", "RET", "INITCALL" };
+	static const char *const lhead[] = { "LEVEL", "INITCALLS", "TOTAL" };
 	const struct bootprof_host *h = ctx->host;
 	struct initcall *st = ctx->priv;
 	uint64_t total = 0;
@@ -218,7 +218,7 @@ static int initcall_model(struct bootprof_ctx *ctx, const struct bootprof_model 
 	}
 	if (st->ncalls)
 		qsort(st->calls, st->ncalls, sizeof(*st->calls), by_duration);
-	h->line(ctx, "Slowest initcalls:");
+	h->section(ctx, "initcall: slowest initcalls");
 	h->table(ctx, 5, head, "rrlrl");
 	h->json_open(ctx, "slowest", '[');
 	for (i = 0; i < st->ncalls && (!st->top || i < st->top); i++) {

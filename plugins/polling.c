@@ -131,8 +131,8 @@ static int by_count(const void *a, const void *b)
 
 static void programs(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 {
-	static const char *const head[] = { "execs", "per s", "every", "wait", "cpu", "read",
-					    "program" };
+	static const char *const head[] = { "EXECS", "PER S", "EVERY", "WAIT", "CPU", "READ",
+					    "PROGRAM" };
 	const struct bootprof_host *h = ctx->host;
 	struct polling *st = ctx->priv;
 	size_t i, k, n = h->count(m, BOOTPROF_PROCESSES), shown = 0;
@@ -220,7 +220,7 @@ static int by_readers(const void *a, const void *b)
 /* Files read or mapped by at least min processes (one process = one open). */
 static void files(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 {
-	static const char *const head[] = { "readers", "per s", "wait", "read", "file" };
+	static const char *const head[] = { "READERS", "PER S", "WAIT", "READ", "FILE" };
 	const struct bootprof_host *h = ctx->host;
 	struct polling *st = ctx->priv;
 	size_t i, n = h->count(m, BOOTPROF_FILES), nb = 0;
@@ -236,6 +236,7 @@ static void files(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 	}
 	if (nb)
 		qsort(busy, nb, sizeof(*busy), by_readers);
+	h->section(ctx, "polling: files read by process after process");
 	h->line(ctx, "Files read by at least %llu processes:", (unsigned long long)st->min);
 	h->table(ctx, 5, head, "rrrrl");
 	h->json_open(ctx, "files", '[');
@@ -268,7 +269,7 @@ static int polling_model(struct bootprof_ctx *ctx, const struct bootprof_model *
 {
 	struct polling *st = ctx->priv;
 
-	ctx->host->section(ctx, "polling: programs and files used over and over");
+	ctx->host->section(ctx, "polling: programs exec'd over and over");
 	if (st->exec_id < 0)
 		ctx->host->line(ctx, "(no sched_process_exec events: exec rates unknown)");
 	ctx->host->json_u64(ctx, "min_count", st->min);

@@ -274,7 +274,7 @@ static int by_wait(const void *a, const void *b, void *arg)
 
 static int systemd_model(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 {
-	static const char *const head[] = { "unit", "procs", "wait", "cpu", "read", "top files" };
+	static const char *const head[] = { "UNIT", "PROCS", "WAIT", "CPU", "READ", "TOP FILES" };
 	const struct bootprof_host *h = ctx->host;
 	struct systemd *st = ctx->priv;
 	size_t np = h->count(m, BOOTPROF_PROCESSES), na = h->count(m, BOOTPROF_ACCESSES);
@@ -334,14 +334,14 @@ static int systemd_model(struct bootprof_ctx *ctx, const struct bootprof_model *
 	if (st->nunits)
 		qsort_r(order, st->nunits, sizeof(*order), by_wait, st);
 
-	h->section(ctx, "systemd: services (units from cgroup attach events)");
-	if (st->attach_id < 0)
-		h->line(ctx, "(no cgroup:cgroup_attach_task events: services unknown)");
-	else
+	h->json_u64(ctx, "attach_events", st->attaches);
+	/* No unit, nothing to say in text (not a systemd boot, or no attach events). */
+	if (st->nunits) {
+		h->section(ctx, "systemd: services (units from cgroup attach events)");
 		h->line(ctx, "%zu units, %llu cgroup attach events", st->nunits,
 			(unsigned long long)st->attaches);
-	h->json_u64(ctx, "attach_events", st->attaches);
-	h->table(ctx, 6, head, "lrrrrl");
+		h->table(ctx, 6, head, "lrrrrl");
+	}
 	h->json_open(ctx, "units", '[');
 	for (i = 0; i < st->nunits; i++) {
 		const struct unit *u = &st->units[order[i]];

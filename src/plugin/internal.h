@@ -18,16 +18,6 @@ struct bp_jnode {
 	size_t nkids, cap;
 };
 
-/* One piece of a text section: a line, or a table when line is NULL. */
-struct bp_out_item {
-	char *line;
-	size_t ncols;
-	char **head;
-	char *align;
-	char **cells;            /* nrows * ncols */
-	size_t nrows, cap;
-};
-
 struct bootprof_field {
 	int off;
 	int size;
@@ -52,9 +42,10 @@ struct bp_plugin_run {
 	unsigned char *wants;    /* by event id: the event callback wants it */
 	size_t nwants;
 	struct bootprof_field *fields;
-	char *title;
-	struct bp_out_item *items;
-	size_t nitems, cap;
+	char *title;             /* of the next section, set by host->section */
+	struct bp_plugin_section *sections; /* title, lines, cells owned */
+	size_t nsections, scap;
+	size_t rcap;             /* cells allocated in the last section */
 	struct bp_jnode *json;
 	struct bp_jnode *stack[BP_JSON_DEPTH];
 	int depth;

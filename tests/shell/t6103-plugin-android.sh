@@ -82,8 +82,10 @@ done
 
 "$BOOTPROF" report --plugin-opt android.process=zygote "$TEST_DIR/z.dat" >"$TEST_DIR/z.txt" 2>/dev/null
 expect 'the text report has the zygote split and the package scan' \
-	"sed -n '/^== android:/,/^== /p' '$TEST_DIR/z.txt' >'$TEST_DIR/sec' &&
-	 grep -q '^Zygote' '$TEST_DIR/sec' && grep -q '^jar ' '$TEST_DIR/sec' && grep -q 'Settings.apk' '$TEST_DIR/sec'"
+	"sed -n '/^== android: zygote preload\$/,/^== /p' '$TEST_DIR/z.txt' >'$TEST_DIR/zy' &&
+	 sed -n '/^== android: package scan\$/,/^== /p' '$TEST_DIR/z.txt' >'$TEST_DIR/ps' &&
+	 grep -q '^Zygote' '$TEST_DIR/zy' && grep -q '^jar ' '$TEST_DIR/zy' &&
+	 grep -q 'scan/One.apk\$' '$TEST_DIR/ps'"
 expect 'without the plugin there is no such section' \
 	"! '$BOOTPROF' report --plugin polling '$TEST_DIR/z.dat' 2>/dev/null | grep -q '^== android'"
 
