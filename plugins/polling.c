@@ -165,8 +165,11 @@ static void programs(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 	if (st->nprogs)
 		qsort(st->progs, st->nprogs, sizeof(*st->progs), by_count);
 
-	h->line(ctx, "Programs exec'd at least %llu times:", (unsigned long long)st->min);
-	h->table(ctx, 7, head, "rrrrrrl");
+	/* Text only when something repeats (sorted: the first row tells). */
+	if (st->nprogs && st->progs[0].count >= st->min) {
+		h->line(ctx, "Programs exec'd at least %llu times:", (unsigned long long)st->min);
+		h->table(ctx, 7, head, "rrrrrrl");
+	}
 	h->json_open(ctx, "programs", '[');
 	for (i = 0; i < st->nprogs && st->progs[i].count >= st->min; i++) {
 		const struct prog *pr = &st->progs[i];
@@ -237,8 +240,10 @@ static void files(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 	if (nb)
 		qsort(busy, nb, sizeof(*busy), by_readers);
 	h->section(ctx, "polling: files read by process after process");
-	h->line(ctx, "Files read by at least %llu processes:", (unsigned long long)st->min);
-	h->table(ctx, 5, head, "rrrrl");
+	if (nb) {
+		h->line(ctx, "Files read by at least %llu processes:", (unsigned long long)st->min);
+		h->table(ctx, 5, head, "rrrrl");
+	}
 	h->json_open(ctx, "files", '[');
 	for (i = 0; i < nb; i++) {
 		const struct bootprof_file *f = &busy[i].f;
@@ -271,7 +276,7 @@ static int polling_model(struct bootprof_ctx *ctx, const struct bootprof_model *
 
 	ctx->host->section(ctx, "polling: programs exec'd over and over");
 	if (st->exec_id < 0)
-		ctx->host->line(ctx, "(no sched_process_exec events: exec rates unknown)");
+		ctx->host->line(ctx, "no sched_process_exec events: exec rates unknown");
 	ctx->host->json_u64(ctx, "min_count", st->min);
 	programs(ctx, m);
 	files(ctx, m);
