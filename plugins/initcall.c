@@ -198,9 +198,10 @@ static int initcall_model(struct bootprof_ctx *ctx, const struct bootprof_model 
 		h->line(ctx, "%zu initcalls, %s in total%s", st->ncalls, h->fmt_ns(t, total),
 			st->unfinished ? " (some never finished in the recording)" : "");
 	}
+	/* initcall_level events (when recorded) name the level of what follows. */
+	h->json_open(ctx, "levels", '[');
 	if (st->nlevels) {
 		h->table(ctx, 3, lhead, "lrr");
-		h->json_open(ctx, "levels", '[');
 		for (i = 0; i < (size_t)st->nlevels; i++) {
 			char c[2][32];
 			const char *cells[3] = { st->levels[i], c[0], c[1] };
@@ -214,8 +215,8 @@ static int initcall_model(struct bootprof_ctx *ctx, const struct bootprof_model 
 			h->json_u64(ctx, "total_ns", st->level_ns[i]);
 			h->json_close(ctx);
 		}
-		h->json_close(ctx);
 	}
+	h->json_close(ctx);
 	if (st->ncalls)
 		qsort(st->calls, st->ncalls, sizeof(*st->calls), by_duration);
 	h->section(ctx, "initcall: slowest initcalls");
