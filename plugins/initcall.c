@@ -7,7 +7,9 @@
  * An initcall runs from initcall_start to initcall_finish on the same task
  * (built-in ones on pid 1 in level order; module inits on the loading
  * task). func is a kernel pointer: it is named from the recording's
- * kallsyms when it has them, printed as an address otherwise.
+ * kallsyms when it has them, else from a kallsyms file given as
+ * initcall.kallsyms=FILE (/proc/kallsyms of the same boot: the addresses
+ * move with KASLR at every boot), and printed as an address otherwise.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +27,11 @@ struct call {
 	int ret;
 	int pid;
 	int level;      /* index into levels, -1 unknown */
+};
+
+struct sym {
+	uint64_t addr;
+	char *name;
 };
 
 struct running {
@@ -48,7 +55,73 @@ struct initcall {
 	int nlevels;
 	size_t top;
 	uint64_t unfinished;
+	struct sym *syms;      /* from initcall.kallsyms, by address */
+	size_t nsyms;
+	char symbuf[256];
 };
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Read "ADDR TYPE NAME [module]" lines (kallsyms, System.map); text symbols only. */
+static int load_kallsyms(struct initcall *st, const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char line[512], type, name[256];
+	unsigned long long addr;
+	size_t cap = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 || !addr ||
+		    (type != 't' && type != 'T'))
+			continue;
+		if (st->nsyms == cap) {
+			struct sym *n;
+
+			cap = cap ? cap * 2 : 4096;
+			n = realloc(st->syms, cap * sizeof(*n));
+			if (!n)
+				break;
+			st->syms = n;
+		}
+		st->syms[st->nsyms].addr = addr;
+		st->syms[st->nsyms].name = strdup(name);
+		if (st->syms[st->nsyms].name)
+			st->nsyms++;
+	}
+	fclose(f);
+	if (st->nsyms)
+		qsort(st->syms, st->nsyms, sizeof(*st->syms), by_addr);
+	return 0;
+}
+
+/* The symbol at or below addr, as "name" or "name+0xoff"; NULL below the first. */
+static const char *lookup(struct initcall *st, uint64_t addr)
+{
+	size_t lo = 0, hi = st->nsyms;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	if (st->syms[lo - 1].addr == addr)
+		return st->syms[lo - 1].name;
+	snprintf(st->symbuf, sizeof(st->symbuf), "%s+0x%llx", st->syms[lo - 1].name,
+		 (unsigned long long)(addr - st->syms[lo - 1].addr));
+	return st->symbuf;
+}
 
 static int initcall_init(struct bootprof_ctx *ctx)
 {
@@ -70,6 +143,9 @@ static int initcall_init(struct bootprof_ctx *ctx)
 	st->f_ffunc = h->field(ctx, st->finish_id, "func");
 	st->f_ret = h->field(ctx, st->finish_id, "ret");
 	st->f_level = h->field(ctx, st->level_id, "level");
+	v = h->option(ctx, "kallsyms");
+	if (v && load_kallsyms(st, v))
+		h->warn(ctx, "cannot read '%s': functions are shown as addresses", v);
 	return 0;
 }
 
@@ -229,6 +305,9 @@ static int initcall_model(struct bootprof_ctx *ctx, const struct bootprof_model 
 		const char *cells[5] = { dur, start, c->level >= 0 ? st->levels[c->level] : "?",
 					 ret, name };
 
+		if (!sym && st->nsyms)
+			sym = lookup(st, c->func);
+
 		snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)c->func);
 		snprintf(name, sizeof(name), "%s", sym ? sym : addr);
 		h->fmt_ns(dur, c->duration_ns);
@@ -255,8 +334,13 @@ static void initcall_release(struct bootprof_ctx *ctx)
 {
 	struct initcall *st = ctx->priv;
 
+	size_t i;
+
 	if (!st)
 		return;
+	for (i = 0; i < st->nsyms; i++)
+		free(st->syms[i].name);
+	free(st->syms);
 	free(st->calls);
 	free(st->run);
 	free(st);
@@ -264,7 +348,8 @@ static void initcall_release(struct bootprof_ctx *ctx)
 
 static const char *const initcall_events[] = { "initcall:*", NULL };
 static const char *const initcall_options[] = {
-	"top=N  slowest initcalls shown (default 20; 0: all)",
+	"top=N           slowest initcalls shown (default 20; 0: all)",
+	"kallsyms=FILE   names for functions when the recording has none (/proc/kallsyms of that boot)",
 	NULL,
 };
 static const char *const initcall_keys[] = { "count", "total_ns", "unfinished", "recorded",

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <traceevent/event-parse.h>
@@ -283,11 +284,11 @@ static void feed(struct bp_build_hooks *h, struct tep_handle *tep, uint64_t ts, 
 	h->event(h->arg, &ev);
 }
 
-static char *run_initcall(int with_kallsyms)
+static char *run_initcall(int with_kallsyms, const char *opt)
 {
 	const uint64_t ms = 1000000;
 	struct tep_handle *tep = tep_alloc();
-	struct bp_plugin_set *set = load_only("initcall", NULL, 0);
+	struct bp_plugin_set *set = load_only("initcall", &opt, opt ? 1 : 0);
 	struct bp_model *m = bp_model_new();
 	struct bp_build_hooks h;
 	char *json, *text, *both;
@@ -328,7 +329,7 @@ static char *run_initcall(int with_kallsyms)
 
 static void test_initcall(void **state)
 {
-	char *out = run_initcall(1);
+	char *out = run_initcall(1, NULL);
 	const char *slow, *mid;
 
 	(void)state;
@@ -349,10 +350,27 @@ static void test_initcall(void **state)
 	free(out);
 
 	/* Without kallsyms the address is all there is. */
-	out = run_initcall(0);
+	out = run_initcall(0, NULL);
 	assert_contains(out, "0xffffffff82a02000");
 	assert_contains(out, "\"symbol\": null");
 	free(out);
+
+	/* Or a kallsyms file of that boot, given as an option. */
+	{
+		char path[] = "/tmp/bootprof-kallsyms-XXXXXX";
+		int fd = mkstemp(path);
+		char *opt = xasprintf("initcall.kallsyms=%s", path);
+
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, kallsyms, strlen(kallsyms)), (ssize_t)strlen(kallsyms));
+		close(fd);
+		out = run_initcall(0, opt);
+		unlink(path);
+		free(opt);
+		assert_contains(out, "\"symbol\": \"virtio_blk_init\"");
+		assert_contains(out, "\"symbol\": \"ext4_init_fs+0x10\"");
+		free(out);
+	}
 }
 
 /* ---- android and polling on a model filled by hand ---- */
