@@ -64,11 +64,10 @@ static struct task_unit *slot(struct systemd *st, int tid, int insert)
 			return NULL;
 		}
 		st->used = 0;
+		/* Re-inserting counts each task once in used. */
 		for (j = 0; j < ocap; j++) {
-			if (old[j].tid) {
+			if (old[j].tid)
 				*slot(st, old[j].tid, 1) = old[j];
-				st->used++;
-			}
 		}
 		free(old);
 	}
