@@ -245,7 +245,7 @@ static const char kallsyms[] =
 	"ffffffff82a04000 t zz_after\n";
 
 struct raw {
-	unsigned char b[64];
+	unsigned char b[96];
 	int size;
 };
 
@@ -643,6 +643,91 @@ static void test_android_idle(void **state)
 	tep_free(tep);
 }
 
+/* ---- systemd: units from cgroup paths, inherited at fork ---- */
+
+static const char attach_fmt[] =
+	"name: cgroup_attach_task\n"
+	"ID: 538\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:int dst_root;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:int dst_level;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\tfield:u64 dst_id;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:int pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:__data_loc char[] dst_path;\toffset:28;\tsize:4;\tsigned:0;\n"
+	"\tfield:__data_loc char[] comm;\toffset:32;\tsize:4;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"dst_path=%s pid=%d\", __get_str(dst_path), REC->pid\n";
+
+static struct raw attach(int root, int pid, const char *path)
+{
+	struct raw r = { { 0 }, 0 };
+	uint16_t type = 538;
+	size_t n = strlen(path) + 1;
+	uint32_t loc = (uint32_t)n << 16 | 36, comm = 1u << 16 | (uint32_t)(36 + n);
+
+	assert_true(36 + n + 1 <= sizeof(r.b));
+	memcpy(r.b, &type, 2);
+	memcpy(r.b + 4, &pid, 4);
+	memcpy(r.b + 8, &root, 4);
+	memcpy(r.b + 24, &pid, 4);
+	memcpy(r.b + 28, &loc, 4);
+	memcpy(r.b + 32, &comm, 4);
+	memcpy(r.b + 36, path, n);
+	r.size = (int)(36 + n + 1);
+	return r;
+}
+
+static void test_systemd_units(void **state)
+{
+	struct tep_handle *tep = tep_alloc();
+	struct bp_plugin_set *set = load_only("systemd", NULL, 0);
+	struct bp_model *m = bp_model_new();
+	struct bp_build_hooks h;
+	char *json;
+
+	(void)state;
+	tep_set_long_size(tep, 8);
+	assert_int_equal(tep_parse_event(tep, attach_fmt, strlen(attach_fmt), "cgroup"), 0);
+	assert_int_equal(tep_parse_event(tep, fork_fmt, strlen(fork_fmt), "sched"), 0);
+	bp_plugins_start(set, tep, NULL);
+	bp_plugins_hooks(set, &h);
+	feed_cpu(&h, tep, 1, 0, attach(0, 10, "/system.slice/udev.service"));
+	feed_cpu(&h, tep, 2, 0, fork_of(10, 11));
+	/* A v1 controller keeping everything at its root changes nothing. */
+	feed_cpu(&h, tep, 3, 0, attach(4, 11, "/"));
+	feed_cpu(&h, tep, 4, 0, attach(0, 20, "/system.slice/foo.service/control"));
+	feed_cpu(&h, tep, 5, 0, attach(0, 30, "/user.slice/user-1000.slice/session-2.scope"));
+	feed_cpu(&h, tep, 6, 0, attach(0, 40, "/user.slice"));
+	feed_cpu(&h, tep, 7, 0, attach(0, 50, "/system.slice/bar.service"));
+	/* Moved back to the root of the same hierarchy: no unit any more. */
+	feed_cpu(&h, tep, 8, 0, attach(0, 50, "/"));
+	m->processes = xcalloc(6, sizeof(*m->processes));
+	add_process(m, 10, "systemd-udevd", NULL, -1, 1000, 10);
+	add_process(m, 11, "blkid", "/sbin/blkid", 0, 200, 20);
+	add_process(m, 20, "foo", NULL, -1, 30, 0);
+	add_process(m, 30, "bash", NULL, -1, 0, 0);
+	add_process(m, 40, "x", NULL, -1, 0, 0);
+	add_process(m, 50, "bar", NULL, -1, 5, 0);
+	bp_plugins_finish(set, m);
+	json = render(set, 1);
+	assert_contains(json, "\"attach_events\": 7");
+	assert_contains(json, "{\"unit\": \"udev.service\",\"processes\": 2,\"wait_ns\": 1200,"
+			      "\"run_ns\": 30,");
+	assert_contains(json, "{\"unit\": \"foo.service\",\"processes\": 1,\"wait_ns\": 30,");
+	assert_contains(json, "{\"unit\": \"session-2.scope\",\"processes\": 1,");
+	assert_contains(json, "{\"unit\": \"user.slice\",\"processes\": 1,");
+	assert_contains(json, "{\"unit\": \"bar.service\",\"processes\": 0,");
+	free(json);
+	bp_plugins_free(set);
+	bp_model_free(m);
+	tep_free(tep);
+}
+
 /* ---- rendering ---- */
 
 static int quoting_model(struct bootprof_ctx *ctx, const struct bootprof_model *m)
@@ -718,6 +803,7 @@ int main(void)
 		cmocka_unit_test(test_initcall),
 		cmocka_unit_test(test_android),
 		cmocka_unit_test(test_android_idle),
+		cmocka_unit_test(test_systemd_units),
 		cmocka_unit_test(test_polling_files),
 		cmocka_unit_test(test_render),
 	};
