@@ -58,6 +58,7 @@ static const struct bootprof_field *host_field(struct bootprof_ctx *ctx, int id,
 	f->off = tf->offset;
 	f->size = tf->size;
 	f->dyn = !!(tf->flags & TEP_FIELD_IS_DYNAMIC);
+	f->rel = !!(tf->flags & TEP_FIELD_IS_RELATIVE);
 	f->is_signed = !!(tf->flags & TEP_FIELD_IS_SIGNED);
 	f->swap = run->set->swap;
 	f->next = run->fields;
@@ -119,6 +120,9 @@ static size_t host_field_str(const struct bootprof_event *ev, const struct bootp
 
 		off = loc & 0xffff;
 		n = loc >> 16;
+		/* __rel_loc: the offset counts from the end of the field. */
+		if (f->rel)
+			off += (size_t)f->off + 4;
 	} else {
 		off = (size_t)f->off;
 		n = (size_t)f->size;

@@ -22,6 +22,7 @@ struct bootprof_field {
 	int off;
 	int size;
 	int dyn;                 /* __data_loc: off/len word */
+	int rel;                 /* __rel_loc: off counts from the field's end */
 	int is_signed;
 	int swap;                /* the recording's byte order differs from ours */
 	struct bootprof_field *next;
