@@ -10,6 +10,7 @@
  *                  string|null, "ncpus", "page_size", "start_ns", "stop_ns":
  *                  int, "unavailable_events": [string], "not_recorded":
  *                  [string: sched|wakeup|fork|syscalls|filemap|access|delete|block],
+ *                  "not_on_kernel": [string] (the subset the kernel lacks),
  *                  "warnings": string|null },
  *   "window": { "since_ns", "until_ns", "bucket_ns" },
  *   "filter": { "pid": int|null, "comm", "file": string|null, "tree": bool },
@@ -173,6 +174,14 @@ static void recording(struct json *j, const struct bp_model *m, const struct bp_
 	open_(j, "not_recorded", '[');
 	for (bit = 1; bit <= BP_MISSING_BLOCK; bit <<= 1) {
 		if (m->missing & bit) {
+			sep(j);
+			bp_json_str(j->out, bp_missing_name(bit));
+		}
+	}
+	close_(j, ']');
+	open_(j, "not_on_kernel", '[');
+	for (bit = 1; bit <= BP_MISSING_BLOCK; bit <<= 1) {
+		if (m->missing_on_kernel & bit) {
 			sep(j);
 			bp_json_str(j->out, bp_missing_name(bit));
 		}
