@@ -12,7 +12,9 @@
  * uninterruptible sleeps as the model does: the task was in a file syscall
  * (read, open/stat, exec, getdents), or had faulted on a file, inserted
  * pages or queued block I/O since its last syscall boundary; without
- * syscall events every uninterruptible sleep counts. Tree membership
+ * syscall events every uninterruptible sleep counts. A wait ends, as in the
+ * model, at the task's sched_wakeup (else sched_waking, else its
+ * switch-in): the run-queue delay after it is not I/O wait. Tree membership
  * in the stream: a task whose comm or exec matches, and what it forks (a
  * process renamed with prctl is caught at its first sleep under the new
  * comm).
@@ -49,8 +51,8 @@ struct android {
 	const char *archives;
 	size_t top;
 	int switch_id, fork_id, exec_id, enter_id, exit_id;
-	int fault_id, insert_id, bio_id;
-	const struct bootprof_field *f_sys_id;
+	int fault_id, insert_id, bio_id, wake_id;
+	const struct bootprof_field *f_sys_id, *f_wake_pid;
 	const struct bootprof_field *f_prev_pid, *f_prev_state, *f_prev_comm, *f_next_pid;
 	const struct bootprof_field *f_parent, *f_child, *f_filename, *f_exec_pid;
 	struct member *tree;   /* open addressing, power-of-two cap */
@@ -139,6 +141,10 @@ static int android_init(struct bootprof_ctx *ctx)
 	st->fault_id = h->event_id(ctx, "filemap", "mm_filemap_fault");
 	st->insert_id = h->event_id(ctx, "filemap", "mm_filemap_add_to_page_cache");
 	st->bio_id = h->event_id(ctx, "block", "block_bio_queue");
+	st->wake_id = h->event_id(ctx, "sched", "sched_wakeup");
+	if (st->wake_id < 0)
+		st->wake_id = h->event_id(ctx, "sched", "sched_waking");
+	st->f_wake_pid = h->field(ctx, st->wake_id, "pid");
 	st->ncpus = h->ncpus(ctx);
 	if (st->ncpus <= 0)
 		st->ncpus = 1;
@@ -182,6 +188,14 @@ static void update(struct android *st, uint64_t ts)
 	}
 }
 
+static void wait_over(struct android *st, struct member *m)
+{
+	if (m && m->waiting) {
+		m->waiting = 0;
+		st->nwaiting--;
+	}
+}
+
 static void on_switch(struct bootprof_ctx *ctx, struct android *st,
 		      const struct bootprof_event *ev)
 {
@@ -208,13 +222,8 @@ static void on_switch(struct bootprof_ctx *ctx, struct android *st,
 			st->nwaiting++;
 		}
 	}
-	if (next > 0) {
-		m = member(st, next, 0);
-		if (m && m->waiting) {
-			m->waiting = 0;
-			st->nwaiting--;
-		}
-	}
+	if (next > 0)
+		wait_over(st, member(st, next, 0));
 	if (ev->cpu >= 0 && ev->cpu < st->ncpus) {
 		if (st->cpu_idle[ev->cpu] == 1)
 			st->nidle--;
@@ -234,6 +243,9 @@ static void android_event(struct bootprof_ctx *ctx, const struct bootprof_event 
 
 	if (ev->id == st->switch_id) {
 		on_switch(ctx, st, ev);
+	} else if (ev->id == st->wake_id) {
+		wait_over(st, member(st, (int)h->field_u64(ev, st->f_wake_pid), 0));
+		update(st, ev->ts);
 	} else if (ev->id == st->enter_id || ev->id == st->exit_id) {
 		m = member(st, ev->pid, 0);
 		if (m) {
@@ -521,6 +533,7 @@ static void android_release(struct bootprof_ctx *ctx)
 
 static const char *const android_events[] = {
 	"sched:sched_switch", "sched:sched_process_fork", "sched:sched_process_exec",
+	"sched:sched_wakeup", "sched:sched_waking",
 	"raw_syscalls:sys_enter", "raw_syscalls:sys_exit", "filemap:mm_filemap_fault",
 	"filemap:mm_filemap_add_to_page_cache", "block:block_bio_queue", NULL,
 };
