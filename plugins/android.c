@@ -29,6 +29,8 @@
 
 #include <bootprof/plugin.h>
 
+#include "tidmap.h"
+
 #define DEFAULT_PROCESS "zygote*,app_process*"
 #define DEFAULT_ARCHIVES "*.apk,*.jar,*.zip"
 #define DEFAULT_TOP 20
@@ -55,8 +57,7 @@ struct android {
 	const struct bootprof_field *f_sys_id, *f_wake_pid;
 	const struct bootprof_field *f_prev_pid, *f_prev_state, *f_prev_comm, *f_next_pid;
 	const struct bootprof_field *f_parent, *f_child, *f_filename, *f_exec_pid;
-	struct member *tree;   /* open addressing, power-of-two cap */
-	size_t cap, used;
+	struct tidmap tree;    /* of struct member */
 	int ncpus;
 	signed char *cpu_idle; /* -1 unknown, 0 busy, 1 idle */
 	int nidle, nwaiting;
@@ -68,42 +69,12 @@ struct android {
 
 static struct member *member(struct android *st, int tid, int insert)
 {
-	size_t i;
+	int added;
+	struct member *m = tidmap_get(&st->tree, tid, insert ? &added : NULL);
 
-	if (tid <= 0)
-		return NULL;
-	if (insert && (st->used + 1) * 2 > st->cap) {
-		struct member *old = st->tree;
-		size_t ocap = st->cap, j;
-
-		st->cap = ocap ? ocap * 2 : 256;
-		st->tree = calloc(st->cap, sizeof(*st->tree));
-		if (!st->tree) {
-			st->tree = old;
-			st->cap = ocap;
-			return NULL;
-		}
-		st->used = 0;
-		for (j = 0; j < ocap; j++) {
-			if (old[j].tid)
-				*member(st, old[j].tid, 1) = old[j];
-		}
-		free(old);
-	}
-	if (!st->cap)
-		return NULL;
-	for (i = (size_t)tid * 2654435761u & (st->cap - 1);; i = (i + 1) & (st->cap - 1)) {
-		if (st->tree[i].tid == tid)
-			return &st->tree[i];
-		if (!st->tree[i].tid) {
-			if (!insert)
-				return NULL;
-			st->tree[i].tid = tid;
-			st->tree[i].sys = -1;
-			st->used++;
-			return &st->tree[i];
-		}
-	}
+	if (m && insert && added)
+		m->sys = -1;
+	return m;
 }
 
 static int android_init(struct bootprof_ctx *ctx)
@@ -116,6 +87,7 @@ static int android_init(struct bootprof_ctx *ctx)
 	if (!st)
 		return -1;
 	ctx->priv = st;
+	st->tree.size = sizeof(struct member);
 	st->process = h->option(ctx, "process");
 	if (!st->process)
 		st->process = DEFAULT_PROCESS;
@@ -526,7 +498,7 @@ static void android_release(struct bootprof_ctx *ctx)
 
 	if (!st)
 		return;
-	free(st->tree);
+	tidmap_release(&st->tree);
 	free(st->cpu_idle);
 	free(st);
 }

@@ -18,6 +18,8 @@
 
 #include <bootprof/plugin.h>
 
+#include "tidmap.h"
+
 #define DEFAULT_TOP_FILES 3
 #define DEFAULT_TOP 20
 
@@ -40,8 +42,7 @@ struct systemd {
 	int attach_id, fork_id;
 	const struct bootprof_field *f_root, *f_pid, *f_path;
 	const struct bootprof_field *f_parent, *f_child;
-	struct task_unit *tasks;
-	size_t cap, used;   /* open addressing, cap a power of two */
+	struct tidmap tasks;   /* of struct task_unit */
 	struct unit *units;
 	size_t nunits, ucap;
 	size_t top, top_files;
@@ -50,41 +51,12 @@ struct systemd {
 
 static struct task_unit *slot(struct systemd *st, int tid, int insert)
 {
-	size_t i;
+	int added;
+	struct task_unit *t = tidmap_get(&st->tasks, tid, insert ? &added : NULL);
 
-	if (insert && (st->used + 1) * 2 > st->cap) {
-		struct task_unit *old = st->tasks;
-		size_t ocap = st->cap, j;
-
-		st->cap = ocap ? ocap * 2 : 1024;
-		st->tasks = calloc(st->cap, sizeof(*st->tasks));
-		if (!st->tasks) {
-			st->tasks = old;
-			st->cap = ocap;
-			return NULL;
-		}
-		st->used = 0;
-		/* Re-inserting counts each task once in used. */
-		for (j = 0; j < ocap; j++) {
-			if (old[j].tid)
-				*slot(st, old[j].tid, 1) = old[j];
-		}
-		free(old);
-	}
-	if (!st->cap)
-		return NULL;
-	for (i = (size_t)tid * 2654435761u & (st->cap - 1);; i = (i + 1) & (st->cap - 1)) {
-		if (st->tasks[i].tid == tid)
-			return &st->tasks[i];
-		if (!st->tasks[i].tid) {
-			if (!insert)
-				return NULL;
-			st->tasks[i].tid = tid;
-			st->tasks[i].unit = -1;
-			st->used++;
-			return &st->tasks[i];
-		}
-	}
+	if (t && insert && added)
+		t->unit = -1;
+	return t;
 }
 
 static int has_suffix(const char *s, size_t len, const char *suf)
@@ -179,6 +151,7 @@ static int systemd_init(struct bootprof_ctx *ctx)
 	if (!st)
 		return -1;
 	ctx->priv = st;
+	st->tasks.size = sizeof(struct task_unit);
 	st->top = opt_size(ctx, "top", DEFAULT_TOP);
 	st->top_files = opt_size(ctx, "files", DEFAULT_TOP_FILES);
 	st->attach_id = h->event_id(ctx, "cgroup", "cgroup_attach_task");
@@ -407,7 +380,7 @@ static void systemd_release(struct bootprof_ctx *ctx)
 	for (i = 0; i < st->nunits; i++)
 		free(st->units[i].name);
 	free(st->units);
-	free(st->tasks);
+	tidmap_release(&st->tasks);
 	free(st);
 }
 

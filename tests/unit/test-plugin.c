@@ -26,6 +26,8 @@
 #include "util/xalloc.h"
 #include "views/report.h"
 
+#include "../../plugins/tidmap.h"
+
 /* ---- helpers ---- */
 
 static struct bp_plugin_set *load_only(const char *select, const char **opts, size_t nopts)
@@ -197,15 +199,19 @@ static void test_select_and_options(void **state)
 
 /* ---- the initcall plugin on real event formats ---- */
 
+/* The common fields every event format starts with (6.18's, x86_64). */
+#define COMMON_FIELDS                                                                  \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"           \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"           \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"   \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"                       \
+	"\n"
+
 static const char initcall_start_fmt[] =
 	"name: initcall_start\n"
 	"ID: 22\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+	COMMON_FIELDS
 	"\tfield:initcall_t func;\toffset:8;\tsize:8;\tsigned:0;\n"
 	"\n"
 	"print fmt: \"func=%pS\", REC->func\n";
@@ -214,11 +220,7 @@ static const char initcall_finish_fmt[] =
 	"name: initcall_finish\n"
 	"ID: 21\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+	COMMON_FIELDS
 	"\tfield:initcall_t func;\toffset:8;\tsize:8;\tsigned:0;\n"
 	"\tfield:int ret;\toffset:16;\tsize:4;\tsigned:1;\n"
 	"\n"
@@ -228,11 +230,7 @@ static const char initcall_level_fmt[] =
 	"name: initcall_level\n"
 	"ID: 23\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+	COMMON_FIELDS
 	"\tfield:__data_loc char[] level;\toffset:8;\tsize:4;\tsigned:0;\n"
 	"\n"
 	"print fmt: \"level=%s\", __get_str(level)\n";
@@ -522,11 +520,7 @@ static const char switch_fmt[] =
 	"name: sched_switch\n"
 	"ID: 372\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+	COMMON_FIELDS
 	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
 	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
 	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
@@ -541,11 +535,7 @@ static const char fork_fmt[] =
 	"name: sched_process_fork\n"
 	"ID: 366\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+	COMMON_FIELDS
 	"\tfield:__data_loc char[] parent_comm;\toffset:8;\tsize:4;\tsigned:0;\n"
 	"\tfield:pid_t parent_pid;\toffset:12;\tsize:4;\tsigned:1;\n"
 	"\tfield:__data_loc char[] child_comm;\toffset:16;\tsize:4;\tsigned:0;\n"
@@ -649,11 +639,7 @@ static const char attach_fmt[] =
 	"name: cgroup_attach_task\n"
 	"ID: 538\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+	COMMON_FIELDS
 	"\tfield:int dst_root;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\tfield:int dst_level;\toffset:12;\tsize:4;\tsigned:1;\n"
 	"\tfield:u64 dst_id;\toffset:16;\tsize:8;\tsigned:0;\n"
@@ -726,6 +712,44 @@ static void test_systemd_units(void **state)
 	bp_plugins_free(set);
 	bp_model_free(m);
 	tep_free(tep);
+}
+
+/* ---- the plugins' per-task table ---- */
+
+struct tid_entry {
+	int tid;
+	int value;
+};
+
+static void test_tidmap(void **state)
+{
+	struct tidmap m = { NULL, sizeof(struct tid_entry), 0, 0 };
+	struct tid_entry *e;
+	int tid, added;
+
+	(void)state;
+	assert_null(tidmap_get(&m, 5, NULL));
+	assert_null(tidmap_get(&m, 0, &added));
+	/* Enough tasks to grow the table several times, entries moving each time. */
+	for (tid = 1; tid <= 20000; tid++) {
+		e = tidmap_get(&m, tid * 7, &added);
+		assert_non_null(e);
+		assert_int_equal(added, 1);
+		assert_int_equal(e->value, 0);
+		e->value = tid;
+	}
+	assert_int_equal(m.used, 20000);
+	assert_true(m.cap >= 40000);
+	for (tid = 1; tid <= 20000; tid++) {
+		e = tidmap_get(&m, tid * 7, NULL);
+		assert_non_null(e);
+		assert_int_equal(e->value, tid);
+		e = tidmap_get(&m, tid * 7, &added);
+		assert_int_equal(added, 0);
+		assert_int_equal(e->value, tid);
+	}
+	assert_null(tidmap_get(&m, 3, NULL));
+	tidmap_release(&m);
 }
 
 /* ---- rendering ---- */
@@ -804,6 +828,7 @@ int main(void)
 		cmocka_unit_test(test_android),
 		cmocka_unit_test(test_android_idle),
 		cmocka_unit_test(test_systemd_units),
+		cmocka_unit_test(test_tidmap),
 		cmocka_unit_test(test_polling_files),
 		cmocka_unit_test(test_render),
 	};
