@@ -61,6 +61,9 @@ struct android {
 	int ncpus;
 	signed char *cpu_idle; /* -1 unknown, 0 busy, 1 idle */
 	int nidle, nwaiting;
+	uint64_t win_first;    /* first and last event inside the report's window */
+	uint64_t win_last;
+	int win_seen;
 	uint64_t since;        /* start of the current idle-while-waiting interval, 0: none */
 	uint64_t idle_ns;      /* CPU idle while the tree waited */
 	uint64_t tree_wait_wall_ns; /* wall time with some tree task waiting */
@@ -141,19 +144,31 @@ static int matches(const struct bootprof_host *h, const char *patterns, const ch
 	return base && h->match(patterns, base + 1);
 }
 
+/* The part of [a, b] inside the report's window (as far as events tell). */
+static uint64_t clip(const struct android *st, uint64_t a, uint64_t b)
+{
+	if (!st->win_seen)
+		return 0;
+	if (a < st->win_first)
+		a = st->win_first;
+	if (b > st->win_last)
+		b = st->win_last;
+	return b > a ? b - a : 0;
+}
+
 /* Track the idle-while-waiting state after any change. */
 static void update(struct android *st, uint64_t ts)
 {
 	int on = st->nwaiting > 0 && st->nidle >= st->ncpus;
 
 	if (st->since && !on) {
-		st->idle_ns += ts - st->since;
+		st->idle_ns += clip(st, st->since, ts);
 		st->since = 0;
 	} else if (!st->since && on) {
 		st->since = ts;
 	}
 	if (st->wait_since && !st->nwaiting) {
-		st->tree_wait_wall_ns += ts - st->wait_since;
+		st->tree_wait_wall_ns += clip(st, st->wait_since, ts);
 		st->wait_since = 0;
 	} else if (!st->wait_since && st->nwaiting) {
 		st->wait_since = ts;
@@ -213,6 +228,12 @@ static void android_event(struct bootprof_ctx *ctx, const struct bootprof_event 
 
 	struct member *m;
 
+	if (ev->in_window) {
+		if (!st->win_seen)
+			st->win_first = ev->ts;
+		st->win_seen = 1;
+		st->win_last = ev->ts;
+	}
 	if (ev->id == st->switch_id) {
 		on_switch(ctx, st, ev);
 	} else if (ev->id == st->wake_id) {

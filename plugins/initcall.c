@@ -40,6 +40,7 @@ struct running {
 	uint64_t func;
 	uint64_t start_ns;
 	int open;
+	int in_window;
 };
 
 struct initcall {
@@ -205,11 +206,15 @@ static void initcall_event(struct bootprof_ctx *ctx, const struct bootprof_event
 		r->open = 1;
 		r->func = h->field_u64(ev, st->f_sfunc);
 		r->start_ns = ev->ts;
+		r->in_window = ev->in_window;
 	} else if (ev->id == st->finish_id && r->open &&
 		   r->func == h->field_u64(ev, st->f_ffunc)) {
 		struct call *c;
 
 		r->open = 0;
+		/* Counted when it started inside the window. */
+		if (!r->in_window)
+			return;
 		if (st->ncalls == st->cap) {
 			size_t cap = st->cap ? st->cap * 2 : 256;
 			struct call *n = realloc(st->calls, cap * sizeof(*n));

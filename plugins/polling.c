@@ -103,7 +103,7 @@ static void polling_event(struct bootprof_ctx *ctx, const struct bootprof_event 
 	char path[4096];
 	struct prog *p;
 
-	if (ev->id != st->exec_id)
+	if (ev->id != st->exec_id || !ev->in_window)
 		return;
 	ctx->host->field_str(ev, st->filename, path, sizeof(path));
 	p = prog_of(st, path);

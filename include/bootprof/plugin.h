@@ -67,6 +67,9 @@ struct bootprof_ctx {
  * @cpu: the CPU that recorded it
  * @id: event id; compare with host->event_id()
  * @pid: common_pid, the task that was running
+ * @in_window: 1 when @ts is inside the report's window (--since/--until);
+ *             events outside it still build state (who forked whom) but,
+ *             as in the model, should add to no counter
  * @priv: bootprof's; pass the event to host->field_u64()/field_str()
  *
  * Valid only during the event callback.
@@ -76,6 +79,7 @@ struct bootprof_event {
 	int cpu;
 	int id;
 	int pid;
+	int in_window;
 	const void *priv;
 };
 

@@ -729,6 +729,14 @@ void bp_plugins_start(struct bp_plugin_set *set, struct tep_handle *tep, const c
 	}
 }
 
+void bp_plugins_window(struct bp_plugin_set *set, uint64_t since_ns, uint64_t until_ns)
+{
+	if (!set)
+		return;
+	set->since_ns = since_ns;
+	set->until_ns = until_ns;
+}
+
 static void dispatch(void *arg, const struct bp_event *raw)
 {
 	struct bp_plugin_set *set = arg;
@@ -741,6 +749,7 @@ static void dispatch(void *arg, const struct bp_event *raw)
 	ev.cpu = raw->cpu;
 	ev.id = raw->id;
 	ev.pid = (int)(int32_t)read_raw(raw, set->pid_off[raw->id], 4, set->swap, 1);
+	ev.in_window = raw->ts >= set->since_ns && (!set->until_ns || raw->ts <= set->until_ns);
 	ev.priv = raw;
 	for (r = 0; r < set->nruns; r++) {
 		struct bp_plugin_run *run = set->runs[r];

@@ -67,6 +67,8 @@ struct bp_plugin_set {
 	size_t nids;
 	int swap;
 	int arch;                 /* enum bp_arch of the recording */
+	uint64_t since_ns;        /* the report's window; until 0: no end */
+	uint64_t until_ns;
 };
 
 void bp_plugin_warn(struct bp_plugin_set *set, const char *fmt, ...)

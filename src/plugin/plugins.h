@@ -110,6 +110,14 @@ const struct bootprof_plugin *bp_plugins_get(const struct bp_plugin_set *set, si
 void bp_plugins_start(struct bp_plugin_set *set, struct tep_handle *tep, const char *machine);
 
 /**
+ * bp_plugins_window() - the window the model counts (bootprof_event.in_window)
+ * @set: set (NULL: no-op)
+ * @since_ns: first instant counted, 0: from the start
+ * @until_ns: last instant counted, 0: to the end
+ */
+void bp_plugins_window(struct bp_plugin_set *set, uint64_t since_ns, uint64_t until_ns);
+
+/**
  * bp_plugins_hooks() - the hooks that feed plugins during bp_model_build()
  * @set: a started set (NULL: hooks that do nothing)
  * @hooks: filled
