@@ -12,7 +12,9 @@
  * uninterruptible sleeps as the model does: the task was in a file syscall
  * (read, open/stat, exec, getdents), or had faulted on a file, inserted
  * pages or queued block I/O since its last syscall boundary; without
- * syscall events every uninterruptible sleep counts. Tree membership
+ * syscall events every uninterruptible sleep counts. A wait ends, as in the
+ * model, at the task's sched_wakeup (else sched_waking, else its
+ * switch-in): the run-queue delay after it is not I/O wait. Tree membership
  * in the stream: a task whose comm or exec matches, and what it forks (a
  * process renamed with prctl is caught at its first sleep under the new
  * comm).
@@ -26,6 +28,8 @@
 #include <string.h>
 
 #include <bootprof/plugin.h>
+
+#include "tidmap.h"
 
 #define DEFAULT_PROCESS "zygote*,app_process*"
 #define DEFAULT_ARCHIVES "*.apk,*.jar,*.zip"
@@ -49,15 +53,17 @@ struct android {
 	const char *archives;
 	size_t top;
 	int switch_id, fork_id, exec_id, enter_id, exit_id;
-	int fault_id, insert_id, bio_id;
-	const struct bootprof_field *f_sys_id;
+	int fault_id, insert_id, bio_id, wake_id;
+	const struct bootprof_field *f_sys_id, *f_wake_pid;
 	const struct bootprof_field *f_prev_pid, *f_prev_state, *f_prev_comm, *f_next_pid;
 	const struct bootprof_field *f_parent, *f_child, *f_filename, *f_exec_pid;
-	struct member *tree;   /* open addressing, power-of-two cap */
-	size_t cap, used;
+	struct tidmap tree;    /* of struct member */
 	int ncpus;
 	signed char *cpu_idle; /* -1 unknown, 0 busy, 1 idle */
 	int nidle, nwaiting;
+	uint64_t win_first;    /* first and last event inside the report's window */
+	uint64_t win_last;
+	int win_seen;
 	uint64_t since;        /* start of the current idle-while-waiting interval, 0: none */
 	uint64_t idle_ns;      /* CPU idle while the tree waited */
 	uint64_t tree_wait_wall_ns; /* wall time with some tree task waiting */
@@ -66,42 +72,12 @@ struct android {
 
 static struct member *member(struct android *st, int tid, int insert)
 {
-	size_t i;
+	int added;
+	struct member *m = tidmap_get(&st->tree, tid, insert ? &added : NULL);
 
-	if (tid <= 0)
-		return NULL;
-	if (insert && (st->used + 1) * 2 > st->cap) {
-		struct member *old = st->tree;
-		size_t ocap = st->cap, j;
-
-		st->cap = ocap ? ocap * 2 : 256;
-		st->tree = calloc(st->cap, sizeof(*st->tree));
-		if (!st->tree) {
-			st->tree = old;
-			st->cap = ocap;
-			return NULL;
-		}
-		st->used = 0;
-		for (j = 0; j < ocap; j++) {
-			if (old[j].tid)
-				*member(st, old[j].tid, 1) = old[j];
-		}
-		free(old);
-	}
-	if (!st->cap)
-		return NULL;
-	for (i = (size_t)tid * 2654435761u & (st->cap - 1);; i = (i + 1) & (st->cap - 1)) {
-		if (st->tree[i].tid == tid)
-			return &st->tree[i];
-		if (!st->tree[i].tid) {
-			if (!insert)
-				return NULL;
-			st->tree[i].tid = tid;
-			st->tree[i].sys = -1;
-			st->used++;
-			return &st->tree[i];
-		}
-	}
+	if (m && insert && added)
+		m->sys = -1;
+	return m;
 }
 
 static int android_init(struct bootprof_ctx *ctx)
@@ -114,6 +90,7 @@ static int android_init(struct bootprof_ctx *ctx)
 	if (!st)
 		return -1;
 	ctx->priv = st;
+	st->tree.size = sizeof(struct member);
 	st->process = h->option(ctx, "process");
 	if (!st->process)
 		st->process = DEFAULT_PROCESS;
@@ -139,6 +116,10 @@ static int android_init(struct bootprof_ctx *ctx)
 	st->fault_id = h->event_id(ctx, "filemap", "mm_filemap_fault");
 	st->insert_id = h->event_id(ctx, "filemap", "mm_filemap_add_to_page_cache");
 	st->bio_id = h->event_id(ctx, "block", "block_bio_queue");
+	st->wake_id = h->event_id(ctx, "sched", "sched_wakeup");
+	if (st->wake_id < 0)
+		st->wake_id = h->event_id(ctx, "sched", "sched_waking");
+	st->f_wake_pid = h->field(ctx, st->wake_id, "pid");
 	st->ncpus = h->ncpus(ctx);
 	if (st->ncpus <= 0)
 		st->ncpus = 1;
@@ -163,22 +144,42 @@ static int matches(const struct bootprof_host *h, const char *patterns, const ch
 	return base && h->match(patterns, base + 1);
 }
 
+/* The part of [a, b] inside the report's window (as far as events tell). */
+static uint64_t clip(const struct android *st, uint64_t a, uint64_t b)
+{
+	if (!st->win_seen)
+		return 0;
+	if (a < st->win_first)
+		a = st->win_first;
+	if (b > st->win_last)
+		b = st->win_last;
+	return b > a ? b - a : 0;
+}
+
 /* Track the idle-while-waiting state after any change. */
 static void update(struct android *st, uint64_t ts)
 {
 	int on = st->nwaiting > 0 && st->nidle >= st->ncpus;
 
 	if (st->since && !on) {
-		st->idle_ns += ts - st->since;
+		st->idle_ns += clip(st, st->since, ts);
 		st->since = 0;
 	} else if (!st->since && on) {
 		st->since = ts;
 	}
 	if (st->wait_since && !st->nwaiting) {
-		st->tree_wait_wall_ns += ts - st->wait_since;
+		st->tree_wait_wall_ns += clip(st, st->wait_since, ts);
 		st->wait_since = 0;
 	} else if (!st->wait_since && st->nwaiting) {
 		st->wait_since = ts;
+	}
+}
+
+static void wait_over(struct android *st, struct member *m)
+{
+	if (m && m->waiting) {
+		m->waiting = 0;
+		st->nwaiting--;
 	}
 }
 
@@ -208,13 +209,8 @@ static void on_switch(struct bootprof_ctx *ctx, struct android *st,
 			st->nwaiting++;
 		}
 	}
-	if (next > 0) {
-		m = member(st, next, 0);
-		if (m && m->waiting) {
-			m->waiting = 0;
-			st->nwaiting--;
-		}
-	}
+	if (next > 0)
+		wait_over(st, member(st, next, 0));
 	if (ev->cpu >= 0 && ev->cpu < st->ncpus) {
 		if (st->cpu_idle[ev->cpu] == 1)
 			st->nidle--;
@@ -232,8 +228,17 @@ static void android_event(struct bootprof_ctx *ctx, const struct bootprof_event 
 
 	struct member *m;
 
+	if (ev->in_window) {
+		if (!st->win_seen)
+			st->win_first = ev->ts;
+		st->win_seen = 1;
+		st->win_last = ev->ts;
+	}
 	if (ev->id == st->switch_id) {
 		on_switch(ctx, st, ev);
+	} else if (ev->id == st->wake_id) {
+		wait_over(st, member(st, (int)h->field_u64(ev, st->f_wake_pid), 0));
+		update(st, ev->ts);
 	} else if (ev->id == st->enter_id || ev->id == st->exit_id) {
 		m = member(st, ev->pid, 0);
 		if (m) {
@@ -311,7 +316,7 @@ static unsigned char *tree_of(const struct bootprof_host *h, const char *pattern
 
 static void zygote(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 {
-	static const char *const head[] = { "archive", "wait", "share", "read" };
+	static const char *const head[] = { "ARCHIVE", "WAIT", "SHARE", "READ" };
 	const struct bootprof_host *h = ctx->host;
 	struct android *st = ctx->priv;
 	uint64_t wait[NKINDS] = { 0 }, bytes[NKINDS] = { 0 }, tree_wait = 0, tree_bytes = 0;
@@ -369,6 +374,7 @@ static void zygote(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 		free(in);
 		return;
 	}
+	h->section(ctx, "android: zygote preload");
 	h->line(ctx, "Zygote ('%s'): %zu processes, I/O wait %s, CPU %s, read %s", st->process,
 		nproc, h->fmt_ns(t[0], tree_wait), h->fmt_ns(t[1], tree_run),
 		h->fmt_bytes(t[2], tree_bytes));
@@ -408,7 +414,7 @@ static int by_waste(const void *a, const void *b)
 
 static void package_scan(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 {
-	static const char *const head[] = { "read", "used", "never used", "used %", "archive" };
+	static const char *const head[] = { "READ", "USED", "NEVER USED", "USED %", "ARCHIVE" };
 	const struct bootprof_host *h = ctx->host;
 	struct android *st = ctx->priv;
 	size_t n = h->count(m, BOOTPROF_FILES), i, na = 0;
@@ -460,6 +466,7 @@ static void package_scan(struct bootprof_ctx *ctx, const struct bootprof_model *
 		free(ar);
 		return;
 	}
+	h->section(ctx, "android: package scan");
 	h->line(ctx, "Package scan ('%s'): %zu archives, read %s", st->archives, na,
 		h->fmt_bytes(t[0], read));
 	if (!tot.access_available) {
@@ -501,7 +508,6 @@ static int android_model(struct bootprof_ctx *ctx, const struct bootprof_model *
 		st->nwaiting = 0;
 		update(st, end);
 	}
-	ctx->host->section(ctx, "android: zygote preload and package scan");
 	zygote(ctx, m);
 	package_scan(ctx, m);
 	return 0;
@@ -513,13 +519,14 @@ static void android_release(struct bootprof_ctx *ctx)
 
 	if (!st)
 		return;
-	free(st->tree);
+	tidmap_release(&st->tree);
 	free(st->cpu_idle);
 	free(st);
 }
 
 static const char *const android_events[] = {
 	"sched:sched_switch", "sched:sched_process_fork", "sched:sched_process_exec",
+	"sched:sched_wakeup", "sched:sched_waking",
 	"raw_syscalls:sys_enter", "raw_syscalls:sys_exit", "filemap:mm_filemap_fault",
 	"filemap:mm_filemap_add_to_page_cache", "block:block_bio_queue", NULL,
 };

@@ -7,7 +7,9 @@
  * An initcall runs from initcall_start to initcall_finish on the same task
  * (built-in ones on pid 1 in level order; module inits on the loading
  * task). func is a kernel pointer: it is named from the recording's
- * kallsyms when it has them, printed as an address otherwise.
+ * kallsyms when it has them, else from a kallsyms file given as
+ * initcall.kallsyms=FILE (/proc/kallsyms of the same boot: the addresses
+ * move with KASLR at every boot), and printed as an address otherwise.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,12 +29,18 @@ struct call {
 	int level;      /* index into levels, -1 unknown */
 };
 
+struct sym {
+	uint64_t addr;
+	char *name;
+};
+
 struct running {
 	int pid;
 	int level;
 	uint64_t func;
 	uint64_t start_ns;
 	int open;
+	int in_window;
 };
 
 struct initcall {
@@ -48,7 +56,73 @@ struct initcall {
 	int nlevels;
 	size_t top;
 	uint64_t unfinished;
+	struct sym *syms;      /* from initcall.kallsyms, by address */
+	size_t nsyms;
+	char symbuf[256];
 };
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Read "ADDR TYPE NAME [module]" lines (kallsyms, System.map); text symbols only. */
+static int load_kallsyms(struct initcall *st, const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char line[512], type, name[256];
+	unsigned long long addr;
+	size_t cap = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 || !addr ||
+		    (type != 't' && type != 'T'))
+			continue;
+		if (st->nsyms == cap) {
+			struct sym *n;
+
+			cap = cap ? cap * 2 : 4096;
+			n = realloc(st->syms, cap * sizeof(*n));
+			if (!n)
+				break;
+			st->syms = n;
+		}
+		st->syms[st->nsyms].addr = addr;
+		st->syms[st->nsyms].name = strdup(name);
+		if (st->syms[st->nsyms].name)
+			st->nsyms++;
+	}
+	fclose(f);
+	if (st->nsyms)
+		qsort(st->syms, st->nsyms, sizeof(*st->syms), by_addr);
+	return 0;
+}
+
+/* The symbol at or below addr, as "name" or "name+0xoff"; NULL below the first. */
+static const char *lookup(struct initcall *st, uint64_t addr)
+{
+	size_t lo = 0, hi = st->nsyms;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	if (st->syms[lo - 1].addr == addr)
+		return st->syms[lo - 1].name;
+	snprintf(st->symbuf, sizeof(st->symbuf), "%s+0x%llx", st->syms[lo - 1].name,
+		 (unsigned long long)(addr - st->syms[lo - 1].addr));
+	return st->symbuf;
+}
 
 static int initcall_init(struct bootprof_ctx *ctx)
 {
@@ -70,6 +144,9 @@ static int initcall_init(struct bootprof_ctx *ctx)
 	st->f_ffunc = h->field(ctx, st->finish_id, "func");
 	st->f_ret = h->field(ctx, st->finish_id, "ret");
 	st->f_level = h->field(ctx, st->level_id, "level");
+	v = h->option(ctx, "kallsyms");
+	if (v && load_kallsyms(st, v))
+		h->warn(ctx, "cannot read '%s': functions are shown as addresses", v);
 	return 0;
 }
 
@@ -129,11 +206,15 @@ static void initcall_event(struct bootprof_ctx *ctx, const struct bootprof_event
 		r->open = 1;
 		r->func = h->field_u64(ev, st->f_sfunc);
 		r->start_ns = ev->ts;
+		r->in_window = ev->in_window;
 	} else if (ev->id == st->finish_id && r->open &&
 		   r->func == h->field_u64(ev, st->f_ffunc)) {
 		struct call *c;
 
 		r->open = 0;
+		/* Counted when it started inside the window. */
+		if (!r->in_window)
+			return;
 		if (st->ncalls == st->cap) {
 			size_t cap = st->cap ? st->cap * 2 : 256;
 			struct call *n = realloc(st->calls, cap * sizeof(*n));
@@ -170,8 +251,8 @@ static int by_duration(const void *a, const void *b)
 
 static int initcall_model(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 {
-	static const char *const head[] = { "duration", "start", "level", "ret", "initcall" };
-	static const char *const lhead[] = { "level", "initcalls", "total" };
+	static const char *const head[] = { "DURATION", "START", "LEVEL", "RET", "INITCALL" };
+	static const char *const lhead[] = { "LEVEL", "INITCALLS", "TOTAL" };
 	const struct bootprof_host *h = ctx->host;
 	struct initcall *st = ctx->priv;
 	uint64_t total = 0;
@@ -198,9 +279,10 @@ static int initcall_model(struct bootprof_ctx *ctx, const struct bootprof_model 
 		h->line(ctx, "%zu initcalls, %s in total%s", st->ncalls, h->fmt_ns(t, total),
 			st->unfinished ? " (some never finished in the recording)" : "");
 	}
+	/* initcall_level events (when recorded) name the level of what follows. */
+	h->json_open(ctx, "levels", '[');
 	if (st->nlevels) {
 		h->table(ctx, 3, lhead, "lrr");
-		h->json_open(ctx, "levels", '[');
 		for (i = 0; i < (size_t)st->nlevels; i++) {
 			char c[2][32];
 			const char *cells[3] = { st->levels[i], c[0], c[1] };
@@ -214,11 +296,11 @@ static int initcall_model(struct bootprof_ctx *ctx, const struct bootprof_model 
 			h->json_u64(ctx, "total_ns", st->level_ns[i]);
 			h->json_close(ctx);
 		}
-		h->json_close(ctx);
 	}
+	h->json_close(ctx);
 	if (st->ncalls)
 		qsort(st->calls, st->ncalls, sizeof(*st->calls), by_duration);
-	h->line(ctx, "Slowest initcalls:");
+	h->section(ctx, "initcall: slowest initcalls");
 	h->table(ctx, 5, head, "rrlrl");
 	h->json_open(ctx, "slowest", '[');
 	for (i = 0; i < st->ncalls && (!st->top || i < st->top); i++) {
@@ -227,6 +309,9 @@ static int initcall_model(struct bootprof_ctx *ctx, const struct bootprof_model 
 		char addr[24], dur[32], start[32], ret[16], name[256];
 		const char *cells[5] = { dur, start, c->level >= 0 ? st->levels[c->level] : "?",
 					 ret, name };
+
+		if (!sym && st->nsyms)
+			sym = lookup(st, c->func);
 
 		snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)c->func);
 		snprintf(name, sizeof(name), "%s", sym ? sym : addr);
@@ -254,8 +339,13 @@ static void initcall_release(struct bootprof_ctx *ctx)
 {
 	struct initcall *st = ctx->priv;
 
+	size_t i;
+
 	if (!st)
 		return;
+	for (i = 0; i < st->nsyms; i++)
+		free(st->syms[i].name);
+	free(st->syms);
 	free(st->calls);
 	free(st->run);
 	free(st);
@@ -263,7 +353,8 @@ static void initcall_release(struct bootprof_ctx *ctx)
 
 static const char *const initcall_events[] = { "initcall:*", NULL };
 static const char *const initcall_options[] = {
-	"top=N  slowest initcalls shown (default 20; 0: all)",
+	"top=N           slowest initcalls shown (default 20; 0: all)",
+	"kallsyms=FILE   names for functions when the recording has none (/proc/kallsyms of that boot)",
 	NULL,
 };
 static const char *const initcall_keys[] = { "count", "total_ns", "unfinished", "recorded",

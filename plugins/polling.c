@@ -103,7 +103,7 @@ static void polling_event(struct bootprof_ctx *ctx, const struct bootprof_event 
 	char path[4096];
 	struct prog *p;
 
-	if (ev->id != st->exec_id)
+	if (ev->id != st->exec_id || !ev->in_window)
 		return;
 	ctx->host->field_str(ev, st->filename, path, sizeof(path));
 	p = prog_of(st, path);
@@ -131,8 +131,8 @@ static int by_count(const void *a, const void *b)
 
 static void programs(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 {
-	static const char *const head[] = { "execs", "per s", "every", "wait", "cpu", "read",
-					    "program" };
+	static const char *const head[] = { "EXECS", "PER S", "EVERY", "WAIT", "CPU", "READ",
+					    "PROGRAM" };
 	const struct bootprof_host *h = ctx->host;
 	struct polling *st = ctx->priv;
 	size_t i, k, n = h->count(m, BOOTPROF_PROCESSES), shown = 0;
@@ -165,8 +165,11 @@ static void programs(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 	if (st->nprogs)
 		qsort(st->progs, st->nprogs, sizeof(*st->progs), by_count);
 
-	h->line(ctx, "Programs exec'd at least %llu times:", (unsigned long long)st->min);
-	h->table(ctx, 7, head, "rrrrrrl");
+	/* Text only when something repeats (sorted: the first row tells). */
+	if (st->nprogs && st->progs[0].count >= st->min) {
+		h->line(ctx, "Programs exec'd at least %llu times:", (unsigned long long)st->min);
+		h->table(ctx, 7, head, "rrrrrrl");
+	}
 	h->json_open(ctx, "programs", '[');
 	for (i = 0; i < st->nprogs && st->progs[i].count >= st->min; i++) {
 		const struct prog *pr = &st->progs[i];
@@ -220,7 +223,7 @@ static int by_readers(const void *a, const void *b)
 /* Files read or mapped by at least min processes (one process = one open). */
 static void files(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 {
-	static const char *const head[] = { "readers", "per s", "wait", "read", "file" };
+	static const char *const head[] = { "READERS", "PER S", "WAIT", "READ", "FILE" };
 	const struct bootprof_host *h = ctx->host;
 	struct polling *st = ctx->priv;
 	size_t i, n = h->count(m, BOOTPROF_FILES), nb = 0;
@@ -236,8 +239,11 @@ static void files(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 	}
 	if (nb)
 		qsort(busy, nb, sizeof(*busy), by_readers);
-	h->line(ctx, "Files read by at least %llu processes:", (unsigned long long)st->min);
-	h->table(ctx, 5, head, "rrrrl");
+	h->section(ctx, "polling: files read by process after process");
+	if (nb) {
+		h->line(ctx, "Files read by at least %llu processes:", (unsigned long long)st->min);
+		h->table(ctx, 5, head, "rrrrl");
+	}
 	h->json_open(ctx, "files", '[');
 	for (i = 0; i < nb; i++) {
 		const struct bootprof_file *f = &busy[i].f;
@@ -268,9 +274,9 @@ static int polling_model(struct bootprof_ctx *ctx, const struct bootprof_model *
 {
 	struct polling *st = ctx->priv;
 
-	ctx->host->section(ctx, "polling: programs and files used over and over");
+	ctx->host->section(ctx, "polling: programs exec'd over and over");
 	if (st->exec_id < 0)
-		ctx->host->line(ctx, "(no sched_process_exec events: exec rates unknown)");
+		ctx->host->line(ctx, "no sched_process_exec events: exec rates unknown");
 	ctx->host->json_u64(ctx, "min_count", st->min);
 	programs(ctx, m);
 	files(ctx, m);

@@ -18,6 +18,8 @@
 
 #include <bootprof/plugin.h>
 
+#include "tidmap.h"
+
 #define DEFAULT_TOP_FILES 3
 #define DEFAULT_TOP 20
 
@@ -40,8 +42,7 @@ struct systemd {
 	int attach_id, fork_id;
 	const struct bootprof_field *f_root, *f_pid, *f_path;
 	const struct bootprof_field *f_parent, *f_child;
-	struct task_unit *tasks;
-	size_t cap, used;   /* open addressing, cap a power of two */
+	struct tidmap tasks;   /* of struct task_unit */
 	struct unit *units;
 	size_t nunits, ucap;
 	size_t top, top_files;
@@ -50,42 +51,12 @@ struct systemd {
 
 static struct task_unit *slot(struct systemd *st, int tid, int insert)
 {
-	size_t i;
+	int added;
+	struct task_unit *t = tidmap_get(&st->tasks, tid, insert ? &added : NULL);
 
-	if (insert && (st->used + 1) * 2 > st->cap) {
-		struct task_unit *old = st->tasks;
-		size_t ocap = st->cap, j;
-
-		st->cap = ocap ? ocap * 2 : 1024;
-		st->tasks = calloc(st->cap, sizeof(*st->tasks));
-		if (!st->tasks) {
-			st->tasks = old;
-			st->cap = ocap;
-			return NULL;
-		}
-		st->used = 0;
-		for (j = 0; j < ocap; j++) {
-			if (old[j].tid) {
-				*slot(st, old[j].tid, 1) = old[j];
-				st->used++;
-			}
-		}
-		free(old);
-	}
-	if (!st->cap)
-		return NULL;
-	for (i = (size_t)tid * 2654435761u & (st->cap - 1);; i = (i + 1) & (st->cap - 1)) {
-		if (st->tasks[i].tid == tid)
-			return &st->tasks[i];
-		if (!st->tasks[i].tid) {
-			if (!insert)
-				return NULL;
-			st->tasks[i].tid = tid;
-			st->tasks[i].unit = -1;
-			st->used++;
-			return &st->tasks[i];
-		}
-	}
+	if (t && insert && added)
+		t->unit = -1;
+	return t;
 }
 
 static int has_suffix(const char *s, size_t len, const char *suf)
@@ -180,6 +151,7 @@ static int systemd_init(struct bootprof_ctx *ctx)
 	if (!st)
 		return -1;
 	ctx->priv = st;
+	st->tasks.size = sizeof(struct task_unit);
 	st->top = opt_size(ctx, "top", DEFAULT_TOP);
 	st->top_files = opt_size(ctx, "files", DEFAULT_TOP_FILES);
 	st->attach_id = h->event_id(ctx, "cgroup", "cgroup_attach_task");
@@ -274,7 +246,7 @@ static int by_wait(const void *a, const void *b, void *arg)
 
 static int systemd_model(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 {
-	static const char *const head[] = { "unit", "procs", "wait", "cpu", "read", "top files" };
+	static const char *const head[] = { "UNIT", "PROCS", "WAIT", "CPU", "READ", "TOP FILES" };
 	const struct bootprof_host *h = ctx->host;
 	struct systemd *st = ctx->priv;
 	size_t np = h->count(m, BOOTPROF_PROCESSES), na = h->count(m, BOOTPROF_ACCESSES);
@@ -334,14 +306,14 @@ static int systemd_model(struct bootprof_ctx *ctx, const struct bootprof_model *
 	if (st->nunits)
 		qsort_r(order, st->nunits, sizeof(*order), by_wait, st);
 
-	h->section(ctx, "systemd: services (units from cgroup attach events)");
-	if (st->attach_id < 0)
-		h->line(ctx, "(no cgroup:cgroup_attach_task events: services unknown)");
-	else
+	h->json_u64(ctx, "attach_events", st->attaches);
+	/* No unit, nothing to say in text (not a systemd boot, or no attach events). */
+	if (st->nunits) {
+		h->section(ctx, "systemd: services (units from cgroup attach events)");
 		h->line(ctx, "%zu units, %llu cgroup attach events", st->nunits,
 			(unsigned long long)st->attaches);
-	h->json_u64(ctx, "attach_events", st->attaches);
-	h->table(ctx, 6, head, "lrrrrl");
+		h->table(ctx, 6, head, "lrrrrl");
+	}
 	h->json_open(ctx, "units", '[');
 	for (i = 0; i < st->nunits; i++) {
 		const struct unit *u = &st->units[order[i]];
@@ -408,7 +380,7 @@ static void systemd_release(struct bootprof_ctx *ctx)
 	for (i = 0; i < st->nunits; i++)
 		free(st->units[i].name);
 	free(st->units);
-	free(st->tasks);
+	tidmap_release(&st->tasks);
 	free(st);
 }
 

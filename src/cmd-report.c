@@ -240,6 +240,7 @@ int cmd_report(int argc, char **argv)
 	}
 	bp_plugins_start(plugins, bp_reader_tep(r),
 			 bp_reader_meta(r) ? bp_reader_meta(r)->machine : NULL);
+	bp_plugins_window(plugins, w.since_ns, w.until_ns);
 	bp_plugins_hooks(plugins, &hooks);
 	m = bp_model_build(r, &w, &hooks);
 	if (!m) {

@@ -67,6 +67,9 @@ struct bootprof_ctx {
  * @cpu: the CPU that recorded it
  * @id: event id; compare with host->event_id()
  * @pid: common_pid, the task that was running
+ * @in_window: 1 when @ts is inside the report's window (--since/--until);
+ *             events outside it still build state (who forked whom) but,
+ *             as in the model, should add to no counter
  * @priv: bootprof's; pass the event to host->field_u64()/field_str()
  *
  * Valid only during the event callback.
@@ -76,6 +79,7 @@ struct bootprof_event {
 	int cpu;
 	int id;
 	int pid;
+	int in_window;
 	const void *priv;
 };
 
@@ -207,11 +211,16 @@ enum bootprof_table {
  *          return 0, or -1 when @i is out of range
  * @totals: the window's totals
  *
- * Output (the report section; never print):
- * @section: start the plugin's text section with a title
- * @line: a line of text in the section (printf format)
- * @table: start a table: @ncols columns, @head titles, @align 'l'/'r' each
- * @row: one row of @ncols cells
+ * Output (report sections, rendered like the report's own; never print):
+ * @section: title the next section; it appears once a line or table is
+ *           added to it (a plugin with nothing to say adds no section)
+ * @line: a line of text in the section, shown before its table (printf
+ *        format)
+ * @table: the section's table: @ncols columns, @head titles, @align 'l'
+ *         or 'r' each; a section has one table, which ends it (give the
+ *         next section its own title); the last column is shortened from
+ *         the left when too wide (paths)
+ * @row: one row of @ncols cells of the last table
  * @json_open: open an object ('{') or array ('[') named @key (NULL inside
  *             an array), under the plugin's own JSON object
  * @json_close: close the innermost open object or array

@@ -17,6 +17,7 @@
 #include "tracefile/tracefile.h"
 #include "util/error.h"
 #include "util/xalloc.h"
+#include "views/format.h"
 
 static struct bp_plugin_run *run_of(struct bootprof_ctx *ctx)
 {
@@ -57,6 +58,7 @@ static const struct bootprof_field *host_field(struct bootprof_ctx *ctx, int id,
 	f->off = tf->offset;
 	f->size = tf->size;
 	f->dyn = !!(tf->flags & TEP_FIELD_IS_DYNAMIC);
+	f->rel = !!(tf->flags & TEP_FIELD_IS_RELATIVE);
 	f->is_signed = !!(tf->flags & TEP_FIELD_IS_SIGNED);
 	f->swap = run->set->swap;
 	f->next = run->fields;
@@ -118,6 +120,9 @@ static size_t host_field_str(const struct bootprof_event *ev, const struct bootp
 
 		off = loc & 0xffff;
 		n = loc >> 16;
+		/* __rel_loc: the offset counts from the end of the field. */
+		if (f->rel)
+			off += (size_t)f->off + 4;
 	} else {
 		off = (size_t)f->off;
 		n = (size_t)f->size;
@@ -378,62 +383,81 @@ static void host_section(struct bootprof_ctx *ctx, const char *title)
 	run->title = xstrdup(title ? title : run->p->name);
 }
 
-static struct bp_out_item *new_item(struct bp_plugin_run *run)
+/* A new section titled as the last host->section() said (or the plugin's name). */
+static struct bp_plugin_section *new_section(struct bp_plugin_run *run)
 {
-	struct bp_out_item *it;
+	struct bp_plugin_section *s;
 
-	if (!run->title)
-		run->title = xstrdup(run->p->name);
-	BP_GROW(run->items, run->nitems, run->cap);
-	it = &run->items[run->nitems++];
-	memset(it, 0, sizeof(*it));
-	return it;
+	BP_GROW(run->sections, run->nsections, run->scap);
+	s = &run->sections[run->nsections++];
+	memset(s, 0, sizeof(*s));
+	s->title = xstrdup(run->title ? run->title : run->p->name);
+	run->rcap = 0;
+	return s;
+}
+
+/*
+ * The section lines and tables go to: the current one, unless the plugin
+ * named another with host->section(), or it has its table already (a
+ * table ends its section, as in the report's own).
+ */
+static struct bp_plugin_section *current(struct bp_plugin_run *run)
+{
+	struct bp_plugin_section *s = run->nsections ? &run->sections[run->nsections - 1] : NULL;
+
+	if (!s || (run->title && strcmp(run->title, s->title)) || s->ncols)
+		return new_section(run);
+	return s;
 }
 
 static void host_line(struct bootprof_ctx *ctx, const char *fmt, ...)
 {
-	struct bp_out_item *it = new_item(run_of(ctx));
+	struct bp_plugin_section *s = current(run_of(ctx));
 	va_list ap;
+	char *l;
 
 	va_start(ap, fmt);
-	if (vasprintf(&it->line, fmt, ap) < 0)
-		it->line = xstrdup("");
+	if (vasprintf(&l, fmt, ap) < 0)
+		l = xstrdup("");
 	va_end(ap);
+	s->lines = xrealloc(s->lines, (s->nlines + 1) * sizeof(*s->lines));
+	s->lines[s->nlines++] = l;
 }
 
 static void host_table(struct bootprof_ctx *ctx, size_t ncols, const char *const *head,
 		       const char *align)
 {
-	struct bp_out_item *it = new_item(run_of(ctx));
+	struct bp_plugin_section *s;
 	size_t c;
 
-	it->ncols = ncols;
-	it->head = xcalloc(ncols ? ncols : 1, sizeof(*it->head));
-	it->align = xcalloc(ncols + 1, 1);
+	if (!ncols)
+		return;
+	s = current(run_of(ctx));
+	s->ncols = ncols;
+	s->head = xcalloc(ncols, sizeof(*s->head));
+	s->align = xcalloc(ncols + 1, 1);
 	for (c = 0; c < ncols; c++) {
-		it->head[c] = xstrdup(head && head[c] ? head[c] : "");
-		it->align[c] = align && align[c] == 'r' ? 'r' : 'l';
+		s->head[c] = xstrdup(head && head[c] ? head[c] : "");
+		s->align[c] = align && align[c] == 'r' ? 'r' : 'l';
 	}
 }
 
 static void host_row(struct bootprof_ctx *ctx, const char *const *cells)
 {
 	struct bp_plugin_run *run = run_of(ctx);
-	struct bp_out_item *it;
-	size_t c, need;
+	struct bp_plugin_section *s = run->nsections ? &run->sections[run->nsections - 1] : NULL;
+	size_t c;
 
 	/* A row belongs to the last table; without one it has nowhere to go. */
-	if (!run->nitems || run->items[run->nitems - 1].line || !cells)
+	if (!s || !s->ncols || !cells)
 		return;
-	it = &run->items[run->nitems - 1];
-	need = (it->nrows + 1) * it->ncols;
-	if (need > it->cap) {
-		it->cap = need * 2;
-		it->cells = xrealloc(it->cells, it->cap * sizeof(*it->cells));
+	if (s->nrows == run->rcap) {
+		run->rcap = run->rcap ? run->rcap * 2 : 16;
+		s->cells = xrealloc(s->cells, run->rcap * s->ncols * sizeof(*s->cells));
 	}
-	for (c = 0; c < it->ncols; c++)
-		it->cells[it->nrows * it->ncols + c] = xstrdup(cells[c] ? cells[c] : "");
-	it->nrows++;
+	for (c = 0; c < s->ncols; c++)
+		s->cells[s->nrows * s->ncols + c] = xstrdup(cells[c] ? cells[c] : "");
+	s->nrows++;
 }
 
 static struct bp_jnode *json_add(struct bp_plugin_run *run, const char *key, char type)
@@ -539,33 +563,15 @@ static void host_warn(struct bootprof_ctx *ctx, const char *fmt, ...)
 	free(msg);
 }
 
+/* The report's own units, so plugin sections read like the rest. */
 static const char *host_fmt_ns(char *buf, uint64_t ns)
 {
-	if (ns < 1000000000ULL)
-		snprintf(buf, 32, "%" PRIu64 ".%" PRIu64 " ms", ns / 1000000,
-			 ns % 1000000 / 100000);
-	else
-		snprintf(buf, 32, "%" PRIu64 ".%03" PRIu64 " s", ns / 1000000000,
-			 ns % 1000000000 / 1000000);
-	return buf;
+	return bp_fmt_ns(buf, ns);
 }
 
 static const char *host_fmt_bytes(char *buf, uint64_t b)
 {
-	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB" };
-	double v = (double)b;
-	int u = -1;
-
-	if (b < 1024) {
-		snprintf(buf, 32, "%" PRIu64 " B", b);
-		return buf;
-	}
-	while (v >= 1024 && u < 3) {
-		v /= 1024;
-		u++;
-	}
-	snprintf(buf, 32, "%.1f %s", v, unit[u]);
-	return buf;
+	return bp_fmt_bytes(buf, b);
 }
 
 const struct bootprof_host bp_plugin_host = {
@@ -619,21 +625,24 @@ void bp_plugin_output_release(struct bp_plugin_run *run)
 {
 	size_t i, c;
 
-	for (i = 0; i < run->nitems; i++) {
-		struct bp_out_item *it = &run->items[i];
+	for (i = 0; i < run->nsections; i++) {
+		struct bp_plugin_section *sec = &run->sections[i];
 
-		free(it->line);
-		for (c = 0; c < it->ncols; c++)
-			free(it->head[c]);
-		for (c = 0; c < it->nrows * it->ncols; c++)
-			free(it->cells[c]);
-		free(it->head);
-		free(it->align);
-		free(it->cells);
+		free(sec->title);
+		for (c = 0; c < sec->nlines; c++)
+			free(sec->lines[c]);
+		for (c = 0; c < sec->ncols; c++)
+			free(sec->head[c]);
+		for (c = 0; c < sec->nrows * sec->ncols; c++)
+			free(sec->cells[c]);
+		free(sec->lines);
+		free(sec->head);
+		free(sec->align);
+		free(sec->cells);
 	}
-	free(run->items);
-	run->items = NULL;
-	run->nitems = run->cap = 0;
+	free(run->sections);
+	run->sections = NULL;
+	run->nsections = run->scap = 0;
 	free(run->title);
 	run->title = NULL;
 	bp_jnode_free(run->json);
@@ -720,6 +729,14 @@ void bp_plugins_start(struct bp_plugin_set *set, struct tep_handle *tep, const c
 	}
 }
 
+void bp_plugins_window(struct bp_plugin_set *set, uint64_t since_ns, uint64_t until_ns)
+{
+	if (!set)
+		return;
+	set->since_ns = since_ns;
+	set->until_ns = until_ns;
+}
+
 static void dispatch(void *arg, const struct bp_event *raw)
 {
 	struct bp_plugin_set *set = arg;
@@ -732,6 +749,7 @@ static void dispatch(void *arg, const struct bp_event *raw)
 	ev.cpu = raw->cpu;
 	ev.id = raw->id;
 	ev.pid = (int)(int32_t)read_raw(raw, set->pid_off[raw->id], 4, set->swap, 1);
+	ev.in_window = raw->ts >= set->since_ns && (!set->until_ns || raw->ts <= set->until_ns);
 	ev.priv = raw;
 	for (r = 0; r < set->nruns; r++) {
 		struct bp_plugin_run *run = set->runs[r];

@@ -18,20 +18,11 @@ struct bp_jnode {
 	size_t nkids, cap;
 };
 
-/* One piece of a text section: a line, or a table when line is NULL. */
-struct bp_out_item {
-	char *line;
-	size_t ncols;
-	char **head;
-	char *align;
-	char **cells;            /* nrows * ncols */
-	size_t nrows, cap;
-};
-
 struct bootprof_field {
 	int off;
 	int size;
 	int dyn;                 /* __data_loc: off/len word */
+	int rel;                 /* __rel_loc: off counts from the field's end */
 	int is_signed;
 	int swap;                /* the recording's byte order differs from ours */
 	struct bootprof_field *next;
@@ -52,9 +43,10 @@ struct bp_plugin_run {
 	unsigned char *wants;    /* by event id: the event callback wants it */
 	size_t nwants;
 	struct bootprof_field *fields;
-	char *title;
-	struct bp_out_item *items;
-	size_t nitems, cap;
+	char *title;             /* of the next section, set by host->section */
+	struct bp_plugin_section *sections; /* title, lines, cells owned */
+	size_t nsections, scap;
+	size_t rcap;             /* cells allocated in the last section */
 	struct bp_jnode *json;
 	struct bp_jnode *stack[BP_JSON_DEPTH];
 	int depth;
@@ -75,6 +67,8 @@ struct bp_plugin_set {
 	size_t nids;
 	int swap;
 	int arch;                 /* enum bp_arch of the recording */
+	uint64_t since_ns;        /* the report's window; until 0: no end */
+	uint64_t until_ns;
 };
 
 void bp_plugin_warn(struct bp_plugin_set *set, const char *fmt, ...)

@@ -43,7 +43,8 @@ size_t bp_plugin_dirs(const char *dirs[2])
 	const char *env = getenv("BOOTPROF_PLUGIN_DIR");
 
 	dirs[0] = BOOTPROF_PLUGIN_DIR;
-	dirs[1] = env && *env ? env : NULL;
+	/* Naming the install directory again would load each plugin twice. */
+	dirs[1] = env && *env && strcmp(env, BOOTPROF_PLUGIN_DIR) ? env : NULL;
 	return 2;
 }
 

@@ -16,7 +16,8 @@
  *   bp_plugins_start(set, tep, machine);   each plugin's init
  *   bp_plugins_hooks(set, &hooks);         pass to bp_model_build()
  *   bp_plugins_finish(set, model);         each plugin's model callback
- *   bp_plugins_report_text(set, out) ...   the views render the sections
+ *   bp_plugins_section(set, i) ...         the views render the sections
+ *   bp_plugins_report_json(set, out, d)    and the JSON objects
  *   bp_plugins_free(set);
  *
  * Nothing here prints: warnings (refused plugins, failed callbacks) are
@@ -109,6 +110,14 @@ const struct bootprof_plugin *bp_plugins_get(const struct bp_plugin_set *set, si
 void bp_plugins_start(struct bp_plugin_set *set, struct tep_handle *tep, const char *machine);
 
 /**
+ * bp_plugins_window() - the window the model counts (bootprof_event.in_window)
+ * @set: set (NULL: no-op)
+ * @since_ns: first instant counted, 0: from the start
+ * @until_ns: last instant counted, 0: to the end
+ */
+void bp_plugins_window(struct bp_plugin_set *set, uint64_t since_ns, uint64_t until_ns);
+
+/**
  * bp_plugins_hooks() - the hooks that feed plugins during bp_model_build()
  * @set: a started set (NULL: hooks that do nothing)
  * @hooks: filled
@@ -123,16 +132,39 @@ void bp_plugins_hooks(struct bp_plugin_set *set, struct bp_build_hooks *hooks);
 void bp_plugins_finish(struct bp_plugin_set *set, const struct bp_model *m);
 
 /**
- * bp_plugins_report_text() - the plugins' text sections
- * @set: a finished set (NULL: nothing)
- * @out: stream
+ * struct bp_plugin_section - one section a plugin wrote, for the views
+ * @title: its title
+ * @lines: lines of text before the table
+ * @nlines: entries in @lines
+ * @ncols: columns of the table, 0 when it has none
+ * @head: @ncols column titles
+ * @align: @ncols characters, 'l' or 'r' (NUL-terminated)
+ * @cells: @nrows * @ncols cells, row by row
+ * @nrows: rows
  *
- * Each section starts with a blank line and "== TITLE", like the report's.
+ * Owned by the set; valid until bp_plugins_free().
  */
-void bp_plugins_report_text(const struct bp_plugin_set *set, FILE *out);
+struct bp_plugin_section {
+	char *title;
+	char **lines;
+	size_t nlines;
+	size_t ncols;
+	char **head;
+	char *align;
+	char **cells;
+	size_t nrows;
+};
 
-/* The same sections in Markdown (## TITLE, pipe tables). */
-void bp_plugins_report_markdown(const struct bp_plugin_set *set, FILE *out);
+/**
+ * bp_plugins_section() - the plugins' report sections, in plugin order
+ * @set: a finished set (NULL: none)
+ * @i: index, from 0
+ *
+ * The report's views render them after their own (views/doc.c).
+ *
+ * Return: section @i, or NULL after the last.
+ */
+const struct bp_plugin_section *bp_plugins_section(const struct bp_plugin_set *set, size_t i);
 
 /**
  * bp_plugins_report_json() - the value of the report's "plugins" key

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The plugins' sections as text, Markdown and JSON, in the report's style. */
+/* The plugins' output for the views: their sections, and their JSON objects. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,125 +7,20 @@
 #include "plugin/internal.h"
 #include "util/xalloc.h"
 
-#define WIDTH 100
-
-static void put_cut(FILE *out, const char *s, size_t width)
+const struct bp_plugin_section *bp_plugins_section(const struct bp_plugin_set *set, size_t i)
 {
-	size_t n = strlen(s);
-
-	if (n <= width)
-		fputs(s, out);
-	else
-		fprintf(out, "%.*s...", (int)(width - 3), s);
-	fputc('\n', out);
-}
-
-static void put_table(FILE *out, const struct bp_out_item *t)
-{
-	size_t *w = xcalloc(t->ncols ? t->ncols : 1, sizeof(*w)), c, r;
-
-	for (c = 0; c < t->ncols; c++) {
-		w[c] = strlen(t->head[c]);
-		for (r = 0; r < t->nrows; r++) {
-			size_t l = strlen(t->cells[r * t->ncols + c]);
-
-			if (l > w[c])
-				w[c] = l;
-		}
-	}
-	for (r = 0; r <= t->nrows; r++) {
-		for (c = 0; c < t->ncols; c++) {
-			const char *cell = r ? t->cells[(r - 1) * t->ncols + c] : t->head[c];
-			int last = c + 1 == t->ncols;
-
-			if (t->align[c] == 'r')
-				fprintf(out, "%*s", (int)w[c], cell);
-			else if (last)
-				fputs(cell, out);
-			else
-				fprintf(out, "%-*s", (int)w[c], cell);
-			if (!last)
-				fputs("  ", out);
-		}
-		fputc('\n', out);
-	}
-	free(w);
-}
-
-void bp_plugins_report_text(const struct bp_plugin_set *set, FILE *out)
-{
-	size_t r, i;
+	size_t r;
 
 	for (r = 0; set && r < set->nruns; r++) {
 		const struct bp_plugin_run *run = set->runs[r];
 
-		if (!run->active || !run->nitems)
+		if (!run->active)
 			continue;
-		fprintf(out, "\n== %s\n", run->title);
-		for (i = 0; i < run->nitems; i++) {
-			const struct bp_out_item *it = &run->items[i];
-
-			if (it->line)
-				put_cut(out, it->line, WIDTH);
-			else if (!it->nrows)
-				fputs("(none)\n", out);
-			else
-				put_table(out, it);
-		}
+		if (i < run->nsections)
+			return &run->sections[i];
+		i -= run->nsections;
 	}
-}
-
-static void md_cell(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|')
-			fputs("\\|", out);
-		else
-			fputc(*s, out);
-	}
-}
-
-void bp_plugins_report_markdown(const struct bp_plugin_set *set, FILE *out)
-{
-	size_t r, i, c, row;
-
-	for (r = 0; set && r < set->nruns; r++) {
-		const struct bp_plugin_run *run = set->runs[r];
-
-		if (!run->active || !run->nitems)
-			continue;
-		fprintf(out, "\n## %s\n\n", run->title);
-		for (i = 0; i < run->nitems; i++) {
-			const struct bp_out_item *it = &run->items[i];
-
-			if (it->line) {
-				fprintf(out, "%s  \n", it->line);
-				continue;
-			}
-			fputc('\n', out);
-			if (!it->nrows) {
-				fputs("(none)\n\n", out);
-				continue;
-			}
-			for (row = 0; row <= it->nrows; row++) {
-				fputc('|', out);
-				for (c = 0; c < it->ncols; c++) {
-					fputc(' ', out);
-					md_cell(out, row ? it->cells[(row - 1) * it->ncols + c]
-							 : it->head[c]);
-					fputs(" |", out);
-				}
-				fputc('\n', out);
-				if (row)
-					continue;
-				fputc('|', out);
-				for (c = 0; c < it->ncols; c++)
-					fputs(it->align[c] == 'r' ? " ---: |" : " --- |", out);
-				fputc('\n', out);
-			}
-			fputc('\n', out);
-		}
-	}
+	return NULL;
 }
 
 static void json_string(FILE *out, const char *s)

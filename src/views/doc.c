@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plugin/plugins.h"
 #include "util/xalloc.h"
 #include "views/doc.h"
 #include "views/format.h"
@@ -503,6 +504,30 @@ static void repeated(struct bp_doc *d, const struct bp_model *m, const struct bp
 	free(v);
 }
 
+/* The sections plugins wrote (bootprof-plugins(7)), after the report's own. */
+static void plugin_sections(struct bp_doc *d, const struct bp_report_opts *o)
+{
+	const struct bp_plugin_section *ps;
+	struct bp_section *s;
+	size_t i, j;
+
+	for (i = 0; (ps = bp_plugins_section(o->plugins, i)); i++) {
+		s = section(d, ps->title);
+		for (j = 0; j < ps->nlines; j++)
+			line(s, "%s", ps->lines[j]);
+		if (!ps->ncols)
+			continue;
+		/* Titles and alignment are borrowed: the set outlives the doc. */
+		columns(s, (const char *const *)ps->head, ps->align);
+		s->cap = ps->nrows;
+		s->cells = xcalloc(ps->nrows * ps->ncols + 1, sizeof(*s->cells));
+		s->details = xcalloc(ps->nrows + 1, sizeof(*s->details));
+		for (j = 0; j < ps->nrows * ps->ncols; j++)
+			s->cells[j] = xstrdup(ps->cells[j]);
+		s->nrows = ps->nrows;
+	}
+}
+
 void bp_doc_build(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
 {
 	memset(d, 0, sizeof(*d));
@@ -518,6 +543,7 @@ void bp_doc_build(struct bp_doc *d, const struct bp_model *m, const struct bp_re
 	reread(d, m, o);
 	disks(d, m);
 	repeated(d, m, o);
+	plugin_sections(d, o);
 }
 
 void bp_doc_release(struct bp_doc *d)

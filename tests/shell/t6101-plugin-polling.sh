@@ -58,3 +58,11 @@ expect 'a higher threshold (polling.min) leaves it out' \
 	 jq -e --arg p '$prog' '[.plugins.polling.programs[] | select(.path == \$p)] | length == 0' >/dev/null"
 expect 'with --no-plugins the section is gone' \
 	"! '$BOOTPROF' report --no-plugins '$TEST_DIR/p.dat' 2>/dev/null | grep -q '^== polling'"
+# A window: the plugin counts what the model counts in it.
+first=$(row first_ns) last=$(row last_ns)
+mid=$(awk -v a="$first" -v b="$last" 'BEGIN { printf "%.6f", (a + b) / 2 / 1e9 }')
+"$BOOTPROF" report --format json --until "$mid" "$TEST_DIR/p.dat" >"$TEST_DIR/w.json" 2>/dev/null
+wp=$(jq -r --arg p "$prog" '.plugins.polling.programs[] | select(.path == $p) | .count' "$TEST_DIR/w.json")
+wm=$(jq -r --arg p "$prog" '.execs[] | select(.path == $p) | .count' "$TEST_DIR/w.json")
+expect "--until halfway: the plugin's count is the model's (${wp:-none} vs ${wm:-none}), about half" \
+	"test '${wp:-0}' = '${wm:-1}' && test \$((${wp:-0} * 3)) -gt $n && test \$((${wp:-0} * 3)) -lt \$((2 * $n))"

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <traceevent/event-parse.h>
@@ -23,6 +24,9 @@
 #include "tracefile/tracefile.h"
 #include "util/error.h"
 #include "util/xalloc.h"
+#include "views/report.h"
+
+#include "../../plugins/tidmap.h"
 
 /* ---- helpers ---- */
 
@@ -60,10 +64,16 @@ static char *render(const struct bp_plugin_set *set, int json)
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	if (json)
+	if (json) {
 		bp_plugins_report_json(set, f, 0);
-	else
-		bp_plugins_report_text(set, f);
+	} else {
+		/* The text report of an empty model: plugin sections come last. */
+		struct bp_report_opts o = { .plugins = set };
+		struct bp_model *m = bp_model_new();
+
+		bp_view_text(f, m, &o);
+		bp_model_free(m);
+	}
 	fclose(f);
 	if (json)
 		compact(buf);
@@ -189,15 +199,19 @@ static void test_select_and_options(void **state)
 
 /* ---- the initcall plugin on real event formats ---- */
 
+/* The common fields every event format starts with (6.18's, x86_64). */
+#define COMMON_FIELDS                                                                  \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"           \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"           \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"   \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"                       \
+	"\n"
+
 static const char initcall_start_fmt[] =
 	"name: initcall_start\n"
 	"ID: 22\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+	COMMON_FIELDS
 	"\tfield:initcall_t func;\toffset:8;\tsize:8;\tsigned:0;\n"
 	"\n"
 	"print fmt: \"func=%pS\", REC->func\n";
@@ -206,11 +220,7 @@ static const char initcall_finish_fmt[] =
 	"name: initcall_finish\n"
 	"ID: 21\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+	COMMON_FIELDS
 	"\tfield:initcall_t func;\toffset:8;\tsize:8;\tsigned:0;\n"
 	"\tfield:int ret;\toffset:16;\tsize:4;\tsigned:1;\n"
 	"\n"
@@ -220,11 +230,7 @@ static const char initcall_level_fmt[] =
 	"name: initcall_level\n"
 	"ID: 23\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+	COMMON_FIELDS
 	"\tfield:__data_loc char[] level;\toffset:8;\tsize:4;\tsigned:0;\n"
 	"\n"
 	"print fmt: \"level=%s\", __get_str(level)\n";
@@ -237,7 +243,7 @@ static const char kallsyms[] =
 	"ffffffff82a04000 t zz_after\n";
 
 struct raw {
-	unsigned char b[64];
+	unsigned char b[96];
 	int size;
 };
 
@@ -276,11 +282,11 @@ static void feed(struct bp_build_hooks *h, struct tep_handle *tep, uint64_t ts, 
 	h->event(h->arg, &ev);
 }
 
-static char *run_initcall(int with_kallsyms)
+static char *run_initcall(int with_kallsyms, const char *opt)
 {
 	const uint64_t ms = 1000000;
 	struct tep_handle *tep = tep_alloc();
-	struct bp_plugin_set *set = load_only("initcall", NULL, 0);
+	struct bp_plugin_set *set = load_only("initcall", &opt, opt ? 1 : 0);
 	struct bp_model *m = bp_model_new();
 	struct bp_build_hooks h;
 	char *json, *text, *both;
@@ -321,7 +327,7 @@ static char *run_initcall(int with_kallsyms)
 
 static void test_initcall(void **state)
 {
-	char *out = run_initcall(1);
+	char *out = run_initcall(1, NULL);
 	const char *slow, *mid;
 
 	(void)state;
@@ -342,10 +348,27 @@ static void test_initcall(void **state)
 	free(out);
 
 	/* Without kallsyms the address is all there is. */
-	out = run_initcall(0);
+	out = run_initcall(0, NULL);
 	assert_contains(out, "0xffffffff82a02000");
 	assert_contains(out, "\"symbol\": null");
 	free(out);
+
+	/* Or a kallsyms file of that boot, given as an option. */
+	{
+		char path[] = "/tmp/bootprof-kallsyms-XXXXXX";
+		int fd = mkstemp(path);
+		char *opt = xasprintf("initcall.kallsyms=%s", path);
+
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, kallsyms, strlen(kallsyms)), (ssize_t)strlen(kallsyms));
+		close(fd);
+		out = run_initcall(0, opt);
+		unlink(path);
+		free(opt);
+		assert_contains(out, "\"symbol\": \"virtio_blk_init\"");
+		assert_contains(out, "\"symbol\": \"ext4_init_fs+0x10\"");
+		free(out);
+	}
 }
 
 /* ---- android and polling on a model filled by hand ---- */
@@ -448,7 +471,8 @@ static void test_android(void **state)
 	assert_contains(json, "\"count\": 2");
 	assert_contains(json, "\"bytes_read\": 5242880");
 	assert_contains(json, "\"used_bytes\": 69632");
-	assert_contains(text, "== android: zygote preload and package scan");
+	assert_contains(text, "== android: zygote preload");
+	assert_contains(text, "== android: package scan");
 	assert_contains(text, "jar           400.0 ms  50.0%   8.0 MiB");
 	assert_true(strstr(text, "/system/app/Foo.apk") < strstr(text, "/data/app/Bar.apk"));
 	free(json);
@@ -496,11 +520,7 @@ static const char switch_fmt[] =
 	"name: sched_switch\n"
 	"ID: 372\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+	COMMON_FIELDS
 	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
 	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
 	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
@@ -515,11 +535,7 @@ static const char fork_fmt[] =
 	"name: sched_process_fork\n"
 	"ID: 366\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+	COMMON_FIELDS
 	"\tfield:__data_loc char[] parent_comm;\toffset:8;\tsize:4;\tsigned:0;\n"
 	"\tfield:pid_t parent_pid;\toffset:12;\tsize:4;\tsigned:1;\n"
 	"\tfield:__data_loc char[] child_comm;\toffset:16;\tsize:4;\tsigned:0;\n"
@@ -617,6 +633,125 @@ static void test_android_idle(void **state)
 	tep_free(tep);
 }
 
+/* ---- systemd: units from cgroup paths, inherited at fork ---- */
+
+static const char attach_fmt[] =
+	"name: cgroup_attach_task\n"
+	"ID: 538\n"
+	"format:\n"
+	COMMON_FIELDS
+	"\tfield:int dst_root;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:int dst_level;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\tfield:u64 dst_id;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:int pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:__data_loc char[] dst_path;\toffset:28;\tsize:4;\tsigned:0;\n"
+	"\tfield:__data_loc char[] comm;\toffset:32;\tsize:4;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"dst_path=%s pid=%d\", __get_str(dst_path), REC->pid\n";
+
+static struct raw attach(int root, int pid, const char *path)
+{
+	struct raw r = { { 0 }, 0 };
+	uint16_t type = 538;
+	size_t n = strlen(path) + 1;
+	uint32_t loc = (uint32_t)n << 16 | 36, comm = 1u << 16 | (uint32_t)(36 + n);
+
+	assert_true(36 + n + 1 <= sizeof(r.b));
+	memcpy(r.b, &type, 2);
+	memcpy(r.b + 4, &pid, 4);
+	memcpy(r.b + 8, &root, 4);
+	memcpy(r.b + 24, &pid, 4);
+	memcpy(r.b + 28, &loc, 4);
+	memcpy(r.b + 32, &comm, 4);
+	memcpy(r.b + 36, path, n);
+	r.size = (int)(36 + n + 1);
+	return r;
+}
+
+static void test_systemd_units(void **state)
+{
+	struct tep_handle *tep = tep_alloc();
+	struct bp_plugin_set *set = load_only("systemd", NULL, 0);
+	struct bp_model *m = bp_model_new();
+	struct bp_build_hooks h;
+	char *json;
+
+	(void)state;
+	tep_set_long_size(tep, 8);
+	assert_int_equal(tep_parse_event(tep, attach_fmt, strlen(attach_fmt), "cgroup"), 0);
+	assert_int_equal(tep_parse_event(tep, fork_fmt, strlen(fork_fmt), "sched"), 0);
+	bp_plugins_start(set, tep, NULL);
+	bp_plugins_hooks(set, &h);
+	feed_cpu(&h, tep, 1, 0, attach(0, 10, "/system.slice/udev.service"));
+	feed_cpu(&h, tep, 2, 0, fork_of(10, 11));
+	/* A v1 controller keeping everything at its root changes nothing. */
+	feed_cpu(&h, tep, 3, 0, attach(4, 11, "/"));
+	feed_cpu(&h, tep, 4, 0, attach(0, 20, "/system.slice/foo.service/control"));
+	feed_cpu(&h, tep, 5, 0, attach(0, 30, "/user.slice/user-1000.slice/session-2.scope"));
+	feed_cpu(&h, tep, 6, 0, attach(0, 40, "/user.slice"));
+	feed_cpu(&h, tep, 7, 0, attach(0, 50, "/system.slice/bar.service"));
+	/* Moved back to the root of the same hierarchy: no unit any more. */
+	feed_cpu(&h, tep, 8, 0, attach(0, 50, "/"));
+	m->processes = xcalloc(6, sizeof(*m->processes));
+	add_process(m, 10, "systemd-udevd", NULL, -1, 1000, 10);
+	add_process(m, 11, "blkid", "/sbin/blkid", 0, 200, 20);
+	add_process(m, 20, "foo", NULL, -1, 30, 0);
+	add_process(m, 30, "bash", NULL, -1, 0, 0);
+	add_process(m, 40, "x", NULL, -1, 0, 0);
+	add_process(m, 50, "bar", NULL, -1, 5, 0);
+	bp_plugins_finish(set, m);
+	json = render(set, 1);
+	assert_contains(json, "\"attach_events\": 7");
+	assert_contains(json, "{\"unit\": \"udev.service\",\"processes\": 2,\"wait_ns\": 1200,"
+			      "\"run_ns\": 30,");
+	assert_contains(json, "{\"unit\": \"foo.service\",\"processes\": 1,\"wait_ns\": 30,");
+	assert_contains(json, "{\"unit\": \"session-2.scope\",\"processes\": 1,");
+	assert_contains(json, "{\"unit\": \"user.slice\",\"processes\": 1,");
+	assert_contains(json, "{\"unit\": \"bar.service\",\"processes\": 0,");
+	free(json);
+	bp_plugins_free(set);
+	bp_model_free(m);
+	tep_free(tep);
+}
+
+/* ---- the plugins' per-task table ---- */
+
+struct tid_entry {
+	int tid;
+	int value;
+};
+
+static void test_tidmap(void **state)
+{
+	struct tidmap m = { NULL, sizeof(struct tid_entry), 0, 0 };
+	struct tid_entry *e;
+	int tid, added;
+
+	(void)state;
+	assert_null(tidmap_get(&m, 5, NULL));
+	assert_null(tidmap_get(&m, 0, &added));
+	/* Enough tasks to grow the table several times, entries moving each time. */
+	for (tid = 1; tid <= 20000; tid++) {
+		e = tidmap_get(&m, tid * 7, &added);
+		assert_non_null(e);
+		assert_int_equal(added, 1);
+		assert_int_equal(e->value, 0);
+		e->value = tid;
+	}
+	assert_int_equal(m.used, 20000);
+	assert_true(m.cap >= 40000);
+	for (tid = 1; tid <= 20000; tid++) {
+		e = tidmap_get(&m, tid * 7, NULL);
+		assert_non_null(e);
+		assert_int_equal(e->value, tid);
+		e = tidmap_get(&m, tid * 7, &added);
+		assert_int_equal(added, 0);
+		assert_int_equal(e->value, tid);
+	}
+	assert_null(tidmap_get(&m, 3, NULL));
+	tidmap_release(&m);
+}
+
 /* ---- rendering ---- */
 
 static int quoting_model(struct bootprof_ctx *ctx, const struct bootprof_model *m)
@@ -659,6 +794,7 @@ static void test_render(void **state)
 	struct bp_plugin_set *set = bp_plugins_load(&o);
 	struct bp_model *m = bp_model_new();
 	char *json, *text;
+	const char *tail;
 
 	(void)state;
 	assert_int_equal(bp_plugins_add(set, &quoting, "built-in"), 0);
@@ -669,7 +805,10 @@ static void test_render(void **state)
 	assert_string_equal(json, "{\"quoting\": {\"s\": \"quote\\\" back\\\\ nl\\n ctl\\u0001\","
 				  "\"list\": [-5]}}");
 	text = render(set, 0);
-	assert_string_equal(text, "\n== quoting\nn  what\n1  a|b\n");
+	/* Last, rendered like the report's own sections. */
+	tail = "\n\n== quoting\nn  what\n1  a|b\n";
+	assert_true(strlen(text) > strlen(tail));
+	assert_string_equal(text + strlen(text) - strlen(tail), tail);
 	assert_int_equal(bp_plugins_nwarnings(set), 1);
 	assert_non_null(strstr(bp_plugins_warning(set, 0), "plugin 'failing' failed"));
 	free(json);
@@ -688,6 +827,8 @@ int main(void)
 		cmocka_unit_test(test_initcall),
 		cmocka_unit_test(test_android),
 		cmocka_unit_test(test_android_idle),
+		cmocka_unit_test(test_systemd_units),
+		cmocka_unit_test(test_tidmap),
 		cmocka_unit_test(test_polling_files),
 		cmocka_unit_test(test_render),
 	};
