@@ -14,6 +14,7 @@
  * field read of a corrupt event can leave our memory; the per-event path
  * does no allocation and no string work.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -105,6 +106,7 @@ struct bp_reader {
 	char *opt_uname, *opt_clock;
 	char **opt_cpustats;     /* CPUSTAT texts, parsed once the CPU count is known */
 	size_t nopt_cpustats;
+	char spool[8];           /* an unfinished recording's spool suffix (writer.c) */
 };
 
 static void add_warning(struct bp_reader *r, const char *fmt, ...)
@@ -996,6 +998,30 @@ static void meta_from_options(struct bp_reader *r)
 		m->page_size = r->page_size;
 }
 
+/*
+ * An unfinished recording's metadata names its spool: a line "spool XXXXXX"
+ * (mkdtemp's suffix, letters and digits) before "end" (see writer.c).
+ */
+static void find_spool(struct bp_reader *r, const uint8_t *p, uint64_t n)
+{
+	static const char key[] = "\nspool ";
+	const uint8_t *k = memmem(p, n, key, sizeof(key) - 1);
+	size_t i;
+
+	if (!k || (uint64_t)(k - p) + sizeof(key) - 1 + 7 > n)
+		return;
+	k += sizeof(key) - 1;
+	for (i = 0; i < 6; i++) {
+		if (!((k[i] >= 'a' && k[i] <= 'z') || (k[i] >= 'A' && k[i] <= 'Z') ||
+		      (k[i] >= '0' && k[i] <= '9')))
+			return;
+	}
+	if (k[6] != '\n')
+		return;
+	memcpy(r->spool, k, 6);
+	r->spool[6] = 0;
+}
+
 /* bootprof's metadata in the gap after the v6 CPU table (see writer.c). */
 static void parse_bootprof_meta(struct bp_reader *r, struct cur *c)
 {
@@ -1015,9 +1041,115 @@ static void parse_bootprof_meta(struct bp_reader *r, struct cur *c)
 		add_warning(r, "ignoring bootprof metadata: %s", bp_last_error());
 		return;
 	}
+	find_spool(r, p, n);
 	/* trace-cmd's options fill only what this leaves empty (meta_from_options). */
 	bp_meta_release(&r->meta);
 	r->meta = m;
+}
+
+/* CPU cpu's spooled pages in fd, whole pages only, as a stream. */
+static int map_spool_cpu(struct bp_reader *r, int cpu, int fd)
+{
+	struct stat st;
+	struct stream *s;
+	uint64_t len;
+
+	if (fstat(fd, &st) < 0) {
+		bp_set_error_errno("cannot read the spooled data of CPU %d", cpu);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		bp_set_error("cannot read the spooled data of CPU %d: not a regular file", cpu);
+		return -1;
+	}
+	len = (uint64_t)st.st_size / r->page_size * r->page_size;
+	if (!len)
+		return 0;
+	r->maps[cpu] = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	if (r->maps[cpu] == MAP_FAILED) {
+		r->maps[cpu] = NULL;
+		bp_set_error_errno("cannot map the spooled data of CPU %d", cpu);
+		return -1;
+	}
+	r->map_lens[cpu] = len;
+	s = new_stream(r, cpu, r->page_size);
+	if (!s)
+		return -1;
+	s->base = r->maps[cpu];
+	s->avail = len;
+	return 0;
+}
+
+/*
+ * An unfinished recording (its recorder was killed): the pages are in the
+ * spool directory beside it, ".NAME.spool-XXXXXX" (any NAME: the file may
+ * have been renamed), one file per CPU.
+ */
+static int open_spool(struct bp_reader *r)
+{
+	const char *slash = strrchr(r->path, '/');
+	char *dir = slash ? xstrndup(r->path, (size_t)(slash - r->path + 1)) : xstrdup(".");
+	char *tail = xasprintf(".spool-%s", r->spool), *found = NULL;
+	size_t tail_len = strlen(tail);
+	struct dirent *d;
+	DIR *dp;
+	int cpu, dfd = -1, ret = -1;
+
+	if (r->nstreams) {
+		bp_set_error("'%s' is corrupt: an unfinished recording with data", r->path);
+		goto out;
+	}
+	dp = opendir(dir);
+	while (dp && (d = readdir(dp))) {
+		size_t n = strlen(d->d_name);
+
+		if (n > tail_len && d->d_name[0] == '.' &&
+		    !strcmp(d->d_name + n - tail_len, tail)) {
+			found = xstrdup(d->d_name);
+			break;
+		}
+	}
+	if (dp) {
+		if (found)
+			dfd = openat(dirfd(dp), found, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		closedir(dp);
+	}
+	if (dfd < 0) {
+		bp_set_error("'%s' was not finished (recorder killed?) and its spool "
+			     "'.*%s' is gone", r->path, tail);
+		goto out;
+	}
+	r->maps = xcalloc(r->ncpus, sizeof(*r->maps));
+	r->map_lens = xcalloc(r->ncpus, sizeof(*r->map_lens));
+	r->nmaps = r->ncpus;
+	for (cpu = 0; cpu < r->ncpus; cpu++) {
+		char name[32];
+		int fd;
+
+		snprintf(name, sizeof(name), "cpu%d", cpu);
+		fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			if (errno == ENOENT)
+				continue;
+			bp_set_error_errno("cannot read the spool of '%s'", r->path);
+			goto out;
+		}
+		ret = map_spool_cpu(r, cpu, fd);
+		close(fd);
+		if (ret)
+			goto out;
+		ret = -1;
+	}
+	r->stats.truncated = 1;
+	add_warning(r, "recording was not finished (recorder killed?): read from its spool");
+	ret = 0;
+out:
+	if (dfd >= 0)
+		close(dfd);
+	free(found);
+	free(tail);
+	free(dir);
+	return ret;
 }
 
 static int not_a_recording(const char *path)
@@ -1069,6 +1201,8 @@ static int parse_v6(struct bp_reader *r, struct cur *c)
 	if (parse_cpu_table(r, c))
 		return truncated_headers(r->path);
 	parse_bootprof_meta(r, c);
+	if (r->spool[0])
+		return open_spool(r);
 	return 0;
 }
 
@@ -1347,27 +1481,8 @@ struct bp_reader *bp_reader_new_spool(const struct bp_trace_headers *h, int ncpu
 	r->map_lens = xcalloc(ncpus, sizeof(*r->map_lens));
 	r->nmaps = ncpus;
 	for (cpu = 0; cpu < ncpus; cpu++) {
-		struct stat st;
-		struct stream *s;
-		uint64_t len;
-
-		if (fstat(fds[cpu], &st) < 0) {
-			bp_set_error_errno("cannot read the spooled data of CPU %d", cpu);
+		if (map_spool_cpu(r, cpu, fds[cpu]))
 			goto out_free;
-		}
-		len = (uint64_t)st.st_size / page_size * page_size;
-		if (!len)
-			continue;
-		r->maps[cpu] = mmap(NULL, len, PROT_READ, MAP_SHARED, fds[cpu], 0);
-		if (r->maps[cpu] == MAP_FAILED) {
-			r->maps[cpu] = NULL;
-			bp_set_error_errno("cannot map the spooled data of CPU %d", cpu);
-			goto out_free;
-		}
-		r->map_lens[cpu] = len;
-		s = new_stream(r, cpu, page_size);
-		s->base = r->maps[cpu];
-		s->avail = len;
 	}
 	r->meta.ncpus = ncpus;
 	r->meta.page_size = page_size;

@@ -105,6 +105,15 @@ struct bp_writer *bp_writer_create(const char *path, int force, int ncpus, int p
 /* A descriptor the recorder splices CPU cpu's raw ring-buffer pages into. */
 int bp_writer_cpu_fd(struct bp_writer *w, int cpu);
 /*
+ * Optional, once tracing runs: write a provisional trace.dat now (the
+ * headers, the metadata known so far, and the name of the spool) so that a
+ * recorder killed before bp_writer_finish() leaves a file bp_reader_open()
+ * reads from the spool, to its last complete page, with a warning.
+ * meta may be NULL. 0, or -1 with bp_set_error().
+ */
+int bp_writer_provisional(struct bp_writer *w, const struct bp_trace_headers *h,
+			  const struct bp_meta *meta);
+/*
  * Assemble the final trace.dat from the spooled pages, the headers and the
  * metadata. Returns 0, or -1 with bp_set_error() (e.g. ENOSPC): then the file
  * holds the longest valid prefix that could be written.

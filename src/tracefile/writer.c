@@ -10,6 +10,13 @@
  * writes the headers and then copies the spooled pages, page-aligned, behind
  * them; the spool is removed at finish or abort.
  *
+ * A recorder killed before finishing (kill -9, power cut, OOM) must still
+ * leave a readable recording. bp_writer_provisional() writes, at record
+ * start, the headers with an empty CPU table and metadata that names the
+ * spool ("spool XXXXXX", mkdtemp's suffix); the reader of such a file reads
+ * the spooled pages instead. bp_writer_finish() then rewrites the file from
+ * offset 0 and cuts it to its final length.
+ *
  * Where bootprof's own metadata lives. trace-cmd 3.1.6 warns "unknown
  * option N" on stderr for any option id it does not know (handle_options()
  * in lib/trace-cmd/trace-input.c), and every known option it parses or keeps
@@ -397,7 +404,7 @@ static void write_options(struct out *o, const struct bp_meta *meta, int ncpus)
  */
 static uint64_t write_headers(struct out *o, const struct bp_trace_headers *h,
 			      const struct bp_meta *meta, int ncpus, int page_size,
-			      const uint64_t *sizes)
+			      const uint64_t *sizes, const char *spool)
 {
 	static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	uint64_t table_pos, data_pos, off;
@@ -429,6 +436,14 @@ static uint64_t write_headers(struct out *o, const struct bp_trace_headers *h,
 	table_pos = out_pos(o);
 	if (meta)
 		blob = bp_meta_serialize(meta, &blob_len);
+	if (blob && spool && blob_len >= 4 && !memcmp(blob + blob_len - 4, "end\n", 4)) {
+		/* The provisional file names its spool before the end line. */
+		char *with = xasprintf("%.*sspool %s\nend\n", (int)(blob_len - 4), blob, spool);
+
+		free(blob);
+		blob = with;
+		blob_len = strlen(with);
+	}
 	data_pos = table_pos + 16 * (uint64_t)ncpus;
 	if (blob)
 		data_pos += sizeof(BP_META_MAGIC) + 8 + blob_len;
@@ -541,12 +556,17 @@ int bp_writer_finish(struct bp_writer *w, const struct bp_trace_headers *h,
 		/* Only whole pages: a partial page cannot be parsed. */
 		sizes[cpu] = (uint64_t)st.st_size / w->page_size * w->page_size;
 	}
+	/* Over the provisional file, if one was written. */
+	if (lseek(w->out_fd, 0, SEEK_SET) < 0) {
+		bp_set_error_errno("cannot seek in '%s'", w->path);
+		goto out;
+	}
 	o = xmalloc(sizeof(*o));
 	o->fd = w->out_fd;
 	o->len = 0;
 	o->off = 0;
 	o->err = 0;
-	pos = write_headers(o, h, meta, w->ncpus, w->page_size, sizes);
+	pos = write_headers(o, h, meta, w->ncpus, w->page_size, sizes, NULL);
 	if (o->err) {
 		errno = o->err;
 		free(o);
@@ -569,6 +589,11 @@ int bp_writer_finish(struct bp_writer *w, const struct bp_trace_headers *h,
 		}
 		pos += copied;
 	}
+	/* The provisional file may have been longer. */
+	if (ftruncate(w->out_fd, (off_t)pos) < 0) {
+		bp_set_error_errno("cannot write '%s'", w->path);
+		goto out;
+	}
 	if (fsync(w->out_fd) < 0) {
 		bp_set_error_errno("cannot write '%s'", w->path);
 		goto out;
@@ -583,6 +608,45 @@ out:
 	remove_spool(w);
 	free(sizes);
 	return ret;
+}
+
+int bp_writer_provisional(struct bp_writer *w, const struct bp_trace_headers *h,
+			  const struct bp_meta *meta)
+{
+	struct bp_meta empty;
+	struct out *o;
+	uint64_t *sizes;
+	int err;
+
+	if (!w || w->finished || w->out_fd < 0 || !w->spool_dir) {
+		bp_set_error("recording already finished");
+		return -1;
+	}
+	if (!h || !h->header_page || !h->header_event) {
+		bp_set_error("no ring-buffer headers to write");
+		return -1;
+	}
+	bp_meta_init(&empty);
+	empty.ncpus = w->ncpus;
+	empty.page_size = w->page_size;
+	sizes = xcalloc(w->ncpus, sizeof(*sizes));
+	o = xmalloc(sizeof(*o));
+	o->fd = w->out_fd;
+	o->len = 0;
+	o->off = 0;
+	o->err = lseek(w->out_fd, 0, SEEK_SET) < 0 ? errno : 0;
+	/* mkdtemp's suffix: the reader finds the spool beside the file by it. */
+	write_headers(o, h, meta ? meta : &empty, w->ncpus, w->page_size, sizes,
+		      strrchr(w->spool_dir, '-') + 1);
+	err = o->err;
+	free(o);
+	free(sizes);
+	if (err) {
+		errno = err;
+		bp_set_error_errno("cannot write '%s'", w->path);
+		return -1;
+	}
+	return 0;
 }
 
 struct bp_reader *bp_writer_reader(struct bp_writer *w, const struct bp_trace_headers *h)
