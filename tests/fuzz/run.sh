@@ -15,11 +15,13 @@ for t in "$@"; do
 	*) seeds=tests/fuzz/corpus/recordings ;;
 	esac
 	work=$build/fuzz/corpus-$t
+	# libFuzzer adds to the corpus it is given: a copy, never the seeds.
 	mkdir -p "$work"
+	cp "$seeds"/* tests/fuzz/regressions/$t/* "$work"/ 2>/dev/null
 	echo "== fuzz-$t for $seconds s"
 	ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=5} "$build/fuzz/fuzz-$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
 		-max_len=1048576 -print_final_stats=1 -artifact_prefix="$build/fuzz/$t-" \
-		"$work" "$seeds" tests/fuzz/regressions/$t >"$build/fuzz/$t.log" 2>&1
+		"$work" >"$build/fuzz/$t.log" 2>&1
 	rc=$?
 	grep -E '^#[0-9]+.*(DONE|pulse)|^stat::number_of_executed_units|^stat::peak_rss' \
 		"$build/fuzz/$t.log" | tail -n 3
