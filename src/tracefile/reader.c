@@ -43,6 +43,8 @@
 #define MAX_OPTION_SECTIONS 256
 #define MAX_BUFFERS 256
 #define MAX_CHUNK (1U << 30)
+/* 1 PiB: a CPU data offset or size beyond this is corrupt, not truncated. */
+#define MAX_CPU_DATA (1ULL << 50)
 
 struct chunk {
 	uint64_t off;    /* file offset of the compressed bytes */
@@ -86,6 +88,7 @@ struct bp_reader {
 	ZSTD_DCtx *zctx;
 	struct tep_handle *tep;
 	struct tep_event **by_id; /* indexed by common_type */
+	int *need;               /* by id: bytes the format's fields span */
 	int nids;
 	int type_offset, type_size;
 	struct stream *streams;
@@ -97,7 +100,10 @@ struct bp_reader {
 	struct bp_read_stats stats;
 	char *warnings;
 	size_t warnings_len;
-	uint64_t corrupt_pages;
+	uint64_t corrupt_pages;  /* not yet warned about */
+	uint64_t bad_pages;      /* since the last rewind: reading ends in an error */
+	uint64_t truncated_declared; /* bytes of CPU data the truncated streams declare */
+	uint64_t table_end;      /* v6: where the CPU table ends; no data may start before */
 	/* Header texts as found in the file, for bp_reader_headers(). */
 	struct bp_trace_headers texts;
 	size_t texts_cap;
@@ -523,12 +529,22 @@ static struct stream *new_stream(struct bp_reader *r, int cpu, int page_size)
 	return s;
 }
 
+/* Counted per CPU, warned about once for the file (warn_truncated()). */
 static void note_truncated(struct bp_reader *r, int cpu, uint64_t missing, uint64_t declared)
 {
+	(void)cpu;
 	r->stats.truncated = 1;
 	r->stats.truncated_bytes += missing;
-	add_warning(r, "recording truncated: %llu of %llu bytes of CPU %d data missing",
-		    (unsigned long long)missing, (unsigned long long)declared, cpu);
+	r->truncated_declared += declared;
+}
+
+static void warn_truncated(struct bp_reader *r)
+{
+	if (r->stats.truncated_bytes)
+		add_warning(r, "recording truncated: %llu of %llu bytes of CPU data missing; "
+			    "read to its last complete page",
+			    (unsigned long long)r->stats.truncated_bytes,
+			    (unsigned long long)r->truncated_declared);
 }
 
 /* Uncompressed data of one CPU at [off, off + size) of the file. */
@@ -617,13 +633,28 @@ static int parse_cpu_table(struct bp_reader *r, struct cur *c)
 {
 	int cpu;
 
+	uint64_t end = c->pos + 16 * (uint64_t)r->ncpus;
+
 	for (cpu = 0; cpu < r->ncpus; cpu++) {
 		uint64_t off = cur_u64(c), size = cur_u64(c);
 
 		if (c->err)
 			return -1;
+		/*
+		 * trace-cmd and bootprof write each CPU's data after the
+		 * headers, in CPU order: anything else is not a cut file
+		 * but a corrupt one.
+		 */
+		if (size && (off < end || size > MAX_CPU_DATA || off > MAX_CPU_DATA)) {
+			bp_set_error("'%s' is corrupt: CPU %d data at offset %llu, %llu bytes",
+				     r->path, cpu, (unsigned long long)off,
+				     (unsigned long long)size);
+			return -2;
+		}
 		if (add_cpu_data(r, cpu, r->page_size, off, size))
 			return -1;
+		if (size)
+			end = off + size;
 	}
 	return 0;
 }
@@ -735,6 +766,42 @@ static int event_in_page(const struct stream *s, const void *rec, int size)
 	       (uint64_t)(p - s->page) + (uint64_t)size <= (uint64_t)s->page_size;
 }
 
+static unsigned event_id(const struct bp_reader *r, const void *rec)
+{
+	uint16_t v;
+
+	if (r->type_size == 2) {
+		memcpy(&v, (const uint8_t *)rec + r->type_offset, 2);
+		return r->swap ? (uint16_t)(v >> 8 | v << 8) : v;
+	}
+	return (unsigned)swap_num(r, (const uint8_t *)rec + r->type_offset, r->type_size);
+}
+
+/*
+ * Is the current event sound: inside its page, of an id some format
+ * describes, and as long as that format's fields? A page holding one that
+ * is not is corrupt (see bp_reader_next()).
+ */
+static int event_ok(const struct bp_reader *r, const struct stream *s)
+{
+	unsigned id;
+
+	if (!event_in_page(s, s->rec, s->rec_size))
+		return 0;
+	if (!r->nids)
+		return 1; /* no formats at all: nothing to check against */
+	if (s->rec_size < r->type_offset + r->type_size)
+		return 0;
+	id = event_id(r, s->rec);
+	return id < (unsigned)r->nids && r->by_id[id] && s->rec_size >= r->need[id];
+}
+
+static void corrupt_page(struct bp_reader *r)
+{
+	r->corrupt_pages++;
+	r->bad_pages++;
+}
+
 /* Load pages until one has an event; s->rec NULL at the end of the stream. */
 static void load_next_page(struct bp_reader *r, struct stream *s)
 {
@@ -750,12 +817,12 @@ static void load_next_page(struct bp_reader *r, struct stream *s)
 		r->stats.pages++;
 		/* Low 27 bits: bytes of events; the top bits flag missed events. */
 		if ((commit & ((1U << 27) - 1)) > (uint64_t)(s->page_size - hdr)) {
-			r->corrupt_pages++;
+			corrupt_page(r);
 			continue;
 		}
 		memcpy(s->page, raw, s->page_size);
 		if (kbuffer_load_subbuffer(s->kbuf, s->page) < 0) {
-			r->corrupt_pages++;
+			corrupt_page(r);
 			continue;
 		}
 		missed = kbuffer_missed_events(s->kbuf);
@@ -767,8 +834,8 @@ static void load_next_page(struct bp_reader *r, struct stream *s)
 		if (!s->rec)
 			continue;
 		s->rec_size = kbuffer_event_size(s->kbuf);
-		if (!event_in_page(s, s->rec, s->rec_size)) {
-			r->corrupt_pages++;
+		if (!event_ok(r, s)) {
+			corrupt_page(r);
 			s->rec = NULL;
 			continue;
 		}
@@ -784,11 +851,11 @@ static void advance(struct bp_reader *r, struct stream *s)
 	s->rec = kbuffer_next_event(s->kbuf, &ts);
 	if (s->rec) {
 		s->rec_size = kbuffer_event_size(s->kbuf);
-		if (event_in_page(s, s->rec, s->rec_size)) {
+		if (event_ok(r, s)) {
 			s->ts = ts;
 			return;
 		}
-		r->corrupt_pages++;
+		corrupt_page(r);
 	}
 	load_next_page(r, s);
 }
@@ -826,6 +893,7 @@ static void start_streams(struct bp_reader *r)
 
 	r->nheap = 0;
 	r->last = -1;
+	r->bad_pages = 0;
 	for (i = 0; i < r->nstreams; i++) {
 		struct stream *s = &r->streams[i];
 
@@ -856,22 +924,23 @@ int bp_reader_next(struct bp_reader *r, struct bp_event *ev)
 		if (r->nheap)
 			sift_down(r, 0);
 	}
-	if (!r->nheap)
+	if (!r->nheap) {
+		if (r->bad_pages) {
+			/* Never a silent partial answer: the caller reports and fails. */
+			bp_set_error("'%s' is corrupt: %llu ring-buffer pages are damaged or do "
+				     "not match the event formats", r->path,
+				     (unsigned long long)r->bad_pages);
+			return -1;
+		}
 		return 0;
+	}
 	r->last = r->heap[0];
 	s = &r->streams[r->last];
 	ev->ts = s->ts;
 	ev->cpu = s->cpu;
 	ev->data = s->rec;
 	ev->size = s->rec_size;
-	if (r->type_size == 2) {
-		uint16_t v;
-
-		memcpy(&v, (const uint8_t *)s->rec + r->type_offset, 2);
-		id = r->swap ? (uint16_t)(v >> 8 | v << 8) : v;
-	} else {
-		id = (unsigned)swap_num(r, (const uint8_t *)s->rec + r->type_offset, r->type_size);
-	}
+	id = event_id(r, s->rec);
 	ev->id = (int)id;
 	ev->format = id < (unsigned)r->nids ? r->by_id[id] : NULL;
 	r->stats.events++;
@@ -907,6 +976,26 @@ static int init_tep(struct bp_reader *r, int big_endian)
 	return 0;
 }
 
+/* Bytes an event of this format spans at least: the end of its last fixed field. */
+static int format_need(const struct tep_event *e)
+{
+	const struct tep_format_field *lists[2] = { e->format.common_fields, e->format.fields };
+	const struct tep_format_field *f;
+	long need = 0;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		for (f = lists[i]; f; f = f->next) {
+			/* An absurd field makes every event of the format corrupt. */
+			if (f->offset < 0 || f->size < 0 || f->offset > 65535 || f->size > 65535)
+				return 1 << 30;
+			if ((long)f->offset + f->size > need)
+				need = (long)f->offset + f->size;
+		}
+	}
+	return (int)need;
+}
+
 /* Index formats by id, find common_type, allocate the per-stream parsers. */
 static int finish_setup(struct bp_reader *r)
 {
@@ -922,6 +1011,7 @@ static int finish_setup(struct bp_reader *r)
 			r->nids = e->id + 1;
 	}
 	r->by_id = xcalloc(r->nids ? r->nids : 1, sizeof(*r->by_id));
+	r->need = xcalloc(r->nids ? r->nids : 1, sizeof(*r->need));
 	for (i = 0; i < n; i++) {
 		struct tep_event *e = tep_get_event(r->tep, i);
 		struct tep_format_field *f;
@@ -929,6 +1019,7 @@ static int finish_setup(struct bp_reader *r)
 		if (!e || e->id < 0 || e->id >= r->nids)
 			continue;
 		r->by_id[e->id] = e;
+		r->need[e->id] = format_need(e);
 		f = tep_find_common_field(e, "common_type");
 		if (f && (f->size == 1 || f->size == 2 || f->size == 4) && f->offset >= 0 &&
 		    f->offset + f->size <= 64) {
@@ -1024,28 +1115,43 @@ static void find_spool(struct bp_reader *r, const uint8_t *p, uint64_t n)
 }
 
 /* bootprof's metadata in the gap after the v6 CPU table (see writer.c). */
-static void parse_bootprof_meta(struct bp_reader *r, struct cur *c)
+static int parse_bootprof_meta(struct bp_reader *r, struct cur *c)
 {
 	uint64_t n;
 	const uint8_t *p;
 	struct bp_meta m;
+	size_t i;
 
 	if (cur_expect(c, BP_META_MAGIC, sizeof(BP_META_MAGIC)))
-		return;
+		return 0;
+	/* It lies between the CPU table and the first page of data. */
 	n = cur_u64(c);
 	p = cur_take(c, n);
+	for (i = 0; p && i < (size_t)r->nstreams; i++) {
+		if (r->streams[i].base && r->streams[i].base < p + n)
+			p = NULL;
+	}
 	if (!p) {
-		add_warning(r, "bootprof metadata cut short");
-		return;
+		bp_set_error("'%s' is corrupt: its bootprof metadata (%llu bytes) runs past "
+			     "its place", r->path, (unsigned long long)n);
+		return -1;
 	}
 	if (bp_meta_parse(&m, (const char *)p, n)) {
-		add_warning(r, "ignoring bootprof metadata: %s", bp_last_error());
-		return;
+		bp_set_error("'%s' is corrupt: %s", r->path, bp_last_error());
+		return -1;
+	}
+	if ((m.ncpus && m.ncpus != r->ncpus) || (m.page_size && m.page_size != r->page_size)) {
+		bp_set_error("'%s' is corrupt: its metadata says %d CPUs and %d-byte pages, "
+			     "its data %d and %d", r->path, m.ncpus, m.page_size, r->ncpus,
+			     r->page_size);
+		bp_meta_release(&m);
+		return -1;
 	}
 	find_spool(r, p, n);
 	/* trace-cmd's options fill only what this leaves empty (meta_from_options). */
 	bp_meta_release(&r->meta);
 	r->meta = m;
+	return 0;
 }
 
 /* CPU cpu's spooled pages in fd, whole pages only, as a stream. */
@@ -1167,6 +1273,7 @@ static int truncated_headers(const char *path)
 
 static int parse_v6(struct bp_reader *r, struct cur *c)
 {
+	int ret;
 	uint32_t cpus;
 	uint64_t next;
 	const uint8_t *kind;
@@ -1199,9 +1306,11 @@ static int parse_v6(struct bp_reader *r, struct cur *c)
 			break;
 		return truncated_headers(r->path);
 	}
-	if (parse_cpu_table(r, c))
-		return truncated_headers(r->path);
-	parse_bootprof_meta(r, c);
+	ret = parse_cpu_table(r, c);
+	if (ret)
+		return ret == -2 ? -1 : truncated_headers(r->path);
+	if (parse_bootprof_meta(r, c))
+		return -1;
 	if (r->spool[0])
 		return open_spool(r);
 	return 0;
@@ -1392,6 +1501,7 @@ static int parse_file(struct bp_reader *r)
 	if (r->version == 6 ? parse_v6(r, &c) : parse_v7(r, &c))
 		return -1;
 	meta_from_options(r);
+	warn_truncated(r);
 	return finish_setup(r);
 }
 
@@ -1563,6 +1673,7 @@ void bp_reader_free(struct bp_reader *r)
 	if (r->tep)
 		tep_free(r->tep);
 	free(r->by_id);
+	free(r->need);
 	bp_meta_release(&r->meta);
 	bp_trace_headers_release(&r->texts);
 	for (k = 0; k < r->nowned; k++)
@@ -1602,7 +1713,8 @@ const char *bp_reader_warnings(struct bp_reader *r)
 {
 	if (!r)
 		return NULL;
-	if (r->corrupt_pages) {
+	/* While bp_reader_next() fails for them, the error says it all. */
+	if (r->corrupt_pages && !r->bad_pages) {
 		/* Reported once, when asked, so that reading stays cheap. */
 		add_warning(r, "%llu corrupt ring-buffer pages skipped",
 			    (unsigned long long)r->corrupt_pages);
