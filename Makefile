@@ -92,7 +92,7 @@ check:
 	$(Q)$(MAKE) --no-print-directory O=build EXTRA_CFLAGS=-Werror all
 	$(Q)$(MAKE) --no-print-directory O=build-asan EXTRA_CFLAGS="-Werror $(ASAN_FLAGS)" \
 		LDFLAGS="-fsanitize=address,undefined" build-asan/bootprof unit-tests examples plugins \
-		build-asan/tests/fuzz-replay
+		build-asan/tests/fuzz-replay build-asan/tests/fault.so
 	$(Q)BOOTPROF=$(CURDIR)/build-asan/bootprof BOOTPROF_FAST=$(CURDIR)/build/bootprof \
 		BUILD=$(CURDIR)/build-asan tests/run.sh $(T)
 
@@ -128,6 +128,12 @@ $(O)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz-file.c tests/fuzz/fuzz.h $
 	@mkdir -p $(dir $@)
 	$(call quiet,CCLD,$@)$(CC) $(ALL_CFLAGS) -DBP_FUZZ_LIBFUZZER -fsanitize=fuzzer -o $@ $< \
 		tests/fuzz/fuzz-file.c $(O)/libbootprof.a $(LDFLAGS) $(LDLIBS)
+
+# The LD_PRELOAD fault shim (tests/fault): plain, not sanitized.
+$(O)/tests/fault.so: tests/fault/fault.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CCLD,$@)$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) -Werror -O2 -g -fPIC -shared \
+		-o $@ $< -ldl
 
 fuzz:
 	@scripts/deps.sh fuzz

@@ -361,16 +361,20 @@ void bp_capture_free(struct bp_capture *c)
  */
 static void remove_stale_instances(struct bp_capture *c)
 {
-	char **names = tracefs_instances("^bootprof-");
+	/* No regex: libtracefs 1.6.4 leaks the one it compiles. */
+	char **names = tracefs_instances(NULL);
 	size_t i;
 
 	for (i = 0; names && names[i]; i++) {
-		const char *digits = names[i] + strlen("bootprof-");
+		const char *digits = names[i];
 		struct tracefs_instance *inst;
 		char *end;
 		long pid;
 		char *msg;
 
+		if (strncmp(digits, "bootprof-", strlen("bootprof-")))
+			continue;
+		digits += strlen("bootprof-");
 		if (*digits < '1' || *digits > '9')
 			continue;
 		pid = strtol(digits, &end, 10);
