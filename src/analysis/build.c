@@ -2066,8 +2066,13 @@ static void build_disks_execs_totals(struct bp_model *m, struct state *s, struct
 		tot->attributed_permille = (int64_t)(tot->read_bytes * 1000 / tot->rq_read_bytes);
 	else
 		tot->attributed_permille = tot->read_bytes ? 1000 : -1;
-	tot->lost_events = (s->meta ? bp_meta_lost_events(s->meta) : 0) +
-			   (rs ? rs->missed_events : 0);
+	/*
+	 * The per-CPU stats and the page headers count the same overwritten
+	 * events (both are lower bounds): the larger one, never their sum.
+	 */
+	tot->lost_events = s->meta ? bp_meta_lost_events(s->meta) : 0;
+	if (rs && rs->missed_events > tot->lost_events)
+		tot->lost_events = rs->missed_events;
 	tot->lost_pages = rs ? rs->missed_pages : 0;
 	tot->truncated = rs ? rs->truncated : 0;
 	tot->span_ns = tot->last_ns - tot->first_ns;

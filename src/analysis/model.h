@@ -312,7 +312,8 @@ struct bp_disk_stat {
  * @events: events read in the window
  * @events_total: events read in the whole pass
  * @lost_events: events the kernel dropped or overwrote (recording's per-CPU
- *               stats plus missed events flagged in page headers); when
+ *               stats or missed events flagged in page headers, the larger:
+ *               both count the same losses); when
  *               non-zero every total is a lower bound
  * @lost_pages: pages flagged as having lost an unknown number of events
  * @truncated: the recording ends early (read up to its last complete page)

@@ -50,6 +50,8 @@ struct bp_writer {
 	int ncpus;
 	int page_size;
 	int finished;
+	int provisional;  /* bp_writer_provisional() wrote the file */
+	int keep_spool;   /* the file reads its pages from the spool: leave it */
 };
 
 void bp_trace_headers_release(struct bp_trace_headers *h)
@@ -469,6 +471,32 @@ static uint64_t write_headers(struct out *o, const struct bp_trace_headers *h,
 	return data_pos;
 }
 
+static int write_provisional(struct bp_writer *w, const struct bp_trace_headers *h,
+			     const struct bp_meta *meta);
+
+/*
+ * Turn the output back into the provisional file (over blocks it already
+ * has, so a full disk allows it) and keep the spool it reads from.
+ */
+static int keep_in_spool(struct bp_writer *w, const struct bp_trace_headers *h,
+			 const struct bp_meta *meta)
+{
+	int err = errno;
+	off_t end;
+
+	if (write_provisional(w, h, meta) < 0)
+		goto fail;
+	end = lseek(w->out_fd, 0, SEEK_CUR);
+	if (end < 0 || ftruncate(w->out_fd, end) < 0)
+		goto fail;
+	w->keep_spool = 1;
+	errno = err;
+	return 0;
+fail:
+	errno = err;
+	return -1;
+}
+
 /* Copy size bytes of fd from offset 0 to the output at its current offset. */
 static int copy_cpu_data(int out_fd, int in_fd, uint64_t size, uint64_t *copied)
 {
@@ -581,6 +609,13 @@ int bp_writer_finish(struct bp_writer *w, const struct bp_trace_headers *h,
 	for (cpu = 0; cpu < w->ncpus; cpu++) {
 		if (copy_cpu_data(w->out_fd, w->cpu_fds[cpu], sizes[cpu], &copied) < 0) {
 			bp_set_error_errno("cannot write the data of CPU %d", cpu);
+			/*
+			 * A full disk: the spool holds every page, the copy only
+			 * a prefix. Back to the provisional file over the spool.
+			 */
+			if ((errno == ENOSPC || errno == EDQUOT) && w->provisional &&
+			    keep_in_spool(w, h, meta) == 0)
+				goto out;
 			/* Keep the valid prefix: whole pages only (readers see it truncated). */
 			pos += copied / w->page_size * w->page_size;
 			if (ftruncate(w->out_fd, (off_t)pos) < 0)
@@ -591,21 +626,22 @@ int bp_writer_finish(struct bp_writer *w, const struct bp_trace_headers *h,
 	}
 	/* The provisional file may have been longer. */
 	if (ftruncate(w->out_fd, (off_t)pos) < 0) {
-		bp_set_error_errno("cannot write '%s'", w->path);
+		bp_set_error_errno("cannot cut the file to its length");
 		goto out;
 	}
 	if (fsync(w->out_fd) < 0) {
-		bp_set_error_errno("cannot write '%s'", w->path);
+		bp_set_error_errno("cannot flush the file to disk");
 		goto out;
 	}
 	ret = 0;
 out:
 	if (close(w->out_fd) < 0 && !ret) {
-		bp_set_error_errno("cannot write '%s'", w->path);
+		bp_set_error_errno("cannot flush the file to disk");
 		ret = -1;
 	}
 	w->out_fd = -1;
-	remove_spool(w);
+	if (!w->keep_spool)
+		remove_spool(w);
 	free(sizes);
 	return ret;
 }
@@ -613,11 +649,6 @@ out:
 int bp_writer_provisional(struct bp_writer *w, const struct bp_trace_headers *h,
 			  const struct bp_meta *meta)
 {
-	struct bp_meta empty;
-	struct out *o;
-	uint64_t *sizes;
-	int err;
-
 	if (!w || w->finished || w->out_fd < 0 || !w->spool_dir) {
 		bp_set_error("recording already finished");
 		return -1;
@@ -626,6 +657,21 @@ int bp_writer_provisional(struct bp_writer *w, const struct bp_trace_headers *h,
 		bp_set_error("no ring-buffer headers to write");
 		return -1;
 	}
+	if (write_provisional(w, h, meta))
+		return -1;
+	w->provisional = 1;
+	return 0;
+}
+
+/* The headers, an empty CPU table and metadata naming the spool, from offset 0. */
+static int write_provisional(struct bp_writer *w, const struct bp_trace_headers *h,
+			     const struct bp_meta *meta)
+{
+	struct bp_meta empty;
+	struct out *o;
+	uint64_t *sizes;
+	int err;
+
 	bp_meta_init(&empty);
 	empty.ncpus = w->ncpus;
 	empty.page_size = w->page_size;
