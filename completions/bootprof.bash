@@ -28,7 +28,7 @@ _bootprof_prog()
 # A short option is first mapped to its long form ("-o, --output FILE").
 _bootprof_optarg()
 {
-	local usage=$1 opt=$2 long re
+	local usage=$1 opt=$2 long re arg choices
 
 	if [[ $opt == -[!-] ]]; then
 		re="(^|[[ ])${opt}(, *| *\\| *)(--[a-z0-9-]+)"
@@ -42,7 +42,24 @@ _bootprof_optarg()
 	fi
 	long=${opt%%=*}
 	re="(^|[[ ,|])${long}(=| )([A-Z<][^] ]*|[a-z0-9_-]+(\\|[a-z0-9_-]+)+)"
-	[[ $usage =~ $re ]] && printf '%s\n' "${BASH_REMATCH[3]}"
+	[[ $usage =~ $re ]] || return 0
+	arg=${BASH_REMATCH[3]}
+	if [[ $arg == [A-Z]* ]]; then
+		choices=$(_bootprof_choices "$usage" "$long")
+		[[ -n $choices ]] && arg=$choices
+	fi
+	printf '%s\n' "$arg"
+}
+
+# _bootprof_choices USAGE LONGOPT: "a|b|c" when the option's description
+# is a list of values ("--format FMT  text (default), json, csv or markdown",
+# "--table NAME  csv table: processes, files, ..." over several lines).
+_bootprof_choices()
+{
+	printf '%s\n' "$1" | sed -E ':a;N;$!ba;s/\n {8,}([^ -])/ \1/g' |
+		sed -nE "s/^ *(-[a-zA-Z0-9], *)?$2[ =][A-Z][A-Z_]* +//p" | head -n 1 |
+		sed -E 's/\([^)]*\)//g; s/^[^:]*: *//; s/ +,/,/g; s/ +$//' |
+		grep -E '^[a-z0-9_-]+((,? or |, )[a-z0-9_-]+)+$' | sed -E 's/(,? or |, )/|/g'
 }
 
 # Whether CMD takes a recording as an argument: its synopsis lines (those
@@ -101,8 +118,16 @@ _bootprof_value()
 	esac
 	case $opt in
 	*plugin*)
-		words=$("$bp" report --list-plugins 2>/dev/null)
-		COMPREPLY=($(compgen -W "$words" -- "$cur"))
+		# Names are the first word of each --list-plugins line; a
+		# plugin option is NAME.KEY=VALUE, a selection NAME,NAME.
+		words=$("$bp" report --list-plugins 2>/dev/null | awk '{ print $1 }')
+		if [[ $arg == *KEY* || $arg == *=* ]]; then
+			COMPREPLY=($(compgen -S . -W "$words" -- "$cur"))
+		else
+			local prefix=${cur%"${cur##*,}"}
+			COMPREPLY=($(compgen -P "$prefix" -W "$words" -- "${cur##*,}"))
+		fi
+		compopt -o nospace 2>/dev/null
 		;;
 	--until-exec)
 		COMPREPLY=($(compgen -c -- "$cur"))

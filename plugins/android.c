@@ -7,8 +7,12 @@
  * split by the archive type of the file each wait was charged to (jar,
  * apk, oat = .oat/.odex/.vdex/.art, so, other; waits on metadata or no
  * file are "unattributed"), and the stream gives the CPU time left idle
- * meanwhile: wall time during which some task of the tree was in an
- * uninterruptible sleep and every CPU ran its idle task. Tree membership
+ * meanwhile: wall time during which some task of the tree was in an I/O
+ * wait and every CPU ran its idle task. A wait is told from other
+ * uninterruptible sleeps as the model does: the task was in a file syscall
+ * (read, open/stat, exec, getdents), or had faulted on a file, inserted
+ * pages or queued block I/O since its last syscall boundary; without
+ * syscall events every uninterruptible sleep counts. Tree membership
  * in the stream: a task whose comm or exec matches, and what it forks (a
  * process renamed with prctl is caught at its first sleep under the new
  * comm).
@@ -35,14 +39,18 @@ static const char *const kind_name[NKINDS] = { "jar", "apk", "oat", "so", "other
 
 struct member {
 	int tid;        /* 0: empty */
-	int waiting;    /* in an uninterruptible sleep */
+	int waiting;    /* in an I/O wait */
+	int sys;        /* enum bootprof_syscall in progress, -1 none */
+	int activity;   /* file or block activity since the last syscall boundary */
 };
 
 struct android {
 	const char *process;
 	const char *archives;
 	size_t top;
-	int switch_id, fork_id, exec_id;
+	int switch_id, fork_id, exec_id, enter_id, exit_id;
+	int fault_id, insert_id, bio_id;
+	const struct bootprof_field *f_sys_id;
 	const struct bootprof_field *f_prev_pid, *f_prev_state, *f_prev_comm, *f_next_pid;
 	const struct bootprof_field *f_parent, *f_child, *f_filename, *f_exec_pid;
 	struct member *tree;   /* open addressing, power-of-two cap */
@@ -89,6 +97,7 @@ static struct member *member(struct android *st, int tid, int insert)
 			if (!insert)
 				return NULL;
 			st->tree[i].tid = tid;
+			st->tree[i].sys = -1;
 			st->used++;
 			return &st->tree[i];
 		}
@@ -124,6 +133,12 @@ static int android_init(struct bootprof_ctx *ctx)
 	st->f_child = h->field(ctx, st->fork_id, "child_pid");
 	st->f_filename = h->field(ctx, st->exec_id, "filename");
 	st->f_exec_pid = h->field(ctx, st->exec_id, "pid");
+	st->enter_id = h->event_id(ctx, "raw_syscalls", "sys_enter");
+	st->exit_id = h->event_id(ctx, "raw_syscalls", "sys_exit");
+	st->f_sys_id = h->field(ctx, st->enter_id, "id");
+	st->fault_id = h->event_id(ctx, "filemap", "mm_filemap_fault");
+	st->insert_id = h->event_id(ctx, "filemap", "mm_filemap_add_to_page_cache");
+	st->bio_id = h->event_id(ctx, "block", "block_bio_queue");
 	st->ncpus = h->ncpus(ctx);
 	if (st->ncpus <= 0)
 		st->ncpus = 1;
@@ -186,7 +201,9 @@ static void on_switch(struct bootprof_ctx *ctx, struct android *st,
 				m = member(st, prev, 1);
 		}
 		if (m && !m->waiting && !(state & TASK_REPORT_PREEMPT) &&
-		    (state & 0xff) == TASK_UNINTERRUPTIBLE) {
+		    (state & 0xff) == TASK_UNINTERRUPTIBLE &&
+		    (st->enter_id < 0 || m->activity ||
+		     (m->sys >= 0 && m->sys != BOOTPROF_SYS_OTHER))) {
 			m->waiting = 1;
 			st->nwaiting++;
 		}
@@ -213,8 +230,21 @@ static void android_event(struct bootprof_ctx *ctx, const struct bootprof_event 
 	const struct bootprof_host *h = ctx->host;
 	struct android *st = ctx->priv;
 
+	struct member *m;
+
 	if (ev->id == st->switch_id) {
 		on_switch(ctx, st, ev);
+	} else if (ev->id == st->enter_id || ev->id == st->exit_id) {
+		m = member(st, ev->pid, 0);
+		if (m) {
+			m->sys = ev->id == st->enter_id ?
+					 (int)h->syscall(ctx, (long)h->field_u64(ev, st->f_sys_id)) : -1;
+			m->activity = 0;
+		}
+	} else if (ev->id == st->fault_id || ev->id == st->insert_id || ev->id == st->bio_id) {
+		m = member(st, ev->pid, 0);
+		if (m)
+			m->activity = 1;
 	} else if (ev->id == st->fork_id) {
 		if (member(st, (int)h->field_u64(ev, st->f_parent), 0))
 			member(st, (int)h->field_u64(ev, st->f_child), 1);
@@ -488,8 +518,11 @@ static void android_release(struct bootprof_ctx *ctx)
 	free(st);
 }
 
-static const char *const android_events[] = { "sched:sched_switch", "sched:sched_process_fork",
-					      "sched:sched_process_exec", NULL };
+static const char *const android_events[] = {
+	"sched:sched_switch", "sched:sched_process_fork", "sched:sched_process_exec",
+	"raw_syscalls:sys_enter", "raw_syscalls:sys_exit", "filemap:mm_filemap_fault",
+	"filemap:mm_filemap_add_to_page_cache", "block:block_bio_queue", NULL,
+};
 static const char *const android_options[] = {
 	"process=PATTERNS   the preloading process: comm or exec path, fnmatch, comma-separated "
 	"(default " DEFAULT_PROCESS ")",

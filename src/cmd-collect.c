@@ -24,11 +24,12 @@ const char cmd_collect_usage[] =
 	"created. With a stop condition, recording goes on live until it is met.\n"
 	"The instance is removed afterwards (the top-level events disabled).\n"
 	"\n"
-	"  -o, --output FILE      the recording (default boot.dat)\n"
+	"  -o, --output FILE      the recording (default /var/log/bootprof/\n"
+	"                         boot-YYYYMMDD-HHMMSS.dat, with a latest.dat link)\n"
 	"  -f, --force            replace an existing FILE\n"
-	"  -i, --instance NAME    the boot-time instance (default bootprof)\n"
-	"  -k, --keep             leave the buffer tracing, do not remove it\n"
-	"  -d, --duration S       go on recording for S seconds\n"
+	"      --instance NAME    the boot-time instance (default bootprof)\n"
+	"      --keep             leave the buffer tracing, do not remove it\n"
+	"      --duration S       go on recording for S seconds\n"
 	"      --until-exec NAME  go on until a program named NAME is exec'd\n"
 	"      --until-file PATH  go on until PATH exists\n"
 	"\n"
@@ -69,13 +70,12 @@ int cmd_collect(int argc, char **argv)
 	struct bp_boot_run r = { 0 };
 	struct sigaction sa, old[3];
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	char *end;
-	int c, ret, i;
+	char *end, path[256];
+	int c, ret, i, fd, dflt = 0;
 
-	r.output = "boot.dat";
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:o:fi:kd:", cmd_collect_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:f", cmd_collect_options, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			if (!*optarg)
@@ -130,7 +130,21 @@ int cmd_collect(int argc, char **argv)
 	r.stop_signal = &stop_signal;
 	r.warn = print_warning;
 
+	if (!r.output) {
+		/* The default name: made here, then handed to the writer to replace. */
+		fd = bp_boot_log_create(path, sizeof(path));
+		if (fd < 0)
+			return bp_error("%s", bp_last_error());
+		close(fd);
+		r.output = path;
+		r.force = 1;
+		dflt = 1;
+	}
 	ret = bp_boot_record(&r);
+	if (ret < 0 && dflt)
+		unlink(path);
+	if (!ret && dflt && bp_boot_log_link_latest(path) < 0)
+		bp_warn("%s", bp_last_error());
 	for (i = 0; i < 3; i++)
 		sigaction(sigs[i], &old[i], NULL);
 	if (ret < 0) {

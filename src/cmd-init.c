@@ -62,7 +62,6 @@ const char cmd_init_usage[] =
 const struct option cmd_init_options[] = { { 0 } };
 
 #define DEFAULT_INIT "/sbin/init"
-#define LOG_DIR "/var/log/bootprof"
 #define SPOOL_NAME "boot.dat"
 
 struct init_opts {
@@ -343,35 +342,18 @@ static int copy_fd(int in, int out)
 	return fsync(out);
 }
 
-/* Copy the finished recording from our tmpfs to LOG_DIR; set *path. */
+/* Copy the finished recording from our tmpfs to the log directory; set *path. */
 static int save(struct recorder *rec, char *path, size_t size)
 {
-	char name[64], tmp[96];
-	struct tm tm;
-	time_t now = time(NULL);
-	int in, out = -1, i;
+	int in, out;
 
-	if (mkdir(LOG_DIR, 0700) < 0 && errno != EEXIST) {
-		bp_set_error_errno("cannot create '%s'", LOG_DIR);
-		return -1;
-	}
 	in = openat(rec->spool_fd, SPOOL_NAME, O_RDONLY | O_CLOEXEC);
 	if (in < 0) {
 		bp_set_error_errno("cannot read the recording back");
 		return -1;
 	}
-	gmtime_r(&now, &tm);
-	for (i = 0; i < 100 && out < 0; i++) {
-		strftime(name, sizeof(name), "boot-%Y%m%d-%H%M%S", &tm);
-		if (i)
-			snprintf(name + strlen(name), sizeof(name) - strlen(name), "-%d", i);
-		snprintf(path, size, LOG_DIR "/%s.dat", name);
-		out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-		if (out < 0 && errno != EEXIST)
-			break;
-	}
+	out = bp_boot_log_create(path, size);
 	if (out < 0) {
-		bp_set_error_errno("cannot create '%s'", path);
 		close(in);
 		return -1;
 	}
@@ -384,13 +366,8 @@ static int save(struct recorder *rec, char *path, size_t size)
 	}
 	close(in);
 	close(out);
-	/* latest.dat: a relative link, replaced atomically. */
-	snprintf(tmp, sizeof(tmp), LOG_DIR "/.latest-%d", (int)getpid());
-	unlink(tmp);
-	if (symlink(strrchr(path, '/') + 1, tmp) < 0 || rename(tmp, LOG_DIR "/latest.dat") < 0) {
-		kmsg("warning: cannot update " LOG_DIR "/latest.dat: %s", strerror(errno));
-		unlink(tmp);
-	}
+	if (bp_boot_log_link_latest(path) < 0)
+		kmsg("warning: %s", bp_last_error());
 	return 0;
 }
 

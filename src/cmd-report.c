@@ -12,6 +12,7 @@
 
 #include "analysis/model.h"
 #include "builtin.h"
+#include "plugin/plugins.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
 #include "views/report.h"
@@ -37,6 +38,11 @@ const char cmd_report_usage[] =
 	"      --since S        start of the window, seconds on the recording clock\n"
 	"      --until S        end of the window, seconds on the recording clock\n"
 	"      --tree           processes with their descendants' totals\n"
+	"      --plugin NAMES   run only these plugins (comma-separated)\n"
+	"      --plugin-opt NAME.KEY=VALUE\n"
+	"                       an option of a plugin (repeatable)\n"
+	"      --no-plugins     run no plugin (built-in or external)\n"
+	"      --list-plugins   list the plugins and their options, and exit\n"
 	"  -h, --help           this text\n";
 
 const struct option cmd_report_options[] = {
@@ -49,6 +55,10 @@ const struct option cmd_report_options[] = {
 	{ "since", required_argument, NULL, 'S' },
 	{ "until", required_argument, NULL, 'U' },
 	{ "tree", no_argument, NULL, 't' },
+	{ "plugin", required_argument, NULL, 'P' },
+	{ "plugin-opt", required_argument, NULL, 'O' },
+	{ "no-plugins", no_argument, NULL, 'N' },
+	{ "list-plugins", no_argument, NULL, 'L' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 }
 };
@@ -100,11 +110,27 @@ static const char *default_file(void)
 	return FALLBACK_RECORDING;
 }
 
+/* Print the plugins' warnings once, then forget them. */
+static void plugin_warnings(struct bp_plugin_set *set)
+{
+	size_t i;
+
+	for (i = 0; i < bp_plugins_nwarnings(set); i++)
+		bp_warn("%s", bp_plugins_warning(set, i));
+	bp_plugins_clear_warnings(set);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct bp_report_opts o = { 0 };
 	struct bp_window w = { 0 };
 	const char *format = "text";
+	struct bp_plugin_opts po = { 0 };
+	struct bp_plugin_set *plugins;
+	struct bp_build_hooks hooks;
+	const char *popts[64];
+	const char *pdirs[2];
+	int list_plugins = 0;
 	struct bp_reader *r;
 	struct bp_model *m;
 	long top = -1, v;
@@ -147,6 +173,20 @@ int cmd_report(int argc, char **argv)
 			o.tree = 1;
 			o.filter.tree = 1;
 			break;
+		case 'P':
+			po.select = optarg;
+			break;
+		case 'O':
+			if (po.nopts == sizeof(popts) / sizeof(popts[0]))
+				return bp_usage_error("report", "too many --plugin-opt");
+			popts[po.nopts++] = optarg;
+			break;
+		case 'N':
+			po.disabled = 1;
+			break;
+		case 'L':
+			list_plugins = 1;
+			break;
 		case 'h':
 			fputs(cmd_report_usage, stdout);
 			return 0;
@@ -176,17 +216,38 @@ int cmd_report(int argc, char **argv)
 	if (top < 0)
 		top = !strcmp(format, "text") || !strcmp(format, "markdown") ? DEFAULT_TOP : 0;
 	o.top = (size_t)top;
+	po.opts = popts;
+	po.dirs = pdirs;
+	po.ndirs = bp_plugin_dirs(pdirs);
+	plugins = bp_plugins_load(&po);
+	if (!plugins)
+		return bp_error_last();
+	plugin_warnings(plugins);
+	if (list_plugins) {
+		bp_plugins_list(plugins, stdout);
+		bp_plugins_free(plugins);
+		return bp_finish_stdout(0);
+	}
 	o.file = optind < argc ? argv[optind] : default_file();
 
 	r = bp_reader_open(o.file);
-	if (!r)
+	if (!r) {
+		bp_plugins_free(plugins);
 		return bp_error_last();
-	m = bp_model_build(r, &w, NULL);
+	}
+	bp_plugins_start(plugins, bp_reader_tep(r),
+			 bp_reader_meta(r) ? bp_reader_meta(r)->machine : NULL);
+	bp_plugins_hooks(plugins, &hooks);
+	m = bp_model_build(r, &w, &hooks);
 	if (!m) {
 		bp_error("cannot read '%s': %s", o.file, bp_last_error());
+		bp_plugins_free(plugins);
 		bp_reader_free(r);
 		return BP_EXIT_FAILURE;
 	}
+	bp_plugins_finish(plugins, m);
+	plugin_warnings(plugins);
+	o.plugins = po.disabled ? NULL : plugins;
 	if (m->header.warnings) {
 		const char *line = m->header.warnings, *nl;
 
@@ -209,6 +270,7 @@ int cmd_report(int argc, char **argv)
 		rc = bp_view_markdown(stdout, m, &o);
 	else
 		rc = bp_view_text(stdout, m, &o);
+	bp_plugins_free(plugins);
 	bp_model_free(m);
 	bp_reader_free(r);
 	return rc ? bp_error_last() : 0;

@@ -6,14 +6,16 @@
  * failures to exit statuses.
  *
  * Live mode records like `bootprof record`, through its own tracefs
- * instance, into a private temporary recording, and every interval builds
- * the model again from everything recorded so far (src/capture/live.c).
- * That is the simplest design that is right: the numbers are exactly the
- * ones `report` would print for the same recording, at the cost of a
- * rebuild that grows with the length of the session (~10 M events/s).
+ * instance, into a private temporary recording, and every interval writes
+ * a complete recording of what it keeps and builds the model from it
+ * again (src/capture/live.c). That is the simplest design that is right:
+ * the numbers are exactly the ones `report` would print for the same
+ * events. The last interval is built from the last LIVE_RECENT intervals
+ * (so waits and the page cache it starts in are known), which bounds the
+ * cost of an update; --cumulative builds from the start, at a cost that
+ * grows with the session (the engine reads several M events/s).
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +26,12 @@
 #include "capture/live.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
+#include "util/signals.h"
 #include "views/tui/top.h"
+
+/* As report: the last boot recorded by bootprof init, else ./bootprof.dat. */
+#define DEFAULT_RECORDING "/var/log/bootprof/latest.dat"
+#define FALLBACK_RECORDING "bootprof.dat"
 
 const char cmd_top_usage[] =
 	"usage: bootprof top [--sort COL] [--view files|procs] [--since S] [--until S] [FILE]\n"
@@ -49,7 +56,8 @@ const char cmd_top_usage[] =
 	"      --since S        window start, seconds on the recording clock\n"
 	"      --until S        window end, seconds on the recording clock\n"
 	"\n"
-	"FILE defaults to bootprof.dat. Keys: ? for help, q to quit.\n";
+	"FILE defaults to " DEFAULT_RECORDING ", else ./" FALLBACK_RECORDING ".\n"
+	"Keys: ? for help, q to quit.\n";
 
 enum { OPT_LIVE = 256, OPT_VIEW, OPT_SINCE, OPT_UNTIL };
 
@@ -67,7 +75,6 @@ const struct option cmd_top_options[] = {
 	{ 0 },
 };
 
-#define DEFAULT_FILE "bootprof.dat"
 #define DEFAULT_DELAY_S 2.0
 #define DEFAULT_WIDTH 100
 
@@ -186,7 +193,8 @@ static int parse_options(struct top_args *a, int argc, char **argv)
 	if (!a->live && (a->delay_set || a->o.cumulative))
 		return bp_usage_error("top", "--delay and --cumulative need --live");
 	if (!a->file)
-		a->file = DEFAULT_FILE;
+		a->file = access(DEFAULT_RECORDING, F_OK) == 0 ? DEFAULT_RECORDING :
+			  FALLBACK_RECORDING;
 	return 0;
 }
 
@@ -197,43 +205,9 @@ static struct bp_model *file_build(void *arg, const struct bp_window *window)
 	return bp_model_build(arg, window, NULL);
 }
 
-/* ---- signals: leave cleanly (endwin, instance removed) ---- */
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop_signal(int sig)
-{
-	stop_signal = sig;
-}
-
-static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
-#define NSTOP_SIGNALS (sizeof(stop_signals) / sizeof(stop_signals[0]))
-
-/* No SA_RESTART: a signal wakes getch() and sleeps at once. */
-static void catch_signals(struct sigaction *old)
-{
-	struct sigaction sa;
-	size_t i;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop_signal;
-	sigemptyset(&sa.sa_mask);
-	stop_signal = 0;
-	for (i = 0; i < NSTOP_SIGNALS; i++)
-		sigaction(stop_signals[i], &sa, &old[i]);
-}
-
-static void restore_signals(const struct sigaction *old)
-{
-	size_t i;
-
-	for (i = 0; i < NSTOP_SIGNALS; i++)
-		sigaction(stop_signals[i], &old[i], NULL);
-}
-
 static int run(struct top_args *a, const struct bp_top_source *src)
 {
-	a->o.stop = &stop_signal;
+	a->o.stop = &bp_stop_signal;
 	if (a->batch)
 		return bp_top_batch(stdout, src, &a->o);
 	return bp_top_interactive(src, &a->o);
@@ -264,9 +238,16 @@ static struct bp_model *live_build(void *arg, const struct bp_window *window)
 	return r ? bp_model_build(r, window, NULL) : NULL;
 }
 
-static int live_update(void *arg)
+/*
+ * The last interval is built from the last LIVE_RECENT intervals, so the
+ * waits and page-cache state it starts in are known, and an update costs
+ * the same at any age of the session; cumulative builds from the start.
+ */
+#define LIVE_RECENT 3
+
+static int live_update(void *arg, int cumulative)
 {
-	return bp_live_update(arg);
+	return bp_live_update(arg, cumulative ? 0 : LIVE_RECENT);
 }
 
 static int top_live(struct top_args *a)
@@ -284,7 +265,7 @@ static int top_live(struct top_args *a)
 	src.arg = live;
 	src.delay_ns = (uint64_t)(a->delay * 1e9);
 	ret = -1;
-	if (!stop_signal && bp_live_update(live) == 0)
+	if (!bp_stop_signal && live_update(live, a->o.cumulative) == 0)
 		ret = run(a, &src);
 	bp_live_free(live);
 	return ret < 0 ? bp_error_last() : 0;
@@ -292,15 +273,16 @@ static int top_live(struct top_args *a)
 
 int cmd_top(int argc, char **argv)
 {
-	struct sigaction old[NSTOP_SIGNALS];
+	struct bp_stop_signals old;
 	struct top_args a;
 	int ret;
 
 	ret = parse_options(&a, argc, argv);
 	if (ret)
 		return ret;
-	catch_signals(old);
+	/* Signals only ask to stop: the terminal and the instance are always restored. */
+	bp_stop_signals_catch(&old);
 	ret = a.live ? top_live(&a) : top_file(&a);
-	restore_signals(old);
+	bp_stop_signals_restore(&old);
 	return ret;
 }

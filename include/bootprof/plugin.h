@@ -164,6 +164,15 @@ struct bootprof_totals {
 	unsigned page_size;
 };
 
+/* What a syscall does, for telling I/O waits from other sleeps. */
+enum bootprof_syscall {
+	BOOTPROF_SYS_READ,      /* read, pread64, readv, sendfile, splice, readahead ... */
+	BOOTPROF_SYS_OPEN_STAT, /* open(at), stat family, access, readlink */
+	BOOTPROF_SYS_EXEC,      /* execve, execveat */
+	BOOTPROF_SYS_GETDENTS,  /* getdents(64) */
+	BOOTPROF_SYS_OTHER,
+};
+
 enum bootprof_table {
 	BOOTPROF_PROCESSES,
 	BOOTPROF_FILES,
@@ -182,6 +191,8 @@ enum bootprof_table {
  * @field_str: a string field of @ev copied into @buf (NUL-terminated);
  *             returns its length
  * @ncpus: CPUs of the recording
+ * @syscall: what syscall number @nr (raw_syscalls id) does on the
+ *           recording's architecture
  * @ksym: the kernel symbol at @addr from the recording's kallsyms
  *        ("name+0xoff" when inside one), or NULL when unknown; static
  *        storage until the next call
@@ -219,6 +230,7 @@ struct bootprof_host {
 	size_t (*field_str)(const struct bootprof_event *ev, const struct bootprof_field *field,
 			    char *buf, size_t len);
 	int (*ncpus)(struct bootprof_ctx *ctx);
+	enum bootprof_syscall (*syscall)(struct bootprof_ctx *ctx, long nr);
 	const char *(*ksym)(struct bootprof_ctx *ctx, uint64_t addr);
 
 	const char *(*option)(struct bootprof_ctx *ctx, const char *key);

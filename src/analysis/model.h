@@ -33,7 +33,8 @@ struct bp_process;
 
 /* Why a task waited: what it was doing when it blocked (see bp_cause_name). */
 enum bp_cause {
-	BP_CAUSE_READ,      /* read, pread64, readv, preadv(2), sendfile, splice, copy_file_range, readahead */
+	/* read, pread64, readv, preadv(2), sendfile, splice, copy_file_range, readahead */
+	BP_CAUSE_READ,
 	BP_CAUSE_OPEN_STAT, /* open(at)(2), stat family, statx, access, readlink */
 	BP_CAUSE_EXEC,      /* execve, execveat (loading the binary and its interpreter) */
 	BP_CAUSE_GETDENTS,  /* getdents, getdents64 (directory walks) */
@@ -92,7 +93,8 @@ enum bp_model_missing {
 	BP_MISSING_FORK = 1 << 2,     /* no sched_process_fork: every tid is its own process */
 	BP_MISSING_SYSCALLS = 1 << 3, /* no raw_syscalls: causes are "other" except faults */
 	BP_MISSING_FILEMAP = 1 << 4,  /* no mm_filemap_add_to_page_cache: no per-file bytes */
-	BP_MISSING_ACCESS = 1 << 5,   /* no get_pages/map_pages/fault (kernel < 6.12): used/never-used unavailable */
+	/* no get_pages/map_pages/fault (kernel < 6.12): used/never-used unavailable */
+	BP_MISSING_ACCESS = 1 << 5,
 	BP_MISSING_DELETE = 1 << 6,   /* no delete_from_page_cache: re-read unavailable */
 	BP_MISSING_BLOCK = 1 << 7,    /* no block_rq_issue: no block-layer totals, no attributed share */
 };
@@ -311,10 +313,10 @@ struct bp_disk_stat {
  * @reread_bytes: Σ bp_file.reread_bytes
  * @events: events read in the window
  * @events_total: events read in the whole pass
- * @lost_events: events the kernel dropped or overwrote (recording's per-CPU
- *               stats or missed events flagged in page headers, the larger:
- *               both count the same losses); when
- *               non-zero every total is a lower bound
+ * @lost_events: events the kernel dropped or overwrote: the larger of the
+ *               recording's per-CPU stats and the losses flagged in page
+ *               headers (two views of the same losses); when non-zero every
+ *               total is a lower bound
  * @lost_pages: pages flagged as having lost an unknown number of events
  * @truncated: the recording ends early (read up to its last complete page)
  * @first_ns: first event in the window
@@ -407,7 +409,9 @@ struct bp_model_header {
  * @header: the recording
  * @window: the window actually built (bounds resolved: since/until are
  *          never 0/UINT64_MAX here; bucket_ns set)
- * @missing: enum bp_model_missing bits
+ * @missing: enum bp_model_missing bits: what the recording cannot measure
+ * @missing_on_kernel: the subset of @missing whose events the recording
+ *                     kernel lacks (else they were just not recorded)
  * @totals: the window's totals
  * @processes: all processes alive in the window, by pid then start time
  * @nprocesses: entries
@@ -431,6 +435,7 @@ struct bp_model {
 	struct bp_model_header header;
 	struct bp_window window;
 	unsigned missing;
+	unsigned missing_on_kernel;
 	struct bp_totals totals;
 	struct bp_process *processes;
 	size_t nprocesses;

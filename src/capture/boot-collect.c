@@ -7,6 +7,7 @@
  * events were overwritten before we got there.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -266,4 +267,47 @@ void bp_boot_run_release(struct bp_boot_run *r)
 	free(r->buffer);
 	free(r->stop_reason);
 	r->buffer = r->stop_reason = NULL;
+}
+
+int bp_boot_log_create(char *path, size_t size)
+{
+	time_t now = time(NULL);
+	char name[64];
+	struct tm tm;
+	int fd = -1, i;
+
+	if (mkdir(BP_BOOT_LOG_DIR, 0700) < 0 && errno != EEXIST) {
+		bp_set_error_errno("cannot create '%s'", BP_BOOT_LOG_DIR);
+		return -1;
+	}
+	gmtime_r(&now, &tm);
+	strftime(name, sizeof(name), "boot-%Y%m%d-%H%M%S", &tm);
+	for (i = 0; i < 100 && fd < 0; i++) {
+		if (i)
+			snprintf(path, size, BP_BOOT_LOG_DIR "/%s-%d.dat", name, i);
+		else
+			snprintf(path, size, BP_BOOT_LOG_DIR "/%s.dat", name);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (fd < 0)
+		bp_set_error_errno("cannot create '%s'", path);
+	return fd;
+}
+
+int bp_boot_log_link_latest(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char tmp[96];
+
+	snprintf(tmp, sizeof(tmp), BP_BOOT_LOG_DIR "/.latest-%d", (int)getpid());
+	unlink(tmp);
+	if (symlink(base ? base + 1 : path, tmp) < 0 ||
+	    rename(tmp, BP_BOOT_LOG_DIR "/latest.dat") < 0) {
+		bp_set_error_errno("cannot update '%s'", BP_BOOT_LOG_DIR "/latest.dat");
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
 }

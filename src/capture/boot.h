@@ -94,6 +94,18 @@ struct bp_boot_run {
 	int attached;           /* read a boot-time buffer (events from before PID 1) */
 };
 
+/* Where boot recordings go: LOG_DIR/boot-YYYYMMDD-HHMMSS.dat, LOG_DIR/latest.dat. */
+#define BP_BOOT_LOG_DIR "/var/log/bootprof"
+
+/*
+ * Create the next BP_BOOT_LOG_DIR/boot-YYYYMMDD-HHMMSS[-N].dat (UTC, 0600,
+ * O_EXCL|O_NOFOLLOW; the directory is made 0700 when missing) and return
+ * its descriptor, its path in path. -1 with bp_set_error().
+ */
+int bp_boot_log_create(char *path, size_t size);
+/* Point BP_BOOT_LOG_DIR/latest.dat at path (atomically). 0 or -1. */
+int bp_boot_log_link_latest(const char *path);
+
 /* 0, or -1 with bp_set_error(); free the results with bp_boot_run_release(). */
 int bp_boot_record(struct bp_boot_run *r);
 void bp_boot_run_release(struct bp_boot_run *r);

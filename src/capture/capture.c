@@ -43,6 +43,7 @@ struct cpu_recorder {
 	int raw_fd;              /* per_cpu/cpuN/trace_pipe_raw, non-blocking */
 	struct tracefs_cpu *tcpu;
 	int out_fd;              /* borrowed from the writer */
+	int flush_fd;            /* eventfd: write out the partly filled page now */
 	pthread_t thread;
 	int running;
 	pid_t tid;
@@ -60,10 +61,11 @@ struct bp_capture {
 	struct cpu_recorder *cpus;
 	int stop_fd;             /* eventfd: the threads stop and drain when readable */
 	sem_t ready;             /* each thread posts once it knows its tid */
+	sem_t flushed;           /* each thread posts once it has flushed */
 	_Atomic int write_error;
 	const char *clock;       /* the trace clock in use (static, or clock_owned) */
 	char *clock_owned;       /* attached: the clock the kernel's instance uses */
-	int tracing;             /* tracing_on was set to 1 */
+	int notrace_set;         /* our pids are in set_event_notrace_pid */
 	int attached;            /* an instance made by someone else (the kernel at boot) */
 	int keep;                /* attached: leave it tracing at free */
 };
@@ -286,8 +288,11 @@ static void capture_release_cpus(struct bp_capture *c)
 			tracefs_cpu_free_fd(r->tcpu);
 		if (r->raw_fd >= 0)
 			close(r->raw_fd);
+		if (r->flush_fd >= 0)
+			close(r->flush_fd);
 		r->tcpu = NULL;
 		r->raw_fd = -1;
+		r->flush_fd = -1;
 	}
 }
 
@@ -300,6 +305,9 @@ static void release_attached(struct bp_capture *c)
 {
 	size_t i;
 
+	/* Our pids must not stay in a buffer that outlives us. */
+	if (c->notrace_set)
+		tracefs_instance_file_clear(c->instance, "set_event_notrace_pid");
 	if (c->keep) {
 		for (i = 0; i < c->nevents; i++)
 			tracefs_event_file_write(c->instance, c->events[i].system,
@@ -339,6 +347,7 @@ void bp_capture_free(struct bp_capture *c)
 	if (c->stop_fd >= 0)
 		close(c->stop_fd);
 	sem_destroy(&c->ready);
+	sem_destroy(&c->flushed);
 	for (i = 0; i < c->nevents; i++) {
 		free(c->events[i].system);
 		free(c->events[i].event);
@@ -427,12 +436,15 @@ struct bp_capture *bp_capture_new(const struct bp_capture_config *cfg)
 
 	c->stop_fd = -1;
 	sem_init(&c->ready, 0, 0);
+	sem_init(&c->flushed, 0, 0);
 	c->ncpus = bp_tracefs_ncpus();
 	if (c->ncpus < 0)
 		goto out_free;
 	c->cpus = xcalloc((size_t)c->ncpus, sizeof(*c->cpus));
-	for (i = 0; i < c->ncpus; i++)
+	for (i = 0; i < c->ncpus; i++) {
 		c->cpus[i].raw_fd = -1;
+		c->cpus[i].flush_fd = -1;
+	}
 
 	remove_stale_instances(c);
 	if (tracefs_instance_exists(cfg->name)) {
@@ -577,7 +589,8 @@ static char *read_clock(struct bp_capture *c)
 		clock = xstrdup(open + 1);
 	}
 	free(text);
-	return clock;}
+	return clock;
+}
 
 const char *bp_capture_clock(const struct bp_capture *c)
 {
@@ -649,6 +662,7 @@ static int set_filters(struct bp_capture *c)
 
 		if (tracefs_instance_file_write(c->instance, "set_event_notrace_pid", pids) < 0)
 			notrace = 0;
+		c->notrace_set = notrace;
 		free(pids);
 	}
 	if (!notrace)
@@ -706,7 +720,10 @@ static int splice_ready(struct cpu_recorder *r)
 	}
 }
 
-/* After tracing is off: the full pages, then the partly filled reader page. */
+/*
+ * The full pages, then the partly filled reader page: after tracing is
+ * off, or while it runs when bp_capture_flush() asks.
+ */
 static void drain(struct cpu_recorder *r)
 {
 	int n;
@@ -729,7 +746,8 @@ static void *recorder_main(void *arg)
 {
 	struct cpu_recorder *r = arg;
 	struct bp_capture *c = r->capture;
-	struct pollfd p[2];
+	struct pollfd p[3];
+	uint64_t count;
 
 	r->tid = gettid();
 	sem_post(&c->ready);
@@ -737,9 +755,11 @@ static void *recorder_main(void *arg)
 	p[0].events = POLLIN;
 	p[1].fd = c->stop_fd;
 	p[1].events = POLLIN;
+	p[2].fd = r->flush_fd;
+	p[2].events = POLLIN;
 	while (!atomic_load(&c->write_error)) {
 		/* The timeout only bounds how stale the progress line gets. */
-		int n = poll(p, 2, 1000);
+		int n = poll(p, 3, 1000);
 
 		if (n < 0 && errno != EINTR) {
 			note_write_error(c, errno);
@@ -747,6 +767,12 @@ static void *recorder_main(void *arg)
 		}
 		if (p[1].revents & POLLIN)
 			break;
+		if (p[2].revents & POLLIN) {
+			if (read(r->flush_fd, &count, sizeof(count)) == sizeof(count))
+				drain(r);
+			sem_post(&c->flushed);
+			continue;
+		}
 		if (splice_ready(r) < 0)
 			break;
 	}
@@ -755,6 +781,10 @@ static void *recorder_main(void *arg)
 	return NULL;
 }
 
+/*
+ * Like tracefs_cpu_open(), but the descriptor is ours: the thread polls it
+ * together with the stop eventfd, and it is opened close-on-exec.
+ */
 static int open_cpu(struct bp_capture *c, struct cpu_recorder *r, struct bp_writer *w, int cpu,
 		    int page_size)
 {
@@ -776,6 +806,11 @@ static int open_cpu(struct bp_capture *c, struct cpu_recorder *r, struct bp_writ
 	r->tcpu = tracefs_cpu_alloc_fd(r->raw_fd, page_size, true);
 	if (!r->tcpu) {
 		bp_set_error_errno("cannot read '%s'", path);
+		return -1;
+	}
+	r->flush_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (r->flush_fd < 0) {
+		bp_set_error_errno("cannot create an eventfd");
 		return -1;
 	}
 	return 0;
@@ -844,6 +879,36 @@ int bp_capture_stop(struct bp_capture *c)
 			continue;
 		pthread_join(c->cpus[i].thread, NULL);
 		c->cpus[i].running = 0;
+	}
+	if (c->write_error) {
+		errno = c->write_error;
+		bp_set_error_errno("cannot write the recording");
+		return -1;
+	}
+	return 0;
+}
+
+int bp_capture_flush(struct bp_capture *c)
+{
+	struct timespec deadline;
+	uint64_t one = 1;
+	int i, asked = 0;
+
+	for (i = 0; i < c->ncpus; i++) {
+		if (c->cpus[i].running && write(c->cpus[i].flush_fd, &one, sizeof(one)) > 0)
+			asked++;
+	}
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += 2;
+	while (asked > 0) {
+		if (sem_timedwait(&c->flushed, &deadline) == 0)
+			asked--;
+		else if (errno != EINTR)
+			break;
+	}
+	if (asked) {
+		bp_set_error("the recorder threads did not flush in time");
+		return -1;
 	}
 	if (c->write_error) {
 		errno = c->write_error;

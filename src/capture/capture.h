@@ -93,6 +93,14 @@ int bp_capture_start(struct bp_capture *c, struct bp_writer *w);
  */
 int bp_capture_stop(struct bp_capture *c);
 
+/*
+ * While tracing: make every recorder thread write out its full pages and
+ * its partly filled page now, and wait (at most 2 s) until they have, so
+ * the recording holds every event up to this call (for readers of a
+ * recording that is still growing, e.g. top --live). 0 or -1.
+ */
+int bp_capture_flush(struct bp_capture *c);
+
 /* errno of the first failed write into the recording (ENOSPC ...), or 0. */
 int bp_capture_write_error(const struct bp_capture *c);
 

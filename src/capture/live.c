@@ -27,6 +27,10 @@ struct bp_live {
 	struct bp_writer *w;
 	struct bp_capture *c;
 	struct bp_reader *reader;
+	struct bp_meta known;   /* paths found so far (only paths), looked up once */
+	/* Spooled bytes per CPU at each update: marks[u % (MAX_RECENT + 1)][cpu]. */
+	uint64_t *marks[BP_LIVE_MAX_RECENT + 1];
+	uint64_t updates;
 	int ncpus;
 	int page_size;
 	uint64_t start_ns;
@@ -46,15 +50,18 @@ struct bp_live *bp_live_start(void)
 	const char *tmp = getenv("TMPDIR");
 	struct bp_live *l;
 	char name[64];
-	int mounted;
+	int mounted, i;
 
 	if (bp_tracefs_ready(&mounted) < 0)
 		return NULL;
 	l = xcalloc(1, sizeof(*l));
+	bp_meta_init(&l->known);
 	l->ncpus = bp_tracefs_ncpus();
 	l->page_size = bp_tracefs_page_size();
 	if (l->ncpus < 0)
 		goto out_free;
+	for (i = 0; i <= BP_LIVE_MAX_RECENT; i++)
+		l->marks[i] = xcalloc((size_t)l->ncpus, sizeof(*l->marks[i]));
 	l->dir = xasprintf("%s/bootprof-top-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(l->dir)) {
 		bp_set_error_errno("cannot create a directory like '%s'", l->dir);
@@ -84,16 +91,22 @@ out_free:
 	return NULL;
 }
 
-/* Append the whole pages spooled so far for one CPU to the snapshot's spool. */
-static int copy_cpu(int in, int out, int page_size)
+/* The whole pages spooled so far for one CPU (bytes). */
+static int spooled(int fd, int page_size, uint64_t *len)
 {
 	struct stat st;
-	loff_t off = 0;
-	uint64_t len;
 
-	if (fstat(in, &st) < 0)
+	if (fstat(fd, &st) < 0)
 		return -1;
-	len = (uint64_t)st.st_size / (uint64_t)page_size * (uint64_t)page_size;
+	*len = (uint64_t)st.st_size / (uint64_t)page_size * (uint64_t)page_size;
+	return 0;
+}
+
+/* Append bytes [from, len) of one CPU's spool to the snapshot's. */
+static int copy_cpu(int in, int out, uint64_t from, uint64_t len)
+{
+	loff_t off = (loff_t)from;
+
 	while (off < (loff_t)len) {
 		ssize_t n = copy_file_range(in, &off, out, NULL, len - (uint64_t)off, 0);
 
@@ -114,9 +127,11 @@ static int copy_cpu(int in, int out, int page_size)
 }
 
 /* The machine facts, the paths of the inodes seen, the statistics so far. */
-static int fill_meta(struct bp_live *l, struct bp_meta *m, const struct bp_trace_headers *h)
+static int fill_meta(struct bp_live *l, struct bp_meta *m, struct bp_writer *snap,
+		     const struct bp_trace_headers *h)
 {
-	struct bp_reader *spool;
+	struct bp_reader *pages;
+	size_t i;
 	int ret;
 
 	m->bootprof_version = xstrdup(BOOTPROF_VERSION);
@@ -130,17 +145,26 @@ static int fill_meta(struct bp_live *l, struct bp_meta *m, const struct bp_trace
 		return -1;
 	if (bp_resolve_system(m) < 0)
 		return -1;
-	spool = bp_writer_reader(l->w, h);
-	if (!spool)
+	/* The snapshot's pages only: what is older was looked up before. */
+	pages = bp_writer_reader(snap, h);
+	if (!pages)
 		return -1;
-	ret = bp_resolve_paths(m, spool, NULL);
-	bp_reader_free(spool);
+	/* New inodes only, by handle: a walk of the whole disk every interval would never end. */
+	l->known.unresolved = 0;
+	ret = bp_resolve_paths_how(&l->known, pages, NULL, 0);
+	bp_reader_free(pages);
+	for (i = 0; i < l->known.npaths; i++)
+		bp_meta_add_path(m, l->known.paths[i].dev, l->known.paths[i].ino,
+				 l->known.paths[i].path);
+	m->unresolved = l->known.unresolved;
+	bp_meta_sort_paths(m);
 	return ret;
 }
 
-int bp_live_update(struct bp_live *l)
+int bp_live_update(struct bp_live *l, unsigned recent)
 {
-	struct bp_trace_headers h;
+	struct bp_trace_headers h = { 0 };
+	uint64_t *now, *from = NULL;
 	struct bp_writer *snap;
 	struct bp_reader *r;
 	struct bp_meta m;
@@ -152,23 +176,34 @@ int bp_live_update(struct bp_live *l)
 		return -1;
 	}
 	bp_meta_init(&m);
+	if (bp_capture_flush(l->c) < 0)
+		goto out_meta;
 	if (bp_capture_headers(l->c, &h) < 0)
 		goto out_meta;
-	if (fill_meta(l, &m, &h) < 0)
-		goto out_headers;
+	now = l->marks[l->updates % (BP_LIVE_MAX_RECENT + 1)];
+	for (cpu = 0; cpu < l->ncpus; cpu++) {
+		if (spooled(bp_writer_cpu_fd(l->w, cpu), l->page_size, &now[cpu]) < 0) {
+			bp_set_error_errno("cannot read the live recording");
+			goto out_headers;
+		}
+	}
+	if (recent > BP_LIVE_MAX_RECENT)
+		recent = BP_LIVE_MAX_RECENT;
+	if (recent && l->updates >= recent)
+		from = l->marks[(l->updates - recent) % (BP_LIVE_MAX_RECENT + 1)];
 	/* Not the file the reader maps: a failed update leaves it usable. */
 	snap = bp_writer_create(l->snap_path[next], 1, l->ncpus, l->page_size);
 	if (!snap)
 		goto out_headers;
 	for (cpu = 0; cpu < l->ncpus; cpu++) {
 		if (copy_cpu(bp_writer_cpu_fd(l->w, cpu), bp_writer_cpu_fd(snap, cpu),
-			     l->page_size) < 0) {
+			     from ? from[cpu] : 0, now[cpu]) < 0) {
 			bp_set_error_errno("cannot copy the live recording");
-			bp_writer_abort(snap);
-			bp_writer_free(snap);
-			goto out_headers;
+			goto out_abort;
 		}
 	}
+	if (fill_meta(l, &m, snap, &h) < 0)
+		goto out_abort;
 	ret = bp_writer_finish(snap, &h, &m);
 	bp_writer_free(snap);
 	if (ret < 0)
@@ -181,6 +216,12 @@ int bp_live_update(struct bp_live *l)
 	bp_reader_free(l->reader);
 	l->reader = r;
 	l->snap = next;
+	l->updates++;
+	goto out_headers;
+
+out_abort:
+	bp_writer_abort(snap);
+	bp_writer_free(snap);
 out_headers:
 	bp_trace_headers_release(&h);
 out_meta:
@@ -206,6 +247,9 @@ void bp_live_free(struct bp_live *l)
 		bp_capture_free(l->c);
 	}
 	bp_reader_free(l->reader);
+	bp_meta_release(&l->known);
+	for (i = 0; i <= BP_LIVE_MAX_RECENT; i++)
+		free(l->marks[i]);
 	if (l->w) {
 		bp_writer_abort(l->w);
 		bp_writer_free(l->w);

@@ -12,8 +12,10 @@
  * ring-buffer statistics) and opens a reader on it, so the model built
  * from it is the one `report` would build from the same recording.
  *
- * An update costs a copy of the spooled pages and a path resolution of
- * the inodes seen so far: it grows with the length of the session.
+ * An update costs a copy of the pages it keeps and a scan of them for
+ * new inodes (named by file handle only): with everything since the start
+ * it grows with the length of the session; with the last few updates
+ * only, it stays bounded. The spool itself grows like `bootprof record`'s.
  */
 
 struct bp_live;
@@ -25,12 +27,17 @@ struct bp_reader;
  */
 struct bp_live *bp_live_start(void);
 
+/* Updates bp_live_update() can keep at most with @recent. */
+#define BP_LIVE_MAX_RECENT 16
+
 /*
  * Take in what was recorded since the last call: write the snapshot and
- * reopen the reader on it. 0, or -1 with bp_set_error() (the previous
- * reader stays usable).
+ * reopen the reader on it. The snapshot holds the pages recorded since
+ * the start (@recent 0), or only since the @recent-th last update (at most
+ * BP_LIVE_MAX_RECENT). 0, or -1 with bp_set_error() (the previous reader
+ * stays usable).
  */
-int bp_live_update(struct bp_live *l);
+int bp_live_update(struct bp_live *l, unsigned recent);
 
 /* The reader on the last snapshot (NULL before the first update). Owned by l. */
 struct bp_reader *bp_live_reader(struct bp_live *l);

@@ -12,6 +12,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include "analysis/internal.h"
 #include "plugin/internal.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
@@ -136,6 +137,24 @@ static int host_ncpus(struct bootprof_ctx *ctx)
 	struct bp_plugin_set *set = run_of(ctx)->set;
 
 	return set->tep ? tep_get_cpus(set->tep) : 0;
+}
+
+static enum bootprof_syscall host_syscall(struct bootprof_ctx *ctx, long nr)
+{
+	int c = bp_syscall_class(run_of(ctx)->set->arch, nr);
+
+	switch (c) {
+	case BP_CAUSE_READ:
+		return BOOTPROF_SYS_READ;
+	case BP_CAUSE_OPEN_STAT:
+		return BOOTPROF_SYS_OPEN_STAT;
+	case BP_CAUSE_EXEC:
+		return BOOTPROF_SYS_EXEC;
+	case BP_CAUSE_GETDENTS:
+		return BOOTPROF_SYS_GETDENTS;
+	default:
+		return BOOTPROF_SYS_OTHER;
+	}
 }
 
 static const char *host_ksym(struct bootprof_ctx *ctx, uint64_t addr)
@@ -555,6 +574,7 @@ const struct bootprof_host bp_plugin_host = {
 	.field_u64 = host_field_u64,
 	.field_str = host_field_str,
 	.ncpus = host_ncpus,
+	.syscall = host_syscall,
 	.ksym = host_ksym,
 	.option = host_option,
 	.match = host_match,
@@ -654,7 +674,7 @@ static void resolve_wants(struct bp_plugin_run *run)
 	}
 }
 
-void bp_plugins_start(struct bp_plugin_set *set, struct tep_handle *tep)
+void bp_plugins_start(struct bp_plugin_set *set, struct tep_handle *tep, const char *machine)
 {
 	int i, n, maxid = -1;
 	size_t r;
@@ -662,6 +682,7 @@ void bp_plugins_start(struct bp_plugin_set *set, struct tep_handle *tep)
 	if (!set)
 		return;
 	set->tep = tep;
+	set->arch = bp_arch_of(machine);
 	n = tep ? tep_get_events_count(tep) : 0;
 	for (i = 0; i < n; i++) {
 		struct tep_event *e = tep_get_event(tep, i);

@@ -46,6 +46,7 @@ struct bp_plugin_run {
 	struct bp_plugin_set *set;
 	char *origin;
 	void *dl;                /* dlopen handle, NULL for built-ins */
+	int fd;                  /* the .so, open while dl is loaded */
 	int started;             /* init was called: release is due */
 	int active;              /* init succeeded; model not failed */
 	unsigned char *wants;    /* by event id: the event callback wants it */
@@ -73,6 +74,7 @@ struct bp_plugin_set {
 	int *pid_off;             /* by event id: common_pid offset, -1 unknown */
 	size_t nids;
 	int swap;
+	int arch;                 /* enum bp_arch of the recording */
 };
 
 void bp_plugin_warn(struct bp_plugin_set *set, const char *fmt, ...)

@@ -115,6 +115,17 @@ int bp_plugins_add(struct bp_plugin_set *set, const struct bootprof_plugin *p, c
 	return 0;
 }
 
+/* Free a run's descriptor bookkeeping and unload its library. */
+static void unload(struct bp_plugin_run *run)
+{
+	free(run->origin);
+	if (run->dl) {
+		dlclose(run->dl);
+		close(run->fd);
+	}
+	free(run);
+}
+
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -127,9 +138,15 @@ static int has_so_suffix(const char *name)
 	return n > 3 && !strcmp(name + n - 3, ".so") && name[0] != '.';
 }
 
-/* Load one .so: checked, opened, its descriptor added; refusals are warnings. */
+/*
+ * Load one .so: checked, opened, its descriptor added; refusals are
+ * warnings. The descriptor stays open while the library is loaded: the
+ * loader knows libraries by name, and a reused /proc/self/fd/N would name
+ * the previous plugin.
+ */
 static void load_one(struct bp_plugin_set *set, const char *path, int quiet_builtin_dup)
 {
+	const struct bp_plugin_run *loaded;
 	const struct bootprof_plugin *p;
 	char fdpath[64];
 	struct stat st;
@@ -154,35 +171,31 @@ static void load_one(struct bp_plugin_set *set, const char *path, int quiet_buil
 	}
 	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
 	dl = dlopen(access(fdpath, F_OK) ? path : fdpath, RTLD_NOW | RTLD_LOCAL);
-	close(fd);
 	if (!dl) {
 		bp_plugin_warn(set, "cannot load plugin '%s': %s", path, dlerror());
+		close(fd);
 		return;
 	}
 	p = dlsym(dl, BOOTPROF_PLUGIN_SYMBOL);
+	loaded = p && p->abi == BOOTPROF_PLUGIN_ABI && p->name ?
+			 find_run(set, p->name, strlen(p->name)) : NULL;
 	if (!p) {
 		bp_plugin_warn(set, "refusing plugin '%s': no %s descriptor", path,
 			       BOOTPROF_PLUGIN_SYMBOL);
-		dlclose(dl);
-		return;
-	}
-	if (p->abi == BOOTPROF_PLUGIN_ABI && p->name &&
-	    find_run(set, p->name, strlen(p->name))) {
-		const char *origin = find_run(set, p->name, strlen(p->name))->origin;
-
+	} else if (loaded) {
 		/* The installed .so copies of the built-in plugins are expected. */
-		if (!(quiet_builtin_dup && !strcmp(origin, "built-in")))
+		if (!(quiet_builtin_dup && !strcmp(loaded->origin, "built-in")))
 			bp_plugin_warn(set, "ignoring plugin '%s': a plugin named '%s' is "
-				       "already loaded from %s", path, p->name, origin);
-		dlclose(dl);
-		return;
-	}
-	if (bp_plugins_add(set, p, path)) {
+				       "already loaded from %s", path, p->name, loaded->origin);
+	} else if (bp_plugins_add(set, p, path)) {
 		bp_plugin_warn(set, "refusing plugin '%s': %s", path, bp_last_error());
-		dlclose(dl);
+	} else {
+		set->runs[set->nruns - 1]->dl = dl;
+		set->runs[set->nruns - 1]->fd = fd;
 		return;
 	}
-	set->runs[set->nruns - 1]->dl = dl;
+	dlclose(dl);
+	close(fd);
 }
 
 static void load_dir(struct bp_plugin_set *set, const char *dir, int installed)
@@ -261,10 +274,7 @@ static int select_runs(struct bp_plugin_set *set, const char *sel)
 			set->runs[j++] = run;
 			continue;
 		}
-		free(run->origin);
-		if (run->dl)
-			dlclose(run->dl);
-		free(run);
+		unload(run);
 	}
 	set->nruns = j;
 	free(keep);
@@ -299,8 +309,8 @@ static int check_opts(struct bp_plugin_set *set)
 				known = 1;
 		}
 		if (!known)
-			bp_plugin_warn(set, "plugin '%s' has no option '%.*s'", p->name, (int)klen,
-				       dot + 1);
+			bp_plugin_warn(set, "plugin '%s' has no option '%.*s'%s", p->name, (int)klen,
+				       dot + 1, p->options ? " (see bootprof-plugins(7))" : "");
 	}
 	return 0;
 }
@@ -365,19 +375,10 @@ void bp_plugins_clear_warnings(struct bp_plugin_set *set)
 
 void bp_plugins_list(const struct bp_plugin_set *set, FILE *out)
 {
-	size_t i, k;
+	size_t i;
 
-	for (i = 0; set && i < set->nruns; i++) {
-		const struct bootprof_plugin *p = set->runs[i]->p;
-
-		fprintf(out, "%-10s %-9s %s\n", p->name,
-			strcmp(set->runs[i]->origin, "built-in") ? "external" : "built-in",
-			p->summary ? p->summary : "");
-		if (strcmp(set->runs[i]->origin, "built-in"))
-			fprintf(out, "           from %s\n", set->runs[i]->origin);
-		for (k = 0; p->options && p->options[k]; k++)
-			fprintf(out, "           --plugin-opt %s.%s\n", p->name, p->options[k]);
-	}
+	for (i = 0; set && i < set->nruns; i++)
+		fprintf(out, "%s\n", set->runs[i]->p->name);
 }
 
 void bp_plugins_free(struct bp_plugin_set *set)
@@ -398,10 +399,7 @@ void bp_plugins_free(struct bp_plugin_set *set)
 		}
 		bp_plugin_output_release(run);
 		free(run->wants);
-		free(run->origin);
-		if (run->dl)
-			dlclose(run->dl);
-		free(run);
+		unload(run);
 	}
 	free(set->runs);
 	bp_plugins_clear_warnings(set);

@@ -13,7 +13,7 @@
  * of built-in plugins, loading external ones, and their output.
  *
  *   set = bp_plugins_load(&opts);          built-ins + trusted .so files
- *   bp_plugins_start(set, tep);            each plugin's init
+ *   bp_plugins_start(set, tep, machine);   each plugin's init
  *   bp_plugins_hooks(set, &hooks);         pass to bp_model_build()
  *   bp_plugins_finish(set, model);         each plugin's model callback
  *   bp_plugins_report_text(set, out) ...   the views render the sections
@@ -101,10 +101,12 @@ const struct bootprof_plugin *bp_plugins_get(const struct bp_plugin_set *set, si
  * bp_plugins_start() - run each plugin's init against a recording
  * @set: set (NULL: no-op)
  * @tep: the recording's event formats and kallsyms (bp_reader_tep())
+ * @machine: the recording's architecture (uname -m, from its metadata), or
+ *           NULL when unknown (x86_64 is assumed)
  *
  * A plugin whose init fails is dropped with a warning.
  */
-void bp_plugins_start(struct bp_plugin_set *set, struct tep_handle *tep);
+void bp_plugins_start(struct bp_plugin_set *set, struct tep_handle *tep, const char *machine);
 
 /**
  * bp_plugins_hooks() - the hooks that feed plugins during bp_model_build()
@@ -144,9 +146,11 @@ void bp_plugins_report_markdown(const struct bp_plugin_set *set, FILE *out);
 void bp_plugins_report_json(const struct bp_plugin_set *set, FILE *out, int depth);
 
 /**
- * bp_plugins_list() - one line per plugin: name, origin, summary, options
+ * bp_plugins_list() - the names of the plugins of a set, one per line
  * @set: set
  * @out: stream
+ *
+ * Names only: shell completion offers them as they are.
  */
 void bp_plugins_list(const struct bp_plugin_set *set, FILE *out);
 

@@ -534,6 +534,12 @@ static int is_ext(const char *fstype)
 
 int bp_resolve_paths(struct bp_meta *m, struct bp_reader *r, const volatile sig_atomic_t *stop)
 {
+	return bp_resolve_paths_how(m, r, stop, BP_RESOLVE_WALK);
+}
+
+int bp_resolve_paths_how(struct bp_meta *m, struct bp_reader *r,
+			 const volatile sig_atomic_t *stop, int how)
+{
 	struct bp_map inodes, devs;
 	const struct bp_map_slot *slot;
 	struct mount_table t;
@@ -546,8 +552,13 @@ int bp_resolve_paths(struct bp_meta *m, struct bp_reader *r, const volatile sig_
 		goto out_release;
 	if (mount_table_read(&t) < 0)
 		goto out_release;
-	while (bp_map_next(&inodes, &pos, &slot))
-		(*bp_map_put(&devs, slot->k1, 0, NULL))++;
+	while (bp_map_next(&inodes, &pos, &slot)) {
+		/* A pair m names already (an earlier call) is not looked up again. */
+		if (m->npaths && bp_meta_find_path(m, (uint32_t)slot->k1, slot->k2))
+			*bp_map_get(&inodes, slot->k1, slot->k2) = INODE_FOUND;
+		else
+			(*bp_map_put(&devs, slot->k1, 0, NULL))++;
+	}
 
 	pos = 0;
 	while (bp_map_next(&devs, &pos, &slot)) {
@@ -557,7 +568,7 @@ int bp_resolve_paths(struct bp_meta *m, struct bp_reader *r, const volatile sig_
 		if (mnt && walkable(mnt->fstype)) {
 			if (is_ext(mnt->fstype))
 				resolve_by_handle(&s, mnt);
-			if (searching(&s))
+			if (searching(&s) && (how & BP_RESOLVE_WALK))
 				resolve_by_walk(&s, mnt);
 		}
 	}

@@ -42,6 +42,18 @@ int bp_mountinfo_parse_line(char *line, struct bp_mountinfo *mi);
  */
 int bp_resolve_paths(struct bp_meta *m, struct bp_reader *r, const volatile sig_atomic_t *stop);
 
+/*
+ * The same, choosing the means: without BP_RESOLVE_WALK only file handles
+ * are used (ext2/3/4: one open_by_handle_at per inode), never a walk of a
+ * whole filesystem, for callers that resolve again every few seconds
+ * (top --live); what handles cannot name stays unresolved. Both skip the
+ * pairs m already names (sorted), so calling again with the same m only
+ * looks up new inodes (reset m->unresolved first: it is added to).
+ */
+#define BP_RESOLVE_WALK 1
+int bp_resolve_paths_how(struct bp_meta *m, struct bp_reader *r,
+			 const volatile sig_atomic_t *stop, int how);
+
 /* The pseudo device whose "inodes" are block devices (kernel encoding). */
 #define BP_DEV_BDEV BP_DEV(0, 3)
 

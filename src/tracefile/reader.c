@@ -16,6 +16,8 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -269,8 +271,6 @@ static int parse_header_info(struct bp_reader *r, struct cur *c)
 		return -1;
 	r->texts.header_page = nul_copy(p, n);
 	r->texts.header_page_len = n;
-	if (tep_parse_header_page(r->tep, r->texts.header_page, n, r->long_size))
-		return -1;
 	if (cur_expect(c, "header_event", 13))
 		return -1;
 	n = cur_u64(c);
@@ -285,10 +285,8 @@ static int parse_header_info(struct bp_reader *r, struct cur *c)
 static void parse_one_format(struct bp_reader *r, const char *system, const uint8_t *p,
 			     uint64_t n)
 {
+	/* Parsed later, all together, by load_tep(). */
 	keep_format(r, system, p, n);
-	/* An unparsable format loses that event type only, as in trace-cmd. */
-	if (tep_parse_event(r->tep, (const char *)p, n, system))
-		add_warning(r, "cannot parse an event format of system '%s'", system);
 }
 
 static int parse_ftrace_formats(struct bp_reader *r, struct cur *c)
@@ -334,7 +332,6 @@ static int parse_kallsyms(struct bp_reader *r, struct cur *c)
 	if (n) {
 		r->texts.kallsyms = nul_copy(p, n);
 		r->texts.kallsyms_len = n;
-		tep_parse_kallsyms(r->tep, r->texts.kallsyms);
 	}
 	return 0;
 }
@@ -349,7 +346,6 @@ static int parse_printk(struct bp_reader *r, struct cur *c)
 	if (n) {
 		r->texts.printk = nul_copy(p, n);
 		r->texts.printk_len = n;
-		tep_parse_printk_formats(r->tep, r->texts.printk);
 	}
 	return 0;
 }
@@ -382,6 +378,221 @@ static int parse_cmdlines(struct bp_reader *r, struct cur *c)
 	}
 	free(line);
 	return 0;
+}
+
+/* ---- handing the texts to libtraceevent ---- */
+
+/*
+ * The texts are parsed by libtraceevent, whose parser crashes on some
+ * corrupt formats (a NULL strcmp, a division by zero: found by fuzzing
+ * 1.7.1). A file is untrusted, so its texts are first parsed in a child
+ * process that reports, through a pipe, the index of each text before
+ * parsing it: a text the child dies on is skipped (with a warning) when the
+ * parent parses for real. Index 0 is the page header, then the formats,
+ * then kallsyms and printk formats.
+ */
+static int parse_text(struct tep_handle *tep, const struct bp_trace_headers *t, int long_size,
+		      size_t i)
+{
+	if (i == 0)
+		return tep_parse_header_page(tep, t->header_page, t->header_page_len, long_size);
+	if (i <= t->nformats)
+		return tep_parse_event(tep, t->formats[i - 1].text, t->formats[i - 1].len,
+				       t->formats[i - 1].system) ? -1 : 0;
+	if (i == t->nformats + 1)
+		return t->kallsyms ? tep_parse_kallsyms(tep, t->kallsyms) : 0;
+	return t->printk ? tep_parse_printk_formats(tep, t->printk) : 0;
+}
+
+static void setup_tep_geometry(struct bp_reader *r, struct tep_handle *tep);
+
+/* Parse texts from..last in a child; 0 when none crashes, else 1 and *bad. */
+enum { TEXT_PROBE, TEXT_KNOWN, TEXT_CRASHED };
+
+static size_t text_len(const struct bp_trace_headers *t, size_t i, const char **p)
+{
+	if (i == 0) {
+		*p = t->header_page;
+		return t->header_page_len;
+	}
+	if (i <= t->nformats) {
+		*p = t->formats[i - 1].text;
+		return t->formats[i - 1].len;
+	}
+	*p = i == t->nformats + 1 ? t->kallsyms : t->printk;
+	return *p ? strlen(*p) : 0;
+}
+
+/*
+ * Texts that parsed without crashing in an earlier probe of this process:
+ * a set of 64-bit hashes, so that a process opening many recordings of the
+ * same machine forks a probe only for texts it has not seen.
+ */
+static struct {
+	pthread_mutex_t lock;
+	uint64_t *slots;  /* 0: empty */
+	size_t cap, count;
+} known = { PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0 };
+
+static uint64_t text_hash(const struct bp_trace_headers *t, size_t i)
+{
+	uint64_t h = 1469598103934665603ULL ^ i * 0x9e3779b97f4a7c15ULL;
+	const char *p;
+	size_t n = text_len(t, i, &p), k;
+
+	for (k = 0; k < n; k++)
+		h = (h ^ (unsigned char)p[k]) * 1099511628211ULL;
+	return h ? h : 1;
+}
+
+/* Called with known.lock held. */
+static int known_has(uint64_t h)
+{
+	size_t i;
+
+	if (!known.cap)
+		return 0;
+	for (i = h & (known.cap - 1); known.slots[i]; i = (i + 1) & (known.cap - 1)) {
+		if (known.slots[i] == h)
+			return 1;
+	}
+	return 0;
+}
+
+static void known_add(uint64_t h)
+{
+	size_t i;
+
+	if (known_has(h))
+		return;
+	if ((known.count + 1) * 2 > known.cap) {
+		uint64_t *old = known.slots;
+		size_t old_cap = known.cap, k;
+
+		known.cap = known.cap ? known.cap * 2 : 1024;
+		known.slots = xcalloc(known.cap, sizeof(*known.slots));
+		known.count = 0;
+		for (k = 0; k < old_cap; k++) {
+			if (old[k])
+				known_add(old[k]);
+		}
+		free(old);
+	}
+	for (i = h & (known.cap - 1); known.slots[i]; i = (i + 1) & (known.cap - 1))
+		;
+	known.slots[i] = h;
+	known.count++;
+}
+
+static int probe_texts(struct bp_reader *r, size_t from, const char *state, size_t *bad)
+{
+	const size_t last = r->texts.nformats + 2, done = (size_t)-1;
+	size_t i, got = done;
+	int fds[2], status;
+	pid_t pid;
+
+	if (pipe(fds) < 0)
+		return 0;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return 0;
+	}
+	if (pid == 0) {
+		struct tep_handle *tep = tep_alloc();
+		int null = open("/dev/null", O_WRONLY);
+
+		/*
+		 * Die quietly: the crash being probed for must not reach the
+		 * terminal, nor be caught by a handler of the parent's (a test
+		 * runner's, a sanitizer's) that would carry on in the child.
+		 */
+		if (null >= 0)
+			dup2(null, 2);
+		signal(SIGSEGV, SIG_DFL);
+		signal(SIGBUS, SIG_DFL);
+		signal(SIGFPE, SIG_DFL);
+		signal(SIGILL, SIG_DFL);
+		signal(SIGABRT, SIG_DFL);
+		close(fds[0]);
+		if (!tep)
+			_exit(1);
+		setup_tep_geometry(r, tep);
+		for (i = from; i <= last; i++) {
+			if (state[i] != TEXT_PROBE)
+				continue;
+			if (write(fds[1], &i, sizeof(i)) != sizeof(i))
+				_exit(1);
+			parse_text(tep, &r->texts, r->long_size, i);
+		}
+		if (write(fds[1], &done, sizeof(done)) != sizeof(done))
+			_exit(1);
+		_exit(0);
+	}
+	close(fds[1]);
+	while (read(fds[0], &i, sizeof(i)) == sizeof(i))
+		got = i;
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (got == done)
+		return 0;
+	/* The child died after announcing text got (or could not start: got is done). */
+	*bad = got;
+	return 1;
+}
+
+static int load_tep(struct bp_reader *r, int untrusted)
+{
+	const size_t last = r->texts.nformats + 2;
+	char *state = xcalloc(last + 1, 1);
+	uint64_t *hash = xcalloc(last + 1, sizeof(*hash));
+	size_t i, from = 0, bad, crashes = 0, unknown = 0;
+	int ret = -1;
+
+	pthread_mutex_lock(&known.lock);
+	for (i = 0; i <= last; i++) {
+		hash[i] = text_hash(&r->texts, i);
+		state[i] = !untrusted || known_has(hash[i]) ? TEXT_KNOWN : TEXT_PROBE;
+		unknown += state[i] == TEXT_PROBE;
+	}
+	pthread_mutex_unlock(&known.lock);
+	while (unknown && probe_texts(r, from, state, &bad)) {
+		if (bad == 0 || ++crashes > 64) {
+			bp_set_error("'%s' has corrupt event formats", r->path);
+			goto out;
+		}
+		state[bad] = TEXT_CRASHED;
+		from = bad + 1;
+	}
+	pthread_mutex_lock(&known.lock);
+	for (i = 0; untrusted && i <= last; i++) {
+		if (state[i] == TEXT_PROBE)
+			known_add(hash[i]);
+	}
+	pthread_mutex_unlock(&known.lock);
+	if (parse_text(r->tep, &r->texts, r->long_size, 0)) {
+		bp_set_error("'%s' has a corrupt ring-buffer page header", r->path);
+		goto out;
+	}
+	for (i = 1; i <= last; i++) {
+		if (state[i] == TEXT_CRASHED || parse_text(r->tep, &r->texts, r->long_size, i)) {
+			/* An unparsable format loses that event type only, as in trace-cmd. */
+			if (i <= r->texts.nformats)
+				add_warning(r, "cannot parse an event format of system '%s'",
+					    r->texts.formats[i - 1].system);
+			else
+				add_warning(r, "cannot parse the %s", i == last - 1
+					    ? "kernel symbols" : "printk formats");
+		}
+	}
+	ret = 0;
+out:
+	free(state);
+	free(hash);
+	return ret;
 }
 
 /* ---- trace-cmd options ---- */
@@ -961,18 +1172,24 @@ int bp_reader_rewind(struct bp_reader *r)
 
 /* ---- setting up ---- */
 
-static int init_tep(struct bp_reader *r, int big_endian)
+static void setup_tep_geometry(struct bp_reader *r, struct tep_handle *tep)
+{
+	const int host_big = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+
+	tep_set_file_bigendian(tep, (host_big ^ r->swap) ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, host_big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, r->long_size);
+	tep_set_page_size(tep, r->page_size);
+}
+
+static int init_tep(struct bp_reader *r)
 {
 	r->tep = tep_alloc();
 	if (!r->tep) {
 		bp_set_error("out of memory");
 		return -1;
 	}
-	tep_set_file_bigendian(r->tep, big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(r->tep, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? TEP_BIG_ENDIAN
-									       : TEP_LITTLE_ENDIAN);
-	tep_set_long_size(r->tep, r->long_size);
-	tep_set_page_size(r->tep, r->page_size);
+	setup_tep_geometry(r, r->tep);
 	return 0;
 }
 
@@ -1496,9 +1713,11 @@ static int parse_file(struct bp_reader *r)
 		return -1;
 	}
 	r->page_size = (int)psize;
-	if (init_tep(r, endian))
+	if (init_tep(r))
 		return -1;
 	if (r->version == 6 ? parse_v6(r, &c) : parse_v7(r, &c))
+		return -1;
+	if (load_tep(r, 1))
 		return -1;
 	meta_from_options(r);
 	warn_truncated(r);
@@ -1603,18 +1822,16 @@ struct bp_reader *bp_reader_new_spool(const struct bp_trace_headers *h, int ncpu
 	r->long_size = sizeof(long);
 	r->page_size = page_size;
 	r->ncpus = ncpus;
-	if (init_tep(r, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+	if (init_tep(r))
 		goto out_free;
 	r->texts.header_page = nul_copy((const uint8_t *)h->header_page, h->header_page_len);
 	r->texts.header_page_len = h->header_page_len;
-	if (tep_parse_header_page(r->tep, r->texts.header_page, h->header_page_len,
-				  r->long_size)) {
-		bp_set_error("cannot parse the ring-buffer page header");
-		goto out_free;
-	}
 	for (i = 0; i < h->nformats; i++)
 		parse_one_format(r, h->formats[i].system, (const uint8_t *)h->formats[i].text,
 				 h->formats[i].len);
+	/* The recorder's own texts from tracefs: trusted, parsed without a probe. */
+	if (load_tep(r, 0))
+		goto out_free;
 	if (h->cmdlines) {
 		struct cur c;
 		uint8_t *buf = xmalloc(8 + h->cmdlines_len);

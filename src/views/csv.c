@@ -147,7 +147,8 @@ static void totals(FILE *out, const struct bp_model *m)
 
 	fputs("key,value\n", out);
 	fprintf(out, "read_bytes,%" PRIu64 "\nmetadata_bytes,%" PRIu64 "\nnonblock_bytes,%" PRIu64
-		"\nwrite_insert_bytes,%" PRIu64 "\nrq_read_bytes,%" PRIu64 "\nattributed_permille,%" PRId64 "\nwait_ns,%" PRIu64 "\n",
+		"\nwrite_insert_bytes,%" PRIu64 "\nrq_read_bytes,%" PRIu64
+		"\nattributed_permille,%" PRId64 "\nwait_ns,%" PRIu64 "\n",
 		t->read_bytes, t->metadata_bytes, t->nonblock_bytes, t->write_insert_bytes, t->rq_read_bytes,
 		t->attributed_permille, t->wait_ns);
 	for (c = 0; c < BP_NCAUSES; c++)

@@ -63,6 +63,17 @@ static void row(struct bp_section *s, const char *detail, ...)
 	s->details[s->nrows++] = detail ? xstrdup(detail) : NULL;
 }
 
+static const char *missing_why(const struct bp_model *m, unsigned bit)
+{
+	return (m->missing_on_kernel & bit) ? "not available on this kernel" :
+					      "not available: not in the recording";
+}
+
+static int disk_busy(const struct bp_disk_stat *k)
+{
+	return k->rq_read_bytes || k->rq_write_bytes || k->metadata_bytes || k->file_bytes;
+}
+
 static void header(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
 {
 	const struct bp_model_header *h = &m->header;
@@ -70,7 +81,7 @@ static void header(struct bp_doc *d, const struct bp_model *m, const struct bp_r
 	struct bp_section *s = section(d, "bootprof report");
 	char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN];
 	unsigned bit;
-	size_t i;
+	size_t i, busy;
 
 	if (o->file)
 		line(s, "recording: %s", o->file);
@@ -83,10 +94,18 @@ static void header(struct bp_doc *d, const struct bp_model *m, const struct bp_r
 	if (h->command || h->stop_reason)
 		line(s, "command: %s   stopped: %s", h->command ? h->command : "-",
 		     h->stop_reason ? h->stop_reason : "-");
+	/* Disks with I/O in the window (all of them when none had any). */
+	for (i = 0, busy = 0; i < m->ndisks; i++)
+		busy += disk_busy(&m->disks[i]);
 	for (i = 0; i < m->ndisks; i++) {
 		const struct bp_disk_stat *k = &m->disks[i];
+		char dev[BP_FMT_LEN];
 
-		line(s, "disk: %s (%u:%u) %s%s%s", k->name, BP_DEV_MAJOR(k->dev), BP_DEV_MINOR(k->dev),
+		if (busy && !disk_busy(k))
+			continue;
+		snprintf(dev, sizeof(dev), "%u:%u", BP_DEV_MAJOR(k->dev), BP_DEV_MINOR(k->dev));
+		line(s, "disk: %s%s%s%s %s%s%s", k->name, strcmp(k->name, dev) ? " (" : "",
+		     strcmp(k->name, dev) ? dev : "", strcmp(k->name, dev) ? ")" : "",
 		     k->rotational > 0 ? "rotational" : k->rotational == 0 ? "non-rotational" :
 		     "rotational: unknown", k->size ? ", " : "", k->size ? bp_fmt_bytes(a, k->size) : "");
 	}
@@ -108,7 +127,9 @@ static void header(struct bp_doc *d, const struct bp_model *m, const struct bp_r
 		line(s, "attributed: not available (no block-layer events)");
 	for (bit = 1; bit && bit <= BP_MISSING_BLOCK; bit <<= 1) {
 		if (m->missing & bit)
-			line(s, "not recorded: %s", bp_missing_text(bit));
+			line(s, "%s: %s", (m->missing_on_kernel & bit) ?
+			     "not available on this kernel" : "not in the recording",
+			     bp_missing_text(bit));
 	}
 	for (i = 0; i < h->nunavailable; i++)
 		line(s, "unavailable on that kernel: %s", h->unavailable[i]);
@@ -150,13 +171,13 @@ static void summary(struct bp_doc *d, const struct bp_model *m)
 	if (!(m->missing & BP_MISSING_SCHED))
 		line(s, "CPU idle while waiting:  %s", bp_fmt_ns(a, t->idle_wait_ns));
 	if (m->missing & BP_MISSING_ACCESS)
-		line(s, "never used:              not available on this kernel");
+		line(s, "never used:              %s", missing_why(m, BP_MISSING_ACCESS));
 	else
 		line(s, "never used:              %s (%s of file bytes read)",
 		     bp_fmt_bytes(a, t->never_used_bytes),
 		     bp_fmt_pct(b, t->never_used_bytes, t->read_bytes - t->metadata_bytes));
 	if (m->missing & BP_MISSING_DELETE)
-		line(s, "re-read:                 not available (no delete_from_page_cache events)");
+		line(s, "re-read:                 %s", missing_why(m, BP_MISSING_DELETE));
 	else
 		line(s, "re-read:                 %s", bp_fmt_bytes(a, t->reread_bytes));
 }
@@ -357,8 +378,8 @@ static void never_used(struct bp_doc *d, const struct bp_model *m, const struct 
 	size_t n, i, k = 0;
 
 	if (m->missing & BP_MISSING_ACCESS) {
-		line(s, "not available on this kernel (needs mm_filemap_get_pages, map_pages and "
-		     "fault: Linux 6.12 or later)");
+		line(s, "%s (needs filemap get_pages/map_pages/fault: Linux 6.12+)",
+		     missing_why(m, BP_MISSING_ACCESS));
 		return;
 	}
 	columns(s, never_head, "rrrl");
@@ -390,7 +411,7 @@ static void reread(struct bp_doc *d, const struct bp_model *m, const struct bp_r
 	size_t n, i, k = 0;
 
 	if (m->missing & BP_MISSING_DELETE) {
-		line(s, "not available (mm_filemap_delete_from_page_cache was not recorded)");
+		line(s, "%s (needs mm_filemap_delete_from_page_cache)", missing_why(m, BP_MISSING_DELETE));
 		return;
 	}
 	columns(s, reread_head, "rrl");
@@ -499,10 +520,12 @@ void bp_doc_release(struct bp_doc *d)
 	memset(d, 0, sizeof(*d));
 }
 
-static const struct {
+struct missing_name {
 	unsigned bit;
 	const char *name, *text;
-} missing_names[] = {
+};
+
+static const struct missing_name missing_names[] = {
 	{ BP_MISSING_SCHED, "sched", "sched_switch (no I/O wait, no CPU idle time)" },
 	{ BP_MISSING_WAKEUP, "wakeup", "sched_waking/sched_wakeup" },
 	{ BP_MISSING_FORK, "fork", "sched_process_fork (each task shown as its own process)" },
@@ -513,24 +536,27 @@ static const struct {
 	{ BP_MISSING_BLOCK, "block", "block_rq_issue (no block-layer totals)" },
 };
 
-const char *bp_missing_name(unsigned bit)
+static const struct missing_name *missing_find(unsigned bit)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(missing_names) / sizeof(missing_names[0]); i++) {
 		if (missing_names[i].bit == bit)
-			return missing_names[i].name;
+			return &missing_names[i];
 	}
-	return "?";
+	return NULL;
+}
+
+const char *bp_missing_name(unsigned bit)
+{
+	const struct missing_name *n = missing_find(bit);
+
+	return n ? n->name : "?";
 }
 
 const char *bp_missing_text(unsigned bit)
 {
-	size_t i;
+	const struct missing_name *n = missing_find(bit);
 
-	for (i = 0; i < sizeof(missing_names) / sizeof(missing_names[0]); i++) {
-		if (missing_names[i].bit == bit)
-			return missing_names[i].text;
-	}
-	return "?";
+	return n ? n->text : "?";
 }

@@ -10,6 +10,7 @@
  *                  string|null, "ncpus", "page_size", "start_ns", "stop_ns":
  *                  int, "unavailable_events": [string], "not_recorded":
  *                  [string: sched|wakeup|fork|syscalls|filemap|access|delete|block],
+ *                  "not_on_kernel": [string] (the subset the kernel lacks),
  *                  "warnings": string|null },
  *   "window": { "since_ns", "until_ns", "bucket_ns" },
  *   "filter": { "pid": int|null, "comm", "file": string|null, "tree": bool },
@@ -45,6 +46,8 @@
  *   "timeline": { "start_ns", "bucket_ns", "columns": ["wait_ns",
  *                 "idle_wait_ns", "read_bytes", "rq_read_bytes", "waiting_max"],
  *                 "buckets": [[int, int, int, int, int]] }
+ *   "plugins": { NAME: { ... } }   one object per plugin that ran (see
+ *                                  bootprof-plugins(7)); absent with --no-plugins
  * }
  *
  * CAUSE is one of read, open-stat, exec, getdents, fault, other. Lists
@@ -55,6 +58,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "plugin/plugins.h"
 #include "views/format.h"
 #include "views/report.h"
 
@@ -170,6 +174,14 @@ static void recording(struct json *j, const struct bp_model *m, const struct bp_
 	open_(j, "not_recorded", '[');
 	for (bit = 1; bit <= BP_MISSING_BLOCK; bit <<= 1) {
 		if (m->missing & bit) {
+			sep(j);
+			bp_json_str(j->out, bp_missing_name(bit));
+		}
+	}
+	close_(j, ']');
+	open_(j, "not_on_kernel", '[');
+	for (bit = 1; bit <= BP_MISSING_BLOCK; bit <<= 1) {
+		if (m->missing_on_kernel & bit) {
 			sep(j);
 			bp_json_str(j->out, bp_missing_name(bit));
 		}
@@ -429,6 +441,10 @@ int bp_view_json(FILE *out, const struct bp_model *m, const struct bp_report_opt
 	file_list(&j, m, o, "never_used", BP_SORT_FILE_NEVER_USED);
 	file_list(&j, m, o, "reread", BP_SORT_FILE_REREAD);
 	disks_execs_timeline(&j, m);
+	if (o->plugins) {
+		key(&j, "plugins");
+		bp_plugins_report_json(o->plugins, out, j.depth);
+	}
 	close_(&j, '}');
 	fputc('\n', out);
 	return 0;

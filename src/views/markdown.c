@@ -2,6 +2,7 @@
 /* The markdown report: the text report's content as headings and tables. */
 #include <string.h>
 
+#include "plugin/plugins.h"
 #include "views/doc.h"
 #include "views/report.h"
 
@@ -69,5 +70,6 @@ int bp_view_markdown(FILE *out, const struct bp_model *m, const struct bp_report
 		fputc('\n', out);
 	}
 	bp_doc_release(&d);
+	bp_plugins_report_markdown(o->plugins, out);
 	return 0;
 }

@@ -12,12 +12,15 @@
  * writes to out and returns 0, or -1 with bp_set_error() (unknown table).
  * Output is deterministic: every list is sorted with tie-breaks.
  */
+struct bp_plugin_set;
+
 struct bp_report_opts {
 	const char *file;         /* the recording's name, shown in the header */
 	size_t top;               /* rows per list; 0 = all */
 	struct bp_filter filter;
 	int tree;                 /* processes as a tree with descendant totals */
 	const char *table;        /* csv: which table (see bp_csv_tables) */
+	const struct bp_plugin_set *plugins; /* their sections, after ours; NULL: none */
 };
 
 int bp_view_text(FILE *out, const struct bp_model *m, const struct bp_report_opts *o);

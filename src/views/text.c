@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plugin/plugins.h"
 #include "util/xalloc.h"
 #include "views/doc.h"
 #include "views/format.h"
@@ -90,5 +91,6 @@ int bp_view_text(FILE *out, const struct bp_model *m, const struct bp_report_opt
 			put_table(out, s);
 	}
 	bp_doc_release(&d);
+	bp_plugins_report_text(o->plugins, out);
 	return 0;
 }

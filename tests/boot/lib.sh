@@ -26,12 +26,15 @@ boot_kernel() {
 }
 
 # The path of module $1 (dashes and underscores are the same), or nothing.
+# The index (name path, one a line) is built once per kernel.
 boot_module_path() {
-	n=$(echo "$1" | tr - _)
-	find "$KDIR/lib/modules/$KREL/kernel" -name '*.ko*' | while read -r p; do
-		b=$(basename "$p" | sed 's/\.ko.*//' | tr - _)
-		[ "$b" = "$n" ] && echo "$p" && break
-	done
+	_idx=$KDIR/modules.index
+	if [ ! -s "$_idx" ]; then
+		find "$KDIR/lib/modules/$KREL/kernel" -name '*.ko*' | awk '{
+			n = $0; sub(".*/", "", n); sub("[.]ko.*", "", n); gsub("-", "_", n)
+			print n, $0 }' >"$_idx.tmp" && mv "$_idx.tmp" "$_idx"
+	fi
+	awk -v n="$(echo "$1" | tr - _)" '$1 == n { print $2; exit }' "$_idx"
 }
 
 # A module's own dependencies, from its .modinfo "depends=" field (what
@@ -109,8 +112,13 @@ boot_qemu() {
 	return $_rc
 }
 
-# Fail unless QEMU and the host tools are here.
+# Fail unless QEMU, the host tools and the static bootprof are here (the
+# static build is made on the way: make static is incremental).
 boot_require_tools() {
+	if ! make -s -C "$TOP" static >/dev/null 2>&1 || [ ! -x "$BOOT_STATIC" ]; then
+		echo "cannot build the static bootprof (make static)"
+		return 1
+	fi
 	for t in qemu-system-x86_64 mkfs.ext4 debugfs cpio gzip xz timeout; do
 		command -v $t >/dev/null 2>&1 || { echo "$t not installed"; return 1; }
 	done
@@ -181,11 +189,21 @@ echo "TEST-INIT: root pid $$ at $(cut -d' ' -f1 /proc/uptime)"
 arg() { sed -n "s/.*\<test\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 mount -t tmpfs tmpfs /run
 if [ "$(arg kill-recorder)" = 1 ]; then
-	pkill -9 bootprof-rec && echo "TEST-INIT: killed the recorder"
+	for p in /proc/[0-9]*; do
+		[ "$(cat $p/comm 2>/dev/null)" = bootprof-rec ] && kill -9 ${p#/proc/} &&
+			echo "TEST-INIT: killed the recorder"
+	done
 fi
-cat /data/small.txt >/dev/null
-dd if=/data/big.bin of=/dev/null bs=65536 2>/dev/null
-mmap-touch /data/archive.zip
+# busybox runs cat and dd without exec: their pids are the ground truth.
+cat /data/small.txt >/dev/null &
+echo "TEST-INIT: cat pid $!"
+wait
+dd if=/data/big.bin of=/dev/null bs=65536 2>/dev/null &
+echo "TEST-INIT: dd pid $!"
+wait
+mmap-touch /data/archive.zip &
+echo "TEST-INIT: mmap-touch pid $!"
+wait
 stop-marker
 touch /run/test-done
 wait=$(arg wait)
@@ -195,6 +213,9 @@ while [ ! -e /var/log/bootprof/latest.dat ] && [ $i -lt $((${wait:-60} * 5)) ]; 
 	i=$((i + 1))
 done
 echo "TEST-INIT: recording $(readlink /var/log/bootprof/latest.dat)"
+[ -d /sys/kernel/tracing/instances ] || mount -t tracefs tracefs /sys/kernel/tracing
+echo "TEST-INIT: instances [$(ls /sys/kernel/tracing/instances | tr '\n' ' ')]"
+echo "TEST-INIT: top-level events [$(cat /sys/kernel/tracing/set_event | tr '\n' ' ')]"
 [ -e /var/log/bootprof ] && tar cf /dev/vdb -C /var/log bootprof && echo "TEST-INIT: saved"
 sync
 mount -o remount,ro /
@@ -208,7 +229,10 @@ EOT
 	boot_ext4 "$_d" "$BOOT_DISK" 64 || return 1
 	if [ "$1" = immutable-log-dir ]; then
 		# EXT2_IMMUTABLE_FL: even root cannot create files in it.
-		debugfs -w -R "set_inode_field /var/log/bootprof flags 0x10" "$BOOT_DISK" >/dev/null 2>&1
+		_fl=$(debugfs -R "stat /var/log/bootprof" "$BOOT_DISK" 2>/dev/null |
+			sed -n 's/.*Flags: \(0x[0-9a-f]*\).*/\1/p')
+		debugfs -w -R "set_inode_field /var/log/bootprof flags $(printf '0x%x' $((${_fl:-0} | 0x10)))" \
+			"$BOOT_DISK" >/dev/null 2>&1
 	fi
 	rm -f "$BOOT_OUT"
 	truncate -s 64M "$BOOT_OUT"
@@ -233,4 +257,118 @@ boot_fetch_recording() {
 # Inode number of PATH in the disk image (decimal), from debugfs.
 boot_inode() {
 	debugfs -R "stat $1" "$BOOT_DISK" 2>/dev/null | sed -n 's/^Inode: *\([0-9]*\).*/\1/p'
+}
+
+# ---- reading a recording's dump (bootprof dump) ----
+# Lines: "TS [CPU] PID COMM EVENT: fields"; filemap inodes are hex.
+
+# Bytes added to the page cache for inode INO_HEX on a block device, by PID
+# (or by anyone when PID is empty).
+boot_bytes_added() {
+	awk -v ino="$2" -v pid="$3" '
+	$5 == "mm_filemap_add_to_page_cache:" && $7 !~ /^0:/ && $9 == ino &&
+	    (pid == "" || $3 == pid) {
+		o = $NF; sub("order=", "", o); b += 4096 * 2 ^ o
+	} END { printf "%d\n", b }' "$1"
+}
+
+# PIDs that added pages of INO_HEX, one per line.
+boot_adders() {
+	awk -v ino="$2" '$5 == "mm_filemap_add_to_page_cache:" && $7 !~ /^0:/ && $9 == ino { print $3 }' \
+		"$1" | sort -u
+}
+
+# "ADDED UNUSED": pages of INO_HEX read from storage, and how many of them no
+# fault/map_pages/get_pages event covered (6.12+ access events).
+boot_never_used() {
+	awk -v ino="$2" '
+	$5 == "mm_filemap_add_to_page_cache:" && $7 !~ /^0:/ && $9 == ino {
+		o = $11; sub("ofs=", "", o); n = $NF; sub("order=", "", n)
+		for (i = 0; i < 2 ^ n; i++) added[int(o / 4096) + i] = 1
+	}
+	($5 == "mm_filemap_map_pages:" || $5 == "mm_filemap_get_pages:" || $5 == "mm_filemap_fault:") &&
+	    $7 == "ino=" ino {
+		r = $8; sub("ofs=", "", r); split(r, a, "-"); if (a[2] == "") a[2] = a[1]
+		for (p = int(a[1] / 4096); p <= int(a[2] / 4096); p++) used[p] = 1
+	}
+	END { for (p in added) { t++; if (!(p in used)) u++ } printf "%d %d\n", t, u }' "$1"
+}
+
+# Timestamp of PID 1's exec of PATH (first one).
+boot_exec_ts() {
+	awk -v f="filename=$2" '$5 == "sched_process_exec:" && $3 == 1 && $6 == f { print $1; exit }' "$1"
+}
+
+# The main boot test of one kernel: build, boot with bootprof as init and
+# the tracing words 'bootprof cmdline' prints, and check the recording.
+boot_main_test() {
+	series=$1 stop=$2
+	boot_require_tools >"$TEST_DIR/.why" || skip_all "$(cat "$TEST_DIR/.why")"
+	boot_kernel "$series" 2>"$TEST_DIR/.why" || skip_all "no $series kernel: $(cat "$TEST_DIR/.why")"
+	boot_build_initramfs || { not_ok "build the initramfs"; return; }
+	boot_build_disk || { not_ok "build the disk image"; return; }
+	words=$("$BOOTPROF" cmdline --kernel "$KREL" --buffer-size 8192 2>/dev/null)
+	boot_scenario boot 240 "$words $stop"
+	rc=$?
+	con=$TEST_DIR/boot.console
+	echo "# $KREL booted in $BOOT_SECONDS s (status $rc)"
+	expect "$series: boots, the test init runs to the end" "[ $rc = 0 ] && grep -q 'TEST-INIT: done' '$con'"
+	if ! boot_fetch_recording; then
+		not_ok "$series: the recording is saved to /var/log/bootprof with latest.dat"
+		grep -E 'bootprof|TEST-INIT' "$con" | sed 's/^/#   /' | tail -n 20
+		return
+	fi
+	ok "$series: the recording is saved to /var/log/bootprof with latest.dat"
+	expect "$series: the kernel log names the saved file" \
+		"grep -q 'bootprof: saved /var/log/bootprof/boot-[0-9]*-[0-9]*\.dat' '$con'"
+	dump=$TEST_DIR/dump.txt
+	expect "$series: bootprof dump reads it" "'$BOOTPROF' dump '$TEST_DIR/latest.dat' >'$dump'"
+	if command -v trace-cmd >/dev/null; then
+		expect "$series: trace-cmd report reads it" \
+			"trace-cmd report '$TEST_DIR/latest.dat' >/dev/null 2>&1"
+	fi
+	expect "$series: no events lost" "grep -q '^# lost events: 0' '$dump'"
+	t_start=$(boot_exec_ts "$dump" /bin/bootprof)
+	t_init=$(boot_exec_ts "$dump" /init)
+	echo "# PID 1 exec'd bootprof at $t_start s, the real init at $t_init s"
+	expect "$series: events from before PID 1 (initcalls)" \
+		"[ -n '$t_start' ] && awk -v t='$t_start' '\$1 < t && \$5 ~ /^initcall_/ { n++ } END { exit !(n > 10) }' '$dump'"
+	# TCG runs a few hundred times slower than hardware: the bound is loose.
+	expect "$series: the real init is exec'd within 0.5 s (emulated) of bootprof" \
+		"[ -n '$t_init' ] && awk -v a='$t_start' -v b='$t_init' 'BEGIN { exit !(b > a && b - a < 0.5) }'"
+	sed -n 's/.*bootprof: exec \/init \([0-9]*\) us after start.*/# bootprof measured \1 us from main to exec/p' "$con"
+	expect "$series: stop condition as configured" "grep -q 'stopped: $3' '$con'"
+	rep=$TEST_DIR/readers.csv
+	expect "$series: bootprof report reads it" \
+		"'$BOOTPROF' report --format csv --table readers --file /data/ '$TEST_DIR/latest.dat' >'$rep' &&
+		 '$BOOTPROF' report --format csv --table files --file /data/ '$TEST_DIR/latest.dat' >'$TEST_DIR/files.csv' &&
+		 '$BOOTPROF' report '$TEST_DIR/latest.dat' >'$TEST_DIR/report.txt'"
+	for f in small.txt:cat big.bin:dd; do
+		file=${f%%:*} prog=${f#*:}
+		inode=$(boot_inode /data/$file)
+		ino=$(printf '%x' "$inode")
+		size=$(stat -c %s "$TEST_DIR/rootdir/data/$file")
+		pid=$(sed -n "s/^TEST-INIT: $prog pid \([0-9]*\).*/\1/p" "$con")
+		got=$(boot_bytes_added "$dump" "$ino" "$pid")
+		echo "# $file: inode $inode, $size bytes; $prog (pid $pid) read $got"
+		expect "$series: $file (inode $inode) is read by $prog (pid $pid), $size bytes, in the events" \
+			"[ -n '$pid' ] && [ '$got' = '$size' ] && [ \"\$(boot_adders '$dump' '$ino')\" = '$pid' ]"
+		expect "$series: the report says so too" \
+			"[ \"\$(grep -c '^/data/$file,' '$rep')\" = 1 ] && grep -q '^/data/$file,$pid,[^,]*,[0-9]*,$size,' '$rep' &&
+			 grep -q '^/data/$file,[0-9]*:[0-9]*,$inode,file,$size,' '$TEST_DIR/files.csv'"
+	done
+	inode=$(boot_inode /data/archive.zip)
+	set -- $(boot_never_used "$dump" "$(printf '%x' "$inode")")
+	echo "# archive.zip: $1 pages read, $2 never used (2 touched)"
+	if grep -q '^# unavailable events:.*mm_filemap_map_pages' "$dump"; then
+		expect "$series: never-used pages are reported as not available" \
+			"! grep -q mm_filemap_map_pages: '$dump' &&
+			 grep -q '^never used: *not available on this kernel' '$TEST_DIR/report.txt'"
+	else
+		expect "$series: the mmap'd archive shows pages never used" "[ $2 -gt 0 ] && [ $2 -lt $1 ]"
+		expect "$series: the report's never-used bytes match the events ($(($2 * 4096)))" \
+			"grep -q '^/data/archive.zip,[0-9]*:[0-9]*,$inode,file,$(($1 * 4096)),[0-9]*,[0-9]*,$(($2 * 4096)),' '$TEST_DIR/files.csv'"
+	fi
+	expect "$series: the boot buffer is gone afterwards" \
+		"grep -q 'TEST-INIT: instances \[\]' '$con' && grep -q 'TEST-INIT: top-level events \[\]' '$con'"
 }

@@ -5,16 +5,21 @@
 . "$(dirname "$0")/../test-lib.sh"
 
 FIX=$TOP/tests/fixtures
-DAT=$FIX/top-small.dat
-[ -f "$DAT" ] || skip_all "no fixture $DAT"
+[ -f "$FIX/top-small.dat.gz" ] || skip_all "no fixture top-small.dat.gz"
+DAT=$TEST_DIR/top-small.dat
+gzip -dc "$FIX/top-small.dat.gz" >"$DAT"
 
 # 1. Golden screens (tests/fixtures/top-golden.cases; regenerate with top-golden.sh).
-grep -v '^#' "$FIX/top-golden.cases" | while IFS='	' read -r name args; do
+. "$FIX/top-cases.sh"
+SPLIT=$(top_split "$DAT")
+expect "the recording holds the pause between the bursts" "[ -n '$SPLIT' ]"
+top_cases "$FIX/top-golden.cases" "$DAT" >"$TEST_DIR/cases"
+while IFS='	' read -r name args; do
 	[ -n "$name" ] || continue
 	expect "golden $name" \
 		"'$BOOTPROF' top --batch $args '$DAT' >'$TEST_DIR/$name.txt' &&
 		 diff -u '$FIX/top-golden/$name.txt' '$TEST_DIR/$name.txt'"
-done
+done <"$TEST_DIR/cases"
 
 # 2. Ground truth: the regeneration script wrote data$i.bin of i * 700000
 # bytes; each was read once from a cold cache, so READ is its size in pages.
@@ -35,15 +40,39 @@ for set in early late; do
 	done
 done
 
-# 3. A window over the second burst shows late/ and not early/, and its
-# READ total is smaller than the whole recording's.
-"$BOOTPROF" top --batch --since 6513.4 "$DAT" >"$TEST_DIR/late.txt"
-expect "window after 6513.4 s lists late/data3.bin" "grep -q 'late/data3.bin' '$TEST_DIR/late.txt'"
-expect "window after 6513.4 s does not list early/data3.bin" \
-	"! grep -q 'early/data3.bin' '$TEST_DIR/late.txt'"
+# 3. A window after the pause shows late/ and not early/, one before it
+# the opposite, and each reads less than the whole recording.
+"$BOOTPROF" top --batch --width 200 --since "$SPLIT" "$DAT" >"$TEST_DIR/late.txt"
+"$BOOTPROF" top --batch --width 200 --until "$SPLIT" "$DAT" >"$TEST_DIR/early.txt"
+for i in 1 2 3; do
+	expect "window after the pause lists late/data$i.bin, not early/" \
+		"grep -q 'late/data$i.bin' '$TEST_DIR/late.txt' && ! grep -q 'early/data$i.bin' '$TEST_DIR/late.txt'"
+	expect "window before the pause lists early/data$i.bin, not late/" \
+		"grep -q 'early/data$i.bin' '$TEST_DIR/early.txt' && ! grep -q 'late/data$i.bin' '$TEST_DIR/early.txt'"
+done
 read_of() { sed -n 's/^read \([^ ]* [^ ]*\) .*/\1/p' "$1"; }
-expect "window total read < whole recording's" \
-	"[ \"$(read_of "$TEST_DIR/late.txt")\" != \"$(read_of "$TEST_DIR/wide.txt")\" ]"
+expect "window totals differ from the whole recording's" \
+	"[ \"$(read_of "$TEST_DIR/late.txt")\" != \"$(read_of "$TEST_DIR/wide.txt")\" ] &&
+	 [ \"$(read_of "$TEST_DIR/early.txt")\" != \"$(read_of "$TEST_DIR/wide.txt")\" ]"
+
+# 3b. The same model as report: the header's totals are the report's
+# summary, for the whole recording and for a window.
+summary() { # FILE -> "read|wait|idle|never" from a report
+	sed -n 's/^read from storage: *\([^(]*[^ (]\) *(.*/read \1/p
+		s/^I\/O wait: *\(.*\)$/wait \1/p
+		s/^CPU idle while waiting: *\(.*\)$/idle \1/p
+		s/^never used: *\([^(]*[^ (]\) *(.*/never \1/p' "$1"
+}
+header() { # FILE -> the same from top --batch
+	sed -n 's/^read \(.*\)  I\/O wait \(.*\)  CPU idle waiting \(.*\)  never used \(.*\)$/read \1\nwait \2\nidle \3\nnever \4/p' "$1"
+}
+for w in "" "--since $SPLIT" "--until $SPLIT"; do
+	"$BOOTPROF" report $w "$DAT" >"$TEST_DIR/report.txt"
+	"$BOOTPROF" top --batch $w "$DAT" >"$TEST_DIR/top.txt"
+	expect "totals as report's${w:+ ($w)}" \
+		"summary '$TEST_DIR/report.txt' >'$TEST_DIR/r' && header '$TEST_DIR/top.txt' >'$TEST_DIR/t' &&
+		 [ \$(wc -l <'$TEST_DIR/r') = 4 ] && diff '$TEST_DIR/r' '$TEST_DIR/t'"
+done
 
 # 4. Same rows as the screen: the files view of --batch at 80 columns fits 80 columns.
 expect "--width 80: no line longer than 80" \

@@ -6,27 +6,11 @@
 . "$(dirname "$0")/../test-lib.sh"
 
 command -v tmux >/dev/null || skip_all "tmux is not installed (scripts/deps.sh check)"
-DAT=$TOP/tests/fixtures/top-small.dat
-[ -f "$DAT" ] || skip_all "no fixture $DAT"
+[ -f "$TOP/tests/fixtures/top-small.dat.gz" ] || skip_all "no fixture top-small.dat.gz"
+DAT=$TEST_DIR/top-small.dat
+gzip -dc "$TOP/tests/fixtures/top-small.dat.gz" >"$DAT"
 
-SOCK=bp-$TEST_NAME-$$
-T() { tmux -L "$SOCK" "$@"; }
-trap 'T kill-server 2>/dev/null; rm -rf "$TEST_DIR"' EXIT
-
-screen() { T capture-pane -p -t top; }
-
-# wait_for PATTERN: until the screen shows it (10 s; the sanitized build is slow).
-wait_for() {
-	i=0
-	while [ $i -lt 100 ]; do
-		screen | grep -q -e "$1" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	echo "screen never showed: $1"
-	screen
-	return 1
-}
+. "$TOP/tests/fixtures/top-tmux.sh"
 
 # start W H [ENV...]: run top on the fixture in a W x H terminal.
 start() {
@@ -39,16 +23,6 @@ start() {
 }
 
 keys() { T send-keys -t top "$@"; }
-
-exited() {
-	i=0
-	while [ $i -lt 100 ]; do
-		[ -s "$TEST_DIR/status" ] && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
 
 start 100 30
 expect "first screen: the files view sorted by wait" "wait_for 'Files: [0-9]* of [0-9]*, by WAIT'"

@@ -62,6 +62,11 @@ complete_words() {
 	' "$TEST_DIR/cwd" "$@" 2>>"$TEST_DIR/bash.err" | sed 's|/$||; /^$/d' | sort -u
 }
 
+# optarg USAGE OPT: what the completion's usage parser says OPT takes.
+optarg() {
+	bash -c '. "$0"; _bootprof_optarg "$1" "$2"' "$COMP" "$1" "$2"
+}
+
 # same 'what' FILE-A FILE-B: the two candidate lists are equal.
 same() {
 	expect "$1" "diff '$2' '$3'"
@@ -148,8 +153,7 @@ for m in $modes; do
 	for c in $(cat "$T/cmds"); do
 		"$BOOTPROF" "$c" -h >"$T/usage"
 		for o in $("$BOOTPROF" "$c" --list-opts); do
-			choices=$(grep -oE -- "$o(=| )[a-z0-9_-]+(\|[a-z0-9_-]+)+" "$T/usage" |
-				head -n 1 | sed -E 's/^[^ =]*[ =]//')
+			choices=$(optarg "$(cat "$T/usage")" "$o" | grep '|')
 			if grep -qE -- "$o(=| )(FILE|PATH)" "$T/usage"; then
 				printf 'notes.txt\n' >"$T/want"
 				complete_words $m "$c" "$o" n >"$T/got"
@@ -158,9 +162,13 @@ for m in $modes; do
 			if case $o in *plugin*) true ;; *) false ;; esac &&
 				grep -qE -- "$o(=| )[A-Z]" "$T/usage"; then
 				if "$BOOTPROF" report --list-plugins >"$T/plugins" 2>/dev/null; then
-					sort "$T/plugins" >"$T/want"
+					# NAME.KEY=VALUE options complete "NAME."
+					suffix=
+					# (zsh adds it as a suffix, which compadd -A does not show).
+					grep -qE -- "$o(=| )[A-Z]+\.[A-Z]" "$T/usage" && [ $m != zsh ] && suffix=.
+					awk -v s="$suffix" '{ print $1 s }' "$T/plugins" | sort >"$T/want"
 					complete_words $m "$c" "$o" '' >"$T/got"
-					same "$m: 'bootprof $c $o <TAB>' offers 'report --list-plugins'" "$T/want" "$T/got"
+					same "$m: 'bootprof $c $o <TAB>' offers the names of 'report --list-plugins'" "$T/want" "$T/got"
 				else
 					skip "$m: 'bootprof $c $o <TAB>'" "no 'bootprof report --list-plugins'"
 				fi
@@ -185,10 +193,33 @@ for m in $modes; do
 	fi
 done
 
+# Values offered for an option are values the command accepts: with each,
+# it gets past option parsing (any status but 2 on a missing recording),
+# while a bogus value is a usage error.
+for c in $(cat "$T/cmds"); do
+	"$BOOTPROF" "$c" -h >"$T/usage"
+	for o in $("$BOOTPROF" "$c" --list-opts); do
+		choices=$(optarg "$(cat "$T/usage")" "$o" | grep '|') || continue
+		run() {
+			timeout 20 "$BOOTPROF" "$c" "$o=$1" "$T/no-such.dat" </dev/null >/dev/null 2>"$T/err"
+		}
+		run no-such-value
+		if [ $? -ne 2 ] || ! grep -q no-such-value "$T/err"; then
+			skip "bootprof $c $o: values offered are accepted" \
+				"a bogus value alone is not reported as such ($(head -n 1 "$T/err"))"
+			continue
+		fi
+		bad=
+		for v in $(echo "$choices" | tr '|' ' '); do
+			run "$v"
+			[ $? -eq 2 ] && bad="$bad $v"
+		done
+		expect "bootprof $c $o accepts every value offered ($choices)" \
+			"[ -z '$bad' ] || { echo 'refused:$bad'; exit 1; }"
+	done
+done
+
 # The parser of usage texts, on the styles commands use.
-optarg() {
-	bash -c '. "$0"; _bootprof_optarg "$1" "$2"' "$COMP" "$1" "$2"
-}
 U='usage: bootprof x [-o FILE] [--force] [--format text|json|csv] [--top N] [FILE]
   -o, --output FILE      write to FILE
   -d, --delay=SECONDS    refresh period
@@ -200,4 +231,16 @@ expect "usage parser: --format choices" "[ \"\$(optarg '$U' --format)\" = 'text|
 expect "usage parser: --top N" "[ \"\$(optarg '$U' --top)\" = N ]"
 expect "usage parser: --force takes nothing" "[ -z \"\$(optarg '$U' --force)\" ]"
 expect "usage parser: --tree takes nothing" "[ -z \"\$(optarg '$U' --tree)\" ]"
+U='usage: bootprof x [options] [FILE]
+  -f, --format FMT     text (default), json, csv or markdown
+      --table NAME     csv table: processes, files,
+                       disks (default processes)
+  -n, --top N          rows per list (default 10, or all)
+      --comm STR       substring'
+expect "usage parser: choices listed in a description" \
+	"[ \"\$(optarg '$U' -f)\" = 'text|json|csv|markdown' ]"
+expect "usage parser: choices over two lines, after a colon" \
+	"[ \"\$(optarg '$U' --table)\" = 'processes|files|disks' ]"
+expect "usage parser: a description is not a list of choices" \
+	"[ \"\$(optarg '$U' --top)\" = N ] && [ \"\$(optarg '$U' --comm)\" = STR ]"
 

@@ -237,7 +237,7 @@ static const char kallsyms[] =
 	"ffffffff82a04000 t zz_after\n";
 
 struct raw {
-	unsigned char b[32];
+	unsigned char b[64];
 	int size;
 };
 
@@ -297,7 +297,7 @@ static char *run_initcall(int with_kallsyms)
 					 "initcall"), 0);
 	if (with_kallsyms)
 		assert_int_equal(tep_parse_kallsyms(tep, kallsyms), 0);
-	bp_plugins_start(set, tep);
+	bp_plugins_start(set, tep, NULL);
 	bp_plugins_hooks(set, &h);
 	feed(&h, tep, 100 * ms, rec(23, 1, 0, 0, "subsys"));
 	feed(&h, tep, 101 * ms, rec(22, 1, 0xffffffff82a01230ull, 0, NULL));
@@ -431,7 +431,7 @@ static void test_android(void **state)
 	char *json, *text;
 
 	(void)state;
-	bp_plugins_start(set, NULL);
+	bp_plugins_start(set, NULL, NULL);
 	bp_plugins_finish(set, m);
 	json = render(set, 1);
 	text = render(set, 0);
@@ -458,7 +458,7 @@ static void test_android(void **state)
 	/* A process pattern that matches nothing: no text section, zero counts. */
 	opts[0] = "android.process=nothing";
 	set = load_only("android", opts, 1);
-	bp_plugins_start(set, NULL);
+	bp_plugins_start(set, NULL, NULL);
 	bp_plugins_finish(set, m);
 	json = render(set, 1);
 	assert_contains(json, "\"matched\": 0");
@@ -478,7 +478,7 @@ static void test_polling_files(void **state)
 	char *json;
 
 	(void)state;
-	bp_plugins_start(set, NULL);
+	bp_plugins_start(set, NULL, NULL);
 	bp_plugins_finish(set, m);
 	json = render(set, 1);
 	/* Foo.apk: 2 readers 10 ms apart: 100 per second. */
@@ -488,6 +488,133 @@ static void test_polling_files(void **state)
 	free(json);
 	bp_plugins_free(set);
 	bp_model_free(m);
+}
+
+/* ---- android: CPU idle while the zygote tree waits, on real sched formats ---- */
+
+static const char switch_fmt[] =
+	"name: sched_switch\n"
+	"ID: 372\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
+	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
+	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"prev_pid=%d next_pid=%d\", REC->prev_pid, REC->next_pid\n";
+
+static const char fork_fmt[] =
+	"name: sched_process_fork\n"
+	"ID: 366\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:__data_loc char[] parent_comm;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:pid_t parent_pid;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\tfield:__data_loc char[] child_comm;\toffset:16;\tsize:4;\tsigned:0;\n"
+	"\tfield:pid_t child_pid;\toffset:20;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"pid=%d child_pid=%d\", REC->parent_pid, REC->child_pid\n";
+
+/* sched_switch on a CPU: prev (its comm, state) -> next. */
+static struct raw sw(int prev, const char *comm, int64_t state, int next)
+{
+	struct raw r = { { 0 }, 64 };
+	uint16_t type = 372;
+
+	memcpy(r.b, &type, 2);
+	memcpy(r.b + 4, &prev, 4);
+	snprintf((char *)r.b + 8, 16, "%s", comm);
+	memcpy(r.b + 24, &prev, 4);
+	memcpy(r.b + 32, &state, 8);
+	memcpy(r.b + 56, &next, 4);
+	return r;
+}
+
+static struct raw fork_of(int parent, int child)
+{
+	struct raw r = { { 0 }, 25 };
+	uint16_t type = 366;
+	uint32_t empty = 1u << 16 | 24;
+
+	memcpy(r.b, &type, 2);
+	memcpy(r.b + 4, &parent, 4);
+	memcpy(r.b + 8, &empty, 4);
+	memcpy(r.b + 12, &parent, 4);
+	memcpy(r.b + 16, &empty, 4);
+	memcpy(r.b + 20, &child, 4);
+	return r;
+}
+
+static void feed_cpu(struct bp_build_hooks *h, struct tep_handle *tep, uint64_t ms, int cpu,
+		     struct raw r)
+{
+	struct bp_event ev = { 0 };
+
+	ev.ts = ms * 1000000;
+	ev.cpu = cpu;
+	ev.id = r.b[0] | r.b[1] << 8;
+	ev.format = tep_find_event(tep, ev.id);
+	ev.data = r.b;
+	ev.size = r.size;
+	h->event(h->arg, &ev);
+}
+
+static void test_android_idle(void **state)
+{
+	const char *opts[] = { "android.process=zygote" };
+	struct tep_handle *tep = tep_alloc();
+	struct bp_plugin_set *set = load_only("android", opts, 1);
+	struct bp_model *m = bp_model_new();
+	struct bp_build_hooks h;
+	char *json;
+	const int64_t D = 2, S = 1, R = 0;
+
+	(void)state;
+	tep_set_long_size(tep, 8);
+	tep_set_cpus(tep, 2);
+	assert_int_equal(tep_parse_event(tep, switch_fmt, strlen(switch_fmt), "sched"), 0);
+	assert_int_equal(tep_parse_event(tep, fork_fmt, strlen(fork_fmt), "sched"), 0);
+	bp_plugins_start(set, tep, NULL);
+	bp_plugins_hooks(set, &h);
+	feed_cpu(&h, tep, 0, 0, sw(1, "init", R, 100));
+	feed_cpu(&h, tep, 0, 1, sw(5, "kworker", S, 0));
+	feed_cpu(&h, tep, 5, 0, fork_of(100, 101));
+	/* zygote blocks; both CPUs idle: idle-while-waiting from 10 ms. */
+	feed_cpu(&h, tep, 10, 0, sw(100, "zygote", D, 0));
+	feed_cpu(&h, tep, 15, 1, sw(0, "swapper/1", R, 7));
+	feed_cpu(&h, tep, 20, 1, sw(7, "other", S, 0));
+	feed_cpu(&h, tep, 30, 0, sw(0, "swapper/0", R, 100));
+	/* Preempted (0x100) is not a wait. */
+	feed_cpu(&h, tep, 31, 0, sw(100, "zygote", D | 0x100, 101));
+	/* Its forked child waits 32..36 with both CPUs idle. */
+	feed_cpu(&h, tep, 32, 0, sw(101, "zygote", D, 0));
+	feed_cpu(&h, tep, 36, 0, sw(0, "swapper/0", R, 101));
+	/* Another process's wait is not the tree's. */
+	feed_cpu(&h, tep, 40, 0, sw(101, "zygote", S, 7));
+	feed_cpu(&h, tep, 41, 0, sw(7, "other", D, 0));
+	feed_cpu(&h, tep, 50, 0, sw(0, "swapper/0", R, 7));
+	m->totals.last_ns = 60000000;
+	bp_plugins_finish(set, m);
+	json = render(set, 1);
+	/* 10..15 and 20..30 with zygote waiting, 32..36 with its child waiting. */
+	assert_contains(json, "\"cpu_idle_while_waiting_ns\": 19000000");
+	assert_contains(json, "\"waiting_wall_ns\": 24000000");
+	free(json);
+	bp_plugins_free(set);
+	bp_model_free(m);
+	tep_free(tep);
 }
 
 /* ---- rendering ---- */
@@ -536,7 +663,7 @@ static void test_render(void **state)
 	(void)state;
 	assert_int_equal(bp_plugins_add(set, &quoting, "built-in"), 0);
 	assert_int_equal(bp_plugins_add(set, &failing, "built-in"), 0);
-	bp_plugins_start(set, NULL);
+	bp_plugins_start(set, NULL, NULL);
 	bp_plugins_finish(set, m);
 	json = render(set, 1);
 	assert_string_equal(json, "{\"quoting\": {\"s\": \"quote\\\" back\\\\ nl\\n ctl\\u0001\","
@@ -560,6 +687,7 @@ int main(void)
 		cmocka_unit_test(test_select_and_options),
 		cmocka_unit_test(test_initcall),
 		cmocka_unit_test(test_android),
+		cmocka_unit_test(test_android_idle),
 		cmocka_unit_test(test_polling_files),
 		cmocka_unit_test(test_render),
 	};

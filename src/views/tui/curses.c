@@ -8,10 +8,17 @@
  * The terminal is restored on every return: signals only set *o->stop,
  * getch() wakes at least every TICK_MS to look at it, and the one exit
  * path below calls endwin().
+ *
+ * For a recording, window models are built in a second thread, so keys
+ * keep working while a big recording is read again: the screen shows the
+ * window asked for as [----] until its numbers arrive, and a build
+ * outdated by newer keys is thrown away. (Live mode builds in the loop:
+ * its updates replace the reader the builder reads.)
  */
 #include <curses.h>
 #include <errno.h>
 #include <locale.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -21,6 +28,126 @@
 #include "views/tui/screen.h"
 
 #define TICK_MS 200
+#define BUSY_TICK_MS 20
+
+/* The window builder: one request slot, one result slot, newest wins. */
+struct builder {
+	const struct bp_top_source *src;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	int running;
+	int quit;
+	unsigned asked;          /* sequence of the newest request */
+	unsigned taken;          /* the request the thread is on (or did last) */
+	struct bp_window window; /* the newest request */
+	struct bp_model *result; /* built for request done, or NULL */
+	unsigned done;
+	double ms;
+	char error[200];         /* the build for done failed: why */
+};
+
+static double elapsed_ms(const struct timespec *a)
+{
+	struct timespec b;
+
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	return (double)(b.tv_sec - a->tv_sec) * 1e3 + (double)(b.tv_nsec - a->tv_nsec) / 1e6;
+}
+
+static void *builder_main(void *arg)
+{
+	struct builder *b = arg;
+
+	pthread_mutex_lock(&b->lock);
+	for (;;) {
+		struct bp_window w;
+		struct bp_model *m;
+		struct timespec start;
+		unsigned seq;
+
+		while (!b->quit && b->taken == b->asked)
+			pthread_cond_wait(&b->wake, &b->lock);
+		if (b->quit)
+			break;
+		seq = b->taken = b->asked;
+		w = b->window;
+		pthread_mutex_unlock(&b->lock);
+		clock_gettime(CLOCK_MONOTONIC, &start);
+		m = b->src->build(b->src->arg, &w);
+		pthread_mutex_lock(&b->lock);
+		bp_model_free(b->result);
+		b->result = m;
+		b->done = seq;
+		b->ms = elapsed_ms(&start);
+		snprintf(b->error, sizeof(b->error), "%s", m ? "" : bp_last_error());
+	}
+	pthread_mutex_unlock(&b->lock);
+	return NULL;
+}
+
+static int builder_start(struct builder *b, const struct bp_top_source *src)
+{
+	memset(b, 0, sizeof(*b));
+	b->src = src;
+	pthread_mutex_init(&b->lock, NULL);
+	pthread_cond_init(&b->wake, NULL);
+	b->running = !pthread_create(&b->thread, NULL, builder_main, b);
+	return b->running ? 0 : -1;
+}
+
+static void builder_ask(struct builder *b, const struct bp_window *w)
+{
+	pthread_mutex_lock(&b->lock);
+	b->window = *w;
+	b->asked++;
+	pthread_cond_signal(&b->wake);
+	pthread_mutex_unlock(&b->lock);
+}
+
+/* Install the newest request's model when it is there; older ones are dropped. */
+static void builder_collect(struct builder *b, struct top *t)
+{
+	struct bp_model *m = NULL;
+	char error[sizeof(b->error)] = "";
+	double ms = 0;
+	int ready = 0;
+
+	pthread_mutex_lock(&b->lock);
+	if (b->done == b->asked && b->done) {
+		m = b->result;
+		b->result = NULL;
+		ms = b->ms;
+		snprintf(error, sizeof(error), "%s", b->error);
+		ready = t->rebuilding;
+	}
+	pthread_mutex_unlock(&b->lock);
+	if (!ready) {
+		bp_model_free(m);
+		return;
+	}
+	if (m) {
+		top_window_built(t, m, ms);
+	} else {
+		t->rebuilding = 0;
+		snprintf(t->message, sizeof(t->message), "cannot rebuild the window: %.120s", error);
+	}
+}
+
+static void builder_stop(struct builder *b)
+{
+	if (!b->running)
+		return;
+	pthread_mutex_lock(&b->lock);
+	b->quit = 1;
+	pthread_cond_signal(&b->wake);
+	pthread_mutex_unlock(&b->lock);
+	pthread_join(b->thread, NULL);
+	bp_model_free(b->result);
+	pthread_mutex_destroy(&b->lock);
+	pthread_cond_destroy(&b->wake);
+	b->running = 0;
+}
 
 static attr_t attr_of[TA_NATTRS];
 
@@ -180,6 +307,8 @@ static int handle(struct top *t, int ch)
 int bp_top_interactive(const struct bp_top_source *src, const struct bp_top_opts *o)
 {
 	struct top_frame f = { 0 };
+	struct builder b = { 0 };
+	struct bp_window w;
 	uint64_t next_update;
 	SCREEN *screen;
 	struct top t;
@@ -212,22 +341,30 @@ int bp_top_interactive(const struct bp_top_source *src, const struct bp_top_opts
 #endif
 		  , NULL);
 	setup_attrs();
+	if (!src->update && builder_start(&b, src) < 0)
+		b.running = 0; /* then build in the loop */
 
 	next_update = now_ms() + src->delay_ns / 1000000;
 	while (!quit && !(o->stop && *o->stop)) {
 		int ch, wait_ms = TICK_MS;
 
+		if (b.running)
+			builder_collect(&b, &t);
+		if (src->update && (now_ms() >= next_update || t.update_now)) {
+			top_update(&t);
+			/* From the end of the update: a slow one never starves the keys. */
+			next_update = now_ms() + src->delay_ns / 1000000;
+		}
 		top_render(&t, &f, COLS, LINES);
 		draw(&f, LINES);
+		if (t.rebuilding)
+			wait_ms = BUSY_TICK_MS;
 		if (src->update) {
 			uint64_t now = now_ms();
 
-			if (now >= next_update) {
-				top_update(&t);
-				next_update = now + src->delay_ns / 1000000;
-				continue;
-			}
-			if (next_update - now < (uint64_t)wait_ms)
+			if (next_update <= now)
+				wait_ms = 0;
+			else if (next_update - now < (uint64_t)wait_ms)
 				wait_ms = (int)(next_update - now);
 		}
 		timeout(wait_ms);
@@ -239,8 +376,14 @@ int bp_top_interactive(const struct bp_top_source *src, const struct bp_top_opts
 		timeout(0);
 		while (!quit && (ch = getch()) != ERR)
 			quit = handle(&t, ch);
-		top_apply(&t);
+		if (!b.running) {
+			top_apply(&t);
+		} else if (t.window_dirty && top_window_wanted(&t, &w)) {
+			builder_ask(&b, &w);
+			t.rebuilding = 1;
+		}
 	}
+	builder_stop(&b);
 	endwin();
 	delscreen(screen);
 	top_frame_release(&f);

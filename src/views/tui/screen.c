@@ -16,51 +16,12 @@
 #include "tracefile/meta.h"
 #include "util/error.h"
 #include "util/xalloc.h"
+#include "views/format.h"
 #include "views/tui/screen.h"
 
-#define FMT_LEN 32
 #define CELL_LEN 256
 /* A last column (a path) narrower than this is left out. */
 #define MIN_LAST_COL 8
-
-/* ---- units (as the report prints them) ---- */
-
-static char *fmt_bytes(char *buf, uint64_t bytes)
-{
-	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB", "PiB" };
-	double v = (double)bytes;
-	int u = -1;
-
-	if (bytes < 1024) {
-		snprintf(buf, FMT_LEN, "%" PRIu64 " B", bytes);
-		return buf;
-	}
-	while (v >= 1024 && u < 4) {
-		v /= 1024;
-		u++;
-	}
-	snprintf(buf, FMT_LEN, v < 100 ? "%.1f %s" : "%.0f %s", v, unit[u]);
-	return buf;
-}
-
-static char *fmt_ns(char *buf, uint64_t ns)
-{
-	if (!ns)
-		snprintf(buf, FMT_LEN, "0 ms");
-	else if (ns < 1000000000ull)
-		snprintf(buf, FMT_LEN, "%.1f ms", (double)ns / 1e6);
-	else
-		snprintf(buf, FMT_LEN, "%.2f s", (double)ns / 1e9);
-	return buf;
-}
-
-/* Seconds on the recording clock, with milliseconds. */
-static char *fmt_ts(char *buf, uint64_t ns)
-{
-	snprintf(buf, FMT_LEN, "%" PRIu64 ".%03" PRIu64, ns / UINT64_C(1000000000),
-		 ns / UINT64_C(1000000) % 1000);
-	return buf;
-}
 
 /* ---- columns ---- */
 
@@ -237,19 +198,6 @@ void top_frame_release(struct top_frame *f)
 	memset(f, 0, sizeof(*f));
 }
 
-/* Keep the end of a long path, which names the file: ".../lib/libc.so.6". */
-static void cut_path(char *buf, size_t len, const char *path, size_t width)
-{
-	size_t n = strlen(path);
-
-	if (width + 1 > len)
-		width = len - 1;
-	if (n <= width || width < 4)
-		snprintf(buf, len, "%.*s", (int)width, path);
-	else
-		snprintf(buf, len, "...%s", path + n - (width - 3));
-}
-
 /*
  * One table row: cells laid out by the columns, separated by one space;
  * the last column takes the rest of the width (paths keep their ends).
@@ -267,7 +215,7 @@ static void put_cells(struct top_frame *f, struct top_line *l, const struct top_
 			w = f->width - col;
 			if (w < MIN_LAST_COL)
 				break;
-			cut_path(buf, sizeof(buf), cells[i], (size_t)w);
+			bp_fmt_path(buf, sizeof(buf), cells[i], (size_t)w);
 		} else {
 			snprintf(buf, sizeof(buf), cols[i].right ? "%*.*s" : "%-*.*s", w, w, cells[i]);
 		}
@@ -423,54 +371,54 @@ static char *na_or(char *buf, int missing, const char *value)
 
 static void file_cells(const struct top *t, const struct bp_file *file, char c[][CELL_LEN])
 {
-	char a[FMT_LEN];
+	char a[BP_FMT_LEN];
 	unsigned miss = t->win->missing;
 
-	na_or(c[0], miss & BP_MISSING_SCHED, fmt_ns(a, file->wait_ns));
-	snprintf(c[1], CELL_LEN, "%s", fmt_bytes(a, file->bytes_read));
+	na_or(c[0], miss & BP_MISSING_SCHED, bp_fmt_ns(a, file->wait_ns));
+	snprintf(c[1], CELL_LEN, "%s", bp_fmt_bytes(a, file->bytes_read));
 	na_or(c[2], (miss & BP_MISSING_ACCESS) || file->kind == BP_FILE_METADATA,
-	      fmt_bytes(a, file->never_used_bytes));
-	na_or(c[3], miss & BP_MISSING_DELETE, fmt_bytes(a, file->reread_bytes));
+	      bp_fmt_bytes(a, file->never_used_bytes));
+	na_or(c[3], miss & BP_MISSING_DELETE, bp_fmt_bytes(a, file->reread_bytes));
 	snprintf(c[4], CELL_LEN, "%zu", file->nreaders);
 	snprintf(c[5], CELL_LEN, "%s", file->path);
 }
 
 static void proc_cells(const struct top *t, const struct bp_process *p, char c[][CELL_LEN])
 {
-	char a[FMT_LEN];
+	char a[BP_FMT_LEN];
 	unsigned miss = t->win->missing;
 
 	snprintf(c[0], CELL_LEN, "%d", p->pid);
 	snprintf(c[1], CELL_LEN, "%s", p->comm[0] ? p->comm : "?");
-	na_or(c[2], miss & BP_MISSING_SCHED, fmt_ns(a, p->wait_ns));
-	na_or(c[3], miss & BP_MISSING_SCHED, fmt_ns(a, p->tree_wait_ns));
-	na_or(c[4], miss & BP_MISSING_SCHED, fmt_ns(a, p->run_ns));
-	snprintf(c[5], CELL_LEN, "%s", fmt_bytes(a, p->bytes_read));
+	na_or(c[2], miss & BP_MISSING_SCHED, bp_fmt_ns(a, p->wait_ns));
+	na_or(c[3], miss & BP_MISSING_SCHED, bp_fmt_ns(a, p->tree_wait_ns));
+	na_or(c[4], miss & BP_MISSING_SCHED, bp_fmt_ns(a, p->run_ns));
+	snprintf(c[5], CELL_LEN, "%s", bp_fmt_bytes(a, p->bytes_read));
 	snprintf(c[6], CELL_LEN, "%zu", p->nfiles);
-	snprintf(c[7], CELL_LEN, "%s", p->start_ns ? fmt_ts(a, p->start_ns) : "-");
+	snprintf(c[7], CELL_LEN, "%s", p->start_ns ? bp_fmt_ts(a, p->start_ns) : "-");
 	snprintf(c[8], CELL_LEN, "%s", p->worst_file ? p->worst_file->path : "-");
 }
 
 static void reader_cells(const struct top *t, const struct bp_access *x, char c[][CELL_LEN])
 {
-	char a[FMT_LEN];
+	char a[BP_FMT_LEN];
 
 	snprintf(c[0], CELL_LEN, "%d", x->process->pid);
 	snprintf(c[1], CELL_LEN, "%s", x->process->comm[0] ? x->process->comm : "?");
-	na_or(c[2], t->win->missing & BP_MISSING_SCHED, fmt_ns(a, x->wait_ns));
-	snprintf(c[3], CELL_LEN, "%s", fmt_bytes(a, x->bytes_read));
-	snprintf(c[4], CELL_LEN, "%s", fmt_ts(a, x->first_ns));
-	snprintf(c[5], CELL_LEN, "%s", fmt_ts(a, x->last_ns));
+	na_or(c[2], t->win->missing & BP_MISSING_SCHED, bp_fmt_ns(a, x->wait_ns));
+	snprintf(c[3], CELL_LEN, "%s", bp_fmt_bytes(a, x->bytes_read));
+	snprintf(c[4], CELL_LEN, "%s", bp_fmt_ts(a, x->first_ns));
+	snprintf(c[5], CELL_LEN, "%s", bp_fmt_ts(a, x->last_ns));
 }
 
 static void access_cells(const struct top *t, const struct bp_access *x, char c[][CELL_LEN])
 {
-	char a[FMT_LEN];
+	char a[BP_FMT_LEN];
 
-	na_or(c[0], t->win->missing & BP_MISSING_SCHED, fmt_ns(a, x->wait_ns));
-	snprintf(c[1], CELL_LEN, "%s", fmt_bytes(a, x->bytes_read));
-	snprintf(c[2], CELL_LEN, "%s", fmt_ts(a, x->first_ns));
-	snprintf(c[3], CELL_LEN, "%s", fmt_ts(a, x->last_ns));
+	na_or(c[0], t->win->missing & BP_MISSING_SCHED, bp_fmt_ns(a, x->wait_ns));
+	snprintf(c[1], CELL_LEN, "%s", bp_fmt_bytes(a, x->bytes_read));
+	snprintf(c[2], CELL_LEN, "%s", bp_fmt_ts(a, x->first_ns));
+	snprintf(c[3], CELL_LEN, "%s", bp_fmt_ts(a, x->last_ns));
 	snprintf(c[4], CELL_LEN, "%s", x->file->path);
 }
 
@@ -564,17 +512,17 @@ static void put_span_line(struct top *t, struct top_frame *f)
 {
 	const struct bp_totals *tot = &t->win->totals;
 	struct top_line *l = new_line(f, TA_NORMAL);
-	char a[FMT_LEN], b[FMT_LEN], c[FMT_LEN];
+	char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN];
 	uint64_t since = t->win->window.since_ns, until = t->win->window.until_ns;
 	int col;
 
-	col = putf(f, l, 0, "span %s-%s s", fmt_ts(a, span_since(t)), fmt_ts(b, span_until(t)));
+	col = putf(f, l, 0, "span %s-%s s", bp_fmt_ts(a, span_since(t)), bp_fmt_ts(b, span_until(t)));
 	if (t->src->update)
 		col = putf(f, l, col, "  %s %s-%s s (%s)", t->cumulative ? "all" : "interval",
-			   fmt_ts(a, since), fmt_ts(b, until), fmt_ns(c, until - since));
+			   bp_fmt_ts(a, since), bp_fmt_ts(b, until), bp_fmt_ns(c, until - since));
 	else
-		col = putf(f, l, col, "  window %s-%s s (%s)", fmt_ts(a, since), fmt_ts(b, until),
-			   fmt_ns(c, until - since));
+		col = putf(f, l, col, "  window %s-%s s (%s)", bp_fmt_ts(a, since), bp_fmt_ts(b, until),
+			   bp_fmt_ns(c, until - since));
 	col = put(f, l, col, "  ");
 	if (tot->lost_events || tot->lost_pages) {
 		snprintf(a, sizeof(a), "lost %" PRIu64 "%s", tot->lost_events,
@@ -583,7 +531,9 @@ static void put_span_line(struct top *t, struct top_frame *f)
 	} else {
 		col = put(f, l, col, "lost 0");
 	}
-	if (!t->batch && t->rebuild_ms > 0)
+	if (t->rebuilding)
+		put(f, l, col, "  (rebuilding...)");
+	else if (!t->batch && t->rebuild_ms > 0)
 		putf(f, l, col, "  (rebuilt in %.1f ms)", t->rebuild_ms);
 }
 
@@ -592,12 +542,21 @@ static void put_totals(struct top *t, struct top_frame *f)
 	const struct bp_totals *tot = &t->win->totals;
 	struct top_line *l = new_line(f, TA_NORMAL);
 	unsigned miss = t->win->missing;
-	char a[FMT_LEN], b[FMT_LEN], c[FMT_LEN], d[FMT_LEN];
+	char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], d[BP_FMT_LEN];
 
 	putf(f, l, 0, "read %s  I/O wait %s  CPU idle waiting %s  never used %s",
-	     fmt_bytes(a, tot->read_bytes), miss & BP_MISSING_SCHED ? "n/a" : fmt_ns(b, tot->wait_ns),
-	     miss & BP_MISSING_SCHED ? "n/a" : fmt_ns(c, tot->idle_wait_ns),
-	     miss & BP_MISSING_ACCESS ? "n/a" : fmt_bytes(d, tot->never_used_bytes));
+	     bp_fmt_bytes(a, tot->read_bytes), miss & BP_MISSING_SCHED ? "n/a" : bp_fmt_ns(b, tot->wait_ns),
+	     miss & BP_MISSING_SCHED ? "n/a" : bp_fmt_ns(c, tot->idle_wait_ns),
+	     miss & BP_MISSING_ACCESS ? "n/a" : bp_fmt_bytes(d, tot->never_used_bytes));
+}
+
+/* The window in timeline columns: [*c0, *c1) of n. */
+static void window_cols(const struct top *t, int n, int *c0, int *c1)
+{
+	*c0 = t->since_ns ? time_col(t, t->since_ns, n) : 0;
+	*c1 = t->until_ns ? time_col(t, t->until_ns, n) : n;
+	if (*c1 <= *c0)
+		*c1 = *c0 + 1 <= n ? *c0 + 1 : n;
 }
 
 /* The columns of the window the model was built for (not the one being chosen). */
@@ -668,9 +627,16 @@ static void put_strip(struct top *t, struct top_frame *f, int n)
 	}
 	span(f, lw, 6, n, TA_STRIP);
 	span(f, ld, 6, n, TA_STRIP);
-	marker_cols(t, n, &c0, &c1);
-	for (c = c0; c < c1; c++)
-		lm->text[6 + c] = c == c0 ? '[' : c == c1 - 1 ? ']' : '=';
+	if (t->rebuilding) {
+		/* The window asked for, while its model is being built. */
+		window_cols(t, n, &c0, &c1);
+		for (c = c0; c < c1; c++)
+			lm->text[6 + c] = c == c0 ? '[' : c == c1 - 1 ? ']' : '-';
+	} else {
+		marker_cols(t, n, &c0, &c1);
+		for (c = c0; c < c1; c++)
+			lm->text[6 + c] = c == c0 ? '[' : c == c1 - 1 ? ']' : '=';
+	}
 	span(f, lm, 6 + c0, c1 - c0, TA_WINDOW);
 	put(f, lm, 0, t->src->update ? "shown" : "window");
 	t->strip_cols = n;
@@ -682,7 +648,7 @@ static void put_list_title(struct top *t, struct top_frame *f, const struct top_
 {
 	const struct top_level *lv = cur(t);
 	struct top_line *l = new_line(f, TA_TITLE), *l2;
-	char a[FMT_LEN], b[FMT_LEN], c[FMT_LEN], d[FMT_LEN];
+	char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], d[BP_FMT_LEN];
 	int col;
 
 	switch (lv->kind) {
@@ -706,9 +672,9 @@ static void put_list_title(struct top *t, struct top_frame *f, const struct top_
 		putf(f, l, 0, "File %s  (%u:%u ino %" PRIu64 ")", file->path,
 		     BP_DEV_MAJOR(file->dev), BP_DEV_MINOR(file->dev), file->ino);
 		putf(f, l2, 0, "read %s  wait %s  never used %s  re-read %s  readers %zu  "
-		     "first %s", fmt_bytes(a, file->bytes_read), fmt_ns(b, file->wait_ns),
-		     fmt_bytes(c, file->never_used_bytes), fmt_bytes(d, file->reread_bytes),
-		     file->nreaders, fmt_ts(a, file->first_ns));
+		     "first %s", bp_fmt_bytes(a, file->bytes_read), bp_fmt_ns(b, file->wait_ns),
+		     bp_fmt_bytes(c, file->never_used_bytes), bp_fmt_bytes(d, file->reread_bytes),
+		     file->nreaders, bp_fmt_ts(a, file->first_ns));
 		break;
 	}
 	case LEVEL_PROC: {
@@ -728,20 +694,20 @@ static void put_list_title(struct top *t, struct top_frame *f, const struct top_
 		if (p->parent)
 			col = putf(f, l, col, "  parent %s[%d]", p->parent->comm, p->parent->pid);
 		if (p->start_ns)
-			col = putf(f, l, col, "  start %s", fmt_ts(a, p->start_ns));
+			col = putf(f, l, col, "  start %s", bp_fmt_ts(a, p->start_ns));
 		if (p->exit_ns)
-			putf(f, l, col, "  exit %s", fmt_ts(a, p->exit_ns));
+			putf(f, l, col, "  exit %s", bp_fmt_ts(a, p->exit_ns));
 		for (i = 0; i < BP_NCAUSES && len < sizeof(causes) - 40; i++) {
 			if (p->wait_by_cause[i])
 				len += (size_t)snprintf(causes + len, sizeof(causes) - len, "%s%s %s",
 							len ? ", " : " (", bp_cause_name(i),
-							fmt_ns(a, p->wait_by_cause[i]));
+							bp_fmt_ns(a, p->wait_by_cause[i]));
 		}
 		if (len)
 			snprintf(causes + len, sizeof(causes) - len, ")");
 		putf(f, l2, 0, "wait %s%s  cpu %s  read %s  files %zu  children %zu",
-		     fmt_ns(b, p->wait_ns), causes, fmt_ns(c, p->run_ns),
-		     fmt_bytes(d, p->bytes_read), p->nfiles, p->nchildren);
+		     bp_fmt_ns(b, p->wait_ns), causes, bp_fmt_ns(c, p->run_ns),
+		     bp_fmt_bytes(d, p->bytes_read), p->nfiles, p->nchildren);
 		break;
 	}
 	}
@@ -890,7 +856,7 @@ static double now_ms(void)
 
 static void set_message(struct top *t, const char *what)
 {
-	snprintf(t->message, sizeof(t->message), "%s: %s", what, bp_last_error());
+	snprintf(t->message, sizeof(t->message), "%s: %.100s", what, bp_last_error());
 }
 
 static void drop_window(struct top *t)
@@ -907,29 +873,45 @@ static int window_is_whole(const struct top *t)
 	       (!t->until_ns || t->until_ns >= t->full->window.until_ns);
 }
 
-/* Build the window's model; on failure keep the old one. 0 or -1. */
-static int rebuild_window(struct top *t)
+int top_window_wanted(struct top *t, struct bp_window *w)
 {
-	struct bp_window w = { t->since_ns, t->until_ns, 0 };
-	struct bp_model *m;
-	double start = now_ms();
-
 	t->window_dirty = 0;
 	t->rows_dirty = 1;
 	if (window_is_whole(t)) {
 		drop_window(t);
 		t->win = t->full;
 		t->rebuild_ms = 0;
+		t->rebuilding = 0;
 		return 0;
 	}
+	*w = (struct bp_window){ t->since_ns, t->until_ns, 0 };
+	return 1;
+}
+
+void top_window_built(struct top *t, struct bp_model *m, double ms)
+{
+	drop_window(t);
+	t->win = m;
+	t->rebuild_ms = ms;
+	t->rebuilding = 0;
+	t->rows_dirty = 1;
+}
+
+/* Build the window's model now; on failure keep the old one. 0 or -1. */
+static int rebuild_window(struct top *t)
+{
+	struct bp_window w;
+	struct bp_model *m;
+	double start = now_ms();
+
+	if (!top_window_wanted(t, &w))
+		return 0;
 	m = t->src->build(t->src->arg, &w);
 	if (!m) {
 		set_message(t, "cannot rebuild the window");
 		return -1;
 	}
-	drop_window(t);
-	t->win = m;
-	t->rebuild_ms = now_ms() - start;
+	top_window_built(t, m, now_ms() - start);
 	return 0;
 }
 
@@ -979,7 +961,8 @@ int top_update(struct top *t)
 	if (!t->src->update)
 		return 0;
 	last_end = t->full->window.until_ns;
-	if (t->src->update(t->src->arg) < 0) {
+	t->update_now = 0;
+	if (t->src->update(t->src->arg, t->cumulative) < 0) {
 		set_message(t, "cannot read new events");
 		return -1;
 	}
@@ -1092,15 +1075,6 @@ static void cycle_sort(struct top *t, int step)
 	lv->sort = (lv->sort + step + n) % n;
 	lv->sel = lv->first = 0;
 	t->rows_dirty = 1;
-}
-
-/* The window in timeline columns: [*c0, *c1) of n. */
-static void window_cols(const struct top *t, int n, int *c0, int *c1)
-{
-	*c0 = t->since_ns ? time_col(t, t->since_ns, n) : 0;
-	*c1 = t->until_ns ? time_col(t, t->until_ns, n) : n;
-	if (*c1 <= *c0)
-		*c1 = *c0 + 1 <= n ? *c0 + 1 : n;
 }
 
 static void set_window_cols(struct top *t, int n, int c0, int c1)
@@ -1291,6 +1265,8 @@ int top_key(struct top *t, int key)
 			t->since_ns = t->cumulative ? 0 : t->interval_since_ns;
 			t->until_ns = 0;
 			t->window_dirty = 1;
+			/* Cumulative needs the pages the last update did not keep. */
+			t->update_now = 1;
 		}
 		break;
 	default:

@@ -124,9 +124,11 @@ struct top {
 	uint64_t until_ns;
 	int window_dirty;           /* rebuild before the next frame */
 	double rebuild_ms;          /* cost of the last window rebuild */
+	int rebuilding;             /* a window model is being built elsewhere */
 	int cumulative;             /* live: whole recording vs the last interval */
 	uint64_t interval_since_ns; /* live: start of the last interval */
 	uint64_t updates;           /* live: intervals so far */
+	int update_now;             /* live: update before the next frame (mode changed) */
 	struct top_level stack[TOP_MAX_DEPTH];
 	int depth;                  /* stack[depth - 1] is shown */
 	char filter[TOP_FILTER_LEN];
@@ -159,6 +161,15 @@ int top_key(struct top *t, int key);
 
 /* Rebuild the window's model if keys changed it. 0 or -1 (message set). */
 int top_apply(struct top *t);
+
+/*
+ * The same in two steps, for building in another thread: whether keys
+ * changed the window to one that needs a model (1, *w set; the whole
+ * recording's needs none: 0), then installing the model built for it
+ * (owned by t from then on) with what it cost.
+ */
+int top_window_wanted(struct top *t, struct bp_window *w);
+void top_window_built(struct top *t, struct bp_model *m, double ms);
 
 /* A mouse click at screen (line, col): select a row or move the window. */
 void top_click(struct top *t, int line, int col);

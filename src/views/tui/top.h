@@ -22,15 +22,17 @@
  * struct bp_top_source - where models come from
  * @build: a new model over @window (NULL: the whole recording), or NULL
  *         with bp_set_error(); the caller frees it with bp_model_free()
- * @update: live only: take in the events recorded since the last call;
- *          0, or -1 with bp_set_error(); NULL for a recording
+ * @update: live only: take in the events recorded since the last call,
+ *          keeping everything since the start (@cumulative) or only
+ *          enough for the last interval; 0, or -1 with bp_set_error();
+ *          NULL for a recording
  * @arg: passed to both
  * @name: shown in the title (a file name, or "live")
  * @delay_ns: live only: interval between updates
  */
 struct bp_top_source {
 	struct bp_model *(*build)(void *arg, const struct bp_window *window);
-	int (*update)(void *arg);
+	int (*update)(void *arg, int cumulative);
 	void *arg;
 	const char *name;
 	uint64_t delay_ns;

@@ -1,0 +1,57 @@
+#!/bin/sh
+# Analysis throughput: bootprof report vs trace-cmd report on the same
+# recording of >= 5 M events (recorded once, as root, from an event-dense
+# workload: small preads of a cached file). Prints events/s of both, their
+# ratio and bootprof's peak RSS. The target is >= 10 M events/s on one core.
+#
+#   bench/analysis/run.sh [RECORDING]     (BENCH_DIR, default /var/tmp/bootprof-bench-analysis)
+set -e
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+BP=$TOP/build/bootprof
+DIR=${BENCH_DIR:-/var/tmp/bootprof-bench-analysis}
+DAT=${1:-$DIR/busy.dat}
+TIME=/usr/bin/time
+mkdir -p "$DIR"
+[ -x "$TIME" ] || { echo "bench: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
+
+if [ ! -s "$DAT" ]; then
+	[ "$(id -u)" = 0 ] || { echo "bench: recording $DAT needs root" >&2; exit 1; }
+	${CC:-cc} -O2 -o "$DIR/busy" "$TOP/bench/analysis/busy.c"
+	head -c 1048576 /dev/urandom >"$DIR/busy-file"
+	"$BP" record -b 65536 -o "$DAT" -- "$DIR/busy" "$DIR/busy-file" 2000000 >/dev/null
+fi
+events=$("$BP" dump --count "$DAT" | awk '$2 == "total" { print $1 }')
+[ "${events:-0}" -ge 5000000 ] || echo "bench: warning: only $events events in $DAT" >&2
+cat "$DAT" >/dev/null   # both read it from the page cache
+
+# best of 3: elapsed, user+sys CPU, peak RSS
+best() {
+	b=
+	for i in 1 2 3; do
+		$TIME -f '%e %U %S %M' -o "$DIR/time" "$@" >/dev/null 2>&1
+		read -r e u s rss <"$DIR/time"
+		cpu=$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')
+		if [ -z "$b" ] || awk -v a="$e" -v b="$b" 'BEGIN { exit !(a < b) }'; then
+			b=$e bcpu=$cpu brss=$rss
+		fi
+	done
+	echo "$b $bcpu $brss"
+}
+
+set -- $(best "$BP" report "$DAT")
+bp_e=$1 bp_cpu=$2 bp_rss=$3
+set -- $(best "$BP" dump --count "$DAT")
+rd_e=$1 rd_rss=$3
+if command -v trace-cmd >/dev/null; then
+	$TIME -f '%e %U %S %M' -o "$DIR/time" trace-cmd report "$DAT" >/dev/null 2>&1 || true
+	read -r tc_e tc_u tc_s tc_rss <"$DIR/time"
+fi
+awk -v n="$events" -v be="$bp_e" -v bc="$bp_cpu" -v rss="$bp_rss" -v rrss="$rd_rss" -v re="$rd_e" -v te="${tc_e:-0}" 'BEGIN {
+	printf "recording:               %d events\n", n
+	printf "bootprof report:         %.2f s elapsed, %.2f s CPU: %.1f M events/s (%.1f M/s per CPU second)\n", be, bc, n / be / 1e6, n / bc / 1e6
+	printf "reader alone (dump --count): %.2f s: %.1f M events/s\n", re, n / re / 1e6
+	if (te > 0)
+		printf "trace-cmd report:        %.2f s: %.2f M events/s; bootprof is %.0fx faster\n", te, n / te / 1e6, te / be
+	printf "bootprof peak RSS:       %.0f MiB; reading alone %.0f MiB (the mapped recording): the model takes %.0f MiB\n", rss / 1024, rrss / 1024, (rss - rrss) / 1024
+	printf "target >= 10 M events/s: %s\n", ((n / be >= 10e6) ? "met" : "NOT met")
+}'

@@ -1,0 +1,7 @@
+#!/bin/sh
+# Boot bookworm-backports' 6.12 kernel under QEMU with bootprof as init and
+# trace_instance=bootprof,...: filemap access events, never-used pages.
+. "$(dirname "$0")/../test-lib.sh"
+. "$TOP/tests/boot/lib.sh"
+require_root
+boot_main_test 6.12 "bootprof.until-file=/run/test-done" "file /run/test-done appeared"

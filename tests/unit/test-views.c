@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/* views/format: human units, path shortening, JSON and CSV quoting. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "views/format.h"
+
+static void test_units(void **state)
+{
+	char b[BP_FMT_LEN];
+
+	(void)state;
+	assert_string_equal(bp_fmt_bytes(b, 0), "0 B");
+	assert_string_equal(bp_fmt_bytes(b, 1023), "1023 B");
+	assert_string_equal(bp_fmt_bytes(b, 4096), "4.0 KiB");
+	assert_string_equal(bp_fmt_bytes(b, 10 * 1048576 + 1), "10.0 MiB");
+	assert_string_equal(bp_fmt_bytes(b, 300ull << 30), "300 GiB");
+	assert_string_equal(bp_fmt_bytes(b, UINT64_MAX), "16384 PiB");
+	assert_string_equal(bp_fmt_ns(b, 0), "0 ms");
+	assert_string_equal(bp_fmt_ns(b, 123456), "0.1 ms");
+	assert_string_equal(bp_fmt_ns(b, 12345678), "12.3 ms");
+	assert_string_equal(bp_fmt_ns(b, 1250000000), "1.25 s");
+	assert_string_equal(bp_fmt_ts(b, 5791665815482ull), "5791.665");
+	assert_string_equal(bp_fmt_pct(b, 1, 3), "33.3%");
+	assert_string_equal(bp_fmt_pct(b, 1, 0), "-");
+}
+
+static void test_path(void **state)
+{
+	char b[64];
+
+	(void)state;
+	assert_string_equal(bp_fmt_path(b, sizeof(b), "/usr/bin/gdb", 20), "/usr/bin/gdb");
+	assert_string_equal(bp_fmt_path(b, sizeof(b), "/usr/lib/x86_64-linux-gnu/libc.so.6", 16),
+			    "...gnu/libc.so.6");
+	assert_int_equal(strlen(bp_fmt_path(b, sizeof(b), "/a/very/long/path/name", 10)), 10);
+	assert_int_equal(strlen(bp_fmt_path(b, 8, "/a/very/long/path/name", 100)), 7);
+}
+
+static char *capture(void (*fn)(FILE *, const char *), const char *s)
+{
+	static char buf[256];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	assert_non_null(f);
+	fn(f, s);
+	fclose(f);
+	return buf;
+}
+
+static void test_quoting(void **state)
+{
+	(void)state;
+	assert_string_equal(capture(bp_json_str, NULL), "null");
+	assert_string_equal(capture(bp_json_str, "a\"b\\c\n\x01"), "\"a\\\"b\\\\c\\n\\u0001\"");
+	assert_string_equal(capture(bp_json_str, "caf\xc3\xa9"), "\"caf\xc3\xa9\"");
+	assert_string_equal(capture(bp_json_str, "x\xff\xc3"), "\"x\\ufffd\\ufffd\"");
+	assert_string_equal(capture(bp_json_str, "\xed\xa0\x80"), "\"\\ufffd\\ufffd\\ufffd\"");
+	assert_string_equal(capture(bp_csv_str, "plain"), "plain");
+	assert_string_equal(capture(bp_csv_str, "a,b"), "\"a,b\"");
+	assert_string_equal(capture(bp_csv_str, "say \"hi\""), "\"say \"\"hi\"\"\"");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_units),
+		cmocka_unit_test(test_path),
+		cmocka_unit_test(test_quoting),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
