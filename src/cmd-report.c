@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "analysis/model.h"
+#include "analysis/redact.h"
 #include "builtin.h"
 #include "plugin/plugins.h"
 #include "tracefile/tracefile.h"
@@ -38,6 +39,8 @@ const char cmd_report_usage[] =
 	"      --since S        start of the window, seconds on the recording clock\n"
 	"      --until S        end of the window, seconds on the recording clock\n"
 	"      --tree           processes with their descendants' totals\n"
+	"      --redact         replace user paths, command lines, the hostname and kernel\n"
+	"                       command-line values with stable hashes, to share the report\n"
 	"      --plugin NAMES   run only these plugins (comma-separated)\n"
 	"      --plugin-opt NAME.KEY=VALUE\n"
 	"                       an option of a plugin (repeatable)\n"
@@ -55,6 +58,7 @@ const struct option cmd_report_options[] = {
 	{ "since", required_argument, NULL, 'S' },
 	{ "until", required_argument, NULL, 'U' },
 	{ "tree", no_argument, NULL, 't' },
+	{ "redact", no_argument, NULL, 'R' },
 	{ "plugin", required_argument, NULL, 'P' },
 	{ "plugin-opt", required_argument, NULL, 'O' },
 	{ "no-plugins", no_argument, NULL, 'N' },
@@ -134,7 +138,8 @@ int cmd_report(int argc, char **argv)
 	struct bp_reader *r;
 	struct bp_model *m;
 	long top = -1, v;
-	int c, rc;
+	char *shown = NULL;
+	int c, rc, redact = 0;
 
 	optind = 0;
 	opterr = 0;
@@ -186,6 +191,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'L':
 			list_plugins = 1;
+			break;
+		case 'R':
+			redact = 1;
 			break;
 		case 'h':
 			fputs(cmd_report_usage, stdout);
@@ -248,6 +256,12 @@ int cmd_report(int argc, char **argv)
 	bp_plugins_finish(plugins, m);
 	plugin_warnings(plugins);
 	o.plugins = po.disabled ? NULL : plugins;
+	if (redact) {
+		/* After building: redaction renames, it never changes a number. */
+		bp_model_redact(m);
+		shown = bp_redact_path(o.file);
+		o.file = shown;
+	}
 	if (m->header.warnings) {
 		const char *line = m->header.warnings, *nl;
 
@@ -273,5 +287,6 @@ int cmd_report(int argc, char **argv)
 	bp_plugins_free(plugins);
 	bp_model_free(m);
 	bp_reader_free(r);
+	free(shown);
 	return rc ? bp_error_last() : 0;
 }

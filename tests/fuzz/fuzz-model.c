@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fuzz target: build the model of a recording and render it as `bootprof
- * report` does, text and JSON, into /dev/null.
+ * report` does, text and JSON, into /dev/null; then redacted.
  */
 #include <stdio.h>
 #include <unistd.h>
 
 #include "analysis/model.h"
+#include "analysis/redact.h"
 #include "fuzz.h"
 #include "tracefile/tracefile.h"
 #include "views/report.h"
@@ -36,6 +37,9 @@ int bp_fuzz_model(const uint8_t *data, size_t size)
 		bp_view_text(null, m, &o);
 		o.top = 0;
 		bp_view_json(null, m, &o);
+		/* report --redact: the same views over the renamed model */
+		bp_model_redact(m);
+		bp_view_text(null, m, &o);
 		bp_model_free(m);
 	}
 	bp_reader_free(r);
