@@ -19,3 +19,8 @@ for target in reader meta model; do
 			 cat '$TEST_DIR/err'; [ \$rc = 0 ] && ! grep -q Sanitizer '$TEST_DIR/err'"
 	done
 done
+
+# The tests' sanitizer settings really check leaks (none turns them off).
+expect 'LeakSanitizer is on in the tested build' \
+	"ASAN_OPTIONS=\"\$ASAN_OPTIONS:help=1\" $BOOTPROF --version 2>&1 |
+	 grep -A1 -w -e detect_leaks -e leak_check_at_exit | grep -c 'Current Value: true' | grep -qx 2"
