@@ -105,6 +105,7 @@ struct bp_reader {
 	uint64_t corrupt_pages;  /* not yet warned about */
 	uint64_t bad_pages;      /* since the last rewind: reading ends in an error */
 	uint64_t truncated_declared; /* bytes of CPU data the truncated streams declare */
+	int truncated_cpus, truncated_cpu; /* how many were cut, the first one */
 	uint64_t table_end;      /* v6: where the CPU table ends; no data may start before */
 	/* Header texts as found in the file, for bp_reader_headers(). */
 	struct bp_trace_headers texts;
@@ -752,7 +753,8 @@ static struct stream *new_stream(struct bp_reader *r, int cpu, int page_size)
 /* Counted per CPU, warned about once for the file (warn_truncated()). */
 static void note_truncated(struct bp_reader *r, int cpu, uint64_t missing, uint64_t declared)
 {
-	(void)cpu;
+	if (!r->truncated_cpus++)
+		r->truncated_cpu = cpu;
 	r->stats.truncated = 1;
 	r->stats.truncated_bytes += missing;
 	r->truncated_declared += declared;
@@ -760,11 +762,16 @@ static void note_truncated(struct bp_reader *r, int cpu, uint64_t missing, uint6
 
 static void warn_truncated(struct bp_reader *r)
 {
-	if (r->stats.truncated_bytes)
-		add_warning(r, "recording truncated: %llu of %llu bytes of CPU data missing; "
-			    "read to its last complete page",
+	if (!r->stats.truncated_bytes)
+		return;
+	if (r->truncated_cpus == 1)
+		add_warning(r, "recording truncated: %llu of %llu bytes of CPU %d data missing",
 			    (unsigned long long)r->stats.truncated_bytes,
-			    (unsigned long long)r->truncated_declared);
+			    (unsigned long long)r->truncated_declared, r->truncated_cpu);
+	else
+		add_warning(r, "recording truncated: %llu of %llu bytes of data of %d CPUs missing",
+			    (unsigned long long)r->stats.truncated_bytes,
+			    (unsigned long long)r->truncated_declared, r->truncated_cpus);
 }
 
 /* Uncompressed data of one CPU at [off, off + size) of the file. */
