@@ -41,6 +41,7 @@ const char cmd_report_usage[] =
 	"      --tree           processes with their descendants' totals\n"
 	"      --redact         replace user paths, command lines, the hostname and kernel\n"
 	"                       command-line values with stable hashes, to share the report\n"
+	"                       (plugin sections are left out)\n"
 	"      --plugin NAMES   run only these plugins (comma-separated)\n"
 	"      --plugin-opt NAME.KEY=VALUE\n"
 	"                       an option of a plugin (repeatable)\n"
@@ -253,9 +254,20 @@ int cmd_report(int argc, char **argv)
 		bp_reader_free(r);
 		return BP_EXIT_FAILURE;
 	}
+	if (bp_reader_stats(r)->corrupt_pages) {
+		/* A corrupt file is an error, never a partial report with a warning. */
+		bp_error("'%s' is corrupt: %llu ring-buffer pages are damaged or do not match the "
+			 "event formats", o.file,
+			 (unsigned long long)bp_reader_stats(r)->corrupt_pages);
+		bp_plugins_free(plugins);
+		bp_model_free(m);
+		bp_reader_free(r);
+		return BP_EXIT_FAILURE;
+	}
 	bp_plugins_finish(plugins, m);
 	plugin_warnings(plugins);
-	o.plugins = po.disabled ? NULL : plugins;
+	/* Plugin sections quote what they saw in the events: not redactable. */
+	o.plugins = po.disabled || redact ? NULL : plugins;
 	if (redact) {
 		/* After building: redaction renames, it never changes a number. */
 		bp_model_redact(m);

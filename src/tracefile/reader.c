@@ -103,7 +103,6 @@ struct bp_reader {
 	char *warnings;
 	size_t warnings_len;
 	uint64_t corrupt_pages;  /* not yet warned about */
-	uint64_t bad_pages;      /* since the last rewind: reading ends in an error */
 	uint64_t truncated_declared; /* bytes of CPU data the truncated streams declare */
 	int truncated_cpus, truncated_cpu; /* how many were cut, the first one */
 	uint64_t table_end;      /* v6: where the CPU table ends; no data may start before */
@@ -1026,7 +1025,7 @@ static int event_ok(const struct bp_reader *r, const struct stream *s)
 static void corrupt_page(struct bp_reader *r)
 {
 	r->corrupt_pages++;
-	r->bad_pages++;
+	r->stats.corrupt_pages++;
 }
 
 /* Load pages until one has an event; s->rec NULL at the end of the stream. */
@@ -1120,7 +1119,7 @@ static void start_streams(struct bp_reader *r)
 
 	r->nheap = 0;
 	r->last = -1;
-	r->bad_pages = 0;
+	r->stats.corrupt_pages = 0;
 	for (i = 0; i < r->nstreams; i++) {
 		struct stream *s = &r->streams[i];
 
@@ -1151,16 +1150,8 @@ int bp_reader_next(struct bp_reader *r, struct bp_event *ev)
 		if (r->nheap)
 			sift_down(r, 0);
 	}
-	if (!r->nheap) {
-		if (r->bad_pages) {
-			/* Never a silent partial answer: the caller reports and fails. */
-			bp_set_error("'%s' is corrupt: %llu ring-buffer pages are damaged or do "
-				     "not match the event formats", r->path,
-				     (unsigned long long)r->bad_pages);
-			return -1;
-		}
+	if (!r->nheap)
 		return 0;
-	}
 	r->last = r->heap[0];
 	s = &r->streams[r->last];
 	ev->ts = s->ts;
@@ -1908,8 +1899,7 @@ const char *bp_reader_warnings(struct bp_reader *r)
 {
 	if (!r)
 		return NULL;
-	/* While bp_reader_next() fails for them, the error says it all. */
-	if (r->corrupt_pages && !r->bad_pages) {
+	if (r->corrupt_pages) {
 		/* Reported once, when asked, so that reading stays cheap. */
 		add_warning(r, "%llu corrupt ring-buffer pages skipped",
 			    (unsigned long long)r->corrupt_pages);

@@ -38,6 +38,8 @@ struct bp_read_stats {
 	uint64_t missed_pages;   /* pages flagged as having lost events (count unknown) */
 	uint64_t truncated_bytes;/* data promised by the headers but missing from the file */
 	int truncated;           /* the file ends before its headers say it should */
+	uint64_t corrupt_pages;  /* pages skipped: damaged, or events that do not match
+				    their formats (a corrupt file: commands fail on it) */
 };
 
 /*
