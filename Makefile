@@ -91,7 +91,8 @@ check:
 	@scripts/deps.sh check
 	$(Q)$(MAKE) --no-print-directory O=build EXTRA_CFLAGS=-Werror all
 	$(Q)$(MAKE) --no-print-directory O=build-asan EXTRA_CFLAGS="-Werror $(ASAN_FLAGS)" \
-		LDFLAGS="-fsanitize=address,undefined" build-asan/bootprof unit-tests examples plugins
+		LDFLAGS="-fsanitize=address,undefined" build-asan/bootprof unit-tests examples plugins \
+		build-asan/tests/fuzz-replay build-asan/tests/fault.so
 	$(Q)BOOTPROF=$(CURDIR)/build-asan/bootprof BOOTPROF_FAST=$(CURDIR)/build/bootprof \
 		BUILD=$(CURDIR)/build-asan tests/run.sh $(T)
 
@@ -109,6 +110,36 @@ static:
 
 bench: all
 	$(Q)bench/run.sh
+
+# ---- fuzzing: libFuzzer targets (clang) and a replay driver (make check) ----
+FUZZ_TARGETS := reader meta model
+FUZZ_SECONDS ?= 60
+FUZZ_CC      ?= clang-14
+FUZZ_SRCS    := $(FUZZ_TARGETS:%=tests/fuzz/fuzz-%.c) tests/fuzz/fuzz-file.c
+FUZZ_FLAGS   := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=undefined -fsanitize=fuzzer-no-link
+
+$(O)/tests/fuzz-replay: tests/fuzz/replay.c $(FUZZ_SRCS) tests/fuzz/fuzz.h $(O)/libbootprof.a
+	@mkdir -p $(dir $@)
+	$(call quiet,CCLD,$@)$(CC) $(ALL_CFLAGS) -o $@ tests/fuzz/replay.c $(FUZZ_SRCS) \
+		$(O)/libbootprof.a $(LDFLAGS) $(LDLIBS)
+
+$(O)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz-file.c tests/fuzz/fuzz.h $(O)/libbootprof.a
+	@mkdir -p $(dir $@)
+	$(call quiet,CCLD,$@)$(CC) $(ALL_CFLAGS) -DBP_FUZZ_LIBFUZZER -fsanitize=fuzzer -o $@ $< \
+		tests/fuzz/fuzz-file.c $(O)/libbootprof.a $(LDFLAGS) $(LDLIBS)
+
+# The LD_PRELOAD fault shim (tests/fault): plain, not sanitized.
+$(O)/tests/fault.so: tests/fault/fault.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CCLD,$@)$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) -Werror -O2 -g -fPIC -shared \
+		-o $@ $< -ldl
+
+fuzz:
+	@scripts/deps.sh fuzz
+	$(Q)$(MAKE) --no-print-directory O=build-fuzz CC=$(FUZZ_CC) EXTRA_CFLAGS="$(FUZZ_FLAGS)" \
+		LDFLAGS="-fsanitize=address,undefined" $(FUZZ_TARGETS:%=build-fuzz/fuzz/fuzz-%)
+	$(Q)tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 clean:
 	rm -rf build build-asan build-static build-fuzz bootprof

@@ -1,16 +1,18 @@
 #!/bin/sh
 # Install the Debian packages a make target needs. As root: apt-get them.
 # Otherwise: print the exact command and fail, so nothing half-builds.
-# Usage: scripts/deps.sh build|check|demo
+# Usage: scripts/deps.sh build|check|demo|fuzz
 set -e
 build="gcc make pkg-config libtracefs-dev libtraceevent-dev libncurses-dev libzstd-dev"
-check="$build libcmocka-dev jq trace-cmd e2fsprogs cpio xz-utils busybox-static qemu-system-x86 tmux mandoc bash-completion zsh linux-perf time python3"
+check="$build clang-14 libclang-rt-14-dev libcmocka-dev jq trace-cmd e2fsprogs cpio xz-utils busybox-static qemu-system-x86 tmux mandoc bash-completion zsh linux-perf time python3"
 demo="$build e2fsprogs cpio xz-utils busybox-static qemu-system-x86"
+fuzz="$build clang-14 libclang-rt-14-dev"
 case "$1" in
 build) want=$build ;;
 check) want=$check ;;
 demo) want=$demo ;;
-*) echo "usage: scripts/deps.sh build|check|demo" >&2; exit 2 ;;
+fuzz) want=$fuzz ;;
+*) echo "usage: scripts/deps.sh build|check|demo|fuzz" >&2; exit 2 ;;
 esac
 missing=
 for p in $want; do

@@ -352,7 +352,14 @@ int cmd_dump(int argc, char **argv)
 		printf("# events missed (page headers): %llu, pages with an unknown number: %llu\n",
 		       (unsigned long long)st->missed_events,
 		       (unsigned long long)st->missed_pages);
-	print_warnings(r, &printed);
+	/* A corrupt file is an error, never a partial answer with a warning. */
+	if (ret >= 0 && st->corrupt_pages) {
+		bp_set_error("'%s' is corrupt: %llu ring-buffer pages are damaged or do not match "
+			     "the event formats", o.file, (unsigned long long)st->corrupt_pages);
+		ret = -1;
+	} else {
+		print_warnings(r, &printed);
+	}
 	bp_reader_free(r);
 	free_opts(&o);
 	if (ret < 0)

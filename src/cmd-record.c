@@ -463,6 +463,32 @@ static void fill_meta(struct bp_meta *meta, const struct record_opts *o, struct 
 	meta->stop_ns = stop_ns;
 }
 
+/*
+ * The recording file from the start (bp_writer_provisional): a recorder
+ * killed from now on (kill -9, OOM, power cut) leaves a file that dump and
+ * report read from its spool. Paths are found only at the end.
+ */
+static int write_provisional(struct bp_writer *w, struct bp_capture *c,
+			     const struct record_opts *o, int ncpus, int page_size,
+			     uint64_t start_ns)
+{
+	struct bp_trace_headers h = { 0 };
+	struct run_state none = { 0 };
+	struct bp_meta m;
+	int ret = 0;
+
+	bp_meta_init(&m);
+	fill_meta(&m, o, &none, bp_capture_clock(c), ncpus, page_size, start_ns, 0);
+	m.stop_reason = xstrdup("not finished");
+	if (bp_resolve_system(&m) < 0 || bp_capture_headers(c, &h) < 0)
+		bp_warn("no provisional recording: %s", bp_last_error());
+	else
+		ret = bp_writer_provisional(w, &h, &m); /* a full disk fails now */
+	bp_trace_headers_release(&h);
+	bp_meta_release(&m);
+	return ret;
+}
+
 /* One "bootprof: warning:" line per line of text. */
 static void print_warnings(const char *text)
 {
@@ -575,6 +601,8 @@ int cmd_record(int argc, char **argv)
 	if (bp_capture_start(c, w) < 0)
 		goto out_abort;
 	start_ns = trace_clock_now(bp_capture_clock(c));
+	if (write_provisional(w, c, &o, ncpus, page_size, start_ns) < 0)
+		goto out_abort;
 	if (o.cmd && run_command(&cmd, o.cmd[0]) < 0)
 		goto out_abort;
 	if (wait_for_stop(&o, c, xw, &rs) < 0)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "analysis/model.h"
+#include "analysis/redact.h"
 #include "builtin.h"
 #include "plugin/plugins.h"
 #include "tracefile/tracefile.h"
@@ -39,6 +40,9 @@ const char cmd_report_usage[] =
 	"      --since S        start of the window, seconds on the recording clock\n"
 	"      --until S        end of the window, seconds on the recording clock\n"
 	"      --tree           processes with their descendants' totals\n"
+	"      --redact         replace user paths, command lines, the hostname and kernel\n"
+	"                       command-line values with stable hashes, to share the report\n"
+	"                       (plugin sections are left out)\n"
 	"      --plugin NAMES   run only these plugins (comma-separated)\n"
 	"      --plugin-opt NAME.KEY=VALUE\n"
 	"                       an option of a plugin (repeatable)\n"
@@ -56,6 +60,7 @@ const struct option cmd_report_options[] = {
 	{ "since", required_argument, NULL, 'S' },
 	{ "until", required_argument, NULL, 'U' },
 	{ "tree", no_argument, NULL, 't' },
+	{ "redact", no_argument, NULL, 'R' },
 	{ "plugin", required_argument, NULL, 'P' },
 	{ "plugin-opt", required_argument, NULL, 'O' },
 	{ "no-plugins", no_argument, NULL, 'N' },
@@ -135,7 +140,8 @@ int cmd_report(int argc, char **argv)
 	struct bp_reader *r;
 	struct bp_model *m;
 	long top = -1, v;
-	int c, rc;
+	char *shown = NULL;
+	int c, rc, redact = 0;
 
 	optind = 0;
 	opterr = 0;
@@ -187,6 +193,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'L':
 			list_plugins = 1;
+			break;
+		case 'R':
+			redact = 1;
 			break;
 		case 'h':
 			fputs(cmd_report_usage, stdout);
@@ -249,9 +258,26 @@ int cmd_report(int argc, char **argv)
 		bp_reader_free(r);
 		return BP_EXIT_FAILURE;
 	}
+	if (bp_reader_stats(r)->corrupt_pages) {
+		/* A corrupt file is an error, never a partial report with a warning. */
+		bp_error("'%s' is corrupt: %llu ring-buffer pages are damaged or do not match the "
+			 "event formats", o.file,
+			 (unsigned long long)bp_reader_stats(r)->corrupt_pages);
+		bp_plugins_free(plugins);
+		bp_model_free(m);
+		bp_reader_free(r);
+		return BP_EXIT_FAILURE;
+	}
 	bp_plugins_finish(plugins, m);
 	plugin_warnings(plugins);
-	o.plugins = po.disabled ? NULL : plugins;
+	/* Plugin sections quote what they saw in the events: not redactable. */
+	o.plugins = po.disabled || redact ? NULL : plugins;
+	if (redact) {
+		/* After building: redaction renames, it never changes a number. */
+		bp_model_redact(m);
+		shown = bp_redact_path(o.file);
+		o.file = shown;
+	}
 	if (m->header.warnings) {
 		const char *line = m->header.warnings, *nl;
 
@@ -277,5 +303,6 @@ int cmd_report(int argc, char **argv)
 	bp_plugins_free(plugins);
 	bp_model_free(m);
 	bp_reader_free(r);
+	free(shown);
 	return rc ? bp_error_last() : 0;
 }

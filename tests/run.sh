@@ -6,6 +6,9 @@ cd "$(dirname "$0")/.." || exit 1
 TOP=$(pwd)
 BUILD=${BUILD:-$TOP/build}
 export BOOTPROF=${BOOTPROF:-$TOP/bootprof} BUILD
+# The unit tests run under the sanitizers too: leak checking always on.
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1
+export LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}detect_leaks=1
 pattern=${1:-}
 passed=0 failed=0 skipped=0
 log=$(mktemp)

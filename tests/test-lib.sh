@@ -19,8 +19,9 @@ TEST_NAME=$(basename "$0" .sh)
 # On the disk, not tmpfs: reads must reach the block layer.
 TEST_DIR=$(mktemp -d /var/tmp/bootprof-$TEST_NAME.XXXXXX)
 trap 'rm -rf "$TEST_DIR"' EXIT
-export LSAN_OPTIONS=${LSAN_OPTIONS:-detect_leaks=1}
-export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1}
+# Leak checking is always on: the caller's options come first, ours win.
+export LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}detect_leaks=1
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0}:detect_leaks=1
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 ok() { echo "ok - $1"; }

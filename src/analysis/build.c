@@ -1278,7 +1278,11 @@ static void on_access(struct state *s, const struct bp_event *ev, const struct h
 	if (fi == NONE)
 		return;
 	t = task_cur(s, ev);
-	if (last >= first)
+	/*
+	 * One access spans at most what a read or mapping can (a corrupt
+	 * index must not make a pass over 2^60 pages): 2^32 pages is 16 TiB.
+	 */
+	if (last >= first && last - first < (1ULL << 32))
 		pages_access(s, fi, first, last - first + 1);
 	if (t)
 		t->last_file = fi;

@@ -363,6 +363,46 @@ void bp_capture_free(struct bp_capture *c)
 }
 
 /*
+ * Remove the instances of recorders that are gone: "bootprof-PID" (and its
+ * "-exec" watch) whose PID no longer exists, as kill -9 leaves them. A live
+ * recorder's instance, the boot instance "bootprof" and anything else are
+ * never touched. One warning per instance removed.
+ */
+static void remove_stale_instances(struct bp_capture *c)
+{
+	/* No regex: libtracefs 1.6.4 leaks the one it compiles. */
+	char **names = tracefs_instances(NULL);
+	size_t i;
+
+	for (i = 0; names && names[i]; i++) {
+		const char *digits = names[i];
+		struct tracefs_instance *inst;
+		char *end;
+		long pid;
+		char *msg;
+
+		if (strncmp(digits, "bootprof-", strlen("bootprof-")))
+			continue;
+		digits += strlen("bootprof-");
+		if (*digits < '1' || *digits > '9')
+			continue;
+		pid = strtol(digits, &end, 10);
+		if ((*end && strcmp(end, "-exec")) || pid <= 0 || pid > INT32_MAX ||
+		    pid == getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		inst = tracefs_instance_alloc(NULL, names[i]);
+		if (!inst)
+			continue;
+		remove_instance(inst);
+		msg = xasprintf("removed trace instance '%s' left by a recorder that is gone",
+				names[i]);
+		append_warning(c, msg);
+		free(msg);
+	}
+	tracefs_list_free(names);
+}
+
+/*
  * The wanted clock, else the closest this kernel has: "mono" counts from
  * boot too but stops during suspend; "local" is what every kernel has.
  */
@@ -406,6 +446,7 @@ struct bp_capture *bp_capture_new(const struct bp_capture_config *cfg)
 		c->cpus[i].flush_fd = -1;
 	}
 
+	remove_stale_instances(c);
 	if (tracefs_instance_exists(cfg->name)) {
 		bp_set_error("trace instance '%s' already exists", cfg->name);
 		goto out_free;

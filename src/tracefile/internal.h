@@ -41,17 +41,6 @@ enum {
 /* Marks bootprof's metadata blob in the gap before the CPU data (see writer.c). */
 #define BP_META_MAGIC "bootprof-meta"
 
-/* In the spool directory: a recording with no data, for recovery (writer.c). */
-#define BP_SPOOL_HEADERS "headers"
-/* The spool directory beside OUTPUT is ".OUTPUT" BP_SPOOL_SUFFIX "XXXXXX". */
-#define BP_SPOOL_SUFFIX ".spool-"
-
-/*
- * Bytes the writer reserves in the output at create time (headers plus a
- * few copy chunks). Until finish the output holds only these zeros.
- */
-#define BP_OUTPUT_RESERVE (2 << 20)
-
 /* Sanity bounds for values read from a file. */
 #define BP_MAX_CPUS 8192
 #define BP_MIN_PAGE 512

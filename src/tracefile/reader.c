@@ -14,6 +14,7 @@
  * field read of a corrupt event can leave our memory; the per-event path
  * does no allocation and no string work.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -26,8 +27,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <dirent.h>
-#include <time.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -46,6 +45,8 @@
 #define MAX_OPTION_SECTIONS 256
 #define MAX_BUFFERS 256
 #define MAX_CHUNK (1U << 30)
+/* 1 PiB: a CPU data offset or size beyond this is corrupt, not truncated. */
+#define MAX_CPU_DATA (1ULL << 50)
 
 struct chunk {
 	uint64_t off;    /* file offset of the compressed bytes */
@@ -89,6 +90,7 @@ struct bp_reader {
 	ZSTD_DCtx *zctx;
 	struct tep_handle *tep;
 	struct tep_event **by_id; /* indexed by common_type */
+	int *need;               /* by id: bytes the format's fields span */
 	int nids;
 	int type_offset, type_size;
 	struct stream *streams;
@@ -100,7 +102,10 @@ struct bp_reader {
 	struct bp_read_stats stats;
 	char *warnings;
 	size_t warnings_len;
-	uint64_t corrupt_pages;
+	uint64_t corrupt_pages;  /* not yet warned about */
+	uint64_t truncated_declared; /* bytes of CPU data the truncated streams declare */
+	int truncated_cpus, truncated_cpu; /* how many were cut, the first one */
+	uint64_t table_end;      /* v6: where the CPU table ends; no data may start before */
 	/* Header texts as found in the file, for bp_reader_headers(). */
 	struct bp_trace_headers texts;
 	size_t texts_cap;
@@ -110,6 +115,7 @@ struct bp_reader {
 	char *opt_uname, *opt_clock;
 	char **opt_cpustats;     /* CPUSTAT texts, parsed once the CPU count is known */
 	size_t nopt_cpustats;
+	char spool[8];           /* an unfinished recording's spool suffix (writer.c) */
 };
 
 static void add_warning(struct bp_reader *r, const char *fmt, ...)
@@ -478,6 +484,9 @@ static void known_add(uint64_t h)
 	known.count++;
 }
 
+/* Present in sanitizer builds only. */
+void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+
 static int probe_texts(struct bp_reader *r, size_t from, const char *state, size_t *bad)
 {
 	const size_t last = r->texts.nformats + 2, done = (size_t)-1;
@@ -510,6 +519,12 @@ static int probe_texts(struct bp_reader *r, size_t from, const char *state, size
 		signal(SIGFPE, SIG_DFL);
 		signal(SIGILL, SIG_DFL);
 		signal(SIGABRT, SIG_DFL);
+		/* A sanitizer's death callback (a fuzzer's crash report) is not for it either. */
+		if (__sanitizer_set_death_callback)
+			__sanitizer_set_death_callback(NULL);
+		/* A parser stuck in a loop counts as a crash. */
+		signal(SIGALRM, SIG_DFL);
+		alarm(30);
 		close(fds[0]);
 		if (!tep)
 			_exit(1);
@@ -734,12 +749,28 @@ static struct stream *new_stream(struct bp_reader *r, int cpu, int page_size)
 	return s;
 }
 
+/* Counted per CPU, warned about once for the file (warn_truncated()). */
 static void note_truncated(struct bp_reader *r, int cpu, uint64_t missing, uint64_t declared)
 {
+	if (!r->truncated_cpus++)
+		r->truncated_cpu = cpu;
 	r->stats.truncated = 1;
 	r->stats.truncated_bytes += missing;
-	add_warning(r, "recording truncated: %llu of %llu bytes of CPU %d data missing",
-		    (unsigned long long)missing, (unsigned long long)declared, cpu);
+	r->truncated_declared += declared;
+}
+
+static void warn_truncated(struct bp_reader *r)
+{
+	if (!r->stats.truncated_bytes)
+		return;
+	if (r->truncated_cpus == 1)
+		add_warning(r, "recording truncated: %llu of %llu bytes of CPU %d data missing",
+			    (unsigned long long)r->stats.truncated_bytes,
+			    (unsigned long long)r->truncated_declared, r->truncated_cpu);
+	else
+		add_warning(r, "recording truncated: %llu of %llu bytes of data of %d CPUs missing",
+			    (unsigned long long)r->stats.truncated_bytes,
+			    (unsigned long long)r->truncated_declared, r->truncated_cpus);
 }
 
 /* Uncompressed data of one CPU at [off, off + size) of the file. */
@@ -757,12 +788,10 @@ static int add_plain_stream(struct bp_reader *r, int cpu, int page_size, uint64_
 	else
 		avail = size;
 	avail = avail / page_size * page_size;
-	if (!avail)
-		return 0;
 	s = new_stream(r, cpu, page_size);
 	if (!s)
 		return -1;
-	s->base = r->map + off;
+	s->base = avail ? r->map + off : NULL;
 	s->avail = avail;
 	return 0;
 }
@@ -830,13 +859,28 @@ static int parse_cpu_table(struct bp_reader *r, struct cur *c)
 {
 	int cpu;
 
+	uint64_t end = c->pos + 16 * (uint64_t)r->ncpus;
+
 	for (cpu = 0; cpu < r->ncpus; cpu++) {
 		uint64_t off = cur_u64(c), size = cur_u64(c);
 
 		if (c->err)
 			return -1;
+		/*
+		 * trace-cmd and bootprof write each CPU's data after the
+		 * headers, in CPU order: anything else is not a cut file
+		 * but a corrupt one.
+		 */
+		if (size && (off < end || size > MAX_CPU_DATA || off > MAX_CPU_DATA)) {
+			bp_set_error("'%s' is corrupt: CPU %d data at offset %llu, %llu bytes",
+				     r->path, cpu, (unsigned long long)off,
+				     (unsigned long long)size);
+			return -2;
+		}
 		if (add_cpu_data(r, cpu, r->page_size, off, size))
 			return -1;
+		if (size)
+			end = off + size;
 	}
 	return 0;
 }
@@ -913,25 +957,6 @@ static int load_chunk(struct bp_reader *r, struct stream *s)
 	return 0;
 }
 
-/*
- * Pages already copied out are dropped from the mapping every DROP_WINDOW
- * bytes, so that reading a large file keeps memory flat (they come back
- * from the page cache on rewind). No pointer into the mapping outlives the
- * copy of its page.
- */
-#define DROP_WINDOW (8U << 20)
-
-static void drop_window(const uint8_t *start)
-{
-	static long sys_page;
-	uintptr_t a;
-
-	if (!sys_page)
-		sys_page = sysconf(_SC_PAGESIZE);
-	a = (uintptr_t)start & ~(uintptr_t)(sys_page - 1);
-	madvise((void *)a, DROP_WINDOW, MADV_DONTNEED);
-}
-
 /* The next raw page of a stream, or NULL at its end. */
 static const uint8_t *next_raw_page(struct bp_reader *r, struct stream *s)
 {
@@ -942,8 +967,6 @@ static const uint8_t *next_raw_page(struct bp_reader *r, struct stream *s)
 			return NULL;
 		page = s->base + s->pos;
 		s->pos += s->page_size;
-		if (s->pos % DROP_WINDOW == 0)
-			drop_window(s->base + s->pos - DROP_WINDOW);
 		return page;
 	}
 	while (s->pos + s->page_size > s->zlen) {
@@ -969,6 +992,42 @@ static int event_in_page(const struct stream *s, const void *rec, int size)
 	       (uint64_t)(p - s->page) + (uint64_t)size <= (uint64_t)s->page_size;
 }
 
+static unsigned event_id(const struct bp_reader *r, const void *rec)
+{
+	uint16_t v;
+
+	if (r->type_size == 2) {
+		memcpy(&v, (const uint8_t *)rec + r->type_offset, 2);
+		return r->swap ? (uint16_t)(v >> 8 | v << 8) : v;
+	}
+	return (unsigned)swap_num(r, (const uint8_t *)rec + r->type_offset, r->type_size);
+}
+
+/*
+ * Is the current event sound: inside its page, of an id some format
+ * describes, and as long as that format's fields? A page holding one that
+ * is not is corrupt (see bp_reader_next()).
+ */
+static int event_ok(const struct bp_reader *r, const struct stream *s)
+{
+	unsigned id;
+
+	if (!event_in_page(s, s->rec, s->rec_size))
+		return 0;
+	if (!r->nids)
+		return 1; /* no formats at all: nothing to check against */
+	if (s->rec_size < r->type_offset + r->type_size)
+		return 0;
+	id = event_id(r, s->rec);
+	return id < (unsigned)r->nids && r->by_id[id] && s->rec_size >= r->need[id];
+}
+
+static void corrupt_page(struct bp_reader *r)
+{
+	r->corrupt_pages++;
+	r->stats.corrupt_pages++;
+}
+
 /* Load pages until one has an event; s->rec NULL at the end of the stream. */
 static void load_next_page(struct bp_reader *r, struct stream *s)
 {
@@ -984,12 +1043,12 @@ static void load_next_page(struct bp_reader *r, struct stream *s)
 		r->stats.pages++;
 		/* Low 27 bits: bytes of events; the top bits flag missed events. */
 		if ((commit & ((1U << 27) - 1)) > (uint64_t)(s->page_size - hdr)) {
-			r->corrupt_pages++;
+			corrupt_page(r);
 			continue;
 		}
 		memcpy(s->page, raw, s->page_size);
 		if (kbuffer_load_subbuffer(s->kbuf, s->page) < 0) {
-			r->corrupt_pages++;
+			corrupt_page(r);
 			continue;
 		}
 		missed = kbuffer_missed_events(s->kbuf);
@@ -1001,8 +1060,8 @@ static void load_next_page(struct bp_reader *r, struct stream *s)
 		if (!s->rec)
 			continue;
 		s->rec_size = kbuffer_event_size(s->kbuf);
-		if (!event_in_page(s, s->rec, s->rec_size)) {
-			r->corrupt_pages++;
+		if (!event_ok(r, s)) {
+			corrupt_page(r);
 			s->rec = NULL;
 			continue;
 		}
@@ -1018,11 +1077,11 @@ static void advance(struct bp_reader *r, struct stream *s)
 	s->rec = kbuffer_next_event(s->kbuf, &ts);
 	if (s->rec) {
 		s->rec_size = kbuffer_event_size(s->kbuf);
-		if (event_in_page(s, s->rec, s->rec_size)) {
+		if (event_ok(r, s)) {
 			s->ts = ts;
 			return;
 		}
-		r->corrupt_pages++;
+		corrupt_page(r);
 	}
 	load_next_page(r, s);
 }
@@ -1060,6 +1119,7 @@ static void start_streams(struct bp_reader *r)
 
 	r->nheap = 0;
 	r->last = -1;
+	r->stats.corrupt_pages = 0;
 	for (i = 0; i < r->nstreams; i++) {
 		struct stream *s = &r->streams[i];
 
@@ -1098,14 +1158,7 @@ int bp_reader_next(struct bp_reader *r, struct bp_event *ev)
 	ev->cpu = s->cpu;
 	ev->data = s->rec;
 	ev->size = s->rec_size;
-	if (r->type_size == 2) {
-		uint16_t v;
-
-		memcpy(&v, (const uint8_t *)s->rec + r->type_offset, 2);
-		id = r->swap ? (uint16_t)(v >> 8 | v << 8) : v;
-	} else {
-		id = (unsigned)swap_num(r, (const uint8_t *)s->rec + r->type_offset, r->type_size);
-	}
+	id = event_id(r, s->rec);
 	ev->id = (int)id;
 	ev->format = id < (unsigned)r->nids ? r->by_id[id] : NULL;
 	r->stats.events++;
@@ -1147,6 +1200,26 @@ static int init_tep(struct bp_reader *r)
 	return 0;
 }
 
+/* Bytes an event of this format spans at least: the end of its last fixed field. */
+static int format_need(const struct tep_event *e)
+{
+	const struct tep_format_field *lists[2] = { e->format.common_fields, e->format.fields };
+	const struct tep_format_field *f;
+	long need = 0;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		for (f = lists[i]; f; f = f->next) {
+			/* An absurd field makes every event of the format corrupt. */
+			if (f->offset < 0 || f->size < 0 || f->offset > 65535 || f->size > 65535)
+				return 1 << 30;
+			if ((long)f->offset + f->size > need)
+				need = (long)f->offset + f->size;
+		}
+	}
+	return (int)need;
+}
+
 /* Index formats by id, find common_type, allocate the per-stream parsers. */
 static int finish_setup(struct bp_reader *r)
 {
@@ -1162,6 +1235,7 @@ static int finish_setup(struct bp_reader *r)
 			r->nids = e->id + 1;
 	}
 	r->by_id = xcalloc(r->nids ? r->nids : 1, sizeof(*r->by_id));
+	r->need = xcalloc(r->nids ? r->nids : 1, sizeof(*r->need));
 	for (i = 0; i < n; i++) {
 		struct tep_event *e = tep_get_event(r->tep, i);
 		struct tep_format_field *f;
@@ -1169,6 +1243,7 @@ static int finish_setup(struct bp_reader *r)
 		if (!e || e->id < 0 || e->id >= r->nids)
 			continue;
 		r->by_id[e->id] = e;
+		r->need[e->id] = format_need(e);
 		f = tep_find_common_field(e, "common_type");
 		if (f && (f->size == 1 || f->size == 2 || f->size == 4) && f->offset >= 0 &&
 		    f->offset + f->size <= 64) {
@@ -1239,28 +1314,173 @@ static void meta_from_options(struct bp_reader *r)
 		m->page_size = r->page_size;
 }
 
+/*
+ * An unfinished recording's metadata names its spool: a line "spool XXXXXX"
+ * (mkdtemp's suffix, letters and digits) before "end" (see writer.c).
+ */
+static void find_spool(struct bp_reader *r, const uint8_t *p, uint64_t n)
+{
+	static const char key[] = "\nspool ";
+	const uint8_t *k = memmem(p, n, key, sizeof(key) - 1);
+	size_t i;
+
+	if (!k || (uint64_t)(k - p) + sizeof(key) - 1 + 7 > n)
+		return;
+	k += sizeof(key) - 1;
+	for (i = 0; i < 6; i++) {
+		if (!((k[i] >= 'a' && k[i] <= 'z') || (k[i] >= 'A' && k[i] <= 'Z') ||
+		      (k[i] >= '0' && k[i] <= '9')))
+			return;
+	}
+	if (k[6] != '\n')
+		return;
+	memcpy(r->spool, k, 6);
+	r->spool[6] = 0;
+}
+
 /* bootprof's metadata in the gap after the v6 CPU table (see writer.c). */
-static void parse_bootprof_meta(struct bp_reader *r, struct cur *c)
+static int parse_bootprof_meta(struct bp_reader *r, struct cur *c)
 {
 	uint64_t n;
 	const uint8_t *p;
 	struct bp_meta m;
+	size_t i;
 
 	if (cur_expect(c, BP_META_MAGIC, sizeof(BP_META_MAGIC)))
-		return;
+		return 0;
+	/* It lies between the CPU table and the first page of data. */
 	n = cur_u64(c);
 	p = cur_take(c, n);
+	for (i = 0; p && i < (size_t)r->nstreams; i++) {
+		if (r->streams[i].base && r->streams[i].base < p + n)
+			p = NULL;
+	}
 	if (!p) {
-		add_warning(r, "bootprof metadata cut short");
-		return;
+		bp_set_error("'%s' is corrupt: its bootprof metadata (%llu bytes) runs past "
+			     "its place", r->path, (unsigned long long)n);
+		return -1;
 	}
 	if (bp_meta_parse(&m, (const char *)p, n)) {
-		add_warning(r, "ignoring bootprof metadata: %s", bp_last_error());
-		return;
+		bp_set_error("'%s' is corrupt: %s", r->path, bp_last_error());
+		return -1;
 	}
+	if ((m.ncpus && m.ncpus != r->ncpus) || (m.page_size && m.page_size != r->page_size)) {
+		bp_set_error("'%s' is corrupt: its metadata says %d CPUs and %d-byte pages, "
+			     "its data %d and %d", r->path, m.ncpus, m.page_size, r->ncpus,
+			     r->page_size);
+		bp_meta_release(&m);
+		return -1;
+	}
+	find_spool(r, p, n);
 	/* trace-cmd's options fill only what this leaves empty (meta_from_options). */
 	bp_meta_release(&r->meta);
 	r->meta = m;
+	return 0;
+}
+
+/* CPU cpu's spooled pages in fd, whole pages only, as a stream. */
+static int map_spool_cpu(struct bp_reader *r, int cpu, int fd)
+{
+	struct stat st;
+	struct stream *s;
+	uint64_t len;
+
+	if (fstat(fd, &st) < 0) {
+		bp_set_error_errno("cannot read the spooled data of CPU %d", cpu);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		bp_set_error("cannot read the spooled data of CPU %d: not a regular file", cpu);
+		return -1;
+	}
+	len = (uint64_t)st.st_size / r->page_size * r->page_size;
+	if (!len)
+		return 0;
+	r->maps[cpu] = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	if (r->maps[cpu] == MAP_FAILED) {
+		r->maps[cpu] = NULL;
+		bp_set_error_errno("cannot map the spooled data of CPU %d", cpu);
+		return -1;
+	}
+	r->map_lens[cpu] = len;
+	s = new_stream(r, cpu, r->page_size);
+	if (!s)
+		return -1;
+	s->base = r->maps[cpu];
+	s->avail = len;
+	return 0;
+}
+
+/*
+ * An unfinished recording (its recorder was killed): the pages are in the
+ * spool directory beside it, ".NAME.spool-XXXXXX" (any NAME: the file may
+ * have been renamed), one file per CPU.
+ */
+static int open_spool(struct bp_reader *r)
+{
+	const char *slash = strrchr(r->path, '/');
+	char *dir = slash ? xstrndup(r->path, (size_t)(slash - r->path + 1)) : xstrdup(".");
+	char *tail = xasprintf(".spool-%s", r->spool), *found = NULL;
+	size_t tail_len = strlen(tail);
+	struct dirent *d;
+	DIR *dp;
+	int cpu, dfd = -1, ret = -1;
+
+	if (r->nstreams) {
+		bp_set_error("'%s' is corrupt: an unfinished recording with data", r->path);
+		goto out;
+	}
+	dp = opendir(dir);
+	while (dp && (d = readdir(dp))) {
+		size_t n = strlen(d->d_name);
+
+		if (n > tail_len && d->d_name[0] == '.' &&
+		    !strcmp(d->d_name + n - tail_len, tail)) {
+			found = xstrdup(d->d_name);
+			break;
+		}
+	}
+	if (dp) {
+		if (found)
+			dfd = openat(dirfd(dp), found, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		closedir(dp);
+	}
+	if (dfd < 0) {
+		bp_set_error("'%s' was not finished (recorder killed?) and its spool "
+			     "'.*%s' is gone", r->path, tail);
+		goto out;
+	}
+	r->maps = xcalloc(r->ncpus, sizeof(*r->maps));
+	r->map_lens = xcalloc(r->ncpus, sizeof(*r->map_lens));
+	r->nmaps = r->ncpus;
+	for (cpu = 0; cpu < r->ncpus; cpu++) {
+		char name[32];
+		int fd;
+
+		snprintf(name, sizeof(name), "cpu%d", cpu);
+		fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			if (errno == ENOENT)
+				continue;
+			bp_set_error_errno("cannot read the spool of '%s'", r->path);
+			goto out;
+		}
+		ret = map_spool_cpu(r, cpu, fd);
+		close(fd);
+		if (ret)
+			goto out;
+		ret = -1;
+	}
+	r->stats.truncated = 1;
+	add_warning(r, "recording was not finished (recorder killed?): read from its spool");
+	ret = 0;
+out:
+	if (dfd >= 0)
+		close(dfd);
+	free(found);
+	free(tail);
+	free(dir);
+	return ret;
 }
 
 static int not_a_recording(const char *path)
@@ -1277,6 +1497,7 @@ static int truncated_headers(const char *path)
 
 static int parse_v6(struct bp_reader *r, struct cur *c)
 {
+	int ret;
 	uint32_t cpus;
 	uint64_t next;
 	const uint8_t *kind;
@@ -1309,9 +1530,13 @@ static int parse_v6(struct bp_reader *r, struct cur *c)
 			break;
 		return truncated_headers(r->path);
 	}
-	if (parse_cpu_table(r, c))
-		return truncated_headers(r->path);
-	parse_bootprof_meta(r, c);
+	ret = parse_cpu_table(r, c);
+	if (ret)
+		return ret == -2 ? -1 : truncated_headers(r->path);
+	if (parse_bootprof_meta(r, c))
+		return -1;
+	if (r->spool[0])
+		return open_spool(r);
 	return 0;
 }
 
@@ -1502,31 +1727,32 @@ static int parse_file(struct bp_reader *r)
 	if (load_tep(r, 1))
 		return -1;
 	meta_from_options(r);
-	return 0;
+	warn_truncated(r);
+	return finish_setup(r);
 }
 
-/* Map path into r->map (nothing for an empty file). */
-static int map_file(struct bp_reader *r, const char *path)
+struct bp_reader *bp_reader_open(const char *path)
 {
+	struct bp_reader *r;
 	struct stat st;
 	int fd;
 
-	/* O_NONBLOCK: a FIFO given by mistake must not hang the open. */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		bp_set_error_errno("cannot open '%s'", path);
-		return -1;
+		return NULL;
 	}
 	if (fstat(fd, &st) < 0) {
 		bp_set_error_errno("cannot open '%s'", path);
 		close(fd);
-		return -1;
+		return NULL;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		bp_set_error("cannot open '%s': not a regular file", path);
 		close(fd);
-		return -1;
+		return NULL;
 	}
+	r = reader_alloc(path);
 	r->size = (uint64_t)st.st_size;
 	if (r->size) {
 		void *m = mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -1534,147 +1760,18 @@ static int map_file(struct bp_reader *r, const char *path)
 		if (m == MAP_FAILED) {
 			bp_set_error_errno("cannot map '%s'", path);
 			close(fd);
-			return -1;
+			bp_reader_free(r);
+			return NULL;
 		}
 		r->map = m;
 		madvise(m, r->size, MADV_SEQUENTIAL);
 	}
 	close(fd);
-	return 0;
-}
-
-/* One CPU's spooled pages (whole pages of fd at this moment) as a stream. */
-static int map_spool_cpu(struct bp_reader *r, int cpu, int fd)
-{
-	struct stat st;
-	struct stream *s;
-	uint64_t len;
-
-	if (fstat(fd, &st) < 0) {
-		bp_set_error_errno("cannot read the spooled data of CPU %d", cpu);
-		return -1;
+	if (parse_file(r)) {
+		bp_reader_free(r);
+		return NULL;
 	}
-	len = (uint64_t)st.st_size / r->page_size * r->page_size;
-	if (!len)
-		return 0;
-	r->maps[cpu] = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
-	if (r->maps[cpu] == MAP_FAILED) {
-		r->maps[cpu] = NULL;
-		bp_set_error_errno("cannot map the spooled data of CPU %d", cpu);
-		return -1;
-	}
-	r->map_lens[cpu] = len;
-	s = new_stream(r, cpu, r->page_size);
-	if (!s)
-		return -1;
-	s->base = r->maps[cpu];
-	s->avail = len;
-	return 0;
-}
-
-static void alloc_spool_maps(struct bp_reader *r)
-{
-	r->maps = xcalloc(r->ncpus, sizeof(*r->maps));
-	r->map_lens = xcalloc(r->ncpus, sizeof(*r->map_lens));
-	r->nmaps = r->ncpus;
-}
-
-/*
- * The spool a recorder left beside path when it died before finishing
- * (".NAME.spool-XXXXXX" holding headers and cpuN), newest first; NULL if none.
- */
-static char *find_spool(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir = slash ? xstrndup(path, (size_t)(slash - path + 1)) : xstrdup("./");
-	char *prefix = xasprintf(".%s" BP_SPOOL_SUFFIX, slash ? slash + 1 : path);
-	char *best = NULL;
-	time_t best_time = 0;
-	struct dirent *de;
-	DIR *d = opendir(dir);
-
-	while (d && (de = readdir(d))) {
-		struct stat st;
-		char *headers;
-
-		if (strncmp(de->d_name, prefix, strlen(prefix)) ||
-		    strlen(de->d_name) != strlen(prefix) + 6)
-			continue;
-		headers = xasprintf("%s%s/" BP_SPOOL_HEADERS, dir, de->d_name);
-		if (!lstat(headers, &st) && S_ISREG(st.st_mode) &&
-		    (!best || st.st_mtime > best_time)) {
-			free(best);
-			best = xasprintf("%s%s", dir, de->d_name);
-			best_time = st.st_mtime;
-		}
-		free(headers);
-	}
-	if (d)
-		closedir(d);
-	free(prefix);
-	free(dir);
-	return best;
-}
-
-/* Read an unfinished recording: the headers saved in its spool, then its pages. */
-static int open_spool_dir(struct bp_reader *r, const char *spool)
-{
-	char *path = xasprintf("%s/" BP_SPOOL_HEADERS, spool);
-	int cpu, ret = -1;
-
-	if (r->map)
-		munmap((void *)r->map, r->size);
-	r->map = NULL;
-	if (map_file(r, path) || parse_file(r))
-		goto out;
-	alloc_spool_maps(r);
-	for (cpu = 0; cpu < r->ncpus; cpu++) {
-		char *cpu_path = xasprintf("%s/cpu%d", spool, cpu);
-		int fd = open(cpu_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-
-		free(cpu_path);
-		if (fd < 0)
-			continue;
-		if (map_spool_cpu(r, cpu, fd)) {
-			close(fd);
-			goto out;
-		}
-		close(fd);
-	}
-	r->stats.truncated = 1;
-	add_warning(r, "recording '%s' was not finished: read the pages spooled in '%s'",
-		    r->path, spool);
-	ret = 0;
-out:
-	free(path);
-	return ret;
-}
-
-struct bp_reader *bp_reader_open(const char *path)
-{
-	struct bp_reader *r = reader_alloc(path);
-	char *spool;
-
-	if (map_file(r, path))
-		goto out_free;
-	/* Empty, or only the writer's reservation: a recorder that never finished. */
-	if ((!r->size || (r->size >= 16 && !memcmp(r->map, (const char[16]){ 0 }, 16))) &&
-	    (spool = find_spool(path))) {
-		int ret = open_spool_dir(r, spool);
-
-		free(spool);
-		if (ret)
-			goto out_free;
-	} else if (parse_file(r)) {
-		goto out_free;
-	}
-	if (finish_setup(r))
-		goto out_free;
 	return r;
-
-out_free:
-	bp_reader_free(r);
-	return NULL;
 }
 
 struct bp_reader *bp_reader_new_spool(const struct bp_trace_headers *h, int ncpus,
@@ -1715,7 +1812,9 @@ struct bp_reader *bp_reader_new_spool(const struct bp_trace_headers *h, int ncpu
 		parse_cmdlines(r, &c);
 		free(buf);
 	}
-	alloc_spool_maps(r);
+	r->maps = xcalloc(ncpus, sizeof(*r->maps));
+	r->map_lens = xcalloc(ncpus, sizeof(*r->map_lens));
+	r->nmaps = ncpus;
 	for (cpu = 0; cpu < ncpus; cpu++) {
 		if (map_spool_cpu(r, cpu, fds[cpu]))
 			goto out_free;
@@ -1760,6 +1859,7 @@ void bp_reader_free(struct bp_reader *r)
 	if (r->tep)
 		tep_free(r->tep);
 	free(r->by_id);
+	free(r->need);
 	bp_meta_release(&r->meta);
 	bp_trace_headers_release(&r->texts);
 	for (k = 0; k < r->nowned; k++)

@@ -38,16 +38,14 @@ struct bp_read_stats {
 	uint64_t missed_pages;   /* pages flagged as having lost events (count unknown) */
 	uint64_t truncated_bytes;/* data promised by the headers but missing from the file */
 	int truncated;           /* the file ends before its headers say it should */
+	uint64_t corrupt_pages;  /* pages skipped: damaged, or events that do not match
+				    their formats (a corrupt file: commands fail on it) */
 };
 
 /*
- * Open a recording (bootprof's or trace-cmd's, v6 or v7, uncompressed or
- * zstd) for streaming. Returns NULL with bp_set_error() on a file that
- * cannot be read at all; a truncated file opens and is read to its last
- * complete page (see stats). The file's event formats are untrusted:
- * formats this process has not parsed before are first parsed in a forked
- * child, so a format that would crash libtraceevent is skipped with a
- * warning (call it before starting threads, or from one that may fork).
+ * Open a recording (bootprof's or trace-cmd's, v6 or v7) for streaming.
+ * Returns NULL with bp_set_error() on a file that cannot be read at all;
+ * a truncated file opens and is read to its last complete page (see stats).
  */
 struct bp_reader *bp_reader_open(const char *path);
 void bp_reader_free(struct bp_reader *r);
@@ -109,21 +107,21 @@ struct bp_writer *bp_writer_create(const char *path, int force, int ncpus, int p
 /* A descriptor the recorder splices CPU cpu's raw ring-buffer pages into. */
 int bp_writer_cpu_fd(struct bp_writer *w, int cpu);
 /*
+ * Optional, once tracing runs: write a provisional trace.dat now (the
+ * headers, the metadata known so far, and the name of the spool) so that a
+ * recorder killed before bp_writer_finish() leaves a file bp_reader_open()
+ * reads from the spool, to its last complete page, with a warning.
+ * meta may be NULL. 0, or -1 with bp_set_error().
+ */
+int bp_writer_provisional(struct bp_writer *w, const struct bp_trace_headers *h,
+			  const struct bp_meta *meta);
+/*
  * Assemble the final trace.dat from the spooled pages, the headers and the
  * metadata. Returns 0, or -1 with bp_set_error() (e.g. ENOSPC): then the file
  * holds the longest valid prefix that could be written.
  */
 int bp_writer_finish(struct bp_writer *w, const struct bp_trace_headers *h,
 		     const struct bp_meta *meta);
-/*
- * Optional, as soon as the headers are known (they do not change while
- * recording): save them with the metadata known so far beside the spool, so
- * that if the recorder dies before bp_writer_finish() (kill -9, power cut),
- * bp_reader_open() of the still empty output reads the spooled pages, with a
- * warning. Returns 0, or -1 with bp_set_error().
- */
-int bp_writer_save_headers(struct bp_writer *w, const struct bp_trace_headers *h,
-			   const struct bp_meta *meta);
 /*
  * A reader over the pages spooled so far, merged in time order, so the
  * recorder can scan events before bp_writer_finish() (e.g. to collect the

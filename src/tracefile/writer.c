@@ -8,9 +8,14 @@
  * file in a hidden directory beside the output (".NAME.spool-XXXXXX"), since
  * the size of each CPU's data is only known at the end. bp_writer_finish()
  * writes the headers and then copies the spooled pages, page-aligned, behind
- * them; the spool is removed at finish or abort. A recorder killed before
- * finishing leaves an empty output and its spool: if it saved the headers
- * early (bp_writer_save_headers), bp_reader_open() reads the spool instead.
+ * them; the spool is removed at finish or abort.
+ *
+ * A recorder killed before finishing (kill -9, power cut, OOM) must still
+ * leave a readable recording. bp_writer_provisional() writes, at record
+ * start, the headers with an empty CPU table and metadata that names the
+ * spool ("spool XXXXXX", mkdtemp's suffix); the reader of such a file reads
+ * the spooled pages instead. bp_writer_finish() then rewrites the file from
+ * offset 0 and cuts it to its final length.
  *
  * Where bootprof's own metadata lives. trace-cmd 3.1.6 warns "unknown
  * option N" on stderr for any option id it does not know (handle_options()
@@ -45,6 +50,8 @@ struct bp_writer {
 	int ncpus;
 	int page_size;
 	int finished;
+	int provisional;  /* bp_writer_provisional() wrote the file */
+	int keep_spool;   /* the file reads its pages from the spool: leave it */
 };
 
 void bp_trace_headers_release(struct bp_trace_headers *h)
@@ -114,10 +121,6 @@ static void remove_spool(struct bp_writer *w)
 		}
 	}
 	if (w->spool_dir) {
-		char *headers = xasprintf("%s/" BP_SPOOL_HEADERS, w->spool_dir);
-
-		unlink(headers);
-		free(headers);
 		rmdir(w->spool_dir);
 		free(w->spool_dir);
 		w->spool_dir = NULL;
@@ -129,8 +132,8 @@ static char *spool_template(const char *path)
 	const char *slash = strrchr(path, '/');
 
 	if (!slash)
-		return xasprintf(".%s" BP_SPOOL_SUFFIX "XXXXXX", path);
-	return xasprintf("%.*s/.%s" BP_SPOOL_SUFFIX "XXXXXX", (int)(slash - path), path, slash + 1);
+		return xasprintf(".%s.spool-XXXXXX", path);
+	return xasprintf("%.*s/.%s.spool-XXXXXX", (int)(slash - path), path, slash + 1);
 }
 
 struct bp_writer *bp_writer_create(const char *path, int force, int ncpus, int page_size)
@@ -157,11 +160,6 @@ struct bp_writer *bp_writer_create(const char *path, int force, int ncpus, int p
 	w->out_fd = open_output(path, force);
 	if (w->out_fd < 0)
 		goto out_free;
-	/*
-	 * Room for the headers and the first chunks of data, taken now: if the
-	 * spool fills the disk, finish still has space to start moving pages.
-	 */
-	fallocate(w->out_fd, 0, 0, BP_OUTPUT_RESERVE);
 	w->spool_dir = spool_template(path);
 	if (!mkdtemp(w->spool_dir)) {
 		bp_set_error_errno("cannot create a spool directory beside '%s'", path);
@@ -408,7 +406,7 @@ static void write_options(struct out *o, const struct bp_meta *meta, int ncpus)
  */
 static uint64_t write_headers(struct out *o, const struct bp_trace_headers *h,
 			      const struct bp_meta *meta, int ncpus, int page_size,
-			      const uint64_t *sizes)
+			      const uint64_t *sizes, const char *spool)
 {
 	static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	uint64_t table_pos, data_pos, off;
@@ -440,6 +438,14 @@ static uint64_t write_headers(struct out *o, const struct bp_trace_headers *h,
 	table_pos = out_pos(o);
 	if (meta)
 		blob = bp_meta_serialize(meta, &blob_len);
+	if (blob && spool && blob_len >= 4 && !memcmp(blob + blob_len - 4, "end\n", 4)) {
+		/* The provisional file names its spool before the end line. */
+		char *with = xasprintf("%.*sspool %s\nend\n", (int)(blob_len - 4), blob, spool);
+
+		free(blob);
+		blob = with;
+		blob_len = strlen(with);
+	}
 	data_pos = table_pos + 16 * (uint64_t)ncpus;
 	if (blob)
 		data_pos += sizeof(BP_META_MAGIC) + 8 + blob_len;
@@ -465,14 +471,33 @@ static uint64_t write_headers(struct out *o, const struct bp_trace_headers *h,
 	return data_pos;
 }
 
-/*
- * Copy size bytes of fd from offset 0 to the output at its current offset,
- * COPY_CHUNK at a time, punching each copied chunk out of the spool: the
- * pages move rather than double, so a disk the spool filled can still take
- * the final file (with the room reserved at create time for the headers).
- */
-#define COPY_CHUNK (256 * 1024)
+static int write_provisional(struct bp_writer *w, const struct bp_trace_headers *h,
+			     const struct bp_meta *meta);
 
+/*
+ * Turn the output back into the provisional file (over blocks it already
+ * has, so a full disk allows it) and keep the spool it reads from.
+ */
+static int keep_in_spool(struct bp_writer *w, const struct bp_trace_headers *h,
+			 const struct bp_meta *meta)
+{
+	int err = errno;
+	off_t end;
+
+	if (write_provisional(w, h, meta) < 0)
+		goto fail;
+	end = lseek(w->out_fd, 0, SEEK_CUR);
+	if (end < 0 || ftruncate(w->out_fd, end) < 0)
+		goto fail;
+	w->keep_spool = 1;
+	errno = err;
+	return 0;
+fail:
+	errno = err;
+	return -1;
+}
+
+/* Copy size bytes of fd from offset 0 to the output at its current offset. */
 static int copy_cpu_data(int out_fd, int in_fd, uint64_t size, uint64_t *copied)
 {
 	loff_t in_off = 0;
@@ -481,17 +506,14 @@ static int copy_cpu_data(int out_fd, int in_fd, uint64_t size, uint64_t *copied)
 
 	*copied = 0;
 	while (*copied < size) {
-		size_t want = size - *copied > COPY_CHUNK ? COPY_CHUNK : size - *copied;
+		size_t want = size - *copied > (1 << 20) ? (1 << 20) : size - *copied;
 		ssize_t n;
 
-		if (*copied)
-			fallocate(in_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
-				  (off_t)*copied);
 		if (!buf) {
 			n = copy_file_range(in_fd, &in_off, out_fd, NULL, want, 0);
 			if (n < 0 && (errno == EXDEV || errno == EINVAL || errno == ENOSYS ||
 				      errno == EOPNOTSUPP)) {
-				buf = xmalloc(COPY_CHUNK);
+				buf = xmalloc(1 << 20);
 				continue;
 			}
 		} else {
@@ -562,12 +584,17 @@ int bp_writer_finish(struct bp_writer *w, const struct bp_trace_headers *h,
 		/* Only whole pages: a partial page cannot be parsed. */
 		sizes[cpu] = (uint64_t)st.st_size / w->page_size * w->page_size;
 	}
+	/* Over the provisional file, if one was written. */
+	if (lseek(w->out_fd, 0, SEEK_SET) < 0) {
+		bp_set_error_errno("cannot seek in '%s'", w->path);
+		goto out;
+	}
 	o = xmalloc(sizeof(*o));
 	o->fd = w->out_fd;
 	o->len = 0;
 	o->off = 0;
 	o->err = 0;
-	pos = write_headers(o, h, meta, w->ncpus, w->page_size, sizes);
+	pos = write_headers(o, h, meta, w->ncpus, w->page_size, sizes, NULL);
 	if (o->err) {
 		errno = o->err;
 		free(o);
@@ -582,6 +609,13 @@ int bp_writer_finish(struct bp_writer *w, const struct bp_trace_headers *h,
 	for (cpu = 0; cpu < w->ncpus; cpu++) {
 		if (copy_cpu_data(w->out_fd, w->cpu_fds[cpu], sizes[cpu], &copied) < 0) {
 			bp_set_error_errno("cannot write the data of CPU %d", cpu);
+			/*
+			 * A full disk: the spool holds every page, the copy only
+			 * a prefix. Back to the provisional file over the spool.
+			 */
+			if ((errno == ENOSPC || errno == EDQUOT) && w->provisional &&
+			    keep_in_spool(w, h, meta) == 0)
+				goto out;
 			/* Keep the valid prefix: whole pages only (readers see it truncated). */
 			pos += copied / w->page_size * w->page_size;
 			if (ftruncate(w->out_fd, (off_t)pos) < 0)
@@ -590,64 +624,75 @@ int bp_writer_finish(struct bp_writer *w, const struct bp_trace_headers *h,
 		}
 		pos += copied;
 	}
-	/* The reservation may reach past the end of a small recording. */
+	/* The provisional file may have been longer. */
 	if (ftruncate(w->out_fd, (off_t)pos) < 0) {
-		bp_set_error_errno("cannot write '%s'", w->path);
+		bp_set_error_errno("cannot cut the file to its length");
 		goto out;
 	}
 	if (fsync(w->out_fd) < 0) {
-		bp_set_error_errno("cannot write '%s'", w->path);
+		bp_set_error_errno("cannot flush the file to disk");
 		goto out;
 	}
 	ret = 0;
 out:
 	if (close(w->out_fd) < 0 && !ret) {
-		bp_set_error_errno("cannot write '%s'", w->path);
+		bp_set_error_errno("cannot flush the file to disk");
 		ret = -1;
 	}
 	w->out_fd = -1;
-	remove_spool(w);
+	if (!w->keep_spool)
+		remove_spool(w);
 	free(sizes);
 	return ret;
 }
 
-int bp_writer_save_headers(struct bp_writer *w, const struct bp_trace_headers *h,
-			   const struct bp_meta *meta)
+int bp_writer_provisional(struct bp_writer *w, const struct bp_trace_headers *h,
+			  const struct bp_meta *meta)
 {
-	uint64_t *sizes;
-	struct out *o;
-	char *path;
-	int fd, ret = 0;
+	if (!w || w->finished || w->out_fd < 0 || !w->spool_dir) {
+		bp_set_error("recording already finished");
+		return -1;
+	}
+	if (!h || !h->header_page || !h->header_event) {
+		bp_set_error("no ring-buffer headers to write");
+		return -1;
+	}
+	if (write_provisional(w, h, meta))
+		return -1;
+	w->provisional = 1;
+	return 0;
+}
 
-	if (!w || w->finished || !w->spool_dir || !h || !h->header_page || !h->header_event) {
-		bp_set_error("no recording to save headers for");
-		return -1;
-	}
-	path = xasprintf("%s/" BP_SPOOL_HEADERS, w->spool_dir);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		bp_set_error_errno("cannot create '%s'", path);
-		free(path);
-		return -1;
-	}
-	/* A complete recording with no data: the reader adds the spooled pages. */
+/* The headers, an empty CPU table and metadata naming the spool, from offset 0. */
+static int write_provisional(struct bp_writer *w, const struct bp_trace_headers *h,
+			     const struct bp_meta *meta)
+{
+	struct bp_meta empty;
+	struct out *o;
+	uint64_t *sizes;
+	int err;
+
+	bp_meta_init(&empty);
+	empty.ncpus = w->ncpus;
+	empty.page_size = w->page_size;
 	sizes = xcalloc(w->ncpus, sizeof(*sizes));
-	o = xcalloc(1, sizeof(*o));
-	o->fd = fd;
-	write_headers(o, h, meta, w->ncpus, w->page_size, sizes);
-	if (o->err) {
-		errno = o->err;
-		bp_set_error_errno("cannot write '%s'", path);
-		ret = -1;
-	}
-	if (close(fd) < 0 && !ret) {
-		bp_set_error_errno("cannot write '%s'", path);
-		ret = -1;
-	}
+	o = xmalloc(sizeof(*o));
+	o->fd = w->out_fd;
+	o->len = 0;
+	o->off = 0;
+	o->err = lseek(w->out_fd, 0, SEEK_SET) < 0 ? errno : 0;
+	/* mkdtemp's suffix: the reader finds the spool beside the file by it. */
+	write_headers(o, h, meta ? meta : &empty, w->ncpus, w->page_size, sizes,
+		      strrchr(w->spool_dir, '-') + 1);
+	err = o->err;
 	free(o);
 	free(sizes);
-	free(path);
-	return ret;
+	if (err) {
+		errno = err;
+		bp_set_error_errno("cannot write '%s'", w->path);
+		return -1;
+	}
+	return 0;
 }
 
 struct bp_reader *bp_writer_reader(struct bp_writer *w, const struct bp_trace_headers *h)
