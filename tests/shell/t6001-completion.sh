@@ -13,14 +13,15 @@ COMP=$TOP/completions/bootprof.bash
 command -v bash >/dev/null || skip_all "bash not installed"
 LIB=/usr/share/bash-completion/bash_completion
 
-# The zsh driver: FPATH-DIR CWD BIN-DIR LINE; prints every candidate.
+# The zsh driver: FPATH-DIR CWD BIN-DIR LINE DUMP; prints every candidate
+# (DUMP: compinit's cache, shared by all runs: a fresh compinit takes 1 s).
 # TAB is bound to a widget that completes, then leaves a marker file.
 cat >"$TEST_DIR/zcomp.zsh" <<'ZSH'
 zmodload zsh/zpty || exit 1
-fdir=$1 cwd=$2 bdir=$3 line=$4
+fdir=$1 cwd=$2 bdir=$3 line=$4 dump=$5
 out=$(mktemp)
 zpty z zsh -f -i
-zpty -w z "PS1='> '; PATH=$bdir:\$PATH; fpath=($fdir \$fpath); autoload -U compinit; compinit -u -d $out.dump; cd $cwd"
+zpty -w z "PS1='> '; PATH=$bdir:\$PATH; fpath=($fdir \$fpath); autoload -U compinit; compinit -u -d $dump; cd $cwd"
 zpty -w z "compadd() { if [[ \${@[1,(i)(-|--)]} == *-(O|A|D)\\ * ]]; then builtin compadd \"\$@\"; return; fi; local -a h; builtin compadd -A h \"\$@\"; (( \$#h )) || return 1; print -l -- \$h >> $out; builtin compadd \"\$@\"; }"
 zpty -w z "zstyle ':completion:*' list-prompt ''; zstyle ':completion:*' menu no"
 zpty -w z "tab() { zle complete-word; : > $out.end; }; zle -N tab; bindkey '^I' tab"
@@ -30,7 +31,7 @@ zpty -w -n z "$line"$'\t'
 for i in {1..300}; do [[ -e $out.end ]] && break; sleep 0.05; done
 zpty -d z
 cat $out
-rm -f $out $out.dump $out.end
+rm -f $out $out.end
 ZSH
 mkdir -p "$TEST_DIR/bin"
 ln -s "$BOOTPROF" "$TEST_DIR/bin/bootprof"
@@ -43,7 +44,7 @@ complete_words() {
 	shift
 	if [ "$mode" = zsh ]; then
 		TMPDIR=$TEST_DIR timeout 30 zsh -f "$TEST_DIR/zcomp.zsh" "$TOP/completions" "$TEST_DIR/cwd" \
-			"$TEST_DIR/bin" "bootprof $*" 2>>"$TEST_DIR/zsh.err" |
+			"$TEST_DIR/bin" "bootprof $*" "$TEST_DIR/zcompdump" 2>>"$TEST_DIR/zsh.err" |
 			tr -d '\r' | sed 's|/$||; /^$/d' | sort -u
 		return
 	fi
