@@ -254,4 +254,11 @@ expect "usage parser: choices over two lines, after a colon" \
 	"[ \"\$(optarg '$U' --table)\" = 'processes|files|disks' ]"
 expect "usage parser: a description is not a list of choices" \
 	"[ \"\$(optarg '$U' --top)\" = N ] && [ \"\$(optarg '$U' --comm)\" = STR ]"
+U='usage: bootprof x [--view files|procs] [--sort COL]
+  -s, --sort COL       sort column (files: wait, read, path; procs: pid,
+                       comm, wait)'
+expect "usage parser: choices grouped by another option's value, first group" \
+	"[ \"\$(optarg '$U' --sort)\" = 'wait|read|path' ]"
+expect "usage parser: choices grouped by another option's value, named group" \
+	"[ \"\$(bash -c '. \"\$0\"; COMP_WORDS=(bootprof x --view procs -s); _bootprof_optarg \"\$1\" -s' '$COMP' '$U')\" = 'pid|comm|wait' ]"
 
