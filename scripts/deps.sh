@@ -4,7 +4,7 @@
 # Usage: scripts/deps.sh build|check|demo
 set -e
 build="gcc make pkg-config libtracefs-dev libtraceevent-dev libncurses-dev libzstd-dev"
-check="$build libcmocka-dev trace-cmd e2fsprogs cpio busybox-static qemu-system-x86 tmux mandoc bash-completion zsh linux-perf time python3"
+check="$build libcmocka-dev trace-cmd e2fsprogs cpio busybox-static qemu-system-x86 tmux mandoc bash-completion zsh linux-perf time python3 jq man-db"
 demo="$build e2fsprogs cpio busybox-static qemu-system-x86"
 case "$1" in
 build) want=$build ;;
