@@ -45,21 +45,77 @@ _bootprof_optarg()
 	[[ $usage =~ $re ]] || return 0
 	arg=${BASH_REMATCH[3]}
 	if [[ $arg == [A-Z]* ]]; then
-		choices=$(_bootprof_choices "$usage" "$long")
+		choices=$(_bootprof_choices "$usage" "$long" "${COMP_WORDS[*]}")
 		[[ -n $choices ]] && arg=$choices
 	fi
 	printf '%s\n' "$arg"
 }
 
-# _bootprof_choices USAGE LONGOPT: "a|b|c" when the option's description
-# is a list of values ("--format FMT  text (default), json, csv or markdown",
-# "--table NAME  csv table: processes, files, ..." over several lines).
+# _bootprof_choices USAGE LONGOPT WORDS: "a|b|c" when the option's
+# description lists its values: "--format FMT  text (default), json, csv or
+# markdown", "--table NAME  csv table: processes, files, ..." over several
+# lines, or "--sort COL  sort column (files: wait, read; procs: pid, comm)"
+# where WORDS (the command line) picks the group ("--view procs").
 _bootprof_choices()
 {
-	printf '%s\n' "$1" | sed -E ':a;N;$!ba;s/\n {8,}([^ -])/ \1/g' |
-		sed -nE "s/^ *(-[a-zA-Z0-9], *)?$2[ =][A-Z][A-Z_]* +//p" | head -n 1 |
-		sed -E 's/\([^)]*\)//g; s/^[^:]*: *//; s/ +,/,/g; s/ +$//' |
-		grep -E '^[a-z0-9_-]+((,? or |, )[a-z0-9_-]+)+$' | sed -E 's/(,? or |, )/|/g'
+	printf '%s\n' "$1" |
+	awk -v opt="$2" -v line="$3" '
+	function islist(s) { return s ~ /^[a-z0-9_-]+((,? or |, )[a-z0-9_-]+)+$/ }
+	function tolist(s) { gsub(/,? or |, /, "|", s); return s }
+	function emit(d, inner, g, ng, i, label, lst, first) {
+		done = 1
+		d = cur
+		gsub(/\([^)]*\)/, "", d)
+		sub(/^[^:]*: */, "", d)
+		gsub(/ +,/, ",", d)
+		sub(/ +$/, "", d)
+		if (islist(d)) {
+			print tolist(d)
+			return
+		}
+		# "(files: wait, read; procs: pid, comm)": the group named by a
+		# word of the command line (--view procs), else the first.
+		if (!match(cur, /\([^)]*\)/))
+			return
+		inner = substr(cur, RSTART + 1, RLENGTH - 2)
+		ng = split(inner, g, /; */)
+		for (i = 1; i <= ng; i++) {
+			if (g[i] !~ /^[a-z0-9_-]+: /)
+				continue
+			label = g[i]
+			sub(/:.*/, "", label)
+			lst = g[i]
+			sub(/^[^:]*: */, "", lst)
+			sub(/ +$/, "", lst)
+			if (!islist(lst))
+				continue
+			if (first == "")
+				first = lst
+			if (label in onl) {
+				print tolist(lst)
+				return
+			}
+		}
+		if (first != "")
+			print tolist(first)
+	}
+	BEGIN {
+		n = split(line, w, " ")
+		for (i = 1; i <= n; i++)
+			onl[w[i]] = 1
+	}
+	done { next }
+	cur != "" && /^        +[^ -]/ {
+		sub(/^ +/, "")
+		cur = cur " " $0
+		next
+	}
+	cur != "" { emit() }
+	$0 ~ "^ *(-[a-zA-Z0-9], *)?" opt "[ =][A-Z][A-Z_]* " {
+		cur = $0
+		sub("^ *(-[a-zA-Z0-9], *)?" opt "[ =][A-Z][A-Z_]* +", "", cur)
+	}
+	END { if (!done && cur != "") emit() }'
 }
 
 # Whether CMD takes a recording as an argument: its synopsis lines (those

@@ -48,6 +48,21 @@ long_opts() {
 	grep -o -- '--[a-z][a-z0-9-]*' | grep -v -x -e '--help' -e '--list-opts' | sort -u
 }
 
+# Every page has the sections a reader looks for, and points to the tools
+# a kernel or distribution engineer already knows.
+for p in $pages; do
+	name=$(basename "$p")
+	expect "$name: has NAME, SYNOPSIS, DESCRIPTION, OPTIONS, EXAMPLES, EXIT STATUS, FILES, SEE ALSO" '
+		for s in NAME SYNOPSIS DESCRIPTION OPTIONS EXAMPLES "EXIT STATUS" FILES "SEE ALSO"; do
+			grep -qx ".SH $s\|.SH \"$s\"" '"'$p'"' || { echo "no $s"; exit 1; }
+		done'
+	expect "$name: SEE ALSO names trace-cmd(1), trace-cmd-report(1), systemd-analyze(1), bootchart(1)" '
+		sed -n "/^\.SH SEE ALSO/,/^\.SH/p" '"'$p'"' | sed "s/\\\\-/-/g" >"$TEST_DIR/.see"
+		for r in "trace-cmd (1)" "trace-cmd-report (1)" "systemd-analyze (1)" "bootchart (1)"; do
+			grep -qF ".BR $r" "$TEST_DIR/.see" || { echo "no $r"; exit 1; }
+		done'
+done
+
 cmds=$("$BOOTPROF" --list-cmds)
 expect "bootprof --list-cmds names commands" "[ -n \"$cmds\" ]"
 
@@ -110,19 +125,24 @@ done
 
 # 5. Runnable EXAMPLES. Each block becomes one script: its "$ " lines,
 # unescaped, run in a scratch directory with `bootprof` meaning $BOOTPROF.
-# The first fixture that reads cleanly (robustness fixtures are broken on
-# purpose).
+# A fixture that reads cleanly (robustness fixtures are broken on purpose),
+# preferably one bootprof recorded (with its metadata), else one of
+# trace-cmd's.
 fixture=${BOOTPROF_EXAMPLE_FIXTURE:-}
 if [ -z "$fixture" ]; then
 	for f in "$TOP"/tests/fixtures/*.dat; do
 		[ -f "$f" ] || continue
-		if "$BOOTPROF" dump "$f" >/dev/null 2>"$TEST_DIR/.fixture-err" &&
-			[ ! -s "$TEST_DIR/.fixture-err" ]; then
+		"$BOOTPROF" dump "$f" 2>"$TEST_DIR/.fixture-err" | head -n 1 >"$TEST_DIR/.fixture-head"
+		[ -s "$TEST_DIR/.fixture-err" ] && continue
+		if grep -q ', bootprof ' "$TEST_DIR/.fixture-head"; then
 			fixture=$f
 			break
 		fi
+		[ -n "$fixture" ] || fixture=$f
 	done
 fi
+
+[ -n "$fixture" ] && echo "# runnable examples read ${fixture#$TOP/} as boot.dat"
 
 extract_examples() {
 	awk -v dir="$TEST_DIR/examples" -v page="$(basename "$1")" '
@@ -151,6 +171,14 @@ for ex in "$TEST_DIR"/examples/*.sh; do
 		skip "$what" "no fixture recording in tests/fixtures/ that reads cleanly"
 		continue
 	fi
+	missing=
+	for prog in $(grep -o '| *[a-z][a-z0-9_-]*' "$ex" | sed 's/^| *//' | sort -u); do
+		command -v "$prog" >/dev/null || missing="$missing $prog"
+	done
+	if [ -n "$missing" ]; then
+		skip "$what" "not installed:$missing"
+		continue
+	fi
 	run=$TEST_DIR/run.$(basename "$ex" .sh)
 	mkdir -p "$run"
 	[ -n "$fixture" ] && ln -s "$fixture" "$run/boot.dat"
@@ -159,10 +187,11 @@ for ex in "$TEST_DIR"/examples/*.sh; do
 		echo 'bootprof() { "$BOOTPROF" "$@"; }'
 		cat "$ex"
 	} >"$run/.script"
-	if (cd "$run" && sh .script) >"$run/.out" 2>"$run/.err"; then
+	# bash for pipefail: "bootprof ... | jq" fails when bootprof does.
+	if (cd "$run" && bash -o pipefail .script) >"$run/.out" 2>"$run/.err"; then
 		bad_json=
 		for j in "$run"/*.json; do
-			[ -f "$j" ] || continue
+			[ -f "$j" ] && command -v python3 >/dev/null || continue
 			python3 -m json.tool "$j" >/dev/null 2>&1 || bad_json="$bad_json $(basename "$j")"
 		done
 		if [ -n "$bad_json" ]; then

@@ -13,14 +13,15 @@ COMP=$TOP/completions/bootprof.bash
 command -v bash >/dev/null || skip_all "bash not installed"
 LIB=/usr/share/bash-completion/bash_completion
 
-# The zsh driver: FPATH-DIR CWD BIN-DIR LINE; prints every candidate.
+# The zsh driver: FPATH-DIR CWD BIN-DIR LINE DUMP; prints every candidate
+# (DUMP: compinit's cache, shared by all runs: a fresh compinit takes 1 s).
 # TAB is bound to a widget that completes, then leaves a marker file.
 cat >"$TEST_DIR/zcomp.zsh" <<'ZSH'
 zmodload zsh/zpty || exit 1
-fdir=$1 cwd=$2 bdir=$3 line=$4
+fdir=$1 cwd=$2 bdir=$3 line=$4 dump=$5
 out=$(mktemp)
 zpty z zsh -f -i
-zpty -w z "PS1='> '; PATH=$bdir:\$PATH; fpath=($fdir \$fpath); autoload -U compinit; compinit -u -d $out.dump; cd $cwd"
+zpty -w z "PS1='> '; PATH=$bdir:\$PATH; fpath=($fdir \$fpath); autoload -U compinit; compinit -u -d $dump; cd $cwd"
 zpty -w z "compadd() { if [[ \${@[1,(i)(-|--)]} == *-(O|A|D)\\ * ]]; then builtin compadd \"\$@\"; return; fi; local -a h; builtin compadd -A h \"\$@\"; (( \$#h )) || return 1; print -l -- \$h >> $out; builtin compadd \"\$@\"; }"
 zpty -w z "zstyle ':completion:*' list-prompt ''; zstyle ':completion:*' menu no"
 zpty -w z "tab() { zle complete-word; : > $out.end; }; zle -N tab; bindkey '^I' tab"
@@ -30,7 +31,7 @@ zpty -w -n z "$line"$'\t'
 for i in {1..300}; do [[ -e $out.end ]] && break; sleep 0.05; done
 zpty -d z
 cat $out
-rm -f $out $out.dump $out.end
+rm -f $out $out.end
 ZSH
 mkdir -p "$TEST_DIR/bin"
 ln -s "$BOOTPROF" "$TEST_DIR/bin/bootprof"
@@ -43,7 +44,7 @@ complete_words() {
 	shift
 	if [ "$mode" = zsh ]; then
 		TMPDIR=$TEST_DIR timeout 30 zsh -f "$TEST_DIR/zcomp.zsh" "$TOP/completions" "$TEST_DIR/cwd" \
-			"$TEST_DIR/bin" "bootprof $*" 2>>"$TEST_DIR/zsh.err" |
+			"$TEST_DIR/bin" "bootprof $*" "$TEST_DIR/zcompdump" 2>>"$TEST_DIR/zsh.err" |
 			tr -d '\r' | sed 's|/$||; /^$/d' | sort -u
 		return
 	fi
@@ -200,11 +201,21 @@ for c in $(cat "$T/cmds"); do
 	"$BOOTPROF" "$c" -h >"$T/usage"
 	for o in $("$BOOTPROF" "$c" --list-opts); do
 		choices=$(optarg "$(cat "$T/usage")" "$o" | grep '|') || continue
+		extra=
 		run() {
-			timeout 20 "$BOOTPROF" "$c" "$o=$1" "$T/no-such.dat" </dev/null >/dev/null 2>"$T/err"
+			timeout 20 "$BOOTPROF" "$c" $extra "$o=$1" "$T/no-such.dat" </dev/null \
+				>/dev/null 2>"$T/err"
 		}
 		run no-such-value
-		if [ $? -ne 2 ] || ! grep -q no-such-value "$T/err"; then
+		rc=$?
+		# An option that works only with another ("--table needs --format csv").
+		needs=$(sed -nE 's/.*needs (--[a-z0-9-]+)[ =]([a-z0-9_-]+).*/\1=\2/p' "$T/err" | head -n 1)
+		if [ -n "$needs" ]; then
+			extra=$needs
+			run no-such-value
+			rc=$?
+		fi
+		if [ $rc -ne 2 ] || ! grep -q no-such-value "$T/err"; then
 			skip "bootprof $c $o: values offered are accepted" \
 				"a bogus value alone is not reported as such ($(head -n 1 "$T/err"))"
 			continue
@@ -214,7 +225,7 @@ for c in $(cat "$T/cmds"); do
 			run "$v"
 			[ $? -eq 2 ] && bad="$bad $v"
 		done
-		expect "bootprof $c $o accepts every value offered ($choices)" \
+		expect "bootprof $c ${extra:+$extra }$o accepts every value offered ($choices)" \
 			"[ -z '$bad' ] || { echo 'refused:$bad'; exit 1; }"
 	done
 done
@@ -243,4 +254,11 @@ expect "usage parser: choices over two lines, after a colon" \
 	"[ \"\$(optarg '$U' --table)\" = 'processes|files|disks' ]"
 expect "usage parser: a description is not a list of choices" \
 	"[ \"\$(optarg '$U' --top)\" = N ] && [ \"\$(optarg '$U' --comm)\" = STR ]"
+U='usage: bootprof x [--view files|procs] [--sort COL]
+  -s, --sort COL       sort column (files: wait, read, path; procs: pid,
+                       comm, wait)'
+expect "usage parser: choices grouped by another option's value, first group" \
+	"[ \"\$(optarg '$U' --sort)\" = 'wait|read|path' ]"
+expect "usage parser: choices grouped by another option's value, named group" \
+	"[ \"\$(bash -c '. \"\$0\"; COMP_WORDS=(bootprof x --view procs -s); _bootprof_optarg \"\$1\" -s' '$COMP' '$U')\" = 'pid|comm|wait' ]"
 

@@ -68,6 +68,21 @@ expect "the installed bash completion completes commands" "
 		printf \"%s\\n\" \"\${COMPREPLY[@]}\"' | sort >'$TEST_DIR/comp' &&
 	'$BOOTPROF' --list-cmds | grep '^re' | sort | diff - '$TEST_DIR/comp'"
 
+# The installed plugins are plugins: loaded from the installed directory,
+# each is recognised (as a copy of the built-in of its name), none refused.
+sos=$(ls "$D$P"/lib/bootprof/plugins/*.so 2>/dev/null)
+if [ -z "$sos" ]; then
+	skip "installed plugins load" "no plugins were built"
+else
+	BOOTPROF_PLUGIN_DIR=$D$P/lib/bootprof/plugins "$D$P/bin/bootprof" report --list-plugins \
+		>"$TEST_DIR/plugins.out" 2>"$TEST_DIR/plugins.err"
+	for so in $sos; do
+		expect "installed $(basename "$so") is a loadable plugin" "
+			grep -F '$so' '$TEST_DIR/plugins.err' | grep -q 'already loaded' &&
+			! grep -F '$so' '$TEST_DIR/plugins.err' | grep -qi 'refus\|cannot'"
+	done
+fi
+
 # The first fixture that reads cleanly (robustness fixtures are broken on
 # purpose).
 fixture=
