@@ -332,7 +332,6 @@ int cmd_dump(int argc, char **argv)
 		free_opts(&o);
 		return bp_error_last();
 	}
-	print_warnings(r, &printed);
 	check_filter(&o, bp_reader_tep(r));
 	print_header(r, o.file);
 	if (o.meta)
