@@ -484,7 +484,8 @@ static int keep_in_spool(struct bp_writer *w, const struct bp_trace_headers *h,
 	int err = errno;
 	off_t end;
 
-	if (write_provisional(w, h, meta) < 0)
+	/* The full metadata may not fit where the start's did: then without it. */
+	if (write_provisional(w, h, meta) < 0 && write_provisional(w, h, NULL) < 0)
 		goto fail;
 	end = lseek(w->out_fd, 0, SEEK_CUR);
 	if (end < 0 || ftruncate(w->out_fd, end) < 0)
@@ -598,6 +599,9 @@ int bp_writer_finish(struct bp_writer *w, const struct bp_trace_headers *h,
 	if (o->err) {
 		errno = o->err;
 		free(o);
+		/* The final metadata did not fit: keep reading from the spool. */
+		if ((errno == ENOSPC || errno == EDQUOT) && w->provisional)
+			keep_in_spool(w, h, meta);
 		bp_set_error_errno("cannot write the headers");
 		goto out;
 	}
@@ -614,8 +618,10 @@ int bp_writer_finish(struct bp_writer *w, const struct bp_trace_headers *h,
 			 * a prefix. Back to the provisional file over the spool.
 			 */
 			if ((errno == ENOSPC || errno == EDQUOT) && w->provisional &&
-			    keep_in_spool(w, h, meta) == 0)
+			    keep_in_spool(w, h, meta) == 0) {
+				bp_set_error_errno("cannot write the data of CPU %d", cpu);
 				goto out;
+			}
 			/* Keep the valid prefix: whole pages only (readers see it truncated). */
 			pos += copied / w->page_size * w->page_size;
 			if (ftruncate(w->out_fd, (off_t)pos) < 0)
