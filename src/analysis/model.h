@@ -75,14 +75,54 @@ struct bp_window {
 	uint64_t bucket_ns;
 };
 
+/* What a task was doing during a bp_span. */
+enum bp_span_state {
+	BP_SPAN_RUN,        /* on a CPU (@cpu says which) */
+	BP_SPAN_RUNNABLE,   /* preempted or woken, waiting for a CPU */
+	BP_SPAN_IO_WAIT,    /* uninterruptible sleep with I/O evidence: I/O wait */
+	BP_SPAN_OTHER_WAIT, /* uninterruptible sleep without I/O evidence */
+	BP_SPAN_SLEEP,      /* interruptible sleep */
+};
+
+/**
+ * struct bp_span - one interval of one task's life, as the pass decided it
+ * @tid: the task (thread id); map it to its process with the model built
+ *       over the same window (threads are grouped after the pass)
+ * @cpu: the CPU for BP_SPAN_RUN, else -1
+ * @state: what the task was doing
+ * @cause: for BP_SPAN_IO_WAIT, what it was waiting in; else BP_CAUSE_OTHER
+ * @dev: for BP_SPAN_IO_WAIT, the file charged (kernel encoding), 0 if none
+ * @ino: its inode; with @dev 0 the wait was charged to no file
+ * @start_ns: start, clipped to the window
+ * @end_ns: end, clipped to the window (> @start_ns)
+ *
+ * Spans of one task never overlap and arrive in time order for that task;
+ * spans of different tasks interleave. The I/O-wait spans of a task sum
+ * exactly to its bp_thread.wait_ns.
+ */
+struct bp_span {
+	int tid;
+	int cpu;
+	enum bp_span_state state;
+	enum bp_cause cause;
+	uint32_t dev;
+	uint64_t ino;
+	uint64_t start_ns;
+	uint64_t end_ns;
+};
+
 /**
  * struct bp_build_hooks - optional callbacks run during the one pass
  * @event: called for every event after the model has consumed it (plugins
  *         see the same stream without a second pass); may be NULL
- * @arg: passed to @event
+ * @span: called for every closed interval of a task's state inside the
+ *        window (charts and exports stream these; nothing is kept); may
+ *        be NULL
+ * @arg: passed to @event and @span
  */
 struct bp_build_hooks {
 	void (*event)(void *arg, const struct bp_event *ev);
+	void (*span)(void *arg, const struct bp_span *span);
 	void *arg;
 };
 

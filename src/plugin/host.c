@@ -768,6 +768,7 @@ static void no_events(void *arg, const struct bp_event *raw)
 void bp_plugins_hooks(struct bp_plugin_set *set, struct bp_build_hooks *hooks)
 {
 	hooks->event = set && set->nruns ? dispatch : no_events;
+	hooks->span = NULL;
 	hooks->arg = set;
 }
 
