@@ -38,6 +38,7 @@ void bp_meta_init(struct bp_meta *m)
 	memset(m, 0, sizeof(*m));
 	m->ncpus = 0;
 	m->page_size = 0;
+	m->command_status = -1;
 }
 
 static void free_strv(char **v, size_t n)
@@ -79,6 +80,7 @@ void bp_meta_release(struct bp_meta *m)
 		free(m->paths[i].path);
 	free(m->paths);
 	free(m->cpu_stats);
+	free(m->tasks);
 	bp_meta_init(m);
 }
 
@@ -139,6 +141,15 @@ void bp_meta_add_path(struct bp_meta *m, uint32_t dev, uint64_t ino, const char 
 	p->dev = dev;
 	p->ino = ino;
 	p->path = dup_or_empty(path);
+}
+
+void bp_meta_add_task(struct bp_meta *m, int tid, int tgid, unsigned flags)
+{
+	struct bp_task_id *t = APPEND(m->tasks, m->ntasks);
+
+	t->tid = tid;
+	t->tgid = tgid;
+	t->flags = flags;
 }
 
 static int cmp_key(uint32_t adev, uint64_t aino, uint32_t bdev, uint64_t bino)
@@ -353,6 +364,15 @@ char *bp_meta_serialize(const struct bp_meta *m, size_t *len)
 				  (unsigned long long)c->dropped, (unsigned long long)c->read);
 		}
 	}
+	for (i = 0; i < m->ntasks; i++)
+		sb_printf(&sb, "task %d %d %u\n", m->tasks[i].tid, m->tasks[i].tgid,
+			  m->tasks[i].flags);
+	if (m->command_pid > 0) {
+		sb_printf(&sb, "command_pid %d\n", m->command_pid);
+		sb_printf(&sb, "command_status %d\n", m->command_status);
+		sb_printf(&sb, "command_start_ns %llu\n", (unsigned long long)m->command_start_ns);
+		sb_printf(&sb, "command_end_ns %llu\n", (unsigned long long)m->command_end_ns);
+	}
 	sb_puts(&sb, "end\n");
 	*len = sb.len;
 	return sb.buf;
@@ -512,6 +532,17 @@ static int take_int(const struct line *l, int *dst, int max)
 	return 0;
 }
 
+/* A non-negative int below 2^30 (tids, wait statuses, flags). */
+static int parse_small_int(const char *word, int *dst)
+{
+	uint64_t v;
+
+	if (parse_u64(word, &v) || v >= (1u << 30))
+		return -1;
+	*dst = (int)v;
+	return 0;
+}
+
 static int take_u64(const struct line *l, uint64_t *dst)
 {
 	if (want_words(l, 2))
@@ -649,6 +680,35 @@ static int parse_record(struct bp_meta *m, struct line *l, int *seen_stamps)
 	}
 	if (!strcmp(key, "cpustat"))
 		return parse_cpustat(m, l);
+	if (!strcmp(key, "task")) {
+		int tid, tgid, flags;
+
+		if (want_words(l, 4))
+			return -1;
+		if (parse_small_int(l->word[1], &tid) || parse_small_int(l->word[2], &tgid) ||
+		    parse_small_int(l->word[3], &flags) || tid <= 0 || tgid <= 0)
+			return parse_fail(l, "bad task");
+		bp_meta_add_task(m, tid, tgid, (unsigned)flags);
+		return 0;
+	}
+	if (!strcmp(key, "command_pid"))
+		return take_int(l, &m->command_pid, 1 << 30);
+	if (!strcmp(key, "command_status")) {
+		int status;
+
+		if (want_words(l, 2))
+			return -1;
+		if (!strcmp(l->word[1], "-1"))
+			status = -1;
+		else if (parse_small_int(l->word[1], &status))
+			return parse_fail(l, "bad number");
+		m->command_status = status;
+		return 0;
+	}
+	if (!strcmp(key, "command_start_ns"))
+		return take_u64(l, &m->command_start_ns);
+	if (!strcmp(key, "command_end_ns"))
+		return take_u64(l, &m->command_end_ns);
 	/* A key from a later format: skip it, but only if it looks like a key. */
 	for (; *key; key++) {
 		if (!((*key >= 'a' && *key <= 'z') || *key == '_' || *key == '-'))

@@ -39,6 +39,17 @@ struct bp_path {
 	char *path;
 };
 
+/*
+ * One task alive at record start or stop, read from /proc: which process
+ * (tgid) a thread belongs to, since 6.x sched_process_fork has no tgid.
+ */
+#define BP_TASK_RECORDER 1u  /* one of bootprof's own recorder threads */
+struct bp_task_id {
+	int tid;
+	int tgid;
+	unsigned flags;           /* BP_TASK_* */
+};
+
 /* Ring-buffer statistics of one CPU, read from per_cpu/cpuN/stats at stop. */
 struct bp_cpu_stat {
 	uint64_t entries;
@@ -77,6 +88,15 @@ struct bp_meta {
 	uint64_t unresolved;     /* (dev, ino) pairs seen in events but not resolved */
 
 	struct bp_cpu_stat *cpu_stats; /* ncpus entries, or NULL when unknown */
+
+	struct bp_task_id *tasks; /* tid -> tgid known at record time, and the recorder's tids */
+	size_t ntasks;
+
+	/* The traced command of `record -- CMD`; command_pid 0 when none. */
+	int command_pid;
+	int command_status;        /* wait status as waitpid() gave it; -1 unknown */
+	uint64_t command_start_ns; /* recording clock at fork, 0 unknown */
+	uint64_t command_end_ns;   /* recording clock at exit, 0 unknown */
 };
 
 void bp_meta_init(struct bp_meta *m);
@@ -90,6 +110,7 @@ void bp_meta_add_mount(struct bp_meta *m, uint32_t dev, const char *fstype, cons
 void bp_meta_add_disk(struct bp_meta *m, uint32_t dev, const char *name, int rotational,
 		      uint64_t size);
 void bp_meta_add_path(struct bp_meta *m, uint32_t dev, uint64_t ino, const char *path);
+void bp_meta_add_task(struct bp_meta *m, int tid, int tgid, unsigned flags);
 
 /* Sort paths by (dev, ino) so bp_meta_find_path() can bisect. */
 void bp_meta_sort_paths(struct bp_meta *m);
