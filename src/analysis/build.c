@@ -114,6 +114,8 @@ struct task {
 	uint8_t seen;          /* any event in the window */
 	uint8_t wait_cause;
 	uint8_t sys_ctx;       /* it emitted syscall events: evidence lasts to a syscall boundary */
+	uint8_t recorder;      /* bootprof's own recorder thread: attributed nothing */
+	uint32_t meta_leader;  /* its group leader by the recording's task table, NONE */
 	uint8_t span;          /* state of the open span + 1, 0: none (see span_to) */
 	int16_t cpu;           /* CPU it runs on, -1 unknown */
 	uint64_t span_start;
@@ -484,6 +486,7 @@ static uint32_t task_new(struct state *s, int tid)
 	t->group_dead = -1;
 	t->sys = BP_SYS_NONE;
 	t->cpu = -1;
+	t->meta_leader = NONE;
 	t->ctx_file = t->last_file = t->wait_file = t->fault_file = t->acc_file = NONE;
 	t->cgroup = NONE;
 	slot = bp_map_put(&s->tids, (uint64_t)(uint32_t)tid, 0, NULL);
@@ -752,7 +755,7 @@ static struct eacc *touch(struct state *s, struct task *t, uint32_t file, uint64
 {
 	struct efile *f = &s->files[file];
 
-	if (!in_window(s, ts))
+	if (!in_window(s, ts) || (t && t->recorder))
 		return NULL;
 	if (!f->seen) {
 		f->seen = 1;
@@ -869,7 +872,7 @@ static void span_emit(struct state *s, const struct task *t, int state, uint64_t
 {
 	struct bp_span sp;
 
-	if (!s->hooks || !s->hooks->span || t->tid <= 0)
+	if (!s->hooks || !s->hooks->span || t->tid <= 0 || t->recorder)
 		return;
 	if (a < s->since)
 		a = s->since;
@@ -1067,7 +1070,7 @@ static void on_switch(struct state *s, const struct bp_event *ev, const struct h
 		if ((state & TASK_REPORT_PREEMPT) || !(state & 0xff)) {
 			span_to(s, t, BP_SPAN_RUNNABLE, ev->ts);
 		} else {
-			if ((state & 0xff) == TASK_UNINTERRUPTIBLE)
+			if ((state & 0xff) == TASK_UNINTERRUPTIBLE && !t->recorder)
 				wait_begin(s, t, ev->ts);
 			else if (state & (TASK_REPORT_DEAD | TASK_REPORT_ZOMBIE))
 				span_to(s, t, -1, ev->ts);
@@ -1285,7 +1288,7 @@ static void account_read(struct state *s, struct task *t, uint32_t fi, uint64_t 
 	if (t && t->in_fault && t->fault_file == fi && t->fault_index >= index &&
 	    t->fault_index < index + n)
 		pages_access(s, fi, t->fault_index, 1);
-	if (inw) {
+	if (inw && !(t && t->recorder)) {
 		struct eacc *a = touch(s, t, fi, ts);
 		struct bp_bucket *b = bucket_at(s, ts);
 
@@ -1623,6 +1626,8 @@ static void finish_pass(struct state *s)
 			t->running = 0;
 		}
 		span_to(s, t, -1, end);
+		if (t->recorder)
+			t->seen = 0;
 	}
 	for (i = 0; bp_map_next(&s->pages->map, &i, &slot);) {
 		const struct bp_page_chunk *c = &s->pages->chunks[slot->value];
@@ -1668,6 +1673,8 @@ static uint32_t *resolve_groups(struct state *s)
 			up[i] = (uint32_t)i;
 		else if (t->parent != NONE && is_thread(t))
 			up[i] = t->parent;
+		else if (t->parent == NONE && t->meta_leader != NONE)
+			up[i] = t->meta_leader;
 		else
 			up[i] = (uint32_t)i;
 	}
@@ -2454,7 +2461,49 @@ static int state_init(struct state *s, struct tep_handle *tep, const struct bp_m
 		disk_add(s, dk->dev, dk->name, dk->rotational, dk->size);
 	}
 	setup_handlers(s);
+	for (d = 0; s->meta && d < s->meta->ntasks; d++) {
+		const struct bp_task_id *ti = &s->meta->tasks[d];
+
+		uint32_t t;
+
+		if (!(ti->flags & BP_TASK_RECORDER) || ti->tid <= 0)
+			continue;
+		t = task_of(s, ti->tid);   /* may grow s->tasks: index first */
+		s->tasks[t].recorder = 1;
+	}
 	return 0;
+}
+
+/*
+ * Threads that existed before the recording and never forked, exec'd or
+ * exited in it: the recording's task table (read from /proc at its start
+ * and stop) names their process. Their leader gets a task of its own when
+ * it had no event.
+ */
+static void meta_groups(struct state *s)
+{
+	size_t i;
+
+	for (i = 0; s->meta && i < s->meta->ntasks; i++) {
+		const struct bp_task_id *ti = &s->meta->tasks[i];
+		uint64_t *slot;
+		uint32_t t, leader;
+
+		if (ti->tid <= 0 || ti->tgid <= 0 || ti->tid == ti->tgid)
+			continue;
+		slot = bp_map_get(&s->tids, (uint64_t)(uint32_t)ti->tid, 0);
+		if (!slot)
+			continue;
+		t = (uint32_t)*slot;
+		if (s->tasks[t].parent != NONE || s->tasks[t].self_exec || s->tasks[t].joined != NONE)
+			continue;
+		leader = task_of(s, ti->tgid);
+		if (leader != t) {
+			s->tasks[t].meta_leader = leader;
+			if (!s->tasks[leader].comm[0])
+				memcpy(s->tasks[leader].comm, s->tasks[t].comm, sizeof(s->tasks[t].comm));
+		}
+	}
 }
 
 /* Where the pass reads its events: a recording, or an array (tests). */
@@ -2511,6 +2560,7 @@ static struct bp_model *build(struct source *src, struct tep_handle *tep,
 		return NULL;
 	}
 	finish_pass(&s);
+	meta_groups(&s);
 
 	m = bp_model_new();
 	m->missing = missing_flags(&s, &m->missing_on_kernel);

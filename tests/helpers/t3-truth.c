@@ -7,8 +7,9 @@
  *                                      N concurrent readers, reader i reads
  *                                      DIR/ri sequentially for SECONDS (or
  *                                      to its end), MODE "read" (read() of
- *                                      64 KiB) or "mmap" (touch every page
- *                                      of a shared mapping); with CPU, all
+ *                                      64 KiB, no readahead) or "mmap"
+ *                                      (touch every page of a shared
+ *                                      mapping); with CPU, all
  *                                      readers are pinned to that CPU
  *   t3-truth hog SECONDS [CPU]         spin on one CPU (a loaded machine)
  *
@@ -109,6 +110,13 @@ static int reader(const char *path, double seconds, int mmap_mode)
 
 	if (fd < 0 || fstat(fd, &st) < 0)
 		return 1;
+	/*
+	 * read(): no readahead, so each read waits for its own 64 KiB and the
+	 * loop ends on time under a throttle; mmap: the kernel's fault-around
+	 * and readahead, as programs get them.
+	 */
+	if (!mmap_mode)
+		posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
 	if (mmap_mode) {
 		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
 		if (map == MAP_FAILED)

@@ -16,6 +16,7 @@
 #include <event-parse.h>
 
 #include "analysis/model.h"
+#include "tracefile/meta.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
 
@@ -653,6 +654,50 @@ static void test_spans_fixture(void **state)
 	bp_model_free(m);
 }
 
+/*
+ * The recording's task table: the recorder's own threads are attributed
+ * nothing; a thread that predates the recording rolls up into its process.
+ */
+static void test_meta_tasks(void **state)
+{
+	static const struct gev ev[] = {
+		ENTER(1, 0, 500, 0), ADD(2, 0, 500, 0), BIO(3, 0, 500), SW(10, 0, 500, 2, 101),
+		ENTER(11, 0, 101, 0), ADD(12, 0, 101, 8), BIO(13, 0, 101), SW(20, 0, 101, 2, 0),
+		WAKING(40, 0, 0, 500, 0), SW(41, 0, 0, 0, 500), WAKING(60, 1, 0, 101, 0),
+		SW(61, 0, 500, 1, 101), END
+	};
+	struct bp_meta meta;
+	struct bp_process *p;
+	struct bp_model *m;
+	struct gen g;
+	size_t i;
+
+	(void)state;
+	bp_meta_init(&meta);
+	bp_meta_add_task(&meta, 500, 499, BP_TASK_RECORDER);
+	bp_meta_add_task(&meta, 101, 100, 0);
+	gen_init(&g);
+	for (i = 0; ev[i].cpu >= 0; i++)
+		gen_add(&g, &ev[i]);
+	m = bp_model_build_events(g.tep, &meta, g.ev, g.n, NULL, NULL);
+	assert_non_null(m);
+	assert_null(bp_model_find_process(m, 500));
+	assert_null(bp_model_find_process(m, 499));
+	assert_null(bp_model_find_process(m, 101));
+	p = bp_model_find_process(m, 100);
+	assert_non_null(p);
+	assert_int_equal(p->nthreads, 1);
+	assert_int_equal(p->threads[0]->tid, 101);
+	assert_int_equal(p->wait_ns, 40 * US);
+	assert_int_equal(p->bytes_read, 4096);
+	assert_int_equal(m->totals.wait_ns, 40 * US);
+	assert_int_equal(m->totals.read_bytes, 4096);
+	assert_int_equal(bp_model_find_file(m, FDEV, FINO)->nreaders, 1);
+	bp_model_free(m);
+	bp_meta_release(&meta);
+	tep_free(g.tep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -666,6 +711,7 @@ int main(void)
 		cmocka_unit_test(test_wait_rules),
 		cmocka_unit_test(test_other_sleepers),
 		cmocka_unit_test(test_spans_fixture),
+		cmocka_unit_test(test_meta_tasks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
