@@ -107,16 +107,66 @@ static const struct kind_spec specs[] = {
 	{ "cgroup", "cgroup_attach_task", EV_CGROUP, bp_on_cgroup, { { "pid" }, { "dst_path" } }, 2 },
 };
 
+static void set_handler(struct state *s, const struct tep_event *e, const struct handler *hd)
+{
+	s->h[e->id] = *hd;
+	s->kinds_seen |= 1u << hd->kind;
+	if (!s->common_pid.size) {
+		struct tep_format_field *cf = tep_find_common_field((struct tep_event *)e, "common_pid");
+
+		if (cf && cf->size == 4 && cf->offset >= 0 && cf->offset < 0xffff) {
+			s->common_pid.off = (uint16_t)cf->offset;
+			s->common_pid.size = 4;
+		}
+	}
+}
+
+/*
+ * Per-syscall events (syscalls:sys_enter_openat ...) name their syscall:
+ * its class is the handler's, so no syscall number table is needed.
+ */
+static void setup_syscall_handlers(struct state *s, struct tep_event **all)
+{
+	size_t i;
+
+	for (i = 0; all && all[i]; i++) {
+		struct tep_event *e = all[i];
+		struct handler hd = { 0 };
+		int enter;
+
+		if (e->id < 0 || e->id >= s->nh || !e->system || !e->name ||
+		    strcmp(e->system, "syscalls"))
+			continue;
+		if (!strncmp(e->name, "sys_enter_", 10))
+			enter = 1;
+		else if (!strncmp(e->name, "sys_exit_", 9))
+			enter = 0;
+		else
+			continue;
+		hd.kind = enter ? EV_SYS_ENTER : EV_SYS_EXIT;
+		hd.on = enter ? bp_on_sys_enter : bp_on_sys_exit;
+		hd.sys = (int16_t)bp_syscall_class_name(e->name + (enter ? 10 : 9));
+		if (enter && hd.sys == BP_SYS_CLONE) {
+			hd.f[F_SYS_ARGS] = find_fld(e, "clone_flags", NULL);
+			if (hd.f[F_SYS_ARGS].size != 8)
+				hd.f[F_SYS_ARGS].size = 0;
+			else
+				hd.need = (uint16_t)(hd.f[F_SYS_ARGS].off + 8);
+		}
+		set_handler(s, e, &hd);
+	}
+}
+
 static void setup_handlers(struct state *s)
 {
+	struct tep_event **all = tep_list_events(s->tep, TEP_EVENT_SORT_ID);
 	size_t i;
 	int j, maxid = 0;
 	struct tep_event *e;
 
-	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
-		e = tep_find_event_by_name(s->tep, specs[i].system, specs[i].name);
-		if (e && e->id > maxid)
-			maxid = e->id;
+	for (i = 0; all && all[i]; i++) {
+		if (all[i]->id > maxid && all[i]->id < (1 << 20))
+			maxid = all[i]->id;
 	}
 	s->nh = maxid + 1;
 	s->h = xcalloc((size_t)s->nh, sizeof(*s->h));
@@ -126,10 +176,11 @@ static void setup_handlers(struct state *s)
 		int ok = 1;
 
 		e = tep_find_event_by_name(s->tep, k->system, k->name);
-		if (!e || e->id < 0)
+		if (!e || e->id < 0 || e->id >= s->nh)
 			continue;
 		hd.kind = k->kind;
 		hd.on = k->on;
+		hd.sys = SYS_BY_ID;
 		for (j = 0; j < NFIELDS && k->fields[j][0]; j++) {
 			hd.f[j] = find_fld(e, k->fields[j][0], k->fields[j][1]);
 			if (j < k->required && !hd.f[j].size)
@@ -137,19 +188,10 @@ static void setup_handlers(struct state *s)
 			if (hd.f[j].size && hd.f[j].off + hd.f[j].size > hd.need)
 				hd.need = (uint16_t)(hd.f[j].off + hd.f[j].size);
 		}
-		if (!ok)
-			continue;
-		s->h[e->id] = hd;
-		s->kinds_seen |= 1u << k->kind;
-		if (!s->common_pid.size) {
-			struct tep_format_field *cf = tep_find_common_field(e, "common_pid");
-
-			if (cf && cf->size == 4 && cf->offset >= 0 && cf->offset < 0xffff) {
-				s->common_pid.off = (uint16_t)cf->offset;
-				s->common_pid.size = 4;
-			}
-		}
+		if (ok)
+			set_handler(s, e, &hd);
 	}
+	setup_syscall_handlers(s, all);
 }
 
 static void consume(struct state *s, const struct bp_event *ev)

@@ -75,9 +75,11 @@ struct handler;
 /* An event handler: the spec table (build.c) names one per event. */
 typedef void (*bp_handler_fn)(struct state *s, const struct bp_event *ev, const struct handler *h);
 
+#define SYS_BY_ID INT16_MIN
 struct handler {
 	bp_handler_fn on;
 	uint8_t kind;
+	int16_t sys;     /* per-syscall events: the syscall's class; SYS_BY_ID: raw_syscalls */
 	uint16_t need;   /* record bytes the fields need */
 	struct fld f[NFIELDS];
 };

@@ -318,7 +318,8 @@ static void on_sys(struct state *s, const struct bp_event *ev, const struct hand
 		bp_settle_inserts(s, t, 0);
 	t->sys_ctx = 1;
 	if (enter) {
-		t->sys = bp_syscall_class(s->arch, (long)rd(s, ev, h->f[F_SYS_ID]));
+		t->sys = h->sys != SYS_BY_ID ? h->sys :
+			 bp_syscall_class(s->arch, (long)rd(s, ev, h->f[F_SYS_ID]));
 		t->sys_arg0 = h->f[F_SYS_ARGS].size ? rd(s, ev, (struct fld){ h->f[F_SYS_ARGS].off, 8, 0 }) : 0;
 	} else {
 		t->sys = BP_SYS_NONE;

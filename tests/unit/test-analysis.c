@@ -249,7 +249,10 @@ static void test_no_access_events(void **state)
 	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"                       \
 	"\n"
 
-enum { ID_SWITCH = 300, ID_WAKING, ID_WAKEUP, ID_ENTER, ID_EXIT, ID_ADD, ID_FAULT, ID_BIO };
+enum {
+	ID_SWITCH = 300, ID_WAKING, ID_WAKEUP, ID_ENTER, ID_EXIT, ID_ADD, ID_FAULT, ID_BIO,
+	ID_ENTER_READ, ID_EXIT_READ, ID_ENTER_FSYNC
+};
 
 static const char *const gen_formats[][2] = {
 	{ "sched", "name: sched_switch\nID: 300\nformat:\n" COMMON_FIELDS
@@ -300,6 +303,18 @@ static const char *const gen_formats[][2] = {
 	  "\tfield:char rwbs[8];\toffset:28;\tsize:8;\tsigned:0;\n"
 	  "\tfield:char comm[16];\toffset:36;\tsize:16;\tsigned:0;\n"
 	  "\nprint fmt: \"%s\", REC->rwbs\n" },
+	{ "syscalls", "name: sys_enter_read\nID: 308\nformat:\n" COMMON_FIELDS
+	  "\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+	  "\tfield:unsigned int fd;\toffset:16;\tsize:8;\tsigned:0;\n"
+	  "\nprint fmt: \"%d\", REC->fd\n" },
+	{ "syscalls", "name: sys_exit_read\nID: 309\nformat:\n" COMMON_FIELDS
+	  "\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+	  "\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n"
+	  "\nprint fmt: \"%ld\", REC->ret\n" },
+	{ "syscalls", "name: sys_enter_fsync\nID: 310\nformat:\n" COMMON_FIELDS
+	  "\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+	  "\tfield:unsigned int fd;\toffset:16;\tsize:8;\tsigned:0;\n"
+	  "\nprint fmt: \"%d\", REC->fd\n" },
 };
 
 #define US 1000ull
@@ -324,6 +339,9 @@ struct gev {
 #define ADD(t, cpu, pid, index) { t, cpu, ID_ADD, pid, index, 0, 0 }
 #define FAULT(t, cpu, pid, index) { t, cpu, ID_FAULT, pid, index, 0, 0 }
 #define BIO(t, cpu, pid) { t, cpu, ID_BIO, pid, 0, 0, 0 }
+#define ENTER_READ(t, cpu, pid) { t, cpu, ID_ENTER_READ, pid, 0, 0, 0 }
+#define EXIT_READ(t, cpu, pid) { t, cpu, ID_EXIT_READ, pid, 0, 0, 0 }
+#define ENTER_FSYNC(t, cpu, pid) { t, cpu, ID_ENTER_FSYNC, pid, 0, 0, 0 }
 #define END { 0, -1, 0, 0, 0, 0, 0 }
 
 struct gen {
@@ -403,6 +421,10 @@ static void gen_add(struct gen *g, const struct gev *e)
 	case ID_BIO:
 		put(d, 8, &dev, 4);
 		put(d, 28, "R", 2);
+		break;
+	case ID_ENTER_READ:
+	case ID_EXIT_READ:
+	case ID_ENTER_FSYNC:
 		break;
 	default:
 		fail();
@@ -501,6 +523,14 @@ static const struct wait_case wait_cases[] = {
 	  { BIO(5, 0, 50), SW(10, 0, 50, 2, 0), WAKING(60, 0, 0, 50, 0), SW(61, 0, 0, 0, 50),
 	    SW(70, 0, 50, 2, 0), WAKING(100, 0, 0, 50, 0), SW(101, 0, 0, 0, 50), END },
 	  50, 50, 30, BP_CAUSE_OTHER, 0, 0, 0 },
+	{ "per-syscall events (syscalls:sys_enter_read): a wait in read()",
+	  { ENTER_READ(2, 0, 100), SW(10, 0, 100, 2, 0), WAKING(60, 0, 0, 100, 0),
+	    SW(61, 0, 0, 0, 100), EXIT_READ(62, 0, 100), END },
+	  100, 50, 0, BP_CAUSE_READ, 0, 0, 0 },
+	{ "per-syscall events: a file fault, then fsync() without I/O of its own, is other",
+	  { ENTER_READ(1, 0, 100), EXIT_READ(2, 0, 100), FAULT(5, 0, 100, 3), ENTER_FSYNC(6, 0, 100),
+	    SW(10, 0, 100, 2, 0), WAKING(60, 0, 0, 100, 0), SW(61, 0, 0, 0, 100), END },
+	  100, 0, 50, BP_CAUSE_READ, 0, 0, 0 },
 	{ "a wait crossing the window's bounds is clipped to them",
 	  { ENTER(2, 0, 100, 0), SW(10, 0, 100, 2, 0), WAKING(110, 0, 0, 100, 0),
 	    SW(112, 0, 0, 0, 100), SW(200, 0, 100, 1, 0), END },
