@@ -177,9 +177,16 @@ struct eacc *bp_access_of(struct state *s, uint32_t task, uint32_t file, uint64_
 	int inserted;
 	struct eacc *a;
 
+	/*
+	 * Insertions are settled after the fact (bp_settle_inserts), with
+	 * their own earlier times: first and last are a min and a max.
+	 */
 	if (t->acc_file == file && t->acc_file != NONE) {
 		a = &s->acc[t->acc_idx];
-		a->last = ts;
+		if (ts < a->first)
+			a->first = ts;
+		if (ts > a->last)
+			a->last = ts;
 		return a;
 	}
 	slot = bp_map_put(&s->accmap, task, file, &inserted);
@@ -193,7 +200,10 @@ struct eacc *bp_access_of(struct state *s, uint32_t task, uint32_t file, uint64_
 		*slot = s->nacc++;
 	}
 	a = &s->acc[*slot];
-	a->last = ts;
+	if (ts < a->first)
+		a->first = ts;
+	if (ts > a->last)
+		a->last = ts;
 	t->acc_file = file;
 	t->acc_idx = (uint32_t)*slot;
 	return a;
@@ -208,9 +218,12 @@ static struct eacc *touch(struct state *s, struct task *t, uint32_t file, uint64
 		return NULL;
 	if (!f->seen) {
 		f->seen = 1;
-		f->first = ts;
+		f->first = f->last = ts;
 	}
-	f->last = ts;
+	if (ts < f->first)
+		f->first = ts;
+	if (ts > f->last)
+		f->last = ts;
 	if (!t)
 		return NULL;
 	return bp_access_of(s, (uint32_t)(t - s->tasks), file, ts);

@@ -728,6 +728,35 @@ static void test_meta_tasks(void **state)
 	tep_free(g.tep);
 }
 
+/* An insertion settled after another task's access keeps first <= last. */
+static void test_first_last(void **state)
+{
+	static const struct gev ev[] = {
+		ENTER(1, 0, 100, 0), ADD(3, 0, 100, 0), FAULT(4, 1, 200, 5), BIO(6, 0, 100),
+		EXIT(7, 0, 100, 0), END
+	};
+	const struct bp_file *f;
+	struct bp_model *m;
+	struct gen g;
+	size_t i;
+
+	(void)state;
+	gen_init(&g);
+	for (i = 0; ev[i].cpu >= 0; i++)
+		gen_add(&g, &ev[i]);
+	m = bp_model_build_events(g.tep, NULL, g.ev, g.n, NULL, NULL);
+	assert_non_null(m);
+	f = bp_model_find_file(m, FDEV, FINO);
+	assert_non_null(f);
+	assert_int_equal(f->bytes_read, 4096);
+	assert_int_equal(f->first_ns, 3 * US);
+	assert_int_equal(f->last_ns, 4 * US);
+	for (i = 0; i < f->nreaders; i++)
+		assert_true(f->readers[i]->first_ns <= f->readers[i]->last_ns);
+	bp_model_free(m);
+	tep_free(g.tep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -742,6 +771,7 @@ int main(void)
 		cmocka_unit_test(test_other_sleepers),
 		cmocka_unit_test(test_spans_fixture),
 		cmocka_unit_test(test_meta_tasks),
+		cmocka_unit_test(test_first_last),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
