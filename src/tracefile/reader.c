@@ -1361,7 +1361,11 @@ static int parse_bootprof_meta(struct bp_reader *r, struct cur *c)
 		return -1;
 	}
 	if (bp_meta_parse(&m, (const char *)p, n)) {
-		bp_set_error("'%s' is corrupt: %s", r->path, bp_last_error());
+		/* The cause is in the buffer bp_set_error() writes: copy it first. */
+		char *why = xstrdup(bp_last_error());
+
+		bp_set_error("'%s' is corrupt: %s", r->path, why);
+		free(why);
 		return -1;
 	}
 	if ((m.ncpus && m.ncpus != r->ncpus) || (m.page_size && m.page_size != r->page_size)) {

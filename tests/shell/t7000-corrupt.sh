@@ -116,3 +116,10 @@ expect 'cut file: fewer events, not none' \
 	"[ \$(cat '$TEST_DIR/cut') -gt 0 ] && [ \$(cat '$TEST_DIR/cut') -lt \$(cat '$TEST_DIR/all') ]"
 expect 'cut file: report says TRUNCATED' \
 	"$BOOTPROF_FAST report '$TEST_DIR/cut-in-data.dat' 2>/dev/null | grep -q TRUNCATED"
+
+# The cause of a corrupt-metadata error survives, named once (#12.3).
+if [ -f "$TEST_DIR/meta-path-line-broken.dat" ]; then
+	expect 'broken metadata line: one message with its cause' \
+		"$BOOTPROF dump '$TEST_DIR/meta-path-line-broken.dat' 2>&1 >/dev/null |
+		 grep -x \"bootprof: '.*' is corrupt: malformed bootprof metadata, line [0-9]*: [a-z ]*\""
+fi
