@@ -1427,6 +1427,7 @@ static int open_spool(struct bp_reader *r)
 	char *tail = xasprintf(".spool-%s", r->spool), *found = NULL;
 	size_t tail_len = strlen(tail);
 	struct dirent *d;
+	struct stat st;
 	DIR *dp;
 	int cpu, dfd = -1, ret = -1;
 
@@ -1462,11 +1463,25 @@ static int open_spool(struct bp_reader *r)
 		int fd;
 
 		snprintf(name, sizeof(name), "cpu%d", cpu);
-		fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		/* O_NONBLOCK: a FIFO planted in the spool must not block the open. */
+		fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 		if (fd < 0) {
 			if (errno == ENOENT)
 				continue;
-			bp_set_error_errno("cannot read the spool of '%s'", r->path);
+			bp_set_error_errno("cannot read the spool of '%s': '%s/%s'", r->path,
+					   found, name);
+			goto out;
+		}
+		if (fstat(fd, &st) < 0) {
+			bp_set_error_errno("cannot read the spool of '%s': '%s/%s'", r->path,
+					   found, name);
+			close(fd);
+			goto out;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			bp_set_error("cannot read the spool of '%s': '%s/%s' is not a regular file",
+				     r->path, found, name);
+			close(fd);
 			goto out;
 		}
 		ret = map_spool_cpu(r, cpu, fd);
@@ -1741,7 +1756,17 @@ struct bp_reader *bp_reader_open(const char *path)
 	struct stat st;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/*
+	 * Refuse anything but a regular file before opening it (opening a
+	 * FIFO blocks until a writer comes; a device may act on open), and
+	 * open without blocking in case it was swapped meanwhile: fstat()
+	 * below decides.
+	 */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		bp_set_error("cannot open '%s': not a regular file", path);
+		return NULL;
+	}
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0) {
 		bp_set_error_errno("cannot open '%s'", path);
 		return NULL;

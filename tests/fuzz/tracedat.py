@@ -6,6 +6,11 @@
 #   tracedat.py shrink IN OUT [N]  IN with at most N pages per CPU (default 4),
 #                                  no printk formats, saved_cmdlines and
 #                                  metadata cut to what those pages name
+#   tracedat.py killed IN OUT SUFFIX
+#                                  OUT as a killed recorder leaves it: the
+#                                  provisional file (no CPU data, metadata
+#                                  naming its spool) and the spool directory
+#                                  .OUT.spool-SUFFIX/cpuN holding IN's pages
 import struct
 import sys
 
@@ -120,6 +125,22 @@ def shrink(d, pages):
     return bytes(head) + blob
 
 
+def killed(d, suffix):
+    """The provisional file of IN's recording, and each CPU's pages for its spool."""
+    lay = Layout(d)
+    ps = lay.page_size
+    assert lay.meta is not None and lay.meta.endswith(b'end\n')
+    meta = lay.meta[:-4] + b'spool ' + suffix.encode() + b'\nend\n'
+    head = bytearray(d[:lay.off['cpu_table']])
+    table_end = len(head) + 16 * lay.ncpus + 22 + len(meta)
+    pos = (table_end + ps - 1) // ps * ps
+    for _ in range(lay.ncpus):
+        head += struct.pack('<QQ', pos, 0)
+    head += b'bootprof-meta\0' + struct.pack('<Q', len(meta)) + meta
+    head += b'\0' * ((-len(head)) % ps)
+    return bytes(head), [d[o:o + s] for o, s in lay.cpus]
+
+
 def main():
     if len(sys.argv) >= 3 and sys.argv[1] == 'layout':
         lay = Layout(open(sys.argv[2], 'rb').read())
@@ -137,6 +158,16 @@ def main():
         d = open(sys.argv[2], 'rb').read()
         out = shrink(d, int(sys.argv[4]) if len(sys.argv) > 4 else 4)
         open(sys.argv[3], 'wb').write(out)
+    elif len(sys.argv) == 5 and sys.argv[1] == 'killed':
+        import os
+        head, cpus = killed(open(sys.argv[2], 'rb').read(), sys.argv[4])
+        out = sys.argv[3]
+        spool = os.path.join(os.path.dirname(out),
+                             '.%s.spool-%s' % (os.path.basename(out), sys.argv[4]))
+        os.makedirs(spool, exist_ok=True)
+        for c, data in enumerate(cpus):
+            open(os.path.join(spool, 'cpu%d' % c), 'wb').write(data)
+        open(out, 'wb').write(head)
     else:
         sys.stderr.write(__doc__ if __doc__ else 'usage: tracedat.py layout FILE | shrink IN OUT [N]\n')
         sys.exit(2)
