@@ -351,8 +351,11 @@ int cmd_dump(int argc, char **argv)
 		printf("# events missed (page headers): %llu, pages with an unknown number: %llu\n",
 		       (unsigned long long)st->missed_events,
 		       (unsigned long long)st->missed_pages);
-	/* A corrupt file is an error, never a partial answer with a warning. */
-	if (ret >= 0 && st->corrupt_pages) {
+	if (ret < 0) {
+		/* The cause alone (e.g. the file was cut while being read): say which file. */
+		bp_set_error("cannot read '%s': %s", o.file, bp_last_error());
+	} else if (st->corrupt_pages) {
+		/* A corrupt file is an error, never a partial answer with a warning. */
 		bp_set_error("'%s' is corrupt: %llu ring-buffer pages are damaged or do not match "
 			     "the event formats", o.file, (unsigned long long)st->corrupt_pages);
 		ret = -1;

@@ -33,6 +33,7 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/kbuffer.h>
 
+#include "tracefile/guard.h"
 #include "tracefile/internal.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
@@ -116,6 +117,7 @@ struct bp_reader {
 	char **opt_cpustats;     /* CPUSTAT texts, parsed once the CPU count is known */
 	size_t nopt_cpustats;
 	char spool[8];           /* an unfinished recording's spool suffix (writer.c) */
+	int shrank;              /* a mapped read faulted: the file was cut meanwhile */
 };
 
 static void add_warning(struct bp_reader *r, const char *fmt, ...)
@@ -935,11 +937,28 @@ static int add_buffer_v7(struct bp_reader *r, const uint8_t *p, uint32_t n)
 	return 0;
 }
 
-/* Decompress the chunk into s->zbuf. 0, or -1 when it is corrupt. */
+struct unzip {
+	ZSTD_DCtx *zctx;
+	void *dst;
+	const void *src;
+	size_t size, zsize, got;
+};
+
+static int unzip(void *arg)
+{
+	struct unzip *u = arg;
+
+	u->got = ZSTD_decompressDCtx(u->zctx, u->dst, u->size, u->src, u->zsize);
+	return 0;
+}
+
+/* Decompress the chunk into s->zbuf. 0, or -1 when it is corrupt (or was cut: r->shrank). */
 static int load_chunk(struct bp_reader *r, struct stream *s)
 {
 	const struct chunk *ch = &s->chunks[s->next_chunk++];
+	struct unzip u;
 	size_t got;
+	int unused;
 
 	if (!r->zctx)
 		r->zctx = ZSTD_createDCtx();
@@ -947,7 +966,17 @@ static int load_chunk(struct bp_reader *r, struct stream *s)
 		free(s->zbuf);
 		s->zbuf = xmalloc(ch->size);
 	}
-	got = ZSTD_decompressDCtx(r->zctx, s->zbuf, ch->size, r->map + ch->off, ch->zsize);
+	u.zctx = r->zctx;
+	u.dst = s->zbuf;
+	u.src = r->map + ch->off;
+	u.size = ch->size;
+	u.zsize = ch->zsize;
+	if (bp_guard_run(u.src, u.zsize, unzip, &u, &unused)) {
+		r->shrank = 1;
+		s->zlen = 0;
+		return -1;
+	}
+	got = u.got;
 	if (ZSTD_isError(got) || got != ch->size) {
 		s->zlen = 0;
 		return -1;
@@ -973,7 +1002,8 @@ static const uint8_t *next_raw_page(struct bp_reader *r, struct stream *s)
 		if (s->next_chunk >= s->nchunks)
 			return NULL;
 		if (load_chunk(r, s)) {
-			add_warning(r, "corrupt compressed data of CPU %d", s->cpu);
+			if (!r->shrank)
+				add_warning(r, "corrupt compressed data of CPU %d", s->cpu);
 			s->next_chunk = s->nchunks;
 			return NULL;
 		}
@@ -1036,17 +1066,22 @@ static void load_next_page(struct bp_reader *r, struct stream *s)
 	unsigned long long ts;
 
 	s->rec = NULL;
-	while ((raw = next_raw_page(r, s))) {
-		uint64_t commit = swap_num(r, raw + 8, r->long_size == 4 ? 4 : 8);
+	while (!r->shrank && (raw = next_raw_page(r, s))) {
+		uint64_t commit;
 		int missed;
 
+		/* The only read of the mapped page: the file may be cut meanwhile. */
+		if (bp_guard_copy(s->page, raw, s->page_size)) {
+			r->shrank = 1;
+			return;
+		}
+		commit = swap_num(r, s->page + 8, r->long_size == 4 ? 4 : 8);
 		r->stats.pages++;
 		/* Low 27 bits: bytes of events; the top bits flag missed events. */
 		if ((commit & ((1U << 27) - 1)) > (uint64_t)(s->page_size - hdr)) {
 			corrupt_page(r);
 			continue;
 		}
-		memcpy(s->page, raw, s->page_size);
 		if (kbuffer_load_subbuffer(s->kbuf, s->page) < 0) {
 			corrupt_page(r);
 			continue;
@@ -1134,6 +1169,19 @@ static void start_streams(struct bp_reader *r)
 		sift_down(r, i);
 }
 
+/*
+ * Opening names the file; reading events does not (callers such as report
+ * say "cannot read 'FILE': " before it).
+ */
+static int shrank_error(const struct bp_reader *r, int opening)
+{
+	if (opening)
+		bp_set_error("cannot read '%s': the recording shrank while being read", r->path);
+	else
+		bp_set_error("the recording shrank while being read");
+	return -1;
+}
+
 int bp_reader_next(struct bp_reader *r, struct bp_event *ev)
 {
 	struct stream *s;
@@ -1150,6 +1198,8 @@ int bp_reader_next(struct bp_reader *r, struct bp_event *ev)
 		if (r->nheap)
 			sift_down(r, 0);
 	}
+	if (r->shrank)
+		return shrank_error(r, 0);
 	if (!r->nheap)
 		return 0;
 	r->last = r->heap[0];
@@ -1174,7 +1224,7 @@ int bp_reader_rewind(struct bp_reader *r)
 	r->stats.missed_events = 0;
 	r->stats.missed_pages = 0;
 	start_streams(r);
-	return 0;
+	return r->shrank ? shrank_error(r, 0) : 0;
 }
 
 /* ---- setting up ---- */
@@ -1274,7 +1324,7 @@ static int finish_setup(struct bp_reader *r)
 	}
 	r->heap = xcalloc(r->nstreams ? r->nstreams : 1, sizeof(*r->heap));
 	start_streams(r);
-	return 0;
+	return r->shrank ? shrank_error(r, 1) : 0;
 }
 
 /* Fill what bootprof's metadata would say from trace-cmd's options. */
@@ -1750,11 +1800,16 @@ static int parse_file(struct bp_reader *r)
 	return finish_setup(r);
 }
 
+static int parse_file_cb(void *r)
+{
+	return parse_file(r);
+}
+
 struct bp_reader *bp_reader_open(const char *path)
 {
 	struct bp_reader *r;
 	struct stat st;
-	int fd;
+	int fd, ret;
 
 	/*
 	 * Refuse anything but a regular file before opening it (opening a
@@ -1796,7 +1851,12 @@ struct bp_reader *bp_reader_open(const char *path)
 		madvise(m, r->size, MADV_SEQUENTIAL);
 	}
 	close(fd);
-	if (parse_file(r)) {
+	/* Every read of the headers is of the mapping, which a cut file faults. */
+	if (bp_guard_run(r->map, r->size, parse_file_cb, r, &ret)) {
+		shrank_error(r, 1);
+		ret = -1;
+	}
+	if (ret) {
 		bp_reader_free(r);
 		return NULL;
 	}

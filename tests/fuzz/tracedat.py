@@ -6,6 +6,8 @@
 #   tracedat.py shrink IN OUT [N]  IN with at most N pages per CPU (default 4),
 #                                  no printk formats, saved_cmdlines and
 #                                  metadata cut to what those pages name
+#   tracedat.py repeat IN OUT N    IN with each CPU's pages N times over (a large
+#                                  recording; time goes back at each repeat)
 #   tracedat.py killed IN OUT SUFFIX
 #                                  OUT as a killed recorder leaves it: the
 #                                  provisional file (no CPU data, metadata
@@ -125,6 +127,23 @@ def shrink(d, pages):
     return bytes(head) + blob
 
 
+def repeat(d, n):
+    lay = Layout(d)
+    ps = lay.page_size
+    data = [d[o:o + s] * n for o, s in lay.cpus]
+    head = bytearray(d[:lay.off['cpu_table']])
+    meta = lay.meta
+    table_end = len(head) + 16 * lay.ncpus + (22 + len(meta) if meta is not None else 0)
+    pos = (table_end + ps - 1) // ps * ps
+    for c in data:
+        head += struct.pack('<QQ', pos, len(c))
+        pos += len(c)
+    if meta is not None:
+        head += b'bootprof-meta\0' + struct.pack('<Q', len(meta)) + meta
+    head += b'\0' * ((-len(head)) % ps)
+    return bytes(head) + b''.join(data)
+
+
 def killed(d, suffix):
     """The provisional file of IN's recording, and each CPU's pages for its spool."""
     lay = Layout(d)
@@ -157,6 +176,9 @@ def main():
     elif len(sys.argv) >= 4 and sys.argv[1] == 'shrink':
         d = open(sys.argv[2], 'rb').read()
         out = shrink(d, int(sys.argv[4]) if len(sys.argv) > 4 else 4)
+        open(sys.argv[3], 'wb').write(out)
+    elif len(sys.argv) == 5 and sys.argv[1] == 'repeat':
+        out = repeat(open(sys.argv[2], 'rb').read(), int(sys.argv[4]))
         open(sys.argv[3], 'wb').write(out)
     elif len(sys.argv) == 5 and sys.argv[1] == 'killed':
         import os
