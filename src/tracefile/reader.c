@@ -117,7 +117,9 @@ struct bp_reader {
 	char **opt_cpustats;     /* CPUSTAT texts, parsed once the CPU count is known */
 	size_t nopt_cpustats;
 	char spool[8];           /* an unfinished recording's spool suffix (writer.c) */
+	const char *spool_why;   /* why it is unfinished, when known: "the disk was full" */
 	int shrank;              /* a mapped read faulted: the file was cut meanwhile */
+	int scanning;            /* bp_reader_page_losses(): warn of nothing, it reads again */
 };
 
 static void add_warning(struct bp_reader *r, const char *fmt, ...)
@@ -856,33 +858,57 @@ static int add_cpu_data(struct bp_reader *r, int cpu, int page_size, uint64_t of
 	return add_plain_stream(r, cpu, page_size, off, size);
 }
 
+/*
+ * trace-cmd and bootprof write each CPU's data after the headers, in CPU
+ * order: a table that says otherwise is not a cut file but a corrupt one.
+ * Say what is wrong with CPU cpu's entry, or 0 when nothing is. prev is
+ * the last CPU with data before it (-1: none), whose data ends at end.
+ */
+static int bad_cpu_entry(struct bp_reader *r, int cpu, uint64_t off, uint64_t size, int prev,
+			 uint64_t end)
+{
+	const unsigned long long o = off, n = size, e = end;
+
+	if (!size)
+		return 0;
+	if (size > MAX_CPU_DATA)
+		bp_set_error("'%s' is corrupt: its CPU table gives CPU %d an impossible %llu bytes "
+			     "of data", r->path, cpu, n);
+	else if (off > MAX_CPU_DATA)
+		bp_set_error("'%s' is corrupt: its CPU table puts CPU %d's data at an impossible "
+			     "offset %llu", r->path, cpu, o);
+	else if (off < end && prev < 0)
+		bp_set_error("'%s' is corrupt: its CPU table puts CPU %d's data (%llu bytes) at "
+			     "offset %llu, inside the headers, which end at %llu", r->path, cpu, n,
+			     o, e);
+	else if (off < end)
+		bp_set_error("'%s' is corrupt: its CPU table puts CPU %d's data (%llu bytes) at "
+			     "offset %llu, inside CPU %d's data, which ends at %llu", r->path, cpu,
+			     n, o, prev, e);
+	else
+		return 0;
+	return -1;
+}
+
 /* v6 flyrecord CPU table: ncpus (offset, size) pairs at the cursor. */
 static int parse_cpu_table(struct bp_reader *r, struct cur *c)
 {
-	int cpu;
-
 	uint64_t end = c->pos + 16 * (uint64_t)r->ncpus;
+	int cpu, prev = -1;
 
 	for (cpu = 0; cpu < r->ncpus; cpu++) {
 		uint64_t off = cur_u64(c), size = cur_u64(c);
 
 		if (c->err)
 			return -1;
-		/*
-		 * trace-cmd and bootprof write each CPU's data after the
-		 * headers, in CPU order: anything else is not a cut file
-		 * but a corrupt one.
-		 */
-		if (size && (off < end || size > MAX_CPU_DATA || off > MAX_CPU_DATA)) {
-			bp_set_error("'%s' is corrupt: CPU %d data at offset %llu, %llu bytes",
-				     r->path, cpu, (unsigned long long)off,
-				     (unsigned long long)size);
+		if (bad_cpu_entry(r, cpu, off, size, prev, end))
 			return -2;
-		}
 		if (add_cpu_data(r, cpu, r->page_size, off, size))
 			return -1;
-		if (size)
+		if (size) {
 			end = off + size;
+			prev = cpu;
+		}
 	}
 	return 0;
 }
@@ -1002,7 +1028,7 @@ static const uint8_t *next_raw_page(struct bp_reader *r, struct stream *s)
 		if (s->next_chunk >= s->nchunks)
 			return NULL;
 		if (load_chunk(r, s)) {
-			if (!r->shrank)
+			if (!r->shrank && !r->scanning)
 				add_warning(r, "corrupt compressed data of CPU %d", s->cpu);
 			s->next_chunk = s->nchunks;
 			return NULL;
@@ -1215,6 +1241,44 @@ int bp_reader_next(struct bp_reader *r, struct bp_event *ev)
 	return 1;
 }
 
+int bp_reader_page_losses(struct bp_reader *r, uint64_t *events, uint64_t *pages)
+{
+	const int hdr = r->long_size == 4 ? 12 : 16;
+	int i;
+
+	*events = *pages = 0;
+	r->scanning = 1;
+	for (i = 0; i < r->nstreams && !r->shrank; i++) {
+		struct stream *s = &r->streams[i];
+		const uint8_t *raw;
+
+		s->pos = 0;
+		s->next_chunk = 0;
+		s->zlen = 0;
+		while ((raw = next_raw_page(r, s))) {
+			int missed;
+
+			/* As load_next_page() counts them: pages kbuffer loads. */
+			if (bp_guard_copy(s->page, raw, s->page_size)) {
+				r->shrank = 1;
+				break;
+			}
+			if ((swap_num(r, s->page + 8, r->long_size == 4 ? 4 : 8) &
+			     ((1U << 27) - 1)) > (uint64_t)(s->page_size - hdr) ||
+			    kbuffer_load_subbuffer(s->kbuf, s->page) < 0)
+				continue;
+			missed = kbuffer_missed_events(s->kbuf);
+			if (missed > 0)
+				*events += (uint64_t)missed;
+			else if (missed < 0)
+				(*pages)++;
+		}
+	}
+	r->scanning = 0;
+	/* Back to the first event; the pages counted above were not read. */
+	return bp_reader_rewind(r);
+}
+
 int bp_reader_rewind(struct bp_reader *r)
 {
 	if (!r)
@@ -1366,13 +1430,25 @@ static void meta_from_options(struct bp_reader *r)
 
 /*
  * An unfinished recording's metadata names its spool: a line "spool XXXXXX"
- * (mkdtemp's suffix, letters and digits) before "end" (see writer.c).
+ * (mkdtemp's suffix, letters and digits) before "end" (see writer.c), and,
+ * when the writer knew why it could not finish, "spool_why WORD".
  */
 static void find_spool(struct bp_reader *r, const uint8_t *p, uint64_t n)
 {
 	static const char key[] = "\nspool ";
+	static const struct {
+		const char *line, *why;
+	} whys[] = {
+		{ "\nspool_why disk-full\n", "the disk was full" },
+		{ "\nspool_why quota\n", "the disk quota was exceeded" },
+	};
 	const uint8_t *k = memmem(p, n, key, sizeof(key) - 1);
 	size_t i;
+
+	for (i = 0; i < sizeof(whys) / sizeof(whys[0]); i++) {
+		if (memmem(p, n, whys[i].line, strlen(whys[i].line)))
+			r->spool_why = whys[i].why;
+	}
 
 	if (!k || (uint64_t)(k - p) + sizeof(key) - 1 + 7 > n)
 		return;
@@ -1501,8 +1577,12 @@ static int open_spool(struct bp_reader *r)
 		closedir(dp);
 	}
 	if (dfd < 0) {
-		bp_set_error("'%s' was not finished (recorder killed?) and its spool "
-			     "'.*%s' is gone", r->path, tail);
+		if (r->spool_why)
+			bp_set_error("'%s' could not be finished (%s) and its spool '.*%s' is gone",
+				     r->path, r->spool_why, tail);
+		else
+			bp_set_error("'%s' was not finished (recorder killed?) and its spool "
+				     "'.*%s' is gone", r->path, tail);
 		goto out;
 	}
 	r->maps = xcalloc(r->ncpus, sizeof(*r->maps));
@@ -1540,8 +1620,13 @@ static int open_spool(struct bp_reader *r)
 			goto out;
 		ret = -1;
 	}
-	r->stats.truncated = 1;
-	add_warning(r, "recording was not finished (recorder killed?): read from its spool");
+	/* Killed, its last pages may be lost; stopped by a full disk, the spool is whole. */
+	r->stats.truncated = !r->spool_why;
+	if (r->spool_why)
+		add_warning(r, "recording could not be finished (%s): every page recorded is "
+			    "read from its spool", r->spool_why);
+	else
+		add_warning(r, "recording was not finished (recorder killed?): read from its spool");
 	ret = 0;
 out:
 	if (dfd >= 0)

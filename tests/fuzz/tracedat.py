@@ -8,11 +8,13 @@
 #                                  metadata cut to what those pages name
 #   tracedat.py repeat IN OUT N    IN with each CPU's pages N times over (a large
 #                                  recording; time goes back at each repeat)
-#   tracedat.py killed IN OUT SUFFIX
+#   tracedat.py killed IN OUT SUFFIX [WHY]
 #                                  OUT as a killed recorder leaves it: the
 #                                  provisional file (no CPU data, metadata
 #                                  naming its spool) and the spool directory
-#                                  .OUT.spool-SUFFIX/cpuN holding IN's pages
+#                                  .OUT.spool-SUFFIX/cpuN holding IN's pages;
+#                                  with WHY (disk-full, quota) as a recorder
+#                                  leaves it when the disk fills at the end
 import struct
 import sys
 
@@ -144,12 +146,15 @@ def repeat(d, n):
     return bytes(head) + b''.join(data)
 
 
-def killed(d, suffix):
+def killed(d, suffix, why=None):
     """The provisional file of IN's recording, and each CPU's pages for its spool."""
     lay = Layout(d)
     ps = lay.page_size
     assert lay.meta is not None and lay.meta.endswith(b'end\n')
-    meta = lay.meta[:-4] + b'spool ' + suffix.encode() + b'\nend\n'
+    meta = lay.meta[:-4] + b'spool ' + suffix.encode() + b'\n'
+    if why:
+        meta += b'spool_why ' + why.encode() + b'\n'
+    meta += b'end\n'
     head = bytearray(d[:lay.off['cpu_table']])
     table_end = len(head) + 16 * lay.ncpus + 22 + len(meta)
     pos = (table_end + ps - 1) // ps * ps
@@ -180,9 +185,10 @@ def main():
     elif len(sys.argv) == 5 and sys.argv[1] == 'repeat':
         out = repeat(open(sys.argv[2], 'rb').read(), int(sys.argv[4]))
         open(sys.argv[3], 'wb').write(out)
-    elif len(sys.argv) == 5 and sys.argv[1] == 'killed':
+    elif len(sys.argv) in (5, 6) and sys.argv[1] == 'killed':
         import os
-        head, cpus = killed(open(sys.argv[2], 'rb').read(), sys.argv[4])
+        head, cpus = killed(open(sys.argv[2], 'rb').read(), sys.argv[4],
+                            sys.argv[5] if len(sys.argv) == 6 else None)
         out = sys.argv[3]
         spool = os.path.join(os.path.dirname(out),
                              '.%s.spool-%s' % (os.path.basename(out), sys.argv[4]))

@@ -38,6 +38,27 @@ want=$($BOOTPROF_FAST dump --count "$seed" 2>/dev/null | sed -n 's/ total$//p')
 expect 'killed recording: read from its spool' \
 	"[ \"\$($BOOTPROF dump --count '$TEST_DIR/k.dat' 2>/dev/null | sed -n 's/ total$//p')\" = '$want' ]"
 
+expect 'killed recording: warns it was not finished' \
+	"$BOOTPROF dump --count '$TEST_DIR/k.dat' 2>&1 >/dev/null |
+	 grep -qx 'bootprof: warning: recording was not finished (recorder killed?): read from its spool'"
+
+# Left by a full disk at the end: the warning gives that cause, and the
+# spool is whole, so the report is not marked truncated.
+python3 "$TOP/tests/fuzz/tracedat.py" killed "$seed" "$TEST_DIR/full.dat" def456 disk-full
+expect 'disk full at the end: the right cause' \
+	"$BOOTPROF dump --count '$TEST_DIR/full.dat' 2>&1 >/dev/null | grep -qx \
+	 'bootprof: warning: recording could not be finished (the disk was full): every page recorded is read from its spool'"
+expect 'disk full at the end: every event' \
+	"[ \"\$($BOOTPROF dump --count '$TEST_DIR/full.dat' 2>/dev/null | sed -n 's/ total$//p')\" = '$want' ]"
+expect 'disk full at the end: not called truncated' \
+	"$BOOTPROF report '$TEST_DIR/full.dat' 2>/dev/null >'$TEST_DIR/full.txt' && ! grep -q TRUNCATED '$TEST_DIR/full.txt'"
+expect 'killed: called truncated' \
+	"$BOOTPROF report '$TEST_DIR/k.dat' 2>/dev/null | grep -q TRUNCATED"
+rm -r "$TEST_DIR"/.full.dat.spool-def456
+one_line 'disk full at the end, spool gone: says so' \
+	"'.*full.dat' could not be finished (the disk was full) and its spool '.\\*.spool-def456' is gone" \
+	$BOOTPROF dump "$TEST_DIR/full.dat"
+
 # A FIFO (then a directory) in place of a CPU's spool file.
 rm "$spool/cpu1"
 mkfifo "$spool/cpu1"
