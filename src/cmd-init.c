@@ -543,8 +543,8 @@ int cmd_init(int argc, char **argv)
 		return recorder_main(&o, NULL);
 	}
 	if (getpid() != 1)
-		return bp_error("init runs as process 1 (init=%s on the kernel command line)",
-				argv[0]);
+		return bp_error("init runs as process 1: add init=/usr/local/bin/bootprof-init "
+				"(where it is installed) to the kernel command line");
 	mount_if_absent("/proc/self", "proc", "/proc");
 	mount_if_absent("/sys/kernel", "sysfs", "/sys");
 	mount_if_absent("/dev/null", "devtmpfs", "/dev");
