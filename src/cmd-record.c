@@ -571,7 +571,7 @@ int cmd_record(int argc, char **argv)
 		bp_error_last();
 		goto out_release;
 	}
-	snprintf(name, sizeof(name), "bootprof-%d", (int)getpid());
+	bp_capture_instance_name(name, sizeof(name));
 	cfg.name = name;
 	cfg.events = o.events;
 	cfg.nevents = o.nevents;

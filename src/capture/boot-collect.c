@@ -105,7 +105,7 @@ static struct bp_capture *open_buffer(struct bp_boot_run *r)
 			     "the words 'bootprof cmdline' prints)");
 		return NULL;
 	}
-	snprintf(name, sizeof(name), "bootprof-%d", (int)getpid());
+	bp_capture_instance_name(name, sizeof(name));
 	cfg.name = name;
 	cfg.buffer_kb = r->buffer_kb ? r->buffer_kb : 8192;
 	cfg.buffer_percent = 25;
@@ -257,7 +257,7 @@ int bp_boot_record(struct bp_boot_run *r)
 	if (bp_capture_warnings(c))
 		warn(r, "%s", bp_capture_warnings(c));
 	if (r->until_exec) {
-		snprintf(watch, sizeof(watch), "bootprof-%d", (int)getpid());
+		bp_capture_instance_name(watch, sizeof(watch));
 		xw = bp_exec_watch_new(watch, r->until_exec);
 		if (!xw)
 			goto out_abort;

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
@@ -68,7 +70,11 @@ struct bp_capture {
 	int notrace_set;         /* our pids are in set_event_notrace_pid */
 	int attached;            /* an instance made by someone else (the kernel at boot) */
 	int keep;                /* attached: leave it tracing at free */
+	int lock_fd;             /* flock held on the instance's lock file, or -1 */
+	char *lock_name;         /* the instance that lock is for */
 };
+
+static void unlock_instance(const char *instance, int fd);
 
 /* ---- tracefs helpers ---- */
 
@@ -344,6 +350,10 @@ void bp_capture_free(struct bp_capture *c)
 		/* Stop first so nothing runs while the directory goes away. */
 		remove_instance(c->instance);
 	}
+	/* The lock goes last: until the instance is gone, it is ours. */
+	if (c->lock_fd >= 0)
+		unlock_instance(c->lock_name, c->lock_fd);
+	free(c->lock_name);
 	if (c->stop_fd >= 0)
 		close(c->stop_fd);
 	sem_destroy(&c->ready);
@@ -362,11 +372,117 @@ void bp_capture_free(struct bp_capture *c)
 	free(c);
 }
 
+/* ---- ownership ---- */
+
 /*
- * Remove the instances of recorders that are gone: "bootprof-PID" (and its
- * "-exec" watch) whose PID no longer exists, as kill -9 leaves them. A live
- * recorder's instance, the boot instance "bootprof" and anything else are
- * never touched. One warning per instance removed.
+ * An instance is owned by whoever holds an exclusive flock on
+ * BP_LOCK_DIR/<instance>.lock for its whole life; a dead owner's lock is
+ * free (the kernel drops it with the last descriptor, kill -9 included).
+ * Process ids prove nothing here: a recorder in another PID namespace has
+ * an id that means another process, or none, in ours.
+ */
+#define BP_LOCK_DIR "/run/bootprof"
+
+static char *lock_path(const char *instance)
+{
+	return xasprintf(BP_LOCK_DIR "/%s.lock", instance);
+}
+
+/*
+ * Take the lock of instance. Returns the descriptor, -1 when someone holds
+ * it (errno EWOULDBLOCK), or -1 when it cannot be made (another errno).
+ * A lock file unlinked by a remover between our open and our flock is not
+ * the lock any more: then try again.
+ */
+static int lock_instance(const char *instance)
+{
+	char *path = lock_path(instance);
+	struct stat a, b;
+	int fd = -1, tries;
+
+	if (mkdir(BP_LOCK_DIR, 0700) < 0 && errno != EEXIST)
+		goto out;
+	for (tries = 0; tries < 100; tries++) {
+		fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0)
+			break;
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			int e = errno;
+
+			close(fd);
+			fd = -1;
+			errno = e;
+			break;
+		}
+		if (fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino)
+			break;
+		close(fd);
+		fd = -1;
+	}
+out:
+	free(path);
+	return fd;
+}
+
+/* Give up the lock of instance (after it is removed). */
+static void unlock_instance(const char *instance, int fd)
+{
+	char *path = lock_path(instance);
+
+	if (fd >= 0) {
+		unlink(path);
+		close(fd);
+	}
+	free(path);
+}
+
+/*
+ * Take the lock of an instance we are about to create. An existing
+ * instance whose lock we got is a dead recorder's (a reused name): removed
+ * with a warning (into c, when given). Returns the descriptor; -2
+ * (bp_set_error) when a live recorder holds the lock; -1 when there is no
+ * lock to take (no lock directory): the instance is then made unlocked,
+ * nobody can prove it stale, so nobody removes it.
+ */
+static int own_instance(struct bp_capture *c, const char *name)
+{
+	struct tracefs_instance *inst;
+	int fd = lock_instance(name);
+
+	if (fd < 0 && errno == EWOULDBLOCK) {
+		bp_set_error("trace instance '%s' belongs to a running recorder", name);
+		return -2;
+	}
+	if (fd < 0) {
+		char *msg = xasprintf("cannot lock '" BP_LOCK_DIR "/%s.lock' (%s): a recorder "
+				      "killed now leaves its trace instance behind",
+				      name, strerror(errno));
+
+		if (c)
+			append_warning(c, msg);
+		free(msg);
+		return -1;
+	}
+	if (tracefs_instance_exists(name) && (inst = tracefs_instance_alloc(NULL, name))) {
+		remove_instance(inst);
+		if (c) {
+			char *msg = xasprintf("removed trace instance '%s' left by a recorder "
+					      "that is gone", name);
+
+			append_warning(c, msg);
+			free(msg);
+		}
+	}
+	return fd;
+}
+
+/*
+ * Remove the instances of recorders that are gone: a "bootprof-..."
+ * instance whose lock file exists and is free (as kill -9 leaves them).
+ * An instance without a lock file (the boot instance "bootprof", one made
+ * by an older bootprof, one whose owner keeps its locks under another
+ * /run) is never touched. One warning per instance removed.
  */
 static void remove_stale_instances(struct bp_capture *c)
 {
@@ -375,31 +491,45 @@ static void remove_stale_instances(struct bp_capture *c)
 	size_t i;
 
 	for (i = 0; names && names[i]; i++) {
-		const char *digits = names[i];
 		struct tracefs_instance *inst;
-		char *end;
-		long pid;
-		char *msg;
+		char *path, *msg;
+		int fd;
 
-		if (strncmp(digits, "bootprof-", strlen("bootprof-")))
+		if (strncmp(names[i], "bootprof-", strlen("bootprof-")) ||
+		    strchr(names[i], '/'))
 			continue;
-		digits += strlen("bootprof-");
-		if (*digits < '1' || *digits > '9')
+		path = lock_path(names[i]);
+		fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+		free(path);
+		if (fd < 0)
 			continue;
-		pid = strtol(digits, &end, 10);
-		if ((*end && strcmp(end, "-exec")) || pid <= 0 || pid > INT32_MAX ||
-		    pid == getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			close(fd); /* its owner is alive */
 			continue;
+		}
 		inst = tracefs_instance_alloc(NULL, names[i]);
-		if (!inst)
-			continue;
-		remove_instance(inst);
-		msg = xasprintf("removed trace instance '%s' left by a recorder that is gone",
-				names[i]);
-		append_warning(c, msg);
-		free(msg);
+		if (inst) {
+			remove_instance(inst);
+			msg = xasprintf("removed trace instance '%s' left by a recorder that is "
+					"gone", names[i]);
+			append_warning(c, msg);
+			free(msg);
+		}
+		unlock_instance(names[i], fd);
 	}
 	tracefs_list_free(names);
+}
+
+void bp_capture_instance_name(char *buf, size_t size)
+{
+	struct stat st;
+
+	/* Outside the initial PID namespace a pid is not unique on the machine. */
+	if (stat("/proc/self/ns/pid", &st) == 0 && st.st_ino != 0xEFFFFFFCu)
+		snprintf(buf, size, "bootprof-%d-ns%llu", (int)getpid(),
+			 (unsigned long long)st.st_ino);
+	else
+		snprintf(buf, size, "bootprof-%d", (int)getpid());
 }
 
 /*
@@ -435,6 +565,7 @@ struct bp_capture *bp_capture_new(const struct bp_capture_config *cfg)
 	int i;
 
 	c->stop_fd = -1;
+	c->lock_fd = -1;
 	sem_init(&c->ready, 0, 0);
 	sem_init(&c->flushed, 0, 0);
 	c->ncpus = bp_tracefs_ncpus();
@@ -447,6 +578,12 @@ struct bp_capture *bp_capture_new(const struct bp_capture_config *cfg)
 	}
 
 	remove_stale_instances(c);
+	c->lock_fd = own_instance(c, cfg->name);
+	c->lock_name = xstrdup(cfg->name);
+	if (c->lock_fd == -2) {
+		c->lock_fd = -1;
+		goto out_free;
+	}
 	if (tracefs_instance_exists(cfg->name)) {
 		bp_set_error("trace instance '%s' already exists", cfg->name);
 		goto out_free;
@@ -508,6 +645,7 @@ struct bp_capture *bp_capture_attach(const char *name, int keep)
 	int i, len = 0;
 
 	c->stop_fd = -1;
+	c->lock_fd = -1;
 	c->attached = 1;
 	c->keep = keep;
 	sem_init(&c->ready, 0, 0);
@@ -1082,7 +1220,9 @@ out_release:
 
 struct bp_exec_watch {
 	struct tracefs_instance *instance;
+	char *name;
 	int pipe_fd;
+	int lock_fd;
 };
 
 void bp_exec_watch_free(struct bp_exec_watch *x)
@@ -1091,9 +1231,11 @@ void bp_exec_watch_free(struct bp_exec_watch *x)
 		return;
 	if (x->pipe_fd >= 0)
 		close(x->pipe_fd);
-	if (x->instance) {
+	if (x->instance)
 		remove_instance(x->instance);
-	}
+	if (x->lock_fd >= 0)
+		unlock_instance(x->name, x->lock_fd);
+	free(x->name);
 	free(x);
 }
 
@@ -1104,8 +1246,15 @@ struct bp_exec_watch *bp_exec_watch_new(const char *instance, const char *name)
 	char *filter = NULL;
 
 	x->pipe_fd = -1;
+	x->lock_fd = -1;
+	x->name = xstrdup(iname);
 	if (!*name || strpbrk(name, "\"\\/*?[]\n")) {
 		bp_set_error("bad program name '%s' for --until-exec", name);
+		goto out_free;
+	}
+	x->lock_fd = own_instance(NULL, iname);
+	if (x->lock_fd == -2) {
+		x->lock_fd = -1;
 		goto out_free;
 	}
 	if (tracefs_instance_exists(iname)) {

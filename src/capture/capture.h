@@ -11,8 +11,8 @@
 
 /*
  * Live capture through a private tracefs instance (DESIGN §4). This is the
- * only code that includes <tracefs.h>. The instance is named
- * bootprof-<pid>; bp_capture_free() removes it on every path.
+ * only code that includes <tracefs.h>. The instance is named by
+ * bp_capture_instance_name(); bp_capture_free() removes it on every path.
  */
 
 /* One requested tracepoint. */
@@ -45,6 +45,15 @@ int bp_tracefs_ready(int *mounted);
 /* Number of per-CPU ring buffers (per_cpu/cpuN directories) and their page size. */
 int bp_tracefs_ncpus(void);
 int bp_tracefs_page_size(void);
+
+/*
+ * The name of this process's own instance: "bootprof-<pid>", or outside
+ * the initial PID namespace "bootprof-<pid>-ns<namespace inode>" (a pid
+ * alone is not unique on the machine). The recorder proves it alive by a
+ * flock on /run/bootprof/<name>.lock held as long as the instance exists;
+ * only an instance whose lock is free is ever removed by another recorder.
+ */
+void bp_capture_instance_name(char *buf, size_t size);
 
 struct bp_capture_config {
 	const char *name;       /* instance name, e.g. bootprof-1234 */

@@ -73,7 +73,7 @@ struct bp_live *bp_live_start(void)
 	l->w = bp_writer_create(l->spool_path, 0, l->ncpus, l->page_size);
 	if (!l->w)
 		goto out_free;
-	snprintf(name, sizeof(name), "bootprof-%d", (int)getpid());
+	bp_capture_instance_name(name, sizeof(name));
 	cfg.name = name;
 	cfg.buffer_kb = LIVE_BUFFER_KB;
 	cfg.buffer_percent = LIVE_BUFFER_PERCENT;
