@@ -90,8 +90,9 @@ void bp_capture_keep(struct bp_capture *c);
 
 /*
  * Start one recorder thread per CPU splicing into bp_writer_cpu_fd(w, cpu),
- * filter out the recorder's own tasks, enable the events and turn tracing
- * on. 0 or -1 (bp_set_error()).
+ * enable the events and turn tracing on. Nothing is filtered by task: the
+ * recorder's own events are recorded, and its tids listed in the
+ * metadata (bp_capture_fill_meta()). 0 or -1 (bp_set_error()).
  */
 int bp_capture_start(struct bp_capture *c, struct bp_writer *w);
 
@@ -122,7 +123,12 @@ uint64_t bp_capture_bytes(const struct bp_capture *c);
  */
 int bp_capture_counts(struct bp_capture *c, uint64_t *events, uint64_t *lost);
 
-/* Fill meta->cpu_stats, meta->events/unavailable. 0 or -1. */
+/*
+ * Fill meta->cpu_stats, meta->events/unavailable, and add the recorder's
+ * own tasks (the calling thread's process and the per-CPU threads) to
+ * meta->tasks with BP_TASK_RECORDER. Call from the thread that started
+ * the capture. 0 or -1.
+ */
 int bp_capture_fill_meta(struct bp_capture *c, struct bp_meta *meta);
 
 /*
@@ -155,6 +161,8 @@ struct bp_exec_watch;
 struct bp_exec_watch *bp_exec_watch_new(const char *instance, const char *name);
 /* 1 when such an exec happened since the last call, 0 not yet, -1 error. */
 int bp_exec_watch_seen(struct bp_exec_watch *x);
+/* A descriptor poll() finds readable once such an exec happened. */
+int bp_exec_watch_fd(const struct bp_exec_watch *x);
 /* Remove the instance. NULL is a no-op. */
 void bp_exec_watch_free(struct bp_exec_watch *x);
 

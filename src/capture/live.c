@@ -143,7 +143,8 @@ static int fill_meta(struct bp_live *l, struct bp_meta *m, struct bp_writer *sna
 	m->stop_ns = boot_ns();
 	if (bp_capture_fill_meta(l->c, m) < 0)
 		return -1;
-	if (bp_resolve_system(m) < 0)
+	/* The threads alive now: which process each belongs to. */
+	if (bp_resolve_tasks(m, "/proc") < 0 || bp_resolve_system(m) < 0)
 		return -1;
 	/* The snapshot's pages only: what is older was looked up before. */
 	pages = bp_writer_reader(snap, h);
