@@ -524,6 +524,7 @@ int cmd_init(int argc, char **argv)
 {
 	uint64_t t0 = boottime_us(), t_mounted, t_forked;
 	struct init_opts o;
+	int nsys = 0;
 	pid_t pid;
 
 	if (argc == 2 && !strcmp(argv[1], RECORDER_ARG) && getpid() != 1 && getppid() == 1) {
@@ -538,6 +539,9 @@ int cmd_init(int argc, char **argv)
 	mount_if_absent("/sys/kernel", "sysfs", "/sys");
 	mount_if_absent("/dev/null", "devtmpfs", "/dev");
 	read_options(&o);
+	/* Syscall context from the real init's first instruction. */
+	if (bp_boot_enable_syscalls(BP_BOOT_INSTANCE, &nsys) < 0)
+		kmsg("warning: no syscall events before init: %s", bp_last_error());
 	t_mounted = boottime_us();
 
 	pid = fork();
@@ -552,9 +556,9 @@ int cmd_init(int argc, char **argv)
 	t_forked = boottime_us();
 	if (pid < 0)
 		kmsg("cannot start the recorder: %s", strerror(errno));
-	kmsg("exec %s %llu us after start (mounts and options %llu us, fork %llu us)", o.init,
-	     (unsigned long long)(boottime_us() - t0), (unsigned long long)(t_mounted - t0),
-	     (unsigned long long)(t_forked - t_mounted));
+	kmsg("exec %s %llu us after start (mounts, options and %d syscall events %llu us, "
+	     "fork %llu us)", o.init, (unsigned long long)(boottime_us() - t0), nsys,
+	     (unsigned long long)(t_mounted - t0), (unsigned long long)(t_forked - t_mounted));
 	if (kmsg_fd >= 0)
 		close(kmsg_fd);
 	kmsg_fd = -1;

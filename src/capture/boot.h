@@ -108,5 +108,15 @@ int bp_boot_log_link_latest(const char *path);
 
 /* 0, or -1 with bp_set_error(); free the results with bp_boot_run_release(). */
 int bp_boot_record(struct bp_boot_run *r);
+
+/*
+ * As PID 1, before exec'ing the real init: when the boot buffer (the
+ * instance of that name, else the top level after trace_event=) lacks the
+ * per-syscall events of bp_boot_events[], enable them, mounting tracefs if
+ * needed. *enabled is how many were enabled (0: none needed, or no boot
+ * buffer). Plain syscalls only: a few hundred microseconds at most.
+ * 0, or -1 with bp_set_error().
+ */
+int bp_boot_enable_syscalls(const char *instance, int *enabled);
 void bp_boot_run_release(struct bp_boot_run *r);
 #endif
