@@ -556,7 +556,7 @@ int cmd_init(int argc, char **argv)
 	t_forked = boottime_us();
 	if (pid < 0)
 		kmsg("cannot start the recorder: %s", strerror(errno));
-	kmsg("exec %s %llu us after start (mounts, options and %d syscall events %llu us, "
+	kmsg("exec %s %llu us after start (mounts, options and %d syscall events on %llu us, "
 	     "fork %llu us)", o.init, (unsigned long long)(boottime_us() - t0), nsys,
 	     (unsigned long long)(t_mounted - t0), (unsigned long long)(t_forked - t_mounted));
 	if (kmsg_fd >= 0)

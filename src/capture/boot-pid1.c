@@ -1,9 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What PID 1 does to the boot buffer before it execs the real init: turn
- * on the per-syscall events of the I/O syscalls when the kernel command
- * line did not (words from an older bootprof, or written by hand), so the
- * recording has syscall context from the real init's first instruction.
+ * What PID 1 does to the boot buffer before it execs the real init: make
+ * the per-syscall events of the I/O syscalls work, so the recording has
+ * syscall context from the real init's first instruction.
+ *
+ * Enabled from the kernel command line, syscall events record nothing
+ * (seen on 6.12): a task emits them only with its SYSCALL_TRACEPOINT flag,
+ * which the kernel sets on every thread alive when the first syscall
+ * event is registered and new tasks inherit at fork; registered that
+ * early, no thread but the idle task exists, which is skipped, so no task
+ * ever gets the flag. Turning the events off and on again registers them
+ * anew with PID 1 alive: it and every task it forks get the flag. When
+ * the words had no syscall events (an older bootprof, written by hand)
+ * they are simply turned on.
+ *
  * Plain open/write on tracefs: this runs before init, and must take
  * microseconds, not the time libtracefs needs to find its mount point.
  */
@@ -50,12 +60,33 @@ static int file_is(const char *path, char want)
 	return c == want;
 }
 
+/*
+ * Write prefix + name for every syscall event of bp_boot_events[] to
+ * set_event (fd), one per write: the kernel takes one name per call. A
+ * syscall this kernel lacks is left out, as on the command line. Returns
+ * how many were accepted.
+ */
+static int set_syscall_events(int fd, const char *prefix)
+{
+	const struct bp_boot_event *e;
+	char word[128];
+	int n = 0, len;
+
+	for (e = bp_boot_events; e->name; e++) {
+		if (strncmp(e->name, "syscalls:", 9))
+			continue;
+		len = snprintf(word, sizeof(word), "%s%s\n", prefix, e->name);
+		if (len > 0 && len < (int)sizeof(word) && write(fd, word, (size_t)len) == len)
+			n++;
+	}
+	return n;
+}
+
 int bp_boot_enable_syscalls(const char *instance, int *enabled)
 {
 	char dir[256], path[320];
-	const struct bp_boot_event *e;
 	struct stat st;
-	int fd, n = 0;
+	int fd, n, on;
 
 	*enabled = 0;
 	if (stat(TRACING "/instances", &st) < 0 &&
@@ -71,27 +102,17 @@ int bp_boot_enable_syscalls(const char *instance, int *enabled)
 		snprintf(dir, sizeof(dir), TRACING);
 	}
 	snprintf(path, sizeof(path), "%s/events/syscalls/sys_enter_read/enable", dir);
-	if (file_is(path, '1'))
-		return 0; /* the command line did it */
+	on = file_is(path, '1');
 	snprintf(path, sizeof(path), "%s/set_event", dir);
 	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
 	if (fd < 0) {
 		bp_set_error_errno("cannot open '%s'", path);
 		return -1;
 	}
-	/* One event per write: the kernel takes one name per call. */
-	for (e = bp_boot_events; e->name; e++) {
-		size_t len = strlen(e->name);
-		char word[128];
-
-		if (strncmp(e->name, "syscalls:", 9) || len + 2 > sizeof(word))
-			continue;
-		memcpy(word, e->name, len);
-		word[len] = '\n';
-		if (write(fd, word, len + 1) == (ssize_t)len + 1)
-			n++;
-		/* A syscall this kernel lacks is left out, as on the command line. */
-	}
+	/* Off first when the command line turned them on (see above), then on. */
+	if (on)
+		set_syscall_events(fd, "!");
+	n = set_syscall_events(fd, "");
 	close(fd);
 	*enabled = n;
 	return 0;
