@@ -6,6 +6,9 @@
 #include <libgen.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "builtin.h"
@@ -84,14 +87,57 @@ static int run_cmd(const struct bp_cmd *cmd, int argc, char **argv)
 	return bp_finish_stdout(cmd->fn(argc, argv));
 }
 
+/* The inode of the initial PID namespace (PROC_PID_INIT_INO, fixed since Linux 3.8). */
+#define INITIAL_PID_NS_INO 0xEFFFFFFCu
+#define PROC_SUPER_MAGIC 0x9fa0
+
+/*
+ * Whether this process is in the initial PID namespace, i.e. PID 1 of the
+ * machine rather than of a container. Early in a boot /proc is not mounted
+ * yet: it is mounted to look (init mode needs it anyway) and unmounted
+ * again when the answer is no. A /proc that is mounted but does not show
+ * this process belongs to another namespace: not the initial one.
+ */
+static int in_initial_pid_ns(void)
+{
+	struct statfs sfs;
+	struct stat st;
+	int initial;
+
+	if (statfs("/proc", &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC)
+		return stat("/proc/self/ns/pid", &st) == 0 && st.st_ino == INITIAL_PID_NS_INO;
+	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NOEXEC | MS_NODEV, NULL) < 0)
+		return 0;
+	initial = stat("/proc/self/ns/pid", &st) == 0 && st.st_ino == INITIAL_PID_NS_INO;
+	if (!initial)
+		umount2("/proc", MNT_DETACH);
+	return initial;
+}
+
+/*
+ * Init mode only when invoked as init: by the name bootprof-init or init
+ * (init=, rdinit=, or a link), or as PID 1 of the machine with no command
+ * (the kernel passes init the words of its command line it does not know,
+ * such as "single" or "-s", so anything that is not a bootprof command
+ * counts as none: a boot must never end in a usage message). Any command
+ * run as PID 1 of a container just runs.
+ */
+static int init_mode(int argc, char **argv, const char *self)
+{
+	if (!strcmp(self, "bootprof-init") || !strcmp(self, "init"))
+		return 1;
+	if (getpid() != 1 || (argc >= 2 && find_cmd(argv[1])))
+		return 0;
+	return in_initial_pid_ns();
+}
+
 int main(int argc, char **argv)
 {
 	const struct bp_cmd *cmd;
 	const char *self = basename(argv[0]);
 	size_t i;
 
-	/* Started as init (init=/usr/sbin/bootprof or a bootprof-init link). */
-	if (!strcmp(self, "bootprof-init") || getpid() == 1)
+	if (init_mode(argc, argv, self))
 		return cmd_init(argc, argv);
 
 	if (argc < 2) {

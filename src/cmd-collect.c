@@ -13,6 +13,7 @@
 #include "builtin.h"
 #include "capture/boot.h"
 #include "util/error.h"
+#include "util/signals.h"
 
 const char cmd_collect_usage[] =
 	"usage: bootprof collect [-o FILE] [--force] [--instance NAME] [--keep]\n"
@@ -49,13 +50,6 @@ const struct option cmd_collect_options[] = {
 	{ 0 },
 };
 
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
-
 static void print_warning(void *arg, const char *msg)
 {
 	size_t n = strlen(msg);
@@ -68,10 +62,9 @@ static void print_warning(void *arg, const char *msg)
 int cmd_collect(int argc, char **argv)
 {
 	struct bp_boot_run r = { 0 };
-	struct sigaction sa, old[3];
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct bp_stop_signals old;
 	char *end, path[256];
-	int c, ret, i, fd, dflt = 0;
+	int c, ret, fd, dflt = 0;
 
 	optind = 0;
 	opterr = 0;
@@ -121,20 +114,17 @@ int cmd_collect(int argc, char **argv)
 	if (geteuid() != 0)
 		return bp_error("collect needs root (tracefs)");
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	stop_signal = 0;
-	for (i = 0; i < 3; i++)
-		sigaction(sigs[i], &sa, &old[i]);
-	r.stop_signal = &stop_signal;
+	bp_stop_signals_catch(&old);
+	r.stop_signal = &bp_stop_signal;
 	r.warn = print_warning;
 
 	if (!r.output) {
 		/* The default name: made here, then handed to the writer to replace. */
 		fd = bp_boot_log_create(path, sizeof(path));
-		if (fd < 0)
+		if (fd < 0) {
+			bp_stop_signals_restore(&old);
 			return bp_error("%s", bp_last_error());
+		}
 		close(fd);
 		r.output = path;
 		r.force = 1;
@@ -145,8 +135,7 @@ int cmd_collect(int argc, char **argv)
 		unlink(path);
 	if (!ret && dflt && bp_boot_log_link_latest(path) < 0)
 		bp_warn("%s", bp_last_error());
-	for (i = 0; i < 3; i++)
-		sigaction(sigs[i], &old[i], NULL);
+	bp_stop_signals_restore(&old);
 	if (ret < 0) {
 		bp_error("%s", bp_last_error());
 		bp_boot_run_release(&r);

@@ -39,6 +39,7 @@
 #include "builtin.h"
 #include "capture/boot.h"
 #include "util/error.h"
+#include "util/signals.h"
 #include "util/xalloc.h"
 
 const char cmd_init_usage[] =
@@ -243,13 +244,6 @@ static int fault(const struct init_opts *o, const char *name)
 
 /* ---- the recorder ---- */
 
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
-
 struct recorder {
 	const struct init_opts *opts;
 	int ns_fd;              /* the system's mount namespace */
@@ -443,8 +437,8 @@ static void reexec_from_memory(void)
 static int recorder_main(const struct init_opts *o, char *argv0)
 {
 	struct bp_boot_run run = { 0 };
+	struct bp_stop_signals old;
 	struct recorder rec = { 0 };
-	struct sigaction sa;
 	struct statfs sfs;
 	char path[256];
 
@@ -454,12 +448,7 @@ static int recorder_main(const struct init_opts *o, char *argv0)
 	prctl(PR_SET_NAME, "bootprof-rec");
 	if (argv0)
 		argv0[0] = '@';
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	bp_stop_signals_catch(&old); /* for good: this process only records */
 	signal(SIGPIPE, SIG_IGN);
 
 	if (o->warnings[0])
@@ -486,7 +475,7 @@ static int recorder_main(const struct init_opts *o, char *argv0)
 	run.until_exec = o->until_exec[0] ? o->until_exec : NULL;
 	run.until_file = o->until_file[0] ? o->until_file : NULL;
 	run.root_prefix = "/proc/1/root";
-	run.stop_signal = &stop_signal;
+	run.stop_signal = &bp_stop_signal;
 	snprintf(path, sizeof(path), "/proc/self/fd/%d/" SPOOL_NAME, rec.spool_fd);
 	run.output = path;
 	run.before_save = enter_real_root;
@@ -535,6 +524,7 @@ int cmd_init(int argc, char **argv)
 {
 	uint64_t t0 = boottime_us(), t_mounted, t_forked;
 	struct init_opts o;
+	int nsys = 0;
 	pid_t pid;
 
 	if (argc == 2 && !strcmp(argv[1], RECORDER_ARG) && getpid() != 1 && getppid() == 1) {
@@ -543,12 +533,15 @@ int cmd_init(int argc, char **argv)
 		return recorder_main(&o, NULL);
 	}
 	if (getpid() != 1)
-		return bp_error("init runs as process 1 (init=%s on the kernel command line)",
-				argv[0]);
+		return bp_error("init runs as process 1: add init=/usr/local/bin/bootprof-init "
+				"(where it is installed) to the kernel command line");
 	mount_if_absent("/proc/self", "proc", "/proc");
 	mount_if_absent("/sys/kernel", "sysfs", "/sys");
 	mount_if_absent("/dev/null", "devtmpfs", "/dev");
 	read_options(&o);
+	/* Syscall context from the real init's first instruction. */
+	if (bp_boot_enable_syscalls(BP_BOOT_INSTANCE, &nsys) < 0)
+		kmsg("warning: no syscall events before init: %s", bp_last_error());
 	t_mounted = boottime_us();
 
 	pid = fork();
@@ -563,9 +556,9 @@ int cmd_init(int argc, char **argv)
 	t_forked = boottime_us();
 	if (pid < 0)
 		kmsg("cannot start the recorder: %s", strerror(errno));
-	kmsg("exec %s %llu us after start (mounts and options %llu us, fork %llu us)", o.init,
-	     (unsigned long long)(boottime_us() - t0), (unsigned long long)(t_mounted - t0),
-	     (unsigned long long)(t_forked - t_mounted));
+	kmsg("exec %s %llu us after start (mounts, options and %d syscall events on %llu us, "
+	     "fork %llu us)", o.init, (unsigned long long)(boottime_us() - t0), nsys,
+	     (unsigned long long)(t_mounted - t0), (unsigned long long)(t_forked - t_mounted));
 	if (kmsg_fd >= 0)
 		close(kmsg_fd);
 	kmsg_fd = -1;

@@ -20,9 +20,12 @@
 
 #include "builtin.h"
 #include "capture/capture.h"
+#include "capture/stop.h"
 #include "resolve/resolve.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
+#include "util/run-command.h"
+#include "util/signals.h"
 #include "util/xalloc.h"
 
 const char cmd_record_usage[] =
@@ -57,8 +60,6 @@ const struct option cmd_record_options[] = {
 #define DEFAULT_OUTPUT "bootprof.dat"
 #define DEFAULT_BUFFER_KB 8192
 #define BUFFER_PERCENT 25
-#define TICK_MS 10
-#define STATUS_MS 500
 
 struct record_opts {
 	const char *output;
@@ -71,37 +72,6 @@ struct record_opts {
 	size_t nevents;
 	char **cmd;              /* NULL-terminated, or NULL */
 };
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop_signal(int sig)
-{
-	stop_signal = sig;
-}
-
-static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
-#define NSTOP_SIGNALS (sizeof(stop_signals) / sizeof(stop_signals[0]))
-
-static void catch_signals(struct sigaction *old)
-{
-	struct sigaction sa;
-	size_t i;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop_signal;
-	sigemptyset(&sa.sa_mask);
-	stop_signal = 0;
-	for (i = 0; i < NSTOP_SIGNALS; i++)
-		sigaction(stop_signals[i], &sa, &old[i]);
-}
-
-static void restore_signals(const struct sigaction *old)
-{
-	size_t i;
-
-	for (i = 0; i < NSTOP_SIGNALS; i++)
-		sigaction(stop_signals[i], &old[i], NULL);
-}
 
 static uint64_t now_ns(clockid_t clk)
 {
@@ -224,238 +194,52 @@ static char *join_words(char **words)
 	return s;
 }
 
-/*
- * The command is forked before the recorder opens its ring buffers and
- * pipes, so it inherits none of them (a daemon holding one would keep the
- * instance busy), and waits on a pipe until tracing is on. A second,
- * close-on-exec pipe reports an exec failure (errno), so "no such
- * command" fails the recording instead of looking like status 127.
- */
-struct command {
-	pid_t pid;
-	int go_fd;     /* write end: one byte starts the command, EOF cancels it */
-	int err_fd;    /* read end: errno of a failed exec, or EOF on success */
+struct progress {
+	struct bp_capture *capture;
+	uint64_t start;          /* CLOCK_MONOTONIC ns */
 };
 
-static int prepare_command(struct command *cmd, char **argv, const struct sigaction *old)
+/* The status line on a terminal, redrawn about twice a second. */
+static void print_status(void *arg)
 {
-	int go[2], err[2];
-	char byte;
-
-	cmd->pid = -1;
-	cmd->go_fd = cmd->err_fd = -1;
-	if (pipe2(go, O_CLOEXEC) < 0) {
-		bp_set_error_errno("pipe");
-		return -1;
-	}
-	if (pipe2(err, O_CLOEXEC) < 0) {
-		bp_set_error_errno("pipe");
-		close(go[0]);
-		close(go[1]);
-		return -1;
-	}
-	cmd->pid = fork();
-	if (cmd->pid < 0) {
-		bp_set_error_errno("cannot fork");
-		close(go[0]);
-		close(go[1]);
-		close(err[0]);
-		close(err[1]);
-		return -1;
-	}
-	if (cmd->pid == 0) {
-		int e;
-
-		close(go[1]);
-		close(err[0]);
-		restore_signals(old);
-		if (read(go[0], &byte, 1) != 1)
-			_exit(127); /* recording failed to start */
-		execvp(argv[0], argv);
-		e = errno;
-		if (write(err[1], &e, sizeof(e)) < 0) {
-			/* The parent then sees status 127. */
-		}
-		_exit(127);
-	}
-	close(go[0]);
-	close(err[1]);
-	cmd->go_fd = go[1];
-	cmd->err_fd = err[0];
-	return 0;
-}
-
-/* Let the command exec; returns -1 when it could not. */
-static int run_command(struct command *cmd, const char *name)
-{
-	ssize_t n;
-	int err = 0;
-
-	if (write(cmd->go_fd, "g", 1) != 1) {
-		bp_set_error_errno("cannot start '%s'", name);
-		return -1;
-	}
-	close(cmd->go_fd);
-	cmd->go_fd = -1;
-	do {
-		n = read(cmd->err_fd, &err, sizeof(err));
-	} while (n < 0 && errno == EINTR);
-	close(cmd->err_fd);
-	cmd->err_fd = -1;
-	if (n == sizeof(err)) {
-		errno = err;
-		bp_set_error_errno("cannot run '%s'", name);
-		return -1;
-	}
-	return 0;
-}
-
-/* Close the pipes; a command never started then exits without exec. */
-static void release_command(struct command *cmd)
-{
-	if (cmd->go_fd >= 0)
-		close(cmd->go_fd);
-	if (cmd->err_fd >= 0)
-		close(cmd->err_fd);
-	cmd->go_fd = cmd->err_fd = -1;
-}
-
-static void print_status(struct bp_capture *c, uint64_t start, int final)
-{
+	struct progress *p = arg;
 	uint64_t events = 0, lost = 0;
-	double secs = (double)(now_ns(CLOCK_MONOTONIC) - start) / 1e9;
+	double secs = (double)(now_ns(CLOCK_MONOTONIC) - p->start) / 1e9;
 
-	bp_capture_counts(c, &events, &lost);
-	fprintf(stderr, "\r\033[K%8.1f s  %10llu events  %8.1f MB  %llu lost%s", secs,
-		(unsigned long long)events, (double)bp_capture_bytes(c) / (1024.0 * 1024.0),
-		(unsigned long long)lost, final ? "\r\033[K" : "");
+	bp_capture_counts(p->capture, &events, &lost);
+	fprintf(stderr, "\r\033[K%8.1f s  %10llu events  %8.1f MB  %llu lost", secs,
+		(unsigned long long)events,
+		(double)bp_capture_bytes(p->capture) / (1024.0 * 1024.0), (unsigned long long)lost);
 	fflush(stderr);
 }
 
-static const char *signal_name(int sig)
-{
-	switch (sig) {
-	case SIGINT:
-		return "SIGINT";
-	case SIGTERM:
-		return "SIGTERM";
-	case SIGHUP:
-		return "SIGHUP";
-	}
-	return "signal";
-}
-
-struct run_state {
-	pid_t child;
-	int child_status;        /* valid once child is reaped (child == 0) */
-	int child_reaped;
-	char *stop_reason;
-};
-
-/* Wait for a stop condition. Returns 0, or -1 when watching itself failed. */
-static int wait_for_stop(const struct record_opts *o, struct bp_capture *c,
-			 struct bp_exec_watch *xw, struct run_state *rs)
-{
-	uint64_t start = now_ns(CLOCK_MONOTONIC), last_status = 0;
-	int tty = isatty(STDERR_FILENO);
-	struct stat st;
-
-	for (;;) {
-		uint64_t now = now_ns(CLOCK_MONOTONIC);
-		struct timespec tick = { 0, TICK_MS * 1000000L };
-
-		if (stop_signal) {
-			rs->stop_reason = xasprintf("signal %s", signal_name(stop_signal));
-			break;
-		}
-		if (bp_capture_write_error(c)) {
-			rs->stop_reason = xstrdup("write error");
-			break;
-		}
-		if (rs->child > 0 && waitpid(rs->child, &rs->child_status, WNOHANG) == rs->child) {
-			rs->child = 0;
-			rs->child_reaped = 1;
-			rs->stop_reason = xstrdup("command exited");
-			break;
-		}
-		if (o->duration > 0 && (double)(now - start) >= o->duration * 1e9) {
-			rs->stop_reason = xstrdup("duration");
-			break;
-		}
-		if (o->until_file && stat(o->until_file, &st) == 0) {
-			rs->stop_reason = xasprintf("file %s appeared", o->until_file);
-			break;
-		}
-		if (xw) {
-			int seen = bp_exec_watch_seen(xw);
-
-			if (seen < 0)
-				return -1;
-			if (seen) {
-				rs->stop_reason = xasprintf("exec of %s", o->until_exec);
-				break;
-			}
-		}
-		if (tty && now - last_status >= STATUS_MS * 1000000ull) {
-			print_status(c, start, 0);
-			last_status = now;
-		}
-		nanosleep(&tick, NULL);
-	}
-	if (tty)
-		print_status(c, start, 1);
-	return 0;
-}
-
 /*
- * Ask a command still running to finish, as perf record does, and reap it;
- * one that ignores SIGTERM for END_GRACE_MS gets SIGKILL.
+ * A command still running when the recording stops is asked to finish, as
+ * perf record does; one that ignores SIGTERM for END_GRACE_MS gets SIGKILL.
  */
 #define END_GRACE_MS 3000
 
-static void end_command(struct run_state *rs)
+static void report_command_status(const struct bp_command *cmd)
 {
-	struct timespec tick = { 0, TICK_MS * 1000000L };
-	int waited = 0;
-	pid_t got;
+	int st = cmd->status;
 
-	if (rs->child <= 0)
-		return;
-	kill(rs->child, SIGTERM);
-	for (;;) {
-		got = waitpid(rs->child, &rs->child_status, WNOHANG);
-		if (got == rs->child || (got < 0 && errno != EINTR))
-			break;
-		if (waited == END_GRACE_MS)
-			kill(rs->child, SIGKILL);
-		nanosleep(&tick, NULL);
-		waited += TICK_MS;
-	}
-	rs->child_reaped = got == rs->child;
-	rs->child = 0;
-}
-
-static void report_command_status(const struct run_state *rs, const char *name)
-{
-	int st = rs->child_status;
-
-	if (!rs->child_reaped)
+	if (!cmd->reaped)
 		return;
 	if (WIFEXITED(st) && WEXITSTATUS(st))
-		bp_warn("'%s' exited with status %d", name, WEXITSTATUS(st));
+		bp_warn("'%s' exited with status %d", cmd->argv[0], WEXITSTATUS(st));
 	else if (WIFSIGNALED(st) && WTERMSIG(st) != SIGTERM)
-		bp_warn("'%s' was killed by signal %d", name, WTERMSIG(st));
+		bp_warn("'%s' was killed by %s", cmd->argv[0], bp_signal_name(WTERMSIG(st)));
 }
 
 /* Everything the recording carries besides the raw pages. */
-static void fill_meta(struct bp_meta *meta, const struct record_opts *o, struct run_state *rs,
+static void fill_meta(struct bp_meta *meta, const struct record_opts *o, char **stop_reason,
 		      const char *clock, int ncpus, int page_size, uint64_t start_ns,
 		      uint64_t stop_ns)
 {
 	meta->bootprof_version = xstrdup(BOOTPROF_VERSION);
 	meta->clock = xstrdup(clock);
-	meta->stop_reason = rs->stop_reason;
-	rs->stop_reason = NULL;
+	meta->stop_reason = *stop_reason;
+	*stop_reason = NULL;
 	meta->command = o->cmd ? join_words(o->cmd) : NULL;
 	meta->ncpus = ncpus;
 	meta->page_size = page_size;
@@ -466,21 +250,27 @@ static void fill_meta(struct bp_meta *meta, const struct record_opts *o, struct 
 /*
  * The recording file from the start (bp_writer_provisional): a recorder
  * killed from now on (kill -9, OOM, power cut) leaves a file that dump and
- * report read from its spool. Paths are found only at the end.
+ * report read from its spool. Paths are found only at the end. Written
+ * just before tracing starts, so it lists the recorder's process but not
+ * yet its per-CPU threads.
  */
 static int write_provisional(struct bp_writer *w, struct bp_capture *c,
-			     const struct record_opts *o, int ncpus, int page_size,
-			     uint64_t start_ns)
+			     const struct record_opts *o, const struct bp_meta *start, int ncpus,
+			     int page_size, uint64_t start_ns)
 {
 	struct bp_trace_headers h = { 0 };
-	struct run_state none = { 0 };
+	char *not_finished = xstrdup("not finished");
 	struct bp_meta m;
+	size_t i;
 	int ret = 0;
 
 	bp_meta_init(&m);
-	fill_meta(&m, o, &none, bp_capture_clock(c), ncpus, page_size, start_ns, 0);
-	m.stop_reason = xstrdup("not finished");
-	if (bp_resolve_system(&m) < 0 || bp_capture_headers(c, &h) < 0)
+	fill_meta(&m, o, &not_finished, bp_capture_clock(c), ncpus, page_size, start_ns, 0);
+	for (i = 0; i < start->ntasks; i++)
+		bp_meta_add_task(&m, start->tasks[i].tid, start->tasks[i].tgid,
+				 start->tasks[i].flags);
+	if (bp_capture_fill_meta(c, &m) < 0 || bp_resolve_system(&m) < 0 ||
+	    bp_capture_headers(c, &h) < 0)
 		bp_warn("no provisional recording: %s", bp_last_error());
 	else
 		ret = bp_writer_provisional(w, &h, &m); /* a full disk fails now */
@@ -520,29 +310,54 @@ static void print_summary(const struct record_opts *o, const struct bp_meta *met
 			(unsigned long long)lost);
 }
 
+/*
+ * Exit codes with -- CMD (bootprof-record(1)): CMD's own status when it
+ * exited by itself (128 + N for signal N), 0 when the recording stopped it;
+ * bootprof's own failures are told apart as env(1) and timeout(1) do.
+ */
+#define EXIT_RECORDER_FAILED 125
+#define EXIT_CANNOT_EXEC 126
+#define EXIT_NOT_FOUND 127
+
+/* The exit status of a failure, once options are parsed. */
+static int failure_code(const struct record_opts *o, const struct bp_command *cmd)
+{
+	if (!o->cmd)
+		return BP_EXIT_FAILURE;
+	if (cmd->exec_errno == ENOENT)
+		return EXIT_NOT_FOUND;
+	if (cmd->exec_errno)
+		return EXIT_CANNOT_EXEC;
+	return EXIT_RECORDER_FAILED;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct bp_capture_config cfg = { 0 };
 	struct bp_trace_headers headers = { 0 };
-	struct sigaction old_sig[NSTOP_SIGNALS];
+	struct bp_stop_signals old_sig;
 	struct bp_exec_watch *xw = NULL;
-	struct run_state rs = { 0 };
-	struct command cmd = { -1, -1, -1 };
+	struct bp_command cmd = { 0 };
+	struct bp_stop stop = { 0 };
+	struct progress progress = { 0 };
 	struct bp_capture *c = NULL;
 	struct bp_writer *w = NULL;
 	struct bp_reader *reader;
 	struct record_opts o;
 	struct bp_meta meta;
 	uint64_t start_ns, stop_ns, bytes;
-	int ncpus, page_size, mounted, write_err, signals_caught = 0;
+	int ncpus, page_size, mounted, write_err, signals_caught = 0, tty;
+	char *stop_reason = NULL;
 	char name[64];
 	int ret;
 
 	bp_meta_init(&meta);
+	cmd.pid = -1;
+	cmd.go_fd = cmd.err_fd = -1;
 	ret = parse_options(&o, argc, argv);
 	if (ret)
 		goto out_free_opts;
-	ret = BP_EXIT_FAILURE;
+	ret = failure_code(&o, &cmd);
 	if (geteuid() != 0) {
 		bp_error("record needs root (tracefs)");
 		goto out_free_opts;
@@ -562,7 +377,7 @@ int cmd_record(int argc, char **argv)
 	page_size = bp_tracefs_page_size();
 
 	/* From here on a signal only asks to stop, so every path unwinds. */
-	catch_signals(old_sig);
+	bp_stop_signals_catch(&old_sig);
 	signals_caught = 1;
 
 	/* The output first: an unwritable or existing file fails before tracing. */
@@ -571,7 +386,7 @@ int cmd_record(int argc, char **argv)
 		bp_error_last();
 		goto out_release;
 	}
-	snprintf(name, sizeof(name), "bootprof-%d", (int)getpid());
+	bp_capture_instance_name(name, sizeof(name));
 	cfg.name = name;
 	cfg.events = o.events;
 	cfg.nevents = o.nevents;
@@ -589,37 +404,82 @@ int cmd_record(int argc, char **argv)
 	}
 
 	if (o.cmd) {
-		if (prepare_command(&cmd, o.cmd, old_sig) < 0)
+		cmd.argv = o.cmd;
+		cmd.signals = &old_sig;
+		if (bp_command_prepare(&cmd) < 0)
 			goto out_abort;
-		rs.child = cmd.pid;
 	}
-	if (stop_signal) {
+	if (bp_stop_signal) {
 		bp_set_error("interrupted by %s before recording started",
-			     signal_name(stop_signal));
+			     bp_signal_name(bp_stop_signal));
 		goto out_abort;
 	}
+	/*
+	 * Which process each thread belongs to, for threads made before the
+	 * events; read before tracing starts so the scan is not recorded.
+	 */
+	if (bp_resolve_tasks(&meta, "/proc") < 0)
+		bp_warn("%s", bp_last_error());
+	/* Its reads of /proc and /sys would be recorded too: before tracing. */
+	start_ns = trace_clock_now(bp_capture_clock(c));
+	if (write_provisional(w, c, &o, &meta, ncpus, page_size, start_ns) < 0)
+		goto out_abort;
 	if (bp_capture_start(c, w) < 0)
 		goto out_abort;
 	start_ns = trace_clock_now(bp_capture_clock(c));
-	if (write_provisional(w, c, &o, ncpus, page_size, start_ns) < 0)
-		goto out_abort;
-	if (o.cmd && run_command(&cmd, o.cmd[0]) < 0)
-		goto out_abort;
-	if (wait_for_stop(&o, c, xw, &rs) < 0)
+	if (o.cmd) {
+		meta.command_start_ns = trace_clock_now(bp_capture_clock(c));
+		meta.command_pid = cmd.pid;
+		if (bp_command_start(&cmd) < 0) {
+			ret = failure_code(&o, &cmd);
+			goto out_abort;
+		}
+	}
+
+	tty = isatty(STDERR_FILENO);
+	progress.capture = c;
+	progress.start = now_ns(CLOCK_MONOTONIC);
+	stop.signal = &bp_stop_signal;
+	stop.capture = c;
+	stop.duration = o.duration;
+	stop.until_file = o.until_file;
+	stop.exec_watch = xw;
+	stop.until_exec = o.until_exec;
+	stop.child = o.cmd ? cmd.pid : 0;
+	stop.progress = tty ? print_status : NULL;
+	stop.arg = &progress;
+	stop_reason = bp_stop_wait(&stop);
+	if (tty)
+		fputs("\r\033[K", stderr);
+	if (stop.child_reaped) {
+		bp_command_reaped(&cmd, stop.child_status);
+		meta.command_end_ns = trace_clock_now(bp_capture_clock(c));
+	}
+	if (!stop_reason)
 		goto out_abort;
 	bp_exec_watch_free(xw);
 	xw = NULL;
 	bp_capture_stop(c);
 	stop_ns = trace_clock_now(bp_capture_clock(c));
-	end_command(&rs);
+	if (o.cmd && !cmd.reaped) {
+		bp_command_finish(&cmd, END_GRACE_MS);
+		/* Ended by us: it exited after the recording's end. */
+		if (cmd.reaped)
+			meta.command_end_ns = trace_clock_now(bp_capture_clock(c));
+	}
+	if (o.cmd)
+		meta.command_status = cmd.reaped ? cmd.status : -1;
 	write_err = bp_capture_write_error(c);
 	bytes = bp_capture_bytes(c);
 
 	if (bp_capture_headers(c, &headers) < 0)
 		goto out_abort;
-	fill_meta(&meta, &o, &rs, bp_capture_clock(c), ncpus, page_size, start_ns, stop_ns);
+	fill_meta(&meta, &o, &stop_reason, bp_capture_clock(c), ncpus, page_size, start_ns,
+		  stop_ns);
 	if (bp_capture_fill_meta(c, &meta) < 0)
 		goto out_abort;
+	if (bp_resolve_tasks(&meta, "/proc") < 0)
+		bp_warn("%s", bp_last_error());
 	/* Tracing is over: remove the instance before the (longer) path search. */
 	bp_capture_free(c);
 	c = NULL;
@@ -630,10 +490,10 @@ int cmd_record(int argc, char **argv)
 	reader = write_err ? NULL : bp_writer_reader(w, &headers);
 	if (reader) {
 		/* Another signal now cuts the path search short; the recording is kept. */
-		stop_signal = 0;
-		if (bp_resolve_paths(&meta, reader, &stop_signal) < 0)
+		bp_stop_signal = 0;
+		if (bp_resolve_paths(&meta, reader, &bp_stop_signal) < 0)
 			bp_warn("cannot name the files read: %s", bp_last_error());
-		else if (stop_signal)
+		else if (bp_stop_signal)
 			bp_warn("path search interrupted; %llu files left unnamed",
 				(unsigned long long)meta.unresolved);
 		bp_reader_free(reader);
@@ -651,30 +511,31 @@ int cmd_record(int argc, char **argv)
 		goto out_release;
 	}
 	print_summary(&o, &meta, bytes);
-	report_command_status(&rs, o.cmd ? o.cmd[0] : "");
+	report_command_status(&cmd);
 	ret = 0;
+	/* The command's own status when it ended by itself, like time(1). */
+	if (o.cmd && meta.stop_reason && !strcmp(meta.stop_reason, "command exited"))
+		ret = bp_command_exit_code(&cmd);
 	goto out_release;
 
 out_abort:
 	bp_error_last();
 	/* Nothing usable was recorded: leave no file behind. */
-	release_command(&cmd);
-	end_command(&rs);
+	bp_command_finish(&cmd, END_GRACE_MS);
 	bp_exec_watch_free(xw);
 	xw = NULL;
 	bp_capture_free(c);
 	c = NULL;
 	bp_writer_abort(w);
 out_release:
-	release_command(&cmd);
-	end_command(&rs);
+	bp_command_finish(&cmd, END_GRACE_MS);
 	bp_exec_watch_free(xw);
 	bp_capture_free(c);
 	if (signals_caught)
-		restore_signals(old_sig);
+		bp_stop_signals_restore(&old_sig);
 	bp_writer_free(w);
 	bp_trace_headers_release(&headers);
-	free(rs.stop_reason);
+	free(stop_reason);
 out_free_opts:
 	bp_meta_release(&meta);
 	free_events(o.events, o.nevents);

@@ -11,7 +11,11 @@
  *  - readahead:page_cache_sync_ra/async_ra: not in 6.12; enabled only when
  *    the live kernel lists them.
  * raw_syscalls is left out: the command line cannot set the syscall-id
- * filter, and unfiltered it would flood the buffer.
+ * filter, and unfiltered it would flood the buffer. The per-syscall
+ * events of the I/O syscalls take its place: they need no filter, cost
+ * the other syscalls nothing, and give boot recordings syscall context
+ * (which wait was a read, an open, an exec) from the first process on.
+ * The list is kept short: the whole kernel command line is 2048 bytes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +43,24 @@ const struct bp_boot_event bp_boot_events[] = {
 	{ "readahead:page_cache_async_ra", 0, NULL },
 	{ "cgroup:cgroup_attach_task", BP_KVER(4, 10), NULL },
 	{ "initcall:*", BP_KVER(2, 6), NULL },
+#define SYSCALL_EVENTS(name, since) \
+	{ "syscalls:sys_enter_" name, since, NULL }, { "syscalls:sys_exit_" name, since, NULL }
+	SYSCALL_EVENTS("read", BP_KVER(2, 6)),
+	SYSCALL_EVENTS("pread64", BP_KVER(2, 6)),
+	SYSCALL_EVENTS("readv", BP_KVER(2, 6)),
+	SYSCALL_EVENTS("preadv", BP_KVER(2, 6)),
+	SYSCALL_EVENTS("readahead", BP_KVER(2, 6)),
+	SYSCALL_EVENTS("open", BP_KVER(2, 6)),
+	SYSCALL_EVENTS("openat", BP_KVER(2, 6)),
+	SYSCALL_EVENTS("newstat", BP_KVER(2, 6)),
+	SYSCALL_EVENTS("newfstatat", BP_KVER(2, 6)),
+	SYSCALL_EVENTS("statx", BP_KVER(4, 11)),
+	SYSCALL_EVENTS("access", BP_KVER(2, 6)),
+	SYSCALL_EVENTS("faccessat", BP_KVER(2, 6)),
+	SYSCALL_EVENTS("faccessat2", BP_KVER(5, 8)),
+	SYSCALL_EVENTS("getdents64", BP_KVER(2, 6)),
+	SYSCALL_EVENTS("execve", BP_KVER(2, 6)),
+#undef SYSCALL_EVENTS
 	{ NULL, 0, NULL },
 };
 

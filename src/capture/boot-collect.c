@@ -21,13 +21,12 @@
 
 #include "capture/boot.h"
 #include "capture/capture.h"
+#include "capture/stop.h"
 #include "resolve/resolve.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
 #include "util/map.h"
 #include "util/xalloc.h"
-
-#define TICK_MS 10
 
 static uint64_t boottime_ns(void)
 {
@@ -44,10 +43,9 @@ static void warn(struct bp_boot_run *r, const char *fmt, ...)
 	char *msg;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
+	msg = xvasprintf(fmt, ap);
 	va_end(ap);
-	if (msg && r->warn)
+	if (r->warn)
 		r->warn(r->arg, msg);
 	free(msg);
 }
@@ -105,7 +103,7 @@ static struct bp_capture *open_buffer(struct bp_boot_run *r)
 			     "the words 'bootprof cmdline' prints)");
 		return NULL;
 	}
-	snprintf(name, sizeof(name), "bootprof-%d", (int)getpid());
+	bp_capture_instance_name(name, sizeof(name));
 	cfg.name = name;
 	cfg.buffer_kb = r->buffer_kb ? r->buffer_kb : 8192;
 	cfg.buffer_percent = 25;
@@ -116,59 +114,24 @@ static struct bp_capture *open_buffer(struct bp_boot_run *r)
 	return c;
 }
 
-static int until_file_exists(const struct bp_boot_run *r)
-{
-	struct stat st;
-	char *path;
-	int ret;
-
-	if (!r->root_prefix)
-		return stat(r->until_file, &st) == 0;
-	path = xasprintf("%s/%s", r->root_prefix, r->until_file);
-	ret = stat(path, &st) == 0;
-	free(path);
-	return ret;
-}
-
 /* Wait for a stop condition; sets r->stop_reason. -1 when watching failed. */
 static int wait_for_stop(struct bp_boot_run *r, struct bp_capture *c, struct bp_exec_watch *xw)
 {
-	uint64_t start = boottime_ns();
-	struct timespec tick = { 0, TICK_MS * 1000000L };
+	struct bp_stop stop = { 0 };
 
 	if (!r->duration && !r->until_exec && !r->until_file) {
 		r->stop_reason = xstrdup("drained");
 		return 0;
 	}
-	for (;;) {
-		if (r->stop_signal && *r->stop_signal) {
-			r->stop_reason = xasprintf("signal %d", (int)*r->stop_signal);
-			return 0;
-		}
-		if (bp_capture_write_error(c)) {
-			r->stop_reason = xstrdup("write error");
-			return 0;
-		}
-		if (r->duration > 0 && (double)(boottime_ns() - start) >= r->duration * 1e9) {
-			r->stop_reason = xstrdup("duration");
-			return 0;
-		}
-		if (r->until_file && until_file_exists(r)) {
-			r->stop_reason = xasprintf("file %s appeared", r->until_file);
-			return 0;
-		}
-		if (xw) {
-			int seen = bp_exec_watch_seen(xw);
-
-			if (seen < 0)
-				return -1;
-			if (seen) {
-				r->stop_reason = xasprintf("exec of %s", r->until_exec);
-				return 0;
-			}
-		}
-		nanosleep(&tick, NULL);
-	}
+	stop.signal = r->stop_signal;
+	stop.capture = c;
+	stop.duration = r->duration;
+	stop.until_file = r->until_file;
+	stop.root_prefix = r->root_prefix;
+	stop.exec_watch = xw;
+	stop.until_exec = r->until_exec;
+	r->stop_reason = bp_stop_wait(&stop);
+	return r->stop_reason ? 0 : -1;
 }
 
 /* The addresses initcall events name, as (address, 0) keys of funcs. */
@@ -257,12 +220,15 @@ int bp_boot_record(struct bp_boot_run *r)
 	if (bp_capture_warnings(c))
 		warn(r, "%s", bp_capture_warnings(c));
 	if (r->until_exec) {
-		snprintf(watch, sizeof(watch), "bootprof-%d", (int)getpid());
+		bp_capture_instance_name(watch, sizeof(watch));
 		xw = bp_exec_watch_new(watch, r->until_exec);
 		if (!xw)
 			goto out_abort;
 	}
 	meta.start_ns = r->attached ? 0 : boottime_ns();
+	/* Which process each thread belongs to, for threads made before the events. */
+	if (bp_resolve_tasks(&meta, "/proc") < 0)
+		warn(r, "%s", bp_last_error());
 	if (bp_capture_start(c, w) < 0)
 		goto out_abort;
 	if (wait_for_stop(r, c, xw) < 0)
@@ -278,6 +244,8 @@ int bp_boot_record(struct bp_boot_run *r)
 		goto out_abort;
 	if (bp_capture_fill_meta(c, &meta) < 0)
 		goto out_abort;
+	if (bp_resolve_tasks(&meta, "/proc") < 0)
+		warn(r, "%s", bp_last_error());
 	meta.bootprof_version = xstrdup(BOOTPROF_VERSION);
 	meta.clock = bp_capture_clock(c) ? xstrdup(bp_capture_clock(c)) : NULL;
 	if (!meta.clock)

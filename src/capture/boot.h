@@ -108,5 +108,15 @@ int bp_boot_log_link_latest(const char *path);
 
 /* 0, or -1 with bp_set_error(); free the results with bp_boot_run_release(). */
 int bp_boot_record(struct bp_boot_run *r);
+
+/*
+ * As PID 1, before exec'ing the real init: make the per-syscall events of
+ * bp_boot_events[] record on the boot buffer (the instance of that name,
+ * else the top level after trace_event=), mounting tracefs if needed:
+ * enabled from the command line they are turned off and on again (only
+ * then do tasks emit them), else just turned on. *enabled is how many are
+ * on (0: no boot buffer). Plain syscalls only. 0, or -1 with bp_set_error().
+ */
+int bp_boot_enable_syscalls(const char *instance, int *enabled);
 void bp_boot_run_release(struct bp_boot_run *r);
 #endif

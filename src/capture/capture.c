@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,6 +46,8 @@ struct cpu_recorder {
 	struct tracefs_cpu *tcpu;
 	int out_fd;              /* borrowed from the writer */
 	int flush_fd;            /* eventfd: write out the partly filled page now */
+	int pipe_fd[2];          /* the splice pipe: ring-buffer pages -> recording */
+	size_t pipe_size;        /* bytes it holds: how much one splice moves at most */
 	pthread_t thread;
 	int running;
 	pid_t tid;
@@ -65,10 +69,13 @@ struct bp_capture {
 	_Atomic int write_error;
 	const char *clock;       /* the trace clock in use (static, or clock_owned) */
 	char *clock_owned;       /* attached: the clock the kernel's instance uses */
-	int notrace_set;         /* our pids are in set_event_notrace_pid */
 	int attached;            /* an instance made by someone else (the kernel at boot) */
 	int keep;                /* attached: leave it tracing at free */
+	int lock_fd;             /* flock held on the instance's lock file, or -1 */
+	char *lock_name;         /* the instance that lock is for */
 };
+
+static void unlock_instance(const char *instance, int fd);
 
 /* ---- tracefs helpers ---- */
 
@@ -290,9 +297,14 @@ static void capture_release_cpus(struct bp_capture *c)
 			close(r->raw_fd);
 		if (r->flush_fd >= 0)
 			close(r->flush_fd);
+		if (r->pipe_fd[0] >= 0) {
+			close(r->pipe_fd[0]);
+			close(r->pipe_fd[1]);
+		}
 		r->tcpu = NULL;
 		r->raw_fd = -1;
 		r->flush_fd = -1;
+		r->pipe_fd[0] = r->pipe_fd[1] = -1;
 	}
 }
 
@@ -305,9 +317,6 @@ static void release_attached(struct bp_capture *c)
 {
 	size_t i;
 
-	/* Our pids must not stay in a buffer that outlives us. */
-	if (c->notrace_set)
-		tracefs_instance_file_clear(c->instance, "set_event_notrace_pid");
 	if (c->keep) {
 		for (i = 0; i < c->nevents; i++)
 			tracefs_event_file_write(c->instance, c->events[i].system,
@@ -344,6 +353,10 @@ void bp_capture_free(struct bp_capture *c)
 		/* Stop first so nothing runs while the directory goes away. */
 		remove_instance(c->instance);
 	}
+	/* The lock goes last: until the instance is gone, it is ours. */
+	if (c->lock_fd >= 0)
+		unlock_instance(c->lock_name, c->lock_fd);
+	free(c->lock_name);
 	if (c->stop_fd >= 0)
 		close(c->stop_fd);
 	sem_destroy(&c->ready);
@@ -362,11 +375,117 @@ void bp_capture_free(struct bp_capture *c)
 	free(c);
 }
 
+/* ---- ownership ---- */
+
 /*
- * Remove the instances of recorders that are gone: "bootprof-PID" (and its
- * "-exec" watch) whose PID no longer exists, as kill -9 leaves them. A live
- * recorder's instance, the boot instance "bootprof" and anything else are
- * never touched. One warning per instance removed.
+ * An instance is owned by whoever holds an exclusive flock on
+ * BP_LOCK_DIR/<instance>.lock for its whole life; a dead owner's lock is
+ * free (the kernel drops it with the last descriptor, kill -9 included).
+ * Process ids prove nothing here: a recorder in another PID namespace has
+ * an id that means another process, or none, in ours.
+ */
+#define BP_LOCK_DIR "/run/bootprof"
+
+static char *lock_path(const char *instance)
+{
+	return xasprintf(BP_LOCK_DIR "/%s.lock", instance);
+}
+
+/*
+ * Take the lock of instance. Returns the descriptor, -1 when someone holds
+ * it (errno EWOULDBLOCK), or -1 when it cannot be made (another errno).
+ * A lock file unlinked by a remover between our open and our flock is not
+ * the lock any more: then try again.
+ */
+static int lock_instance(const char *instance)
+{
+	char *path = lock_path(instance);
+	struct stat a, b;
+	int fd = -1, tries;
+
+	if (mkdir(BP_LOCK_DIR, 0700) < 0 && errno != EEXIST)
+		goto out;
+	for (tries = 0; tries < 100; tries++) {
+		fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0)
+			break;
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			int e = errno;
+
+			close(fd);
+			fd = -1;
+			errno = e;
+			break;
+		}
+		if (fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino)
+			break;
+		close(fd);
+		fd = -1;
+	}
+out:
+	free(path);
+	return fd;
+}
+
+/* Give up the lock of instance (after it is removed). */
+static void unlock_instance(const char *instance, int fd)
+{
+	char *path = lock_path(instance);
+
+	if (fd >= 0) {
+		unlink(path);
+		close(fd);
+	}
+	free(path);
+}
+
+/*
+ * Take the lock of an instance we are about to create. An existing
+ * instance whose lock we got is a dead recorder's (a reused name): removed
+ * with a warning (into c, when given). Returns the descriptor; -2
+ * (bp_set_error) when a live recorder holds the lock; -1 when there is no
+ * lock to take (no lock directory): the instance is then made unlocked,
+ * nobody can prove it stale, so nobody removes it.
+ */
+static int own_instance(struct bp_capture *c, const char *name)
+{
+	struct tracefs_instance *inst;
+	int fd = lock_instance(name);
+
+	if (fd < 0 && errno == EWOULDBLOCK) {
+		bp_set_error("trace instance '%s' belongs to a running recorder", name);
+		return -2;
+	}
+	if (fd < 0) {
+		char *msg = xasprintf("cannot lock '" BP_LOCK_DIR "/%s.lock' (%s): a recorder "
+				      "killed now leaves its trace instance behind",
+				      name, strerror(errno));
+
+		if (c)
+			append_warning(c, msg);
+		free(msg);
+		return -1;
+	}
+	if (tracefs_instance_exists(name) && (inst = tracefs_instance_alloc(NULL, name))) {
+		remove_instance(inst);
+		if (c) {
+			char *msg = xasprintf("removed trace instance '%s' left by a recorder "
+					      "that is gone", name);
+
+			append_warning(c, msg);
+			free(msg);
+		}
+	}
+	return fd;
+}
+
+/*
+ * Remove the instances of recorders that are gone: a "bootprof-..."
+ * instance whose lock file exists and is free (as kill -9 leaves them).
+ * An instance without a lock file (the boot instance "bootprof", one made
+ * by an older bootprof, one whose owner keeps its locks under another
+ * /run) is never touched. One warning per instance removed.
  */
 static void remove_stale_instances(struct bp_capture *c)
 {
@@ -375,31 +494,45 @@ static void remove_stale_instances(struct bp_capture *c)
 	size_t i;
 
 	for (i = 0; names && names[i]; i++) {
-		const char *digits = names[i];
 		struct tracefs_instance *inst;
-		char *end;
-		long pid;
-		char *msg;
+		char *path, *msg;
+		int fd;
 
-		if (strncmp(digits, "bootprof-", strlen("bootprof-")))
+		if (strncmp(names[i], "bootprof-", strlen("bootprof-")) ||
+		    strchr(names[i], '/'))
 			continue;
-		digits += strlen("bootprof-");
-		if (*digits < '1' || *digits > '9')
+		path = lock_path(names[i]);
+		fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+		free(path);
+		if (fd < 0)
 			continue;
-		pid = strtol(digits, &end, 10);
-		if ((*end && strcmp(end, "-exec")) || pid <= 0 || pid > INT32_MAX ||
-		    pid == getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			close(fd); /* its owner is alive */
 			continue;
+		}
 		inst = tracefs_instance_alloc(NULL, names[i]);
-		if (!inst)
-			continue;
-		remove_instance(inst);
-		msg = xasprintf("removed trace instance '%s' left by a recorder that is gone",
-				names[i]);
-		append_warning(c, msg);
-		free(msg);
+		if (inst) {
+			remove_instance(inst);
+			msg = xasprintf("removed trace instance '%s' left by a recorder that is "
+					"gone", names[i]);
+			append_warning(c, msg);
+			free(msg);
+		}
+		unlock_instance(names[i], fd);
 	}
 	tracefs_list_free(names);
+}
+
+void bp_capture_instance_name(char *buf, size_t size)
+{
+	struct stat st;
+
+	/* Outside the initial PID namespace a pid is not unique on the machine. */
+	if (stat("/proc/self/ns/pid", &st) == 0 && st.st_ino != 0xEFFFFFFCu)
+		snprintf(buf, size, "bootprof-%d-ns%llu", (int)getpid(),
+			 (unsigned long long)st.st_ino);
+	else
+		snprintf(buf, size, "bootprof-%d", (int)getpid());
 }
 
 /*
@@ -435,6 +568,7 @@ struct bp_capture *bp_capture_new(const struct bp_capture_config *cfg)
 	int i;
 
 	c->stop_fd = -1;
+	c->lock_fd = -1;
 	sem_init(&c->ready, 0, 0);
 	sem_init(&c->flushed, 0, 0);
 	c->ncpus = bp_tracefs_ncpus();
@@ -444,9 +578,16 @@ struct bp_capture *bp_capture_new(const struct bp_capture_config *cfg)
 	for (i = 0; i < c->ncpus; i++) {
 		c->cpus[i].raw_fd = -1;
 		c->cpus[i].flush_fd = -1;
+		c->cpus[i].pipe_fd[0] = c->cpus[i].pipe_fd[1] = -1;
 	}
 
 	remove_stale_instances(c);
+	c->lock_fd = own_instance(c, cfg->name);
+	c->lock_name = xstrdup(cfg->name);
+	if (c->lock_fd == -2) {
+		c->lock_fd = -1;
+		goto out_free;
+	}
 	if (tracefs_instance_exists(cfg->name)) {
 		bp_set_error("trace instance '%s' already exists", cfg->name);
 		goto out_free;
@@ -508,6 +649,7 @@ struct bp_capture *bp_capture_attach(const char *name, int keep)
 	int i, len = 0;
 
 	c->stop_fd = -1;
+	c->lock_fd = -1;
 	c->attached = 1;
 	c->keep = keep;
 	sem_init(&c->ready, 0, 0);
@@ -515,8 +657,11 @@ struct bp_capture *bp_capture_attach(const char *name, int keep)
 	if (c->ncpus < 0)
 		goto out_free;
 	c->cpus = xcalloc((size_t)c->ncpus, sizeof(*c->cpus));
-	for (i = 0; i < c->ncpus; i++)
+	for (i = 0; i < c->ncpus; i++) {
 		c->cpus[i].raw_fd = -1;
+		c->cpus[i].flush_fd = -1;
+		c->cpus[i].pipe_fd[0] = c->cpus[i].pipe_fd[1] = -1;
+	}
 	if (name && !tracefs_instance_exists(name)) {
 		bp_set_error("no trace instance '%s' (was the kernel booted with trace_instance=%s,...?)",
 			     name, name);
@@ -624,66 +769,30 @@ static char *syscall_condition(void)
 	return s;
 }
 
-/* The recorder's own tasks: the main thread and the per-CPU threads. */
-static char *self_list(struct bp_capture *c, const char *first, const char *sep)
-{
-	char *s = xasprintf("%s%d", first, (int)getpid());
-	int i;
-
-	for (i = 0; i < c->ncpus; i++) {
-		char *t;
-
-		if (!c->cpus[i].running)
-			continue;
-		t = xasprintf("%s%s%d", s, sep, (int)c->cpus[i].tid);
-		free(s);
-		s = t;
-	}
-	return s;
-}
-
 /*
- * Keep the recorder's own work (its splices, the pages it writes) out of
- * the trace. set_event_notrace_pid (5.8+) drops those events before they
- * are built; an event filter on common_pid would build every event of the
- * system in a scratch buffer first and copy the survivors, which costs
- * more on every event. Older kernels get the filter. raw_syscalls events
- * always carry the filter on the I/O syscall ids.
+ * raw_syscalls events carry the filter on the I/O syscall ids; nothing
+ * else is filtered. In particular nothing filters on the current task
+ * (set_event_notrace_pid, common_pid): that also drops the interrupt-time
+ * events of other tasks (block_rq_complete, sched_waking) that arrive
+ * while a recorder thread runs. The recorder's own tids go into the
+ * recording instead (BP_TASK_RECORDER), and analysis leaves them out.
  */
 static int set_filters(struct bp_capture *c)
 {
-	int notrace = tracefs_file_exists(c->instance, "set_event_notrace_pid");
-	char *self = NULL, *sc = syscall_condition();
+	char *sc = syscall_condition();
 	int ret = 0;
 	size_t i;
 
-	if (notrace) {
-		char *pids = self_list(c, "", " ");
-
-		if (tracefs_instance_file_write(c->instance, "set_event_notrace_pid", pids) < 0)
-			notrace = 0;
-		c->notrace_set = notrace;
-		free(pids);
-	}
-	if (!notrace)
-		self = self_list(c, "common_pid != ", " && common_pid != ");
 	for (i = 0; i < c->nevents && !ret; i++) {
 		struct recorded_event *e = &c->events[i];
-		char *filter;
 
-		if (e->syscall_filter)
-			filter = self ? xasprintf("%s && %s", sc, self) : xstrdup(sc);
-		else if (self)
-			filter = xstrdup(self);
-		else
+		if (!e->syscall_filter)
 			continue;
-		if (tracefs_event_file_write(c->instance, e->system, e->event, "filter", filter) < 0) {
+		if (tracefs_event_file_write(c->instance, e->system, e->event, "filter", sc) < 0) {
 			bp_set_error_errno("cannot set the filter of '%s:%s'", e->system, e->event);
 			ret = -1;
 		}
-		free(filter);
 	}
-	free(self);
 	free(sc);
 	return ret;
 }
@@ -697,17 +806,39 @@ static void note_write_error(struct bp_capture *c, int err)
 	atomic_compare_exchange_strong(&c->write_error, &expected, err ? err : EIO);
 }
 
+/* Move n bytes from the splice pipe into the recording. 0, or -1 (recorded). */
+static int pipe_out(struct cpu_recorder *r, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = splice(r->pipe_fd[0], NULL, r->out_fd, NULL, n, SPLICE_F_MOVE);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			note_write_error(r->capture, w < 0 ? errno : EIO);
+			return -1;
+		}
+		r->bytes += (uint64_t)w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 /*
- * Splice every full page available. Returns 0 when nothing more is ready,
- * -1 on a write error (recorded).
+ * Splice every full page available, as many per call as the pipe holds:
+ * few, large writes keep the recorder's own events (its syscalls, the
+ * pages it writes, its wakeups), which are recorded too, a small share.
+ * Returns 0 when nothing more is ready, -1 on a write error (recorded).
  */
 static int splice_ready(struct cpu_recorder *r)
 {
 	for (;;) {
-		int n = tracefs_cpu_write(r->tcpu, r->out_fd, true);
+		ssize_t n = splice(r->raw_fd, NULL, r->pipe_fd[1], NULL, r->pipe_size,
+				   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
 
 		if (n > 0) {
-			r->bytes += (uint64_t)n;
+			if (pipe_out(r, (size_t)n) < 0)
+				return -1;
 			continue;
 		}
 		if (n == 0 || errno == EAGAIN || errno == EINTR)
@@ -724,7 +855,7 @@ static int splice_ready(struct cpu_recorder *r)
  * The full pages, then the partly filled reader page: after tracing is
  * off, or while it runs when bp_capture_flush() asks.
  */
-static void drain(struct cpu_recorder *r)
+static void drain(struct cpu_recorder *r, int final)
 {
 	int n;
 
@@ -732,14 +863,46 @@ static void drain(struct cpu_recorder *r)
 		return;
 	for (;;) {
 		n = tracefs_cpu_flush_write(r->tcpu, r->out_fd);
+		/*
+		 * While tracing runs, this very write makes new events (the
+		 * recorder is traced too): take what is there once, or the
+		 * flush would chase its own tail.
+		 */
 		if (n > 0) {
 			r->bytes += (uint64_t)n;
-			continue;
+			if (final)
+				continue;
+			break;
 		}
 		if (n < 0 && errno != EAGAIN && errno != EINTR && errno != ENODEV)
 			note_write_error(r->capture, errno);
 		break;
 	}
+}
+
+/*
+ * This thread's id as /proc (and, with the host's /proc, the trace) counts
+ * it: the first NSpid of /proc/thread-self/status. In a PID namespace
+ * gettid() is the namespace's number, not the one events carry.
+ */
+static pid_t outer_tid(void)
+{
+	char buf[2048], *line;
+	ssize_t n = -1;
+	int fd = open("/proc/thread-self/status", O_RDONLY | O_CLOEXEC);
+	long v;
+
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+	}
+	if (n > 0) {
+		buf[n] = '\0';
+		line = strstr(buf, "\nNSpid:");
+		if (line && sscanf(line + 7, "%ld", &v) == 1 && v > 0)
+			return (pid_t)v;
+	}
+	return gettid();
 }
 
 static void *recorder_main(void *arg)
@@ -749,7 +912,7 @@ static void *recorder_main(void *arg)
 	struct pollfd p[3];
 	uint64_t count;
 
-	r->tid = gettid();
+	r->tid = outer_tid();
 	sem_post(&c->ready);
 	p[0].fd = r->raw_fd;
 	p[0].events = POLLIN;
@@ -769,7 +932,7 @@ static void *recorder_main(void *arg)
 			break;
 		if (p[2].revents & POLLIN) {
 			if (read(r->flush_fd, &count, sizeof(count)) == sizeof(count))
-				drain(r);
+				drain(r, 0);
 			sem_post(&c->flushed);
 			continue;
 		}
@@ -777,7 +940,7 @@ static void *recorder_main(void *arg)
 			break;
 	}
 	if (!atomic_load(&c->write_error))
-		drain(r);
+		drain(r, 1);
 	return NULL;
 }
 
@@ -789,6 +952,7 @@ static int open_cpu(struct bp_capture *c, struct cpu_recorder *r, struct bp_writ
 		    int page_size)
 {
 	char path[64];
+	int size;
 
 	r->capture = c;
 	r->cpu = cpu;
@@ -813,6 +977,16 @@ static int open_cpu(struct bp_capture *c, struct cpu_recorder *r, struct bp_writ
 		bp_set_error_errno("cannot create an eventfd");
 		return -1;
 	}
+	if (pipe2(r->pipe_fd, O_CLOEXEC) < 0) {
+		r->pipe_fd[0] = r->pipe_fd[1] = -1;
+		bp_set_error_errno("cannot create a pipe");
+		return -1;
+	}
+	/* 1 MiB (256 pages) per splice; the default 64 KiB when the limit is lower. */
+	fcntl(r->pipe_fd[1], F_SETPIPE_SZ, 1 << 20);
+	size = fcntl(r->pipe_fd[1], F_GETPIPE_SZ);
+	r->pipe_size = size >= page_size ? (size_t)(size / page_size * page_size)
+					 : (size_t)page_size;
 	return 0;
 }
 
@@ -987,7 +1161,7 @@ int bp_capture_counts(struct bp_capture *c, uint64_t *events, uint64_t *lost)
 int bp_capture_fill_meta(struct bp_capture *c, struct bp_meta *meta)
 {
 	size_t i;
-	int cpu;
+	int cpu, tgid;
 
 	for (i = 0; i < c->nevents; i++) {
 		char *name = xasprintf("%s:%s", c->events[i].system, c->events[i].event);
@@ -997,6 +1171,13 @@ int bp_capture_fill_meta(struct bp_capture *c, struct bp_meta *meta)
 	}
 	for (i = 0; i < c->nunavailable; i++)
 		bp_meta_add_event(meta, c->unavailable[i], 0);
+	/* The recorder's own tasks: events of theirs are its feedback, not the workload's. */
+	tgid = outer_tid(); /* called from the main thread: its tid is the tgid */
+	bp_meta_add_task(meta, tgid, tgid, BP_TASK_RECORDER);
+	for (cpu = 0; cpu < c->ncpus; cpu++) {
+		if (c->cpus[cpu].tid > 0)
+			bp_meta_add_task(meta, c->cpus[cpu].tid, tgid, BP_TASK_RECORDER);
+	}
 	meta->ncpus = c->ncpus;
 	free(meta->cpu_stats);
 	meta->cpu_stats = xcalloc((size_t)c->ncpus, sizeof(*meta->cpu_stats));
@@ -1082,7 +1263,9 @@ out_release:
 
 struct bp_exec_watch {
 	struct tracefs_instance *instance;
+	char *name;
 	int pipe_fd;
+	int lock_fd;
 };
 
 void bp_exec_watch_free(struct bp_exec_watch *x)
@@ -1091,9 +1274,11 @@ void bp_exec_watch_free(struct bp_exec_watch *x)
 		return;
 	if (x->pipe_fd >= 0)
 		close(x->pipe_fd);
-	if (x->instance) {
+	if (x->instance)
 		remove_instance(x->instance);
-	}
+	if (x->lock_fd >= 0)
+		unlock_instance(x->name, x->lock_fd);
+	free(x->name);
 	free(x);
 }
 
@@ -1104,8 +1289,15 @@ struct bp_exec_watch *bp_exec_watch_new(const char *instance, const char *name)
 	char *filter = NULL;
 
 	x->pipe_fd = -1;
+	x->lock_fd = -1;
+	x->name = xstrdup(iname);
 	if (!*name || strpbrk(name, "\"\\/*?[]\n")) {
 		bp_set_error("bad program name '%s' for --until-exec", name);
+		goto out_free;
+	}
+	x->lock_fd = own_instance(NULL, iname);
+	if (x->lock_fd == -2) {
+		x->lock_fd = -1;
 		goto out_free;
 	}
 	if (tracefs_instance_exists(iname)) {
@@ -1127,6 +1319,10 @@ struct bp_exec_watch *bp_exec_watch_new(const char *instance, const char *name)
 	filter = xasprintf("filename ~ \"*/%s\" || filename == \"%s\"", name, name);
 	if (instance_write(x->instance, "tracing_on", "0") < 0 ||
 	    instance_write(x->instance, "buffer_size_kb", "16") < 0)
+		goto out_free;
+	/* poll() on trace_pipe then wakes at the first event, not at a fill level. */
+	if (tracefs_file_exists(x->instance, "buffer_percent") &&
+	    instance_write(x->instance, "buffer_percent", "0") < 0)
 		goto out_free;
 	if (tracefs_event_file_write(x->instance, "sched", "sched_process_exec", "filter",
 				     filter) < 0) {
@@ -1169,4 +1365,9 @@ int bp_exec_watch_seen(struct bp_exec_watch *x)
 		return -1;
 	}
 	return 0;
+}
+
+int bp_exec_watch_fd(const struct bp_exec_watch *x)
+{
+	return x->pipe_fd;
 }

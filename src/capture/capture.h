@@ -11,8 +11,8 @@
 
 /*
  * Live capture through a private tracefs instance (DESIGN §4). This is the
- * only code that includes <tracefs.h>. The instance is named
- * bootprof-<pid>; bp_capture_free() removes it on every path.
+ * only code that includes <tracefs.h>. The instance is named by
+ * bp_capture_instance_name(); bp_capture_free() removes it on every path.
  */
 
 /* One requested tracepoint. */
@@ -45,6 +45,15 @@ int bp_tracefs_ready(int *mounted);
 /* Number of per-CPU ring buffers (per_cpu/cpuN directories) and their page size. */
 int bp_tracefs_ncpus(void);
 int bp_tracefs_page_size(void);
+
+/*
+ * The name of this process's own instance: "bootprof-<pid>", or outside
+ * the initial PID namespace "bootprof-<pid>-ns<namespace inode>" (a pid
+ * alone is not unique on the machine). The recorder proves it alive by a
+ * flock on /run/bootprof/<name>.lock held as long as the instance exists;
+ * only an instance whose lock is free is ever removed by another recorder.
+ */
+void bp_capture_instance_name(char *buf, size_t size);
 
 struct bp_capture_config {
 	const char *name;       /* instance name, e.g. bootprof-1234 */
@@ -81,8 +90,9 @@ void bp_capture_keep(struct bp_capture *c);
 
 /*
  * Start one recorder thread per CPU splicing into bp_writer_cpu_fd(w, cpu),
- * filter out the recorder's own tasks, enable the events and turn tracing
- * on. 0 or -1 (bp_set_error()).
+ * enable the events and turn tracing on. Nothing is filtered by task: the
+ * recorder's own events are recorded, and its tids listed in the
+ * metadata (bp_capture_fill_meta()). 0 or -1 (bp_set_error()).
  */
 int bp_capture_start(struct bp_capture *c, struct bp_writer *w);
 
@@ -113,7 +123,12 @@ uint64_t bp_capture_bytes(const struct bp_capture *c);
  */
 int bp_capture_counts(struct bp_capture *c, uint64_t *events, uint64_t *lost);
 
-/* Fill meta->cpu_stats, meta->events/unavailable. 0 or -1. */
+/*
+ * Fill meta->cpu_stats, meta->events/unavailable, and add the recorder's
+ * own tasks (the calling thread's process and the per-CPU threads) to
+ * meta->tasks with BP_TASK_RECORDER. Call from the thread that started
+ * the capture. 0 or -1.
+ */
 int bp_capture_fill_meta(struct bp_capture *c, struct bp_meta *meta);
 
 /*
@@ -146,6 +161,8 @@ struct bp_exec_watch;
 struct bp_exec_watch *bp_exec_watch_new(const char *instance, const char *name);
 /* 1 when such an exec happened since the last call, 0 not yet, -1 error. */
 int bp_exec_watch_seen(struct bp_exec_watch *x);
+/* A descriptor poll() finds readable once such an exec happened. */
+int bp_exec_watch_fd(const struct bp_exec_watch *x);
 /* Remove the instance. NULL is a no-op. */
 void bp_exec_watch_free(struct bp_exec_watch *x);
 

@@ -73,7 +73,7 @@ struct bp_live *bp_live_start(void)
 	l->w = bp_writer_create(l->spool_path, 0, l->ncpus, l->page_size);
 	if (!l->w)
 		goto out_free;
-	snprintf(name, sizeof(name), "bootprof-%d", (int)getpid());
+	bp_capture_instance_name(name, sizeof(name));
 	cfg.name = name;
 	cfg.buffer_kb = LIVE_BUFFER_KB;
 	cfg.buffer_percent = LIVE_BUFFER_PERCENT;
@@ -143,7 +143,8 @@ static int fill_meta(struct bp_live *l, struct bp_meta *m, struct bp_writer *sna
 	m->stop_ns = boot_ns();
 	if (bp_capture_fill_meta(l->c, m) < 0)
 		return -1;
-	if (bp_resolve_system(m) < 0)
+	/* The threads alive now: which process each belongs to. */
+	if (bp_resolve_tasks(m, "/proc") < 0 || bp_resolve_system(m) < 0)
 		return -1;
 	/* The snapshot's pages only: what is older was looked up before. */
 	pages = bp_writer_reader(snap, h);

@@ -222,6 +222,83 @@ static void read_disks(struct bp_meta *m)
 	closedir(dp);
 }
 
+/* ---- tasks ---- */
+
+static int cmp_task(const void *a, const void *b)
+{
+	const struct bp_task_id *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->tgid != y->tgid)
+		return x->tgid < y->tgid ? -1 : 1;
+	return 0;
+}
+
+/* Sort by (tid, tgid) and merge equal pairs, their flags or'ed. */
+static void unique_tasks(struct bp_meta *m)
+{
+	size_t i, n = 0;
+
+	if (!m->ntasks)
+		return;
+	qsort(m->tasks, m->ntasks, sizeof(*m->tasks), cmp_task);
+	for (i = 1; i < m->ntasks; i++) {
+		if (!cmp_task(&m->tasks[n], &m->tasks[i]))
+			m->tasks[n].flags |= m->tasks[i].flags;
+		else
+			m->tasks[++n] = m->tasks[i];
+	}
+	m->ntasks = n + 1;
+}
+
+/* A /proc directory entry that is a pid: its number, else -1. */
+static int pid_entry(const char *name)
+{
+	char *end;
+	long v;
+
+	if (*name < '1' || *name > '9')
+		return -1;
+	errno = 0;
+	v = strtol(name, &end, 10);
+	if (errno || *end || v > INT_MAX)
+		return -1;
+	return (int)v;
+}
+
+int bp_resolve_tasks(struct bp_meta *m, const char *proc)
+{
+	struct dirent *d, *t;
+	DIR *dp, *tp;
+	char path[PATH_MAX];
+	int tgid, tid;
+
+	dp = opendir(proc);
+	if (!dp) {
+		bp_set_error_errno("cannot open '%s'", proc);
+		return -1;
+	}
+	while ((d = readdir(dp))) {
+		tgid = pid_entry(d->d_name);
+		if (tgid < 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%d/task", proc, tgid);
+		tp = opendir(path);
+		if (!tp)
+			continue; /* exited meanwhile */
+		while ((t = readdir(tp))) {
+			tid = pid_entry(t->d_name);
+			if (tid >= 0)
+				bp_meta_add_task(m, tid, tgid, 0);
+		}
+		closedir(tp);
+	}
+	closedir(dp);
+	unique_tasks(m);
+	return 0;
+}
+
 int bp_resolve_system(struct bp_meta *m)
 {
 	struct mount_table t;

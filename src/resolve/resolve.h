@@ -19,6 +19,15 @@
  */
 int bp_resolve_system(struct bp_meta *m);
 
+/*
+ * Add every task alive now to m->tasks as (tid, tgid), read from proc
+ * (normally "/proc"): threads are then known to belong to their process
+ * even when they were created before the recording started. Call at
+ * record start and at stop; the list stays sorted by (tid, tgid) without
+ * duplicates (flags of equal pairs or'ed). 0, or -1 with bp_set_error().
+ */
+int bp_resolve_tasks(struct bp_meta *m, const char *proc);
+
 /* Parse one mountinfo line into its parts; exposed for unit tests. */
 struct bp_mountinfo {
 	uint32_t dev;   /* kernel encoding */

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
 #include <string.h>
 
 #include "util/signals.h"
@@ -31,4 +32,16 @@ void bp_stop_signals_restore(const struct bp_stop_signals *s)
 
 	for (i = 0; i < BP_NSTOP_SIGNALS; i++)
 		sigaction(stop_signals[i], &s->old[i], NULL);
+}
+
+const char *bp_signal_name(int sig)
+{
+	static __thread char buf[32];
+	const char *abbrev = sigabbrev_np(sig);
+
+	if (abbrev)
+		snprintf(buf, sizeof(buf), "SIG%s", abbrev);
+	else
+		snprintf(buf, sizeof(buf), "signal %d", sig);
+	return buf;
 }

@@ -24,4 +24,7 @@ void bp_stop_signals_catch(struct bp_stop_signals *s);
 /* Put back the handlers saved in @s. */
 void bp_stop_signals_restore(const struct bp_stop_signals *s);
 
+/* "SIGINT", "SIGTERM" ... for sig; "signal N" when it has no name. Static storage. */
+const char *bp_signal_name(int sig);
+
 #endif

@@ -180,11 +180,13 @@ boot_build_disk() {
 	mkdir -p "$_d/proc" "$_d/sys" "$_d/dev" "$_d/run" "$_d/sbin" "$_d/data" "$_d/var/log"
 	boot_busybox "$_d" || return 1
 	cc -static -O2 -o "$_d/bin/mmap-touch" "$TOP/tests/boot/mmap-touch.c" || return 1
+	cc -static -O2 -o "$_d/bin/boot-reader" "$TOP/tests/boot/boot-reader.c" || return 1
 	ln "$_d/bin/mmap-touch" "$_d/bin/stop-marker"
 	# Known contents: sizes are the ground truth for bytes read.
 	head -c 12288 /dev/urandom >"$_d/data/small.txt"
 	head -c 1048576 /dev/urandom >"$_d/data/big.bin"
 	head -c 4194304 /dev/urandom >"$_d/data/archive.zip"
+	head -c 6291456 /dev/urandom >"$_d/data/reader.bin"
 	cat >"$_d/sbin/test-init" <<'EOT'
 #!/bin/sh
 export PATH=/bin
@@ -211,6 +213,11 @@ wait
 mmap-touch /data/archive.zip &
 echo "TEST-INIT: mmap-touch pid $!"
 wait
+# A reader with its own schedstat truth; its loop's ends marked in the boot buffer.
+[ -d /sys/kernel/tracing/instances ] || mount -t tracefs tracefs /sys/kernel/tracing
+marker=/sys/kernel/tracing/instances/bootprof/trace_marker
+[ -e $marker ] || marker=/sys/kernel/tracing/trace_marker
+echo "TEST-INIT: $(boot-reader /data/reader.bin $marker)"
 stop-marker
 touch /run/test-done
 # Wait for the recording, or until no recorder is left to make one.
@@ -253,9 +260,10 @@ EOT
 }
 
 # boot_scenario NAME TIMEOUT WORDS: boot the images built above.
+# BOOT_READ_BPS: QEMU throttles reads from the root disk to that many bytes/s.
 boot_scenario() {
 	boot_qemu "$1" "$2" "rdinit=/bin/bootprof bootprof.init=/init $3" \
-		-drive "file=$BOOT_DISK,format=raw,if=virtio" \
+		-drive "file=$BOOT_DISK,format=raw,if=virtio${BOOT_READ_BPS:+,throttling.bps-read=$BOOT_READ_BPS}" \
 		-drive "file=$BOOT_OUT,format=raw,if=virtio"
 }
 
@@ -398,6 +406,59 @@ boot_main_test() {
 		expect "$series: the report's never-used bytes match the events ($(($2 * 4096)))" \
 			"grep -q '^/data/archive.zip,[0-9]*:[0-9]*,$inode,file,$(($1 * 4096)),[0-9]*,[0-9]*,$(($2 * 4096)),' '$TEST_DIR/files.csv'"
 	fi
+	boot_syscall_checks "$series" "$dump" "$con"
+	[ -n "$BOOT_READ_BPS" ] && boot_truth_checks "$series" "$dump" "$con"
 	expect "$series: the boot buffer is gone afterwards" \
 		"grep -q 'TEST-INIT: instances \[\]' '$con' && grep -q 'TEST-INIT: top-level events \[\]' '$con'"
+}
+
+# Syscall context from the first user-space instruction: per-syscall events
+# (from the boot words, or enabled by PID 1 before it execs init) of the
+# real init's very first syscalls, and of every reader.
+boot_syscall_checks() {
+	_t_init=$(boot_exec_ts "$2" /init)
+	expect "$1: per-syscall events recorded (sys_enter_openat/read, sys_exit_*)" \
+		"grep -q ' sys_enter_openat:' '$2' && grep -q ' sys_enter_read:' '$2' && grep -q ' sys_exit_read:' '$2'"
+	expect "$1: the real init's first syscalls are in the recording" \
+		"[ -n '$_t_init' ] && awk -v t='$_t_init' '\$3 == 1 && \$1 >= t && \$5 ~ /^sys_(enter|exit)_/ { n++ } END { exit !(n >= 2) }' '$2'"
+	_cat=$(sed -n 's/^TEST-INIT: cat pid \([0-9]*\).*/\1/p' "$3")
+	expect "$1: cat (pid $_cat) has its read() in the recording" \
+		"[ -n '$_cat' ] && awk -v p='$_cat' '\$3 == p && \$5 == \"sys_enter_read:\"' '$2' | grep -q ."
+}
+
+# The reader's schedstat truth against the recording, and kernel threads
+# that issued no I/O (cryptomgr_*) with no I/O wait. The I/O-wait rule that
+# makes these hold lives in the analysis (other D-sleeps apart, per-syscall
+# events as syscall context).
+boot_truth_checks() {
+	set -- "$1" "$2" "$3" $(sed -n 's/.*boot-reader pid \([0-9]*\) truth_ns \([0-9]*\) wall_ns \([0-9]*\) bytes \([0-9]*\).*/\1 \2 \3 \4/p' "$3" | head -n 1)
+	if [ $# -lt 7 ]; then
+		not_ok "$1: the reader printed its truth"
+		grep 'boot-reader' "$3" | sed 's/^/#   /'
+		return
+	fi
+	_pid=$4 _truth=$5 _wall=$6 _bytes=$7
+	_t0=$(awk -v p="$_pid" '$3 == p && / print: / && /boot-reader start/ { print $1; exit }' "$2")
+	_t1=$(awk -v p="$_pid" '$3 == p && / print: / && /boot-reader end/ { print $1; exit }' "$2")
+	expect "$1: the reader's loop is marked in the recording" "[ -n '$_t0' ] && [ -n '$_t1' ]"
+	_got=$("$BOOTPROF" report --format json --pid "$_pid" --since "$_t0" --until "$_t1" \
+		"$TEST_DIR/latest.dat" 2>/dev/null | python3 -c '
+import json, sys
+for p in json.load(sys.stdin)["processes"]:
+    if p["pid"] == int(sys.argv[1]): print(p["wait_ns"])' "$_pid")
+	echo "# reader pid $_pid read $_bytes bytes in $_wall ns; I/O wait bootprof ${_got:-?} ns, schedstat truth $_truth ns"
+	expect "$1: the reader waited at least 0.2 s (emulated)" "[ '$_truth' -gt 200000000 ]"
+	expect "$1: the reader's I/O wait within 2 % of its schedstat truth" \
+		"[ -n '$_got' ] && awk -v a='$_got' -v b='$_truth' 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.02 * b) }'"
+	"$BOOTPROF" report --format json "$TEST_DIR/latest.dat" 2>/dev/null | python3 -c '
+import json, sys
+for p in json.load(sys.stdin)["processes"]:
+    if p["comm"].startswith("cryptomgr"): print(p["pid"], p["comm"], p["wait_ns"])' >"$TEST_DIR/crypto"
+	echo "# cryptomgr threads: $(wc -l <"$TEST_DIR/crypto"), with I/O wait: $(awk '$3 > 0' "$TEST_DIR/crypto" | wc -l)"
+	if [ -s "$TEST_DIR/crypto" ]; then
+		expect "$1: cryptomgr_* threads (no I/O issued) have 0 I/O wait" \
+			"! awk '\$3 > 0' '$TEST_DIR/crypto' | grep ."
+	else
+		skip "$1: cryptomgr_* threads have 0 I/O wait" "none in this boot"
+	fi
 }

@@ -83,18 +83,42 @@ expect 'missing event in --events: exit 1, one line' \
 expect 'missing event: no output left' "! [ -e '$TEST_DIR/ev.dat' ]"
 expect_tracing_clean 'missing event' "$pid"
 
-# A command that cannot run fails the recording and leaves no file.
-record_fg 1 -o "$TEST_DIR/nocmd.dat" -- /nonexistent/program
-expect 'command not found: exit 1, one line' "[ $? = 0 ] && one_line 'cannot run'"
+# A command that cannot run fails the recording and leaves no file: 127
+# when it is not found, 126 when it cannot be executed (as env(1) does).
+record_fg 127 -o "$TEST_DIR/nocmd.dat" -- /nonexistent/program
+expect 'command not found: exit 127, one line' "[ $? = 0 ] && one_line 'cannot run'"
 expect 'command not found: no output left' "! [ -e '$TEST_DIR/nocmd.dat' ]"
 expect_tracing_clean 'command not found' "$pid"
+record_fg 126 -o "$TEST_DIR/noexec.dat" -- "$TEST_DIR"
+expect 'command not executable: exit 126, one line' "[ $? = 0 ] && one_line 'cannot run'"
+expect_tracing_clean 'command not executable' "$pid"
 
-# A command's failure is reported, but the recording succeeded.
-record_fg 0 -o "$TEST_DIR/false.dat" -- sh -c 'exit 3'
-expect 'failing command: exit 0 with a warning' \
+# The recording succeeded: record exits with the command's status, like
+# time(1); 128 + N when signal N ended it.
+record_fg 3 -o "$TEST_DIR/false.dat" -- sh -c 'exit 3'
+expect 'failing command: exit 3 (its status) with a warning' \
 	"[ $? = 0 ] && grep -q \"warning: 'sh' exited with status 3\" '$TEST_DIR/stderr'"
 expect 'failing command: stop reason' "meta_of '$TEST_DIR/false.dat' | grep -q 'command exited'"
+expect 'failing command: a recording was written' "[ -s '$TEST_DIR/false.dat' ]"
+# The recording knows the command: its pid (the one that exec'd it), its
+# wait status (3 << 8), and start/end times inside the recording.
+grep -a '^command_' "$TEST_DIR/false.dat" >"$TEST_DIR/cmd.meta"
+cpid=$(sed -n 's/^command_pid //p' "$TEST_DIR/cmd.meta")
+expect 'failing command: its pid is the one that exec'"'"'d it' \
+	"[ -n '$cpid' ] && $BOOTPROF_FAST dump '$TEST_DIR/false.dat' | grep -q 'sched_process_exec: filename=[^ ]*/sh pid=$cpid '"
+expect 'failing command: its wait status is recorded' "grep -qx 'command_status 768' '$TEST_DIR/cmd.meta'"
+expect 'failing command: start and end on the recording clock, in order' "
+	meta_of '$TEST_DIR/false.dat' | sed -n 's/^# start: \([0-9.]*\), stop: \([0-9.]*\)\$/\1 \2/p' >'$TEST_DIR/window' &&
+	read a b <'$TEST_DIR/window' &&
+	awk -v a=\$a -v b=\$b -v s=\$(sed -n 's/^command_start_ns //p' '$TEST_DIR/cmd.meta') \
+	    -v e=\$(sed -n 's/^command_end_ns //p' '$TEST_DIR/cmd.meta') \
+	    'BEGIN { s /= 1e9; e /= 1e9; exit !(a <= s && s < e && e <= b + 0.001) }'"
 expect_tracing_clean 'failing command' "$pid"
+record_fg 137 -o "$TEST_DIR/killed.dat" -- sh -c 'kill -KILL $$'
+expect 'command killed by SIGKILL: exit 137' "[ $? = 0 ] || { cat '$TEST_DIR/stderr'; false; }"
+expect 'command killed by SIGKILL: the warning names the signal' \
+	"grep -q \"warning: 'sh' was killed by SIGKILL\" '$TEST_DIR/stderr'"
+expect_tracing_clean 'command killed' "$pid"
 
 # A command that leaves a process running: the recording ends with the
 # command, and that process holds nothing of the recorder's.
@@ -140,9 +164,10 @@ expect '--until-exec: watch instance removed' "! test -e $TRACEFS/instances/boot
 # A full disk stops the recording: one line, exit 1, a readable prefix kept.
 mkdir "$TEST_DIR/full"
 if mount -t tmpfs -o size=4m tmpfs "$TEST_DIR/full" 2>/dev/null; then
-	record_fg 1 -o "$TEST_DIR/full/x.dat" -- dd if=/dev/zero of=/dev/null bs=1 count=2000000
+	# With -- CMD, bootprof's own failure is 125, apart from any status of CMD.
+	record_fg 125 -o "$TEST_DIR/full/x.dat" -- dd if=/dev/zero of=/dev/null bs=1 count=2000000
 	st=$?
-	expect 'disk full: exit 1, one line' "[ $st = 0 ] && one_line \"cannot write .*No space left\""
+	expect 'disk full: exit 125, one line' "[ $st = 0 ] && one_line \"cannot write .*No space left\""
 	expect_tracing_clean 'disk full' "$pid"
 	expect 'disk full: the prefix is readable' \
 		"{ $BOOTPROF_FAST dump '$TEST_DIR/full/x.dat' 2>/dev/null ||
