@@ -25,6 +25,7 @@
  */
 
 struct tep_handle;
+struct bp_json;
 struct bp_plugin_set;
 
 /**
@@ -167,15 +168,13 @@ struct bp_plugin_section {
 const struct bp_plugin_section *bp_plugins_section(const struct bp_plugin_set *set, size_t i);
 
 /**
- * bp_plugins_report_json() - the value of the report's "plugins" key
+ * bp_plugins_report_json() - the report's "plugins" member
  * @set: a finished set (NULL: an empty object)
- * @out: stream
- * @depth: indentation depth of the key (2 spaces per level)
+ * @jw: the report's writer, inside its top object
  *
- * Writes { "NAME": { ... }, ... } with the plugins' members, no newline
- * after the closing brace.
+ * Writes "plugins": { "NAME": { ... }, ... } with the plugins' members.
  */
-void bp_plugins_report_json(const struct bp_plugin_set *set, FILE *out, int depth);
+void bp_plugins_report_json(const struct bp_plugin_set *set, struct bp_json *jw);
 
 /**
  * bp_plugins_list() - the names of the plugins of a set, one per line

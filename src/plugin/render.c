@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The plugins' output for the views: their sections, and their JSON objects. */
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "plugin/internal.h"
+#include "util/json.h"
 #include "util/xalloc.h"
 
 const struct bp_plugin_section *bp_plugins_section(const struct bp_plugin_set *set, size_t i)
@@ -23,96 +23,53 @@ const struct bp_plugin_section *bp_plugins_section(const struct bp_plugin_set *s
 	return NULL;
 }
 
-static void json_string(FILE *out, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', out);
-	for (; *p; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", out);
-			break;
-		case '\\':
-			fputs("\\\\", out);
-			break;
-		case '\n':
-			fputs("\\n", out);
-			break;
-		case '\t':
-			fputs("\\t", out);
-			break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fprintf(out, "\\u%04x", *p);
-			else
-				fputc(*p, out);
-		}
-	}
-	fputc('"', out);
-}
-
-static void json_node(FILE *out, const struct bp_jnode *n, int depth)
+static void json_node(struct bp_json *jw, const char *key, const struct bp_jnode *n)
 {
 	size_t i;
 
 	switch (n->type) {
 	case '{':
 	case '[':
-		fputc(n->type, out);
-		for (i = 0; i < n->nkids; i++) {
-			fprintf(out, "%s\n%*s", i ? "," : "", (depth + 1) * 2, "");
-			if (n->type == '{') {
-				json_string(out, n->kids[i]->key ? n->kids[i]->key : "");
-				fputs(": ", out);
-			}
-			json_node(out, n->kids[i], depth + 1);
-		}
-		if (n->nkids)
-			fprintf(out, "\n%*s", depth * 2, "");
-		fputc(n->type == '{' ? '}' : ']', out);
+		if (n->type == '{')
+			bp_json_object_begin(jw, key);
+		else
+			bp_json_array_begin(jw, key);
+		for (i = 0; i < n->nkids; i++)
+			json_node(jw, n->type == '{' ? (n->kids[i]->key ? n->kids[i]->key : "") : NULL,
+				  n->kids[i]);
+		bp_json_end(jw);
 		break;
 	case 'u':
-		fprintf(out, "%" PRIu64, n->u);
+		bp_json_u64(jw, key, n->u);
 		break;
 	case 'i':
-		fprintf(out, "%" PRId64, n->i);
+		bp_json_i64(jw, key, n->i);
 		break;
 	case 'd':
-		/* JSON has no NaN or infinity. */
-		if (n->d == n->d && n->d < 1e300 && n->d > -1e300)
-			fprintf(out, "%.3f", n->d);
-		else
-			fputs("null", out);
+		bp_json_double(jw, key, n->d);
 		break;
 	case 's':
-		json_string(out, n->s);
+		bp_json_string(jw, key, n->s);
 		break;
 	case 'b':
-		fputs(n->u ? "true" : "false", out);
+		bp_json_bool(jw, key, (int)n->u);
 		break;
 	default:
-		fputs("null", out);
+		bp_json_null(jw, key);
 	}
 }
 
-void bp_plugins_report_json(const struct bp_plugin_set *set, FILE *out, int depth)
+void bp_plugins_report_json(const struct bp_plugin_set *set, struct bp_json *jw)
 {
-	size_t r, k = 0;
+	static const struct bp_jnode empty = { .type = '{' };
+	size_t r;
 
-	fputc('{', out);
+	bp_json_object_begin(jw, "plugins");
 	for (r = 0; set && r < set->nruns; r++) {
 		const struct bp_plugin_run *run = set->runs[r];
-		static const struct bp_jnode empty = { .type = '{' };
 
-		if (!run->active)
-			continue;
-		fprintf(out, "%s\n%*s", k++ ? "," : "", (depth + 1) * 2, "");
-		json_string(out, run->p->name);
-		fputs(": ", out);
-		json_node(out, run->json ? run->json : &empty, depth + 1);
+		if (run->active)
+			json_node(jw, run->p->name, run->json ? run->json : &empty);
 	}
-	if (k)
-		fprintf(out, "\n%*s", depth * 2, "");
-	fputc('}', out);
+	bp_json_end(jw);
 }

@@ -64,61 +64,6 @@ char *bp_fmt_path(char *buf, size_t len, const char *path, size_t width)
 	return buf;
 }
 
-/* Length of the valid UTF-8 sequence at s (1-4), or 0 when it is not one. */
-static int utf8_len(const unsigned char *s)
-{
-	int n, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	}
-	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
-	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
-		return 0;    /* overlong, surrogate, beyond U+10FFFF */
-	return n;
-}
-
-/* Paths are bytes: a byte that is not UTF-8 becomes U+FFFD, so the JSON stays valid. */
-void bp_json_str(FILE *out, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	if (!s) {
-		fputs("null", out);
-		return;
-	}
-	fputc('"', out);
-	while (*p) {
-		int n = utf8_len(p);
-
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", out);
-		else if (*p == '\t')
-			fputs("\\t", out);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(out, "\\u%04x", *p);
-		else if (!n)
-			fputs("\\ufffd", out);
-		else
-			fwrite(p, 1, (size_t)n, out);
-		p += n ? n : 1;
-	}
-	fputc('"', out);
-}
-
 void bp_csv_str(FILE *out, const char *s)
 {
 	if (!s)

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "util/json.h"      /* bp_json_str(), for the views that quote */
+
 /*
  * Human units for text views (report, top): deterministic, locale-free.
  * Each writes into buf (BP_FMT_LEN is always enough) and returns buf.
@@ -27,8 +29,6 @@ char *bp_fmt_pct(char *buf, uint64_t part, uint64_t whole);
  */
 char *bp_fmt_path(char *buf, size_t len, const char *path, size_t width);
 
-/* Write s as a JSON string literal (quoted, escaped); NULL writes null. */
-void bp_json_str(FILE *out, const char *s);
 /* Write s as a CSV field (quoted when it holds a comma, quote or newline). */
 void bp_csv_str(FILE *out, const char *s);
 

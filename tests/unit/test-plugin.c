@@ -23,6 +23,7 @@
 #include "plugin/plugins.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
+#include "util/json.h"
 #include "util/xalloc.h"
 #include "views/report.h"
 
@@ -65,7 +66,12 @@ static char *render(const struct bp_plugin_set *set, int json)
 
 	assert_non_null(f);
 	if (json) {
-		bp_plugins_report_json(set, f, 0);
+		struct bp_json jw;
+
+		bp_json_init(&jw, f, 0);
+		bp_json_object_begin(&jw, NULL);
+		bp_plugins_report_json(set, &jw);
+		bp_json_end(&jw);
 	} else {
 		/* The text report of an empty model: plugin sections come last. */
 		struct bp_report_opts o = { .plugins = set };
@@ -764,6 +770,8 @@ static int quoting_model(struct bootprof_ctx *ctx, const struct bootprof_model *
 	ctx->host->table(ctx, 2, head, "rl");
 	ctx->host->row(ctx, row);
 	ctx->host->json_str(ctx, "s", "quote\" back\\ nl\n ctl\x01");
+	/* Not UTF-8 (a unit name is bytes): replaced, so the JSON stays valid. */
+	ctx->host->json_str(ctx, "unit", "svc-\xff\xfe.service");
 	ctx->host->json_open(ctx, "list", '[');
 	ctx->host->json_i64(ctx, NULL, -5);
 	ctx->host->json_close(ctx);
@@ -802,8 +810,9 @@ static void test_render(void **state)
 	bp_plugins_start(set, NULL, NULL);
 	bp_plugins_finish(set, m);
 	json = render(set, 1);
-	assert_string_equal(json, "{\"quoting\": {\"s\": \"quote\\\" back\\\\ nl\\n ctl\\u0001\","
-				  "\"list\": [-5]}}");
+	assert_string_equal(json, "{\"plugins\": {\"quoting\": {\"s\": \"quote\\\" back\\\\ nl\\n ctl\\u0001\","
+				  "\"unit\": \"svc-\\ufffd\\ufffd.service\","
+				  "\"list\": [-5]}}}");
 	text = render(set, 0);
 	/* Last, rendered like the report's own sections. */
 	tail = "\n\n== quoting\nn  what\n1  a|b\n";

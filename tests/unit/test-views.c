@@ -63,6 +63,7 @@ static void test_quoting(void **state)
 	assert_string_equal(capture(bp_json_str, "caf\xc3\xa9"), "\"caf\xc3\xa9\"");
 	assert_string_equal(capture(bp_json_str, "x\xff\xc3"), "\"x\\ufffd\\ufffd\"");
 	assert_string_equal(capture(bp_json_str, "\xed\xa0\x80"), "\"\\ufffd\\ufffd\\ufffd\"");
+	assert_string_equal(capture(bp_json_str, "\x1b]0;x\x07\xc2\x9b"), "\"\\u001b]0;x\\u0007\\u009b\"");
 	assert_string_equal(capture(bp_csv_str, "plain"), "plain");
 	assert_string_equal(capture(bp_csv_str, "a,b"), "\"a,b\"");
 	assert_string_equal(capture(bp_csv_str, "say \"hi\""), "\"say \"\"hi\"\"\"");
