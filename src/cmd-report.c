@@ -271,7 +271,7 @@ int cmd_report(int argc, char **argv)
 	bp_plugins_finish(plugins, m);
 	plugin_warnings(plugins);
 	/* Plugin sections quote what they saw in the events: not redactable. */
-	o.plugins = po.disabled || redact ? NULL : plugins;
+	o.plugins = po.disabled || redact ? NULL : bp_plugins_doc(plugins);
 	if (redact) {
 		/* After building: redaction renames, it never changes a number. */
 		bp_model_redact(m);

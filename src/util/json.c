@@ -2,31 +2,7 @@
 #include <inttypes.h>
 
 #include "util/json.h"
-
-/* Length of the valid UTF-8 sequence at s (1-4), or 0 when it is not one. */
-static int utf8_len(const unsigned char *s)
-{
-	int n, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	}
-	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
-	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
-		return 0;    /* overlong, surrogate, beyond U+10FFFF */
-	return n;
-}
+#include "util/printable.h"
 
 void bp_json_str(FILE *out, const char *s)
 {
@@ -38,7 +14,7 @@ void bp_json_str(FILE *out, const char *s)
 	}
 	fputc('"', out);
 	while (*p) {
-		int n = utf8_len(p);
+		int n = bp_utf8_len(p);
 
 		if (*p == '"' || *p == '\\')
 			fprintf(out, "\\%c", *p);

@@ -9,59 +9,48 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plugin/plugins.h"
 #include "util/xalloc.h"
 #include "views/doc.h"
 #include "views/format.h"
+#include "views/report.h"
 
 static struct bp_section *section(struct bp_doc *d, const char *title)
 {
-	struct bp_section *s;
-
-	d->sections = xrealloc(d->sections, (d->nsections + 1) * sizeof(*d->sections));
-	s = &d->sections[d->nsections++];
-	memset(s, 0, sizeof(*s));
-	s->title = xstrdup(title);
-	return s;
+	return bp_doc_section(d, title);
 }
 
 static void line(struct bp_section *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void line(struct bp_section *s, const char *fmt, ...)
 {
 	va_list ap;
-	char *l;
 
 	va_start(ap, fmt);
-	if (vasprintf(&l, fmt, ap) < 0)
-		l = xstrdup("");
+	bp_section_vline(s, fmt, ap);
 	va_end(ap);
-	s->lines = xrealloc(s->lines, (s->nlines + 1) * sizeof(*s->lines));
-	s->lines[s->nlines++] = l;
 }
 
+/* A table of text cells; a last column aligned left holds paths. */
 static void columns(struct bp_section *s, const char *const *head, const char *align)
 {
-	s->head = head;
-	s->align = align;
-	s->ncols = strlen(align);
+	enum bp_type types[16];
+	size_t c, n = strlen(align);
+
+	for (c = 0; c < n && c < 16; c++)
+		types[c] = c + 1 == n && align[c] == 'l' ? BP_PATH : BP_TEXT;
+	bp_section_columns(s, n, head, types, align);
 }
 
 /* Append a row: ncols cells, then the detail line (or NULL). */
 static void row(struct bp_section *s, const char *detail, ...)
 {
+	union bp_value *cells = bp_section_row(s, detail);
 	va_list ap;
 	size_t i;
 
-	if (s->nrows + 1 > s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 16;
-		s->cells = xrealloc(s->cells, s->cap * s->ncols * sizeof(char *));
-		s->details = xrealloc(s->details, s->cap * sizeof(char *));
-	}
 	va_start(ap, detail);
 	for (i = 0; i < s->ncols; i++)
-		s->cells[s->nrows * s->ncols + i] = xstrdup(va_arg(ap, const char *));
+		cells[i].s = bp_cell_str(va_arg(ap, const char *));
 	va_end(ap);
-	s->details[s->nrows++] = detail ? xstrdup(detail) : NULL;
 }
 
 static const char *missing_why(const struct bp_model *m, unsigned bit)
@@ -504,30 +493,6 @@ static void repeated(struct bp_doc *d, const struct bp_model *m, const struct bp
 	free(v);
 }
 
-/* The sections plugins wrote (bootprof-plugins(7)), after the report's own. */
-static void plugin_sections(struct bp_doc *d, const struct bp_report_opts *o)
-{
-	const struct bp_plugin_section *ps;
-	struct bp_section *s;
-	size_t i, j;
-
-	for (i = 0; (ps = bp_plugins_section(o->plugins, i)); i++) {
-		s = section(d, ps->title);
-		for (j = 0; j < ps->nlines; j++)
-			line(s, "%s", ps->lines[j]);
-		if (!ps->ncols)
-			continue;
-		/* Titles and alignment are borrowed: the set outlives the doc. */
-		columns(s, (const char *const *)ps->head, ps->align);
-		s->cap = ps->nrows;
-		s->cells = xcalloc(ps->nrows * ps->ncols + 1, sizeof(*s->cells));
-		s->details = xcalloc(ps->nrows + 1, sizeof(*s->details));
-		for (j = 0; j < ps->nrows * ps->ncols; j++)
-			s->cells[j] = xstrdup(ps->cells[j]);
-		s->nrows = ps->nrows;
-	}
-}
-
 void bp_doc_build(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
 {
 	memset(d, 0, sizeof(*d));
@@ -543,29 +508,6 @@ void bp_doc_build(struct bp_doc *d, const struct bp_model *m, const struct bp_re
 	reread(d, m, o);
 	disks(d, m);
 	repeated(d, m, o);
-	plugin_sections(d, o);
-}
-
-void bp_doc_release(struct bp_doc *d)
-{
-	size_t i, j;
-
-	for (i = 0; i < d->nsections; i++) {
-		struct bp_section *s = &d->sections[i];
-
-		free(s->title);
-		for (j = 0; j < s->nlines; j++)
-			free(s->lines[j]);
-		free(s->lines);
-		for (j = 0; j < s->nrows * s->ncols; j++)
-			free(s->cells[j]);
-		for (j = 0; j < s->nrows; j++)
-			free(s->details[j]);
-		free(s->cells);
-		free(s->details);
-	}
-	free(d->sections);
-	memset(d, 0, sizeof(*d));
 }
 
 struct missing_name {

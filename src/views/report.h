@@ -12,7 +12,7 @@
  * writes to out and returns 0, or -1 with bp_set_error() (unknown table).
  * Output is deterministic: every list is sorted with tie-breaks.
  */
-struct bp_plugin_set;
+struct bp_doc;
 
 struct bp_report_opts {
 	const char *file;         /* the recording's name, shown in the header */
@@ -20,7 +20,8 @@ struct bp_report_opts {
 	struct bp_filter filter;
 	int tree;                 /* processes as a tree with descendant totals */
 	const char *table;        /* csv: which table (see bp_csv_tables) */
-	const struct bp_plugin_set *plugins; /* their sections, after ours; NULL: none */
+	size_t width;             /* text: columns per line (0: 100) */
+	const struct bp_doc *plugins; /* the plugins' sections and JSON, after ours; NULL: none */
 };
 
 int bp_view_text(FILE *out, const struct bp_model *m, const struct bp_report_opts *o);

@@ -25,6 +25,7 @@
 #include "util/error.h"
 #include "util/json.h"
 #include "util/xalloc.h"
+#include "views/doc.h"
 #include "views/report.h"
 
 #include "../../plugins/tidmap.h"
@@ -70,11 +71,11 @@ static char *render(const struct bp_plugin_set *set, int json)
 
 		bp_json_init(&jw, f, 0);
 		bp_json_object_begin(&jw, NULL);
-		bp_plugins_report_json(set, &jw);
+		bp_node_json(&jw, "plugins", bp_plugins_doc(set)->json);
 		bp_json_end(&jw);
 	} else {
 		/* The text report of an empty model: plugin sections come last. */
-		struct bp_report_opts o = { .plugins = set };
+		struct bp_report_opts o = { .plugins = bp_plugins_doc(set) };
 		struct bp_model *m = bp_model_new();
 
 		bp_view_text(f, m, &o);
@@ -141,7 +142,7 @@ static void test_untrusted(void **state)
 static int other_model(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 {
 	(void)m;
-	ctx->host->json_u64(ctx, "answer", 42);
+	ctx->host->value_u64(ctx, "answer", 42);
 	return 0;
 }
 
@@ -762,22 +763,39 @@ static void test_tidmap(void **state)
 
 static int quoting_model(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 {
-	static const char *const head[] = { "n", "what" };
-	const char *row[] = { "1", "a|b" };
+	static const struct bootprof_column cols[] = {
+		{ "n", "n", BOOTPROF_U64 },
+		{ "what", "what", BOOTPROF_TEXT },
+		{ "wait", "wait_ns", BOOTPROF_NS },
+	};
+	static const struct bootprof_column list_cols[] = { { NULL, NULL, BOOTPROF_I64 } };
+	const struct bootprof_table_spec spec = { "rows", cols, 3, 1 };
+	const struct bootprof_table_spec list = { "list", list_cols, 1, 0 };
+	union bootprof_value row[3];
 
 	(void)m;
 	ctx->host->section(ctx, "quoting");
-	ctx->host->table(ctx, 2, head, "rl");
+	ctx->host->table(ctx, &spec);
+	row[0].u = 1;
+	row[1].s = "a|b \x1b]0;pwned\x07";
+	row[2].u = 1500000;
+	/* One row, given once, in text and JSON; the second one is over top=1. */
 	ctx->host->row(ctx, row);
-	ctx->host->json_str(ctx, "s", "quote\" back\\ nl\n ctl\x01");
+	row[0].u = 2;
+	ctx->host->row(ctx, row);
+	ctx->host->table_end(ctx);
+	ctx->host->value_str(ctx, "s", "quote\" back\\ nl\n ctl\x01");
 	/* Not UTF-8 (a unit name is bytes): replaced, so the JSON stays valid. */
-	ctx->host->json_str(ctx, "unit", "svc-\xff\xfe.service");
-	ctx->host->json_open(ctx, "list", '[');
-	ctx->host->json_i64(ctx, NULL, -5);
-	ctx->host->json_close(ctx);
-	/* One close too many is ignored, not a crash. */
-	ctx->host->json_close(ctx);
-	ctx->host->json_close(ctx);
+	ctx->host->value_str(ctx, "unit", "svc-\xff\xfe.service");
+	ctx->host->object_begin(ctx, "obj");
+	ctx->host->value_i64(ctx, "neg", -5);
+	ctx->host->object_end(ctx);
+	/* One end too many is ignored, not a crash. */
+	ctx->host->object_end(ctx);
+	ctx->host->table_end(ctx);
+	/* A section with nothing in it is not shown. */
+	ctx->host->section(ctx, "empty");
+	ctx->host->table(ctx, &list);
 	return 0;
 }
 
@@ -810,12 +828,17 @@ static void test_render(void **state)
 	bp_plugins_start(set, NULL, NULL);
 	bp_plugins_finish(set, m);
 	json = render(set, 1);
-	assert_string_equal(json, "{\"plugins\": {\"quoting\": {\"s\": \"quote\\\" back\\\\ nl\\n ctl\\u0001\","
+	assert_string_equal(json, "{\"plugins\": {\"quoting\": {\"rows\": ["
+				  "{\"n\": 1,\"what\": \"a|b \\u001b]0;pwned\\u0007\",\"wait_ns\": 1500000},"
+				  "{\"n\": 2,\"what\": \"a|b \\u001b]0;pwned\\u0007\",\"wait_ns\": 1500000}],"
+				  "\"s\": \"quote\\\" back\\\\ nl\\n ctl\\u0001\","
 				  "\"unit\": \"svc-\\ufffd\\ufffd.service\","
-				  "\"list\": [-5]}}}");
+				  "\"obj\": {\"neg\": -5},\"list\": []}}}");
 	text = render(set, 0);
-	/* Last, rendered like the report's own sections. */
-	tail = "\n\n== quoting\nn  what\n1  a|b\n";
+	/* Last, rendered like the report's own sections, escapes shown as text. */
+	tail = "\n\n== quoting\nn  what                    wait\n"
+	       "1  a|b \\x1b]0;pwned\\x07  1.5 ms\n"
+	       "... 1 more (use --plugin-opt quoting.top=0)\n";
 	assert_true(strlen(text) > strlen(tail));
 	assert_string_equal(text + strlen(text) - strlen(tail), tail);
 	assert_int_equal(bp_plugins_nwarnings(set), 1);
