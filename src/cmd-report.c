@@ -16,6 +16,7 @@
 #include "plugin/plugins.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
+#include "util/printable.h"
 #include "views/report.h"
 
 #define DEFAULT_RECORDING "/var/log/bootprof/latest.dat"
@@ -279,16 +280,14 @@ int cmd_report(int argc, char **argv)
 		o.file = shown;
 	}
 	if (m->header.warnings) {
-		const char *line = m->header.warnings, *nl;
+		/* The recording's own words: shown printable, as in the report. */
+		char *all = bp_printable_dup(m->header.warnings), *line = all, *nl;
 
-		for (; *line; line = nl + 1) {
-			nl = strchr(line, '\n');
-			if (!nl) {
-				bp_warn("%s", line);
-				break;
-			}
+		for (; (nl = strstr(line, "\\x0a")); line = nl + 4)
 			bp_warn("%.*s", (int)(nl - line), line);
-		}
+		if (*line)
+			bp_warn("%s", line);
+		free(all);
 	}
 	if (m->totals.lost_events || m->totals.lost_pages)
 		bp_warn("'%s' lost events while recording: totals are lower bounds", o.file);

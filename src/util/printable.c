@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,4 +115,32 @@ void bp_printable_put(FILE *out, const char *s)
 		fwrite(o, 1, w, out);
 		p += n;
 	}
+}
+
+int bp_fprintf_printable(FILE *out, const char *fmt, ...)
+{
+	char stack[1024], *buf = stack;
+	va_list ap;
+	int n, nl;
+
+	va_start(ap, fmt);
+	n = vsnprintf(stack, sizeof(stack), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return n;
+	if ((size_t)n >= sizeof(stack)) {
+		buf = xmalloc((size_t)n + 1);
+		va_start(ap, fmt);
+		vsnprintf(buf, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	nl = n && buf[n - 1] == '\n';
+	if (nl)
+		buf[n - 1] = 0;
+	bp_printable_put(out, buf);
+	if (nl)
+		fputc('\n', out);
+	if (buf != stack)
+		free(buf);
+	return ferror(out) ? -1 : n;
 }

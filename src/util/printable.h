@@ -32,4 +32,10 @@ void bp_printable_put(FILE *out, const char *s);
  */
 char *bp_printable(char *buf, size_t len, const char *s);
 
+/*
+ * printf() for a line that quotes a recording: the whole formatted text is
+ * made printable, except a final newline. Returns what fprintf() would.
+ */
+int bp_fprintf_printable(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "util/printable.h"
 #include "views/format.h"
 
 char *bp_fmt_path(char *buf, size_t len, const char *path, size_t width)
@@ -21,17 +23,24 @@ char *bp_fmt_path(char *buf, size_t len, const char *path, size_t width)
 
 void bp_csv_str(FILE *out, const char *s)
 {
+	char *shown;
+	const char *p;
+
 	if (!s)
 		return;
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, out);
+	/* Control characters (newlines too) become \xNN text: one record per line. */
+	shown = bp_printable_dup(s);
+	if (!strpbrk(shown, ",\"")) {
+		fputs(shown, out);
+		free(shown);
 		return;
 	}
 	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
+	for (p = shown; *p; p++) {
+		if (*p == '"')
 			fputc('"', out);
-		fputc(*s, out);
+		fputc(*p, out);
 	}
 	fputc('"', out);
+	free(shown);
 }

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "util/printable.h"
 #include "views/format.h"
 
 static void test_units(void **state)
@@ -69,12 +70,35 @@ static void test_quoting(void **state)
 	assert_string_equal(capture(bp_csv_str, "say \"hi\""), "\"say \"\"hi\"\"\"");
 }
 
+static void test_printable(void **state)
+{
+	char b[64], *d;
+
+	(void)state;
+	assert_string_equal(bp_printable(b, sizeof(b), "/usr/lib/caf\xc3\xa9"), "/usr/lib/caf\xc3\xa9");
+	assert_string_equal(bp_printable(b, sizeof(b), "\x1b]0;pwned\x07\x1b[2J"),
+			    "\\x1b]0;pwned\\x07\\x1b[2J");
+	/* DEL, a C1 CSI (U+009B) and a byte that is not UTF-8. */
+	assert_string_equal(bp_printable(b, sizeof(b), "a\x7f\xc2\x9b\xff\n"),
+			    "a\\x7f\\x9b\\xff\\x0a");
+	/* Cut at a character boundary, never inside an escape. */
+	assert_string_equal(bp_printable(b, 6, "ab\x1b"), "ab");
+	assert_true(bp_is_printable("plain / path"));
+	assert_false(bp_is_printable("x\x1b"));
+	d = bp_printable_dup("\x07");
+	assert_string_equal(d, "\\x07");
+	free(d);
+	assert_null(bp_printable_dup(NULL));
+	assert_string_equal(capture(bp_csv_str, "a\nb"), "a\\x0ab");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_path),
 		cmocka_unit_test(test_quoting),
+		cmocka_unit_test(test_printable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
