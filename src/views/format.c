@@ -9,15 +9,41 @@
 
 char *bp_fmt_path(char *buf, size_t len, const char *path, size_t width)
 {
-	size_t n = strlen(path);
+	size_t n = strlen(path), head = 0, tail;
+	const char *t;
 
 	if (width + 1 > len)
 		width = len - 1;
-	if (n <= width || width < 4) {
+	if (n <= width || width < 8) {
 		snprintf(buf, len, "%.*s", (int)width, path);
 		return buf;
 	}
-	snprintf(buf, len, "...%s", path + n - (width - 3));
+	/* The first directory ("/usr"), when it leaves room for the file name. */
+	if (path[0] == '/') {
+		t = strchr(path + 1, '/');
+		head = t ? (size_t)(t - path) : 0;
+		if (head + 6 > width)
+			head = 0;
+	}
+	/* The longest tail of whole components that fits after head + "/...". */
+	for (;;) {
+		size_t room = width - (head ? head + 4 : 3);
+
+		for (t = path + n - room; t < path + n && *t != '/'; t++)
+			;
+		tail = (size_t)(path + n - t);
+		if (tail && head + 4 + tail <= width + (head ? 0 : 1))
+			break;
+		if (!head)
+			break;
+		head = 0;    /* no room for both: keep the end */
+	}
+	if (!tail) {
+		/* Not even the file name fits: its end (the extension) stays. */
+		snprintf(buf, len, "...%s", path + n - (width - 3));
+		return buf;
+	}
+	snprintf(buf, len, "%.*s%s%s", (int)head, path, head ? "/..." : "...", path + n - tail);
 	return buf;
 }
 

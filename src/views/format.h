@@ -10,8 +10,9 @@
 #include "util/units.h"     /* bp_fmt_bytes() ... */
 
 /*
- * Shorten a path to at most width columns by replacing its beginning
- * with "...", keeping the file name. Writes into buf of size len.
+ * Shorten a path to at most width columns in the middle, keeping its first
+ * directory and as many of its last components as fit, file name first:
+ * "/usr/.../python3.11/re/_casefix.py". Writes into buf of size len.
  */
 char *bp_fmt_path(char *buf, size_t len, const char *path, size_t width);
 

@@ -39,8 +39,17 @@ static void test_path(void **state)
 
 	(void)state;
 	assert_string_equal(bp_fmt_path(b, sizeof(b), "/usr/bin/gdb", 20), "/usr/bin/gdb");
+	/* In the middle: the first directory, then whole components, file name last. */
+	assert_string_equal(bp_fmt_path(b, sizeof(b), "/usr/lib/x86_64-linux-gnu/libc.so.6", 20),
+			    "/usr/.../libc.so.6");
+	assert_string_equal(bp_fmt_path(b, sizeof(b),
+					"/usr/lib/python3.11/re/__pycache__/_casefix.py", 32),
+			    "/usr/.../__pycache__/_casefix.py");
 	assert_string_equal(bp_fmt_path(b, sizeof(b), "/usr/lib/x86_64-linux-gnu/libc.so.6", 16),
-			    "...gnu/libc.so.6");
+			    ".../libc.so.6");
+	/* A file name longer than the room keeps its end (the extension). */
+	assert_string_equal(bp_fmt_path(b, sizeof(b), "/usr/a-very-long-library-name.so", 16),
+			    "...brary-name.so");
 	assert_int_equal(strlen(bp_fmt_path(b, sizeof(b), "/a/very/long/path/name", 10)), 10);
 	assert_int_equal(strlen(bp_fmt_path(b, 8, "/a/very/long/path/name", 100)), 7);
 }
