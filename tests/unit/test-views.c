@@ -50,7 +50,7 @@ static void test_path(void **state)
 	/* A file name longer than the room keeps its end (the extension). */
 	assert_string_equal(bp_fmt_path(b, sizeof(b), "/usr/a-very-long-library-name.so", 16),
 			    "...brary-name.so");
-	assert_int_equal(strlen(bp_fmt_path(b, sizeof(b), "/a/very/long/path/name", 10)), 10);
+	assert_string_equal(bp_fmt_path(b, sizeof(b), "/a/very/long/path/name", 10), ".../name");
 	assert_int_equal(strlen(bp_fmt_path(b, 8, "/a/very/long/path/name", 100)), 7);
 }
 
