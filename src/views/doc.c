@@ -53,6 +53,18 @@ static void row(struct bp_section *s, const char *detail, ...)
 	va_end(ap);
 }
 
+/*
+ * A list cut by --top: 1 when row k (counted from 0) is shown; a row past
+ * the cut is counted in s->more, said under the table.
+ */
+static int shown(struct bp_section *s, const struct bp_report_opts *o, size_t k)
+{
+	if (!o->top || k < o->top)
+		return 1;
+	s->more++;
+	return 0;
+}
+
 static const char *missing_why(const struct bp_model *m, unsigned bit)
 {
 	return (m->missing_on_kernel & bit) ? "not available on this kernel" :
@@ -217,11 +229,11 @@ static void processes(struct bp_doc *d, const struct bp_model *m, const struct b
 	size_t n = bp_model_select_processes(m, &o->filter, BP_SORT_PROC_WAIT, &v), i, k = 0;
 
 	columns(s, proc_head, "rlrrrl");
-	for (i = 0; i < n && (!o->top || k < o->top); i++) {
+	for (i = 0; i < n; i++) {
 		if (!v[i]->wait_ns && !v[i]->bytes_read && !o->filter.pid)
 			continue;
-		process_row(s, v[i]);
-		k++;
+		if (shown(s, o, k++))
+			process_row(s, v[i]);
 	}
 	free(v);
 }
@@ -237,10 +249,12 @@ static void services(struct bp_doc *d, const struct bp_model *m, const struct bp
 		return;
 	s = section(d, "I/O wait by service (cgroup)");
 	columns(s, service_head, "rrrl");
-	for (i = 0; i < m->nservices && (!o->top || i < o->top); i++) {
+	for (i = 0; i < m->nservices; i++) {
 		const struct bp_service *v = &m->services[i];
 		char w[BP_FMT_LEN], b[BP_FMT_LEN], n[24];
 
+		if (!shown(s, o, i))
+			continue;
 		snprintf(n, sizeof(n), "%zu", v->nprocesses);
 		row(s, NULL, bp_fmt_ns(w, v->wait_ns), bp_fmt_bytes(b, v->bytes_read), n, v->path);
 	}
@@ -268,13 +282,13 @@ static void tree_rows(struct bp_section *s, const struct bp_process *p, int dept
 	struct bp_process **kids;
 	size_t i;
 
-	if (o->top && s->nrows >= o->top)
-		return;
 	snprintf(pid, sizeof(pid), "%d", p->pid);
 	snprintf(name, sizeof(name), "%*s%s", depth > 20 ? 40 : depth * 2, "", p->comm);
 	snprintf(np, sizeof(np), "%zu", p->tree_processes);
-	row(s, NULL, pid, name, bp_fmt_ns(tw, p->tree_wait_ns), bp_fmt_ns(w, p->wait_ns),
-	    bp_fmt_bytes(tb, p->tree_bytes_read), np);
+	/* Past the cut, descendants are still walked: they are counted in "more". */
+	if (shown(s, o, s->nrows))
+		row(s, NULL, pid, name, bp_fmt_ns(tw, p->tree_wait_ns), bp_fmt_ns(w, p->wait_ns),
+		    bp_fmt_bytes(tb, p->tree_bytes_read), np);
 	if (!p->nchildren)
 		return;
 	kids = xmalloc(p->nchildren * sizeof(*kids));
@@ -321,11 +335,11 @@ static void file_rows(struct bp_section *s, const struct bp_model *m, struct bp_
 {
 	size_t i, k = 0;
 
-	for (i = 0; i < n && (!o->top || k < o->top); i++) {
+	for (i = 0; i < n; i++) {
 		const struct bp_file *f = v[i];
 		char w[BP_FMT_LEN], b[BP_FMT_LEN], u[BP_FMT_LEN], r[BP_FMT_LEN], nr[24];
 
-		if (by_wait ? !f->wait_ns : !f->bytes_read)
+		if ((by_wait ? !f->wait_ns : !f->bytes_read) || !shown(s, o, k++))
 			continue;
 		snprintf(nr, sizeof(nr), "%zu", f->nreaders);
 		if (f->kind == BP_FILE_METADATA || (m->missing & BP_MISSING_ACCESS))
@@ -334,7 +348,6 @@ static void file_rows(struct bp_section *s, const struct bp_model *m, struct bp_
 			bp_fmt_pct(u, f->used_bytes, f->bytes_read);
 		row(s, NULL, bp_fmt_ns(w, f->wait_ns), bp_fmt_bytes(b, f->bytes_read), u,
 		    bp_fmt_bytes(r, f->reread_bytes), nr, f->path);
-		k++;
 	}
 }
 
@@ -395,16 +408,15 @@ static void never_used(struct bp_doc *d, const struct bp_model *m, const struct 
 	}
 	columns(s, never_head, "rrrl");
 	n = bp_model_select_files(m, &o->filter, BP_SORT_FILE_NEVER_USED, &v);
-	for (i = 0; i < n && (!o->top || k < o->top); i++) {
+	for (i = 0; i < n; i++) {
 		char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], *who;
 
-		if (!v[i]->never_used_bytes)
+		if (!v[i]->never_used_bytes || !shown(s, o, k++))
 			continue;
 		who = readers_text(v[i]);
 		row(s, who, bp_fmt_bytes(a, v[i]->never_used_bytes), bp_fmt_bytes(b, v[i]->bytes_read),
 		    bp_fmt_pct(c, v[i]->never_used_bytes, v[i]->bytes_read), v[i]->path);
 		free(who);
-		k++;
 	}
 	free(v);
 }
@@ -427,14 +439,13 @@ static void reread(struct bp_doc *d, const struct bp_model *m, const struct bp_r
 	}
 	columns(s, reread_head, "rrl");
 	n = bp_model_select_files(m, &o->filter, BP_SORT_FILE_REREAD, &v);
-	for (i = 0; i < n && (!o->top || k < o->top); i++) {
+	for (i = 0; i < n; i++) {
 		char a[BP_FMT_LEN], b[BP_FMT_LEN];
 
-		if (!v[i]->reread_bytes)
+		if (!v[i]->reread_bytes || !shown(s, o, k++))
 			continue;
 		row(s, NULL, bp_fmt_bytes(a, v[i]->reread_bytes), bp_fmt_bytes(b, v[i]->bytes_read),
 		    v[i]->path);
-		k++;
 	}
 	free(v);
 }
@@ -459,37 +470,71 @@ static void disks(struct bp_doc *d, const struct bp_model *m)
 	}
 }
 
+/* Processes that read some of a file from storage (not those that only opened or mapped it). */
+static size_t storage_readers(const struct bp_file *f)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < f->nreaders; i++)
+		n += f->readers[i]->bytes_read > 0;
+	return n;
+}
+
+struct shared_file {
+	const struct bp_file *f;
+	size_t readers;
+};
+
+static int cmp_shared(const void *pa, const void *pb)
+{
+	const struct shared_file *a = pa, *b = pb;
+
+	if (a->readers != b->readers)
+		return a->readers > b->readers ? -1 : 1;
+	if (a->f->bytes_read != b->f->bytes_read)
+		return a->f->bytes_read > b->f->bytes_read ? -1 : 1;
+	return strcmp(a->f->path, b->f->path);
+}
+
 static void repeated(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
 {
 	struct bp_section *s = section(d, "Repeated work: programs exec'd more than once");
+	struct shared_file *shared;
 	struct bp_file **v;
-	size_t i, n, k = 0;
+	size_t i, n, k = 0, nshared = 0;
 
 	columns(s, exec_head, "rrrl");
-	for (i = 0; i < m->nexecs && (!o->top || k < o->top); i++) {
+	for (i = 0; i < m->nexecs; i++) {
 		const struct bp_exec_count *e = &m->execs[i];
 		char c[24], a[BP_FMT_LEN], b[BP_FMT_LEN];
 
 		if (e->count < 2)
 			break;
-		if (o->filter.comm && !strstr(e->path, o->filter.comm))
+		if ((o->filter.comm && !strstr(e->path, o->filter.comm)) || !shown(s, o, k++))
 			continue;
 		snprintf(c, sizeof(c), "%" PRIu64, e->count);
 		row(s, NULL, c, bp_fmt_ns(a, e->wait_ns), bp_fmt_bytes(b, e->bytes_read), e->path);
-		k++;
 	}
-	s = section(d, "Repeated work: files read by several processes");
+	s = section(d, "Repeated work: files read from storage by several processes");
 	columns(s, shared_head, "rrl");
 	n = bp_model_select_files(m, &o->filter, BP_SORT_FILE_READERS, &v);
-	for (i = 0, k = 0; i < n && (!o->top || k < o->top); i++) {
+	shared = xcalloc(n ? n : 1, sizeof(*shared));
+	for (i = 0; i < n && v[i]->nreaders >= 2; i++) {
+		size_t r = storage_readers(v[i]);
+
+		if (r >= 2)
+			shared[nshared++] = (struct shared_file){ v[i], r };
+	}
+	qsort(shared, nshared, sizeof(*shared), cmp_shared);
+	for (i = 0, k = 0; i < nshared; i++) {
 		char c[24], b[BP_FMT_LEN];
 
-		if (v[i]->nreaders < 2)
-			break;
-		snprintf(c, sizeof(c), "%zu", v[i]->nreaders);
-		row(s, NULL, c, bp_fmt_bytes(b, v[i]->bytes_read), v[i]->path);
-		k++;
+		if (!shown(s, o, k++))
+			continue;
+		snprintf(c, sizeof(c), "%zu", shared[i].readers);
+		row(s, NULL, c, bp_fmt_bytes(b, shared[i].f->bytes_read), shared[i].f->path);
 	}
+	free(shared);
 	free(v);
 }
 

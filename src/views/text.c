@@ -46,43 +46,66 @@ static size_t bytes_for(const char *s, size_t cols)
 }
 
 /*
- * Print a line of text in at most width columns: it breaks at a space
- * (after a comma when it can), and goes on indented under its value
- * ("label:   value, value" continues under the first value).
+ * Where to break s to fit room columns: after the last field separator
+ * ("   "), else after the last ", ", else at the last space; at the room
+ * when there is none; never at or before byte min (a label). Returns the
+ * bytes before the break.
+ */
+static size_t break_at(const char *s, size_t room, size_t min)
+{
+	static const char *const seps[] = { "   ", ", ", " " };
+	size_t cut = bytes_for(s, room), i, k;
+
+	for (k = 0; k < 3; k++) {
+		size_t len = strlen(seps[k]);
+
+		for (i = cut; i > min; i--) {
+			/* A ", " keeps its comma on the line. */
+			size_t at = k == 1 ? i - 1 : i;
+
+			if (strncmp(s + at, seps[k], len) || (k == 1 && at + 1 > cut))
+				continue;
+			/* "12.3 ms": a number keeps its unit. */
+			if (k == 2 && at && s[at - 1] >= '0' && s[at - 1] <= '9')
+				continue;
+			return k == 1 ? at + 1 : at;
+		}
+	}
+	return cut;
+}
+
+/*
+ * Print a line of text in at most width columns: what does not fit goes
+ * on continuation lines, indented under the line's value ("label:   value"
+ * continues under the value) or by indent + 4.
  */
 static void put_wrapped(FILE *out, const char *s, size_t width, size_t indent)
 {
 	const char *colon = strstr(s, ":  ");
-	size_t hang = indent;
+	size_t hang = indent + 4, value = 0;
 	int first = 1;
 
 	if (!indent && colon) {
-		hang = (size_t)(colon - s) + 1;
-		while (s[hang] == ' ')
-			hang++;
-		hang = columns_of(s, hang);
+		value = (size_t)(colon - s) + 1;
+		while (s[value] == ' ')
+			value++;
+		hang = columns_of(s, value);
+		if (hang > width / 2)
+			hang = 4;
 	}
-	if (!indent && (!colon || hang > width / 2))
-		hang = 4;
 	for (;;) {
-		size_t room = width - (first ? indent : hang), n = strlen(s), cut, i;
+		size_t lead = first ? indent : hang, room = width - lead, cut, end;
 
-		if (!first || indent)
-			fprintf(out, "%*s", (int)(first ? indent : hang), "");
-		if (columns_of(s, n) <= room) {
-			fprintf(out, "%s\n", s);
+		if (columns_of(s, strlen(s)) <= room) {
+			fprintf(out, "%*s%s\n", (int)lead, "", s);
 			return;
 		}
-		cut = bytes_for(s, room);
-		/* Last ", " then last " " inside the room; none: cut at the room. */
-		for (i = cut; i > 0 && !(s[i - 1] == ',' && s[i] == ' '); i--)
+		cut = break_at(s, room, first ? value : 0);
+		if (!cut)
+			cut = bytes_for(s, room);
+		for (end = cut; end > 0 && s[end - 1] == ' '; end--)
 			;
-		if (!i)
-			for (i = cut; i > 0 && s[i] != ' '; i--)
-				;
-		if (i)
-			cut = i;
-		fprintf(out, "%.*s\n", (int)cut, s);
+		fprintf(out, "%*s%.*s\n", (int)lead, "", (int)end, s);
 		s += cut;
 		while (*s == ' ')
 			s++;
@@ -143,17 +166,18 @@ static void put_table(FILE *out, const struct bp_section *s, size_t width)
 				cell = bp_fmt_path(path, width + 1, cell, w[c]);
 				cw = width_of(cell);
 			}
+			if (cw < w[c] && !last)
+				cw = w[c];
 			/* What does not fit goes on a continuation line: nothing is cut. */
-			if (pos && pos + cw > width) {
+			if (pos && pos + 2 + cw > width) {
 				fprintf(out, "\n%*s", CONT_INDENT, "");
 				pos = CONT_INDENT;
-			}
-			put_cell(out, cell, w[c] > cw ? w[c] : cw, s->cols[c].align, last);
-			pos += (w[c] > cw ? w[c] : cw);
-			if (!last) {
+			} else if (c) {
 				fputs("  ", out);
 				pos += 2;
 			}
+			put_cell(out, cell, cw > w[c] ? cw : w[c], s->cols[c].align, last);
+			pos += cw;
 		}
 		fputc('\n', out);
 		if (r && s->details[r - 1])
@@ -172,6 +196,7 @@ static int empty(const struct bp_section *s)
 static void put_sections(FILE *out, const struct bp_doc *d, size_t width, int *first)
 {
 	size_t i, j;
+	char *title;
 
 	for (i = 0; d && i < d->nsections; i++) {
 		const struct bp_section *s = &d->sections[i];
@@ -181,7 +206,9 @@ static void put_sections(FILE *out, const struct bp_doc *d, size_t width, int *f
 		if (!*first)
 			fputc('\n', out);
 		*first = 0;
-		fprintf(out, "== %s\n", s->title);
+		title = xasprintf("== %s", s->title);
+		put_wrapped(out, title, width, 0);
+		free(title);
 		for (j = 0; j < s->nlines; j++)
 			put_wrapped(out, s->lines[j], width, 0);
 		if (!s->ncols)
@@ -198,9 +225,27 @@ static void put_sections(FILE *out, const struct bp_doc *d, size_t width, int *f
 	}
 }
 
+/* The words of the report a reader may not know, one line each. */
+static const char *const legend[] = {
+	"attributed: share of the bytes read at the block layer that file and metadata reads explain",
+	"events: N of M: events inside the window (--since/--until) of all in the recording",
+	"I/O wait: uninterruptible sleep with evidence of I/O (a file syscall, a page fault, block I/O)",
+	"other uninterruptible sleep: D state without such evidence, never counted as I/O wait",
+	"by cause: the syscall or page fault a task was in when it waited",
+	"exe: -: no exec seen during the recording (the process started before it)",
+	"[unresolved MAJ:MIN:INO]: a file whose path the recording does not hold (device, inode)",
+	"[metadata MAJ:MIN]: filesystem metadata read through the block device",
+	"used / never used: pages some access touched, or did not, before the recording ended",
+	"re-read: pages read again after they were dropped from the page cache",
+	"... N more (use --top 0): rows of a list left out; --top 0 shows all",
+	"see bootprof-report(1)",
+	NULL,
+};
+
 int bp_view_text(FILE *out, const struct bp_model *m, const struct bp_report_opts *o)
 {
 	size_t width = o->width ? o->width : DEFAULT_WIDTH;
+	const char *const *l;
 	struct bp_doc d;
 	int first = 1;
 
@@ -209,6 +254,9 @@ int bp_view_text(FILE *out, const struct bp_model *m, const struct bp_report_opt
 	bp_doc_build(&d, m, o);
 	put_sections(out, &d, width, &first);
 	put_sections(out, o->plugins, width, &first);
+	fputs("\n== Legend\n", out);
+	for (l = legend; *l; l++)
+		put_wrapped(out, *l, width, 0);
 	bp_doc_release(&d);
 	return 0;
 }
