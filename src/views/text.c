@@ -238,7 +238,6 @@ static const char *const legend[] = {
 	"used / never used: pages some access touched, or did not, before the recording ended",
 	"re-read: pages read again after they were dropped from the page cache",
 	"... N more (use --top 0): rows of a list left out; --top 0 shows all",
-	"see bootprof-report(1)",
 	NULL,
 };
 
@@ -255,8 +254,10 @@ int bp_view_text(FILE *out, const struct bp_model *m, const struct bp_report_opt
 	put_sections(out, &d, width, &first);
 	put_sections(out, o->plugins, width, &first);
 	fputs("\n== Legend\n", out);
+	/* Indented: a legend line is not the report's line of the same name. */
 	for (l = legend; *l; l++)
-		put_wrapped(out, *l, width, 0);
+		put_wrapped(out, *l, width, 2);
+	fputs("see bootprof-report(1)\n", out);
 	bp_doc_release(&d);
 	return 0;
 }

@@ -19,10 +19,10 @@ values "$TEST_DIR/narrow.txt" >"$TEST_DIR/narrow.values"
 expect '--width 60: every value of the wide report is there, whole and in order' \
 	"test -s '$TEST_DIR/wide.values' && diff '$TEST_DIR/wide.values' '$TEST_DIR/narrow.values'"
 expect '--width 60: a long summary line goes on under its value' \
-	"grep -A1 '^  by cause: ' '$TEST_DIR/narrow.txt' | tail -n 1 | grep -Eq '^ {25}[a-z]'"
+	"sed '/^== Legend/q' '$TEST_DIR/narrow.txt' | grep -A1 '^  by cause: ' | tail -n 1 | grep -Eq '^ {25}[a-z]'"
 expect 'the report ends with its legend, then the manual' \
-	"sed -n '/^== Legend/,\$p' '$TEST_DIR/wide.txt' | grep -q '^attributed: ' &&
-	 grep -q '^\\[unresolved MAJ:MIN:INO\\]: ' '$TEST_DIR/wide.txt' &&
+	"sed -n '/^== Legend/,\$p' '$TEST_DIR/wide.txt' | grep -q '^  attributed: ' &&
+	 grep -q '^  \\[unresolved MAJ:MIN:INO\\]: ' '$TEST_DIR/wide.txt' &&
 	 test \"\$(tail -n 1 '$TEST_DIR/wide.txt')\" = 'see bootprof-report(1)'"
 
 # "... N more": N is what --top 0 shows beyond --top 2.
