@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The human report's content, in the order of DESIGN's report: header,
- * summary, processes, files, never used, re-read / metadata / repeated work.
- * text.c and markdown.c only lay it out.
+ * The human report's content, in its order: header, summary, processes,
+ * files, never used, re-read / metadata / repeated work. text.c and
+ * markdown.c only lay it out (views/doc.h).
  */
 #include <inttypes.h>
 #include <stdarg.h>
