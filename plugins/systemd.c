@@ -59,49 +59,6 @@ static struct task_unit *slot(struct systemd *st, int tid, int insert)
 	return t;
 }
 
-static int has_suffix(const char *s, size_t len, const char *suf)
-{
-	size_t n = strlen(suf);
-
-	return len > n && !memcmp(s + len - n, suf, n);
-}
-
-/* The unit a cgroup path names (see the top of the file), copied into buf. */
-static int unit_of_path(const char *path, char *buf, size_t len)
-{
-	static const char *const sufs[] = { ".service", ".scope", ".socket", ".mount", ".swap",
-					    ".device", ".timer", ".target", NULL };
-	const char *best = NULL, *slice = NULL, *p = path;
-	size_t best_len = 0, slice_len = 0, k;
-
-	while (*p) {
-		size_t n;
-
-		p += strspn(p, "/");
-		n = strcspn(p, "/");
-		for (k = 0; n && sufs[k]; k++) {
-			if (has_suffix(p, n, sufs[k])) {
-				best = p;
-				best_len = n;
-			}
-		}
-		if (n && has_suffix(p, n, ".slice")) {
-			slice = p;
-			slice_len = n;
-		}
-		p += n;
-	}
-	if (!best) {
-		best = slice;
-		best_len = slice_len;
-	}
-	if (!best || best_len >= len)
-		return -1;
-	memcpy(buf, best, best_len);
-	buf[best_len] = 0;
-	return 0;
-}
-
 static int unit_index(struct systemd *st, const char *name, uint64_t ts)
 {
 	size_t i;
@@ -165,7 +122,7 @@ static void systemd_event(struct bootprof_ctx *ctx, const struct bootprof_event 
 		h->field_str(ev, st->f_path, path, sizeof(path));
 		if (tid <= 0)
 			return;
-		if (!unit_of_path(path, name, sizeof(name))) {
+		if (!h->unit_of_cgroup(path, name, sizeof(name))) {
 			int u = unit_index(st, name, ev->ts);
 
 			t = slot(st, tid, 1);

@@ -277,6 +277,11 @@ enum bootprof_table {
  *              that is not one is warned about ("plugin 'NAME': option
  *              KEY='VALUE' is not a number; using DEF") and @def is used
  * @match: 1 when @s matches one of the comma-separated fnmatch(3) @patterns
+ * @unit_of_cgroup: the systemd unit a cgroup path names, into @buf: the
+ *                  deepest component ending in .service, .scope, .socket,
+ *                  .mount, .swap, .device, .timer or .target, else the
+ *                  deepest .slice; 0, or -1 when it names none (or does not
+ *                  fit @len); the report's services use the same rule
  *
  * The model (in the model callback):
  * @count: number of objects in a table
@@ -324,6 +329,7 @@ struct bootprof_host {
 	const char *(*option)(struct bootprof_ctx *ctx, const char *key);
 	uint64_t (*option_u64)(struct bootprof_ctx *ctx, const char *key, uint64_t def);
 	int (*match)(const char *patterns, const char *s);
+	int (*unit_of_cgroup)(const char *path, char *buf, size_t len);
 
 	size_t (*count)(const struct bootprof_model *m, enum bootprof_table table);
 	int (*process)(const struct bootprof_model *m, size_t i, struct bootprof_process *out);

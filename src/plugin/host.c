@@ -17,6 +17,7 @@
 #include "plugin/internal.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
+#include "util/unit.h"
 #include "util/units.h"
 #include "util/xalloc.h"
 
@@ -715,6 +716,7 @@ const struct bootprof_host bp_plugin_host = {
 	.option = host_option,
 	.option_u64 = host_option_u64,
 	.match = host_match,
+	.unit_of_cgroup = bp_unit_of_cgroup,
 	.count = host_count,
 	.process = host_process,
 	.file = host_file,

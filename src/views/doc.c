@@ -238,26 +238,33 @@ static void processes(struct bp_doc *d, const struct bp_model *m, const struct b
 	free(v);
 }
 
-static const char *const service_head[] = { "WAIT", "BYTES", "PROCS", "SERVICE (CGROUP)" };
+static const char *const service_head[] = { "WAIT", "BYTES", "PROCS", "STARTED", "ENDED",
+					    "SERVICE" };
 
+/* Services by unit name, with when their processes started and ended. */
 static void services(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
 {
+	struct bp_service_row *v;
 	struct bp_section *s;
 	size_t i;
 
 	if (!m->nservices)
 		return;
-	s = section(d, "I/O wait by service (cgroup)");
-	columns(s, service_head, "rrrl");
+	s = section(d, "I/O wait by service");
+	columns(s, service_head, "rrrrrl");
+	v = bp_view_services(m);
 	for (i = 0; i < m->nservices; i++) {
-		const struct bp_service *v = &m->services[i];
-		char w[BP_FMT_LEN], b[BP_FMT_LEN], n[24];
+		char w[BP_FMT_LEN], b[BP_FMT_LEN], n[24], st[BP_FMT_LEN], en[BP_FMT_LEN];
 
 		if (!shown(s, o, i))
 			continue;
-		snprintf(n, sizeof(n), "%zu", v->nprocesses);
-		row(s, NULL, bp_fmt_ns(w, v->wait_ns), bp_fmt_bytes(b, v->bytes_read), n, v->path);
+		snprintf(n, sizeof(n), "%zu", v[i].service->nprocesses);
+		row(s, NULL, bp_fmt_ns(w, v[i].service->wait_ns),
+		    bp_fmt_bytes(b, v[i].service->bytes_read), n,
+		    v[i].first_start_ns ? bp_fmt_ts(st, v[i].first_start_ns) : "before",
+		    v[i].running ? "running" : bp_fmt_ts(en, v[i].last_exit_ns), v[i].unit);
 	}
+	free(v);
 }
 
 static const char *const tree_head[] = { "PID", "PROCESS", "TREE WAIT", "WAIT", "TREE BYTES",

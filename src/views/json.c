@@ -43,7 +43,10 @@
  *   "disks": [ { "name", "dev", "rotational": bool|null, "size",
  *                "metadata_bytes", "metadata_wait_ns", "file_bytes",
  *                "rq_read_bytes", "rq_reads", "rq_write_bytes" } ]
- *   "services": [ { "path", "processes", "wait_ns", "bytes_read" } ] by wait_ns (cgroups)
+ *   "services": [ { "path" (cgroup), "processes", "wait_ns", "bytes_read",
+ *                   "unit" (systemd unit, else the path), "first_start_ns"
+ *                   (0: before the recording), "last_exit_ns": int|null
+ *                   (null: running), "running": bool } ]    by wait_ns
  *   "execs": [ { "path", "count", "wait_ns", "bytes_read" } ]         by count, then path
  *   "timeline": { "start_ns", "bucket_ns", "columns": ["wait_ns",
  *                 "idle_wait_ns", "read_bytes", "rq_read_bytes", "waiting_max"],
@@ -302,6 +305,7 @@ static void file_list(struct bp_json *j, const struct bp_model *m, const struct 
 
 static void disks_execs_timeline(struct bp_json *j, const struct bp_model *m)
 {
+	struct bp_service_row *services;
 	char dev[32], row[128];
 	size_t i;
 
@@ -327,6 +331,7 @@ static void disks_execs_timeline(struct bp_json *j, const struct bp_model *m)
 		bp_json_end(j);
 	}
 	bp_json_end(j);
+	services = bp_view_services(m);
 	bp_json_array_begin(j, "services");
 	for (i = 0; i < m->nservices; i++) {
 		bp_json_object_begin(j, NULL);
@@ -334,9 +339,17 @@ static void disks_execs_timeline(struct bp_json *j, const struct bp_model *m)
 		bp_json_u64(j, "processes", m->services[i].nprocesses);
 		bp_json_u64(j, "wait_ns", m->services[i].wait_ns);
 		bp_json_u64(j, "bytes_read", m->services[i].bytes_read);
+		bp_json_string(j, "unit", services[i].unit);
+		bp_json_u64(j, "first_start_ns", services[i].first_start_ns);
+		if (services[i].running)
+			bp_json_null(j, "last_exit_ns");
+		else
+			bp_json_u64(j, "last_exit_ns", services[i].last_exit_ns);
+		bp_json_bool(j, "running", services[i].running);
 		bp_json_end(j);
 	}
 	bp_json_end(j);
+	free(services);
 	bp_json_array_begin(j, "execs");
 	for (i = 0; i < m->nexecs; i++) {
 		bp_json_object_begin(j, NULL);
