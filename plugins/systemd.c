@@ -185,12 +185,13 @@ static int by_wait(const void *a, const void *b, void *arg)
 	return strcmp(x->name, y->name);
 }
 
+/* Processes, wait and bytes per unit are the report's "I/O wait by service": text adds the rest. */
 static const struct bootprof_column unit_cols[] = {
 	{ "UNIT", "unit", BOOTPROF_TEXT },
-	{ "PROCS", "processes", BOOTPROF_U64 },
-	{ "WAIT", "wait_ns", BOOTPROF_NS },
+	{ NULL, "processes", BOOTPROF_U64 },
+	{ NULL, "wait_ns", BOOTPROF_NS },
 	{ "CPU", "run_ns", BOOTPROF_NS },
-	{ "READ", "bytes_read", BOOTPROF_BYTES },
+	{ NULL, "bytes_read", BOOTPROF_BYTES },
 	{ "TOP FILES", NULL, BOOTPROF_TEXT },
 	{ NULL, "first_attach_ns", BOOTPROF_TIME },
 };
@@ -266,7 +267,7 @@ static int systemd_model(struct bootprof_ctx *ctx, const struct bootprof_model *
 
 	h->value_u64(ctx, "attach_events", st->attaches);
 	/* No unit, nothing to say in text (not a systemd boot, or no attach events). */
-	h->section(ctx, "systemd: services (units from cgroup attach events)");
+	h->section(ctx, "systemd: CPU time and costliest files per unit");
 	if (st->nunits)
 		h->line(ctx, "%zu units, %llu cgroup attach events", st->nunits,
 			(unsigned long long)st->attaches);
