@@ -84,7 +84,6 @@ static int android_init(struct bootprof_ctx *ctx)
 {
 	const struct bootprof_host *h = ctx->host;
 	struct android *st = calloc(1, sizeof(*st));
-	const char *v;
 	int i;
 
 	if (!st)
@@ -97,8 +96,7 @@ static int android_init(struct bootprof_ctx *ctx)
 	st->archives = h->option(ctx, "archives");
 	if (!st->archives)
 		st->archives = DEFAULT_ARCHIVES;
-	v = h->option(ctx, "top");
-	st->top = v ? (size_t)strtoul(v, NULL, 10) : DEFAULT_TOP;
+	st->top = (size_t)h->option_u64(ctx, "top", DEFAULT_TOP);
 	st->switch_id = h->event_id(ctx, "sched", "sched_switch");
 	st->fork_id = h->event_id(ctx, "sched", "sched_process_fork");
 	st->exec_id = h->event_id(ctx, "sched", "sched_process_exec");
@@ -314,9 +312,17 @@ static unsigned char *tree_of(const struct bootprof_host *h, const char *pattern
 	return in;
 }
 
-static void zygote(struct bootprof_ctx *ctx, const struct bootprof_model *m)
+static const struct bootprof_column kind_cols[] = {
+	{ "ARCHIVE", NULL, BOOTPROF_TEXT },
+	{ "WAIT", NULL, BOOTPROF_NS },
+	{ "SHARE", NULL, BOOTPROF_TEXT },
+	{ "READ", NULL, BOOTPROF_BYTES },
+};
+
+/* The zygote tree's waits by archive type; returns the processes that matched. */
+static size_t zygote(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 {
-	static const char *const head[] = { "ARCHIVE", "WAIT", "SHARE", "READ" };
+	const struct bootprof_table_spec kinds = { NULL, kind_cols, 4, 0 };
 	const struct bootprof_host *h = ctx->host;
 	struct android *st = ctx->priv;
 	uint64_t wait[NKINDS] = { 0 }, bytes[NKINDS] = { 0 }, tree_wait = 0, tree_bytes = 0;
@@ -329,7 +335,7 @@ static void zygote(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 	char t[4][32];
 
 	if (!in)
-		return;
+		return 0;
 	for (i = 0; i < n; i++) {
 		if (!in[i] || h->process(m, i, &p))
 			continue;
@@ -351,49 +357,52 @@ static void zygote(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 	}
 	wait[K_UNATTRIBUTED] = tree_wait > charged ? tree_wait - charged : 0;
 
-	h->json_open(ctx, "zygote", '{');
-	h->json_str(ctx, "process", st->process);
-	h->json_u64(ctx, "matched", nroots);
-	h->json_u64(ctx, "processes", nproc);
-	h->json_u64(ctx, "wait_ns", tree_wait);
-	h->json_u64(ctx, "run_ns", tree_run);
-	h->json_u64(ctx, "bytes_read", tree_bytes);
-	h->json_u64(ctx, "waiting_wall_ns", st->tree_wait_wall_ns);
-	h->json_u64(ctx, "cpu_idle_while_waiting_ns", st->idle_ns);
-	h->json_open(ctx, "by_archive", '{');
+	h->object_begin(ctx, "zygote");
+	h->value_str(ctx, "process", st->process);
+	h->value_u64(ctx, "matched", nroots);
+	h->value_u64(ctx, "processes", nproc);
+	h->value_u64(ctx, "wait_ns", tree_wait);
+	h->value_u64(ctx, "run_ns", tree_run);
+	h->value_u64(ctx, "bytes_read", tree_bytes);
+	h->value_u64(ctx, "waiting_wall_ns", st->tree_wait_wall_ns);
+	h->value_u64(ctx, "cpu_idle_while_waiting_ns", st->idle_ns);
+	/* An object keyed by archive type in JSON (schema 1), a table in text. */
+	h->object_begin(ctx, "by_archive");
 	for (i = 0; i < NKINDS; i++) {
-		h->json_open(ctx, kind_name[i], '{');
-		h->json_u64(ctx, "wait_ns", wait[i]);
-		h->json_u64(ctx, "bytes_read", bytes[i]);
-		h->json_close(ctx);
+		h->object_begin(ctx, kind_name[i]);
+		h->value_u64(ctx, "wait_ns", wait[i]);
+		h->value_u64(ctx, "bytes_read", bytes[i]);
+		h->object_end(ctx);
 	}
-	h->json_close(ctx);
-	h->json_close(ctx);
+	h->object_end(ctx);
+	h->object_end(ctx);
 
-	if (!nroots) {
-		free(in);
-		return;
-	}
+	free(in);
+	if (!nroots)
+		return 0;
 	h->section(ctx, "android: zygote preload");
 	h->line(ctx, "Zygote ('%s'): %zu processes, I/O wait %s, CPU %s, read %s", st->process,
 		nproc, h->fmt_ns(t[0], tree_wait), h->fmt_ns(t[1], tree_run),
 		h->fmt_bytes(t[2], tree_bytes));
 	h->line(ctx, "  waiting (wall) %s, all CPUs idle meanwhile %s",
 		h->fmt_ns(t[0], st->tree_wait_wall_ns), h->fmt_ns(t[1], st->idle_ns));
-	h->table(ctx, 4, head, "lrrr");
+	h->table(ctx, &kinds);
 	for (i = 0; i < NKINDS; i++) {
-		const char *cells[4] = { kind_name[i], t[0], t[1], t[2] };
+		union bootprof_value v[4];
 
-		h->fmt_ns(t[0], wait[i]);
 		if (tree_wait)
-			snprintf(t[1], sizeof(t[1]), "%.1f%%", 100.0 * (double)wait[i] /
+			snprintf(t[3], sizeof(t[3]), "%.1f%%", 100.0 * (double)wait[i] /
 								(double)tree_wait);
 		else
-			snprintf(t[1], sizeof(t[1]), "-");
-		h->fmt_bytes(t[2], bytes[i]);
-		h->row(ctx, cells);
+			snprintf(t[3], sizeof(t[3]), "-");
+		v[0].s = kind_name[i];
+		v[1].u = wait[i];
+		v[2].s = t[3];
+		v[3].u = bytes[i];
+		h->row(ctx, v);
 	}
-	free(in);
+	h->table_end(ctx);
+	return nroots;
 }
 
 struct archive {
@@ -412,9 +421,31 @@ static int by_waste(const void *a, const void *b)
 	return strcmp(x->f.path, y->f.path);
 }
 
-static void package_scan(struct bootprof_ctx *ctx, const struct bootprof_model *m)
+static const struct bootprof_column archive_cols[] = {
+	{ "READ", "bytes_read", BOOTPROF_BYTES },
+	{ "USED", "used_bytes", BOOTPROF_BYTES },
+	{ "NEVER USED", "never_used_bytes", BOOTPROF_BYTES },
+	{ "USED %", NULL, BOOTPROF_DOUBLE },
+	{ "ARCHIVE", "path", BOOTPROF_PATH },
+	{ NULL, "size_pages", BOOTPROF_U64 },
+	{ NULL, "readers", BOOTPROF_U64 },
+};
+
+/* Without page access events: what was read, no usage (JSON only, the text says why). */
+static const struct bootprof_column archive_read_cols[] = {
+	{ NULL, "path", BOOTPROF_PATH },
+	{ NULL, "bytes_read", BOOTPROF_BYTES },
+	{ NULL, "size_pages", BOOTPROF_U64 },
+	{ NULL, "readers", BOOTPROF_U64 },
+};
+
+/*
+ * Archives the package scan read and how much of them was used. Shown in
+ * text only on Android (a zygote, or an .apk read): a desktop boot reads
+ * .jar and .zip files too, and is not scanning packages.
+ */
+static void package_scan(struct bootprof_ctx *ctx, const struct bootprof_model *m, int android)
 {
-	static const char *const head[] = { "READ", "USED", "NEVER USED", "USED %", "ARCHIVE" };
 	const struct bootprof_host *h = ctx->host;
 	struct android *st = ctx->priv;
 	size_t n = h->count(m, BOOTPROF_FILES), i, na = 0;
@@ -437,57 +468,66 @@ static void package_scan(struct bootprof_ctx *ctx, const struct bootprof_model *
 	}
 	if (na)
 		qsort(ar, na, sizeof(*ar), by_waste);
-	h->json_open(ctx, "package_scan", '{');
-	h->json_str(ctx, "archives", st->archives);
-	h->json_bool(ctx, "used_available", tot.access_available);
-	h->json_u64(ctx, "count", na);
-	h->json_u64(ctx, "bytes_read", read);
+	for (i = 0; i < na && !android; i++)
+		android = kind_of(ar[i].f.path) == K_APK;
+	h->object_begin(ctx, "package_scan");
+	h->value_str(ctx, "archives", st->archives);
+	h->value_bool(ctx, "used_available", tot.access_available);
+	h->value_u64(ctx, "count", na);
+	h->value_u64(ctx, "bytes_read", read);
 	if (tot.access_available) {
-		h->json_u64(ctx, "used_bytes", used);
-		h->json_u64(ctx, "never_used_bytes", never);
-	}
-	h->json_open(ctx, "files", '[');
-	for (i = 0; i < na; i++) {
-		h->json_open(ctx, NULL, '{');
-		h->json_str(ctx, "path", ar[i].f.path);
-		h->json_u64(ctx, "bytes_read", ar[i].f.bytes_read);
-		if (tot.access_available) {
-			h->json_u64(ctx, "used_bytes", ar[i].f.used_bytes);
-			h->json_u64(ctx, "never_used_bytes", ar[i].f.never_used_bytes);
-		}
-		h->json_u64(ctx, "size_pages", ar[i].f.size_pages);
-		h->json_u64(ctx, "readers", ar[i].f.nreaders);
-		h->json_close(ctx);
-	}
-	h->json_close(ctx);
-	h->json_close(ctx);
-
-	if (!na) {
-		free(ar);
-		return;
+		h->value_u64(ctx, "used_bytes", used);
+		h->value_u64(ctx, "never_used_bytes", never);
 	}
 	h->section(ctx, "android: package scan");
-	h->line(ctx, "Package scan ('%s'): %zu archives, read %s", st->archives, na,
-		h->fmt_bytes(t[0], read));
-	if (!tot.access_available) {
-		h->line(ctx, "  bytes used: not available (no page access events; kernel < 6.12)");
-		free(ar);
-		return;
+	if (na && android) {
+		h->line(ctx, "Package scan ('%s'): %zu archives, read %s", st->archives, na,
+			h->fmt_bytes(t[0], read));
+		if (tot.access_available)
+			h->line(ctx, "  used %s, never used %s (%.1f%% of what was read)",
+				h->fmt_bytes(t[0], used), h->fmt_bytes(t[1], never),
+				read ? 100.0 * (double)never / (double)read : 0.0);
+		else
+			h->line(ctx, "  bytes used: not available (no page access events; "
+				"kernel < 6.12)");
 	}
-	h->line(ctx, "  used %s, never used %s (%.1f%% of what was read)", h->fmt_bytes(t[0], used),
-		h->fmt_bytes(t[1], never), read ? 100.0 * (double)never / (double)read : 0.0);
-	h->table(ctx, 5, head, "rrrrl");
-	for (i = 0; i < na && (!st->top || i < st->top); i++) {
-		const struct bootprof_file *f = &ar[i].f;
-		const char *cells[5] = { t[0], t[1], t[2], t[3], f->path };
+	if (tot.access_available) {
+		struct bootprof_table_spec spec = { "files", archive_cols, 7, st->top };
+		struct bootprof_column cols[7];
 
-		h->fmt_bytes(t[0], f->bytes_read);
-		h->fmt_bytes(t[1], f->used_bytes);
-		h->fmt_bytes(t[2], f->never_used_bytes);
-		snprintf(t[3], sizeof(t[3]), "%.1f%%",
-			 f->bytes_read ? 100.0 * (double)f->used_bytes / (double)f->bytes_read : 0.0);
-		h->row(ctx, cells);
+		/* Titles only on Android: elsewhere the table is JSON's alone. */
+		memcpy(cols, archive_cols, sizeof(cols));
+		for (i = 0; i < 7 && !android; i++)
+			cols[i].title = NULL;
+		spec.columns = cols;
+		h->table(ctx, &spec);
+	} else {
+		const struct bootprof_table_spec spec = { "files", archive_read_cols, 4, 0 };
+
+		h->table(ctx, &spec);
 	}
+	for (i = 0; i < na; i++) {
+		const struct bootprof_file *f = &ar[i].f;
+		union bootprof_value v[7];
+
+		if (tot.access_available) {
+			v[0].u = f->bytes_read;
+			v[1].u = f->used_bytes;
+			v[2].u = f->never_used_bytes;
+			v[3].d = f->bytes_read ? 100.0 * (double)f->used_bytes / (double)f->bytes_read : 0;
+			v[4].s = f->path;
+			v[5].u = f->size_pages;
+			v[6].u = f->nreaders;
+		} else {
+			v[0].s = f->path;
+			v[1].u = f->bytes_read;
+			v[2].u = f->size_pages;
+			v[3].u = f->nreaders;
+		}
+		h->row(ctx, v);
+	}
+	h->table_end(ctx);
+	h->object_end(ctx);
 	free(ar);
 }
 
@@ -508,8 +548,7 @@ static int android_model(struct bootprof_ctx *ctx, const struct bootprof_model *
 		st->nwaiting = 0;
 		update(st, end);
 	}
-	zygote(ctx, m);
-	package_scan(ctx, m);
+	package_scan(ctx, m, zygote(ctx, m) > 0);
 	return 0;
 }
 
@@ -534,7 +573,7 @@ static const char *const android_options[] = {
 	"process=PATTERNS   the preloading process: comm or exec path, fnmatch, comma-separated "
 	"(default " DEFAULT_PROCESS ")",
 	"archives=PATTERNS  archives of the package scan (default " DEFAULT_ARCHIVES ")",
-	"top=N              archives shown (default 20; 0: all)",
+	"top=N              archives shown in text (default 20; 0: all; JSON has all)",
 	NULL,
 };
 static const char *const android_keys[] = { "zygote", "package_scan", NULL };

@@ -133,10 +133,7 @@ static int initcall_init(struct bootprof_ctx *ctx)
 	if (!st)
 		return -1;
 	ctx->priv = st;
-	st->top = DEFAULT_TOP;
-	v = h->option(ctx, "top");
-	if (v)
-		st->top = (size_t)strtoul(v, NULL, 10);
+	st->top = (size_t)h->option_u64(ctx, "top", DEFAULT_TOP);
 	st->start_id = h->event_id(ctx, "initcall", "initcall_start");
 	st->finish_id = h->event_id(ctx, "initcall", "initcall_finish");
 	st->level_id = h->event_id(ctx, "initcall", "initcall_level");
@@ -249,13 +246,31 @@ static int by_duration(const void *a, const void *b)
 	return 0;
 }
 
+static const struct bootprof_column level_cols[] = {
+	{ "LEVEL", "level", BOOTPROF_TEXT },
+	{ "INITCALLS", "count", BOOTPROF_U64 },
+	{ "TOTAL", "total_ns", BOOTPROF_NS },
+};
+
+static const struct bootprof_column call_cols[] = {
+	{ "DURATION", "duration_ns", BOOTPROF_NS },
+	{ "START", "start_ns", BOOTPROF_TIME },
+	{ "LEVEL", "level", BOOTPROF_TEXT },
+	{ "RET", "ret", BOOTPROF_I64 },
+	{ "INITCALL", NULL, BOOTPROF_TEXT },
+	{ NULL, "func", BOOTPROF_TEXT },
+	{ NULL, "symbol", BOOTPROF_TEXT },
+	{ NULL, "pid", BOOTPROF_I64 },
+};
+
 static int initcall_model(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 {
-	static const char *const head[] = { "DURATION", "START", "LEVEL", "RET", "INITCALL" };
-	static const char *const lhead[] = { "LEVEL", "INITCALLS", "TOTAL" };
+	const struct bootprof_table_spec levels = { "levels", level_cols, 3, 0 };
+	struct bootprof_table_spec calls = { "slowest", call_cols, 8, 0 };
 	const struct bootprof_host *h = ctx->host;
 	struct initcall *st = ctx->priv;
 	uint64_t total = 0;
+	char t[32];
 	size_t i, r;
 
 	(void)m;
@@ -263,75 +278,54 @@ static int initcall_model(struct bootprof_ctx *ctx, const struct bootprof_model 
 		total += st->calls[i].duration_ns;
 	for (r = 0; r < st->nrun; r++)
 		st->unfinished += st->run[r].open;
-	h->json_u64(ctx, "count", st->ncalls);
-	h->json_u64(ctx, "total_ns", total);
-	h->json_u64(ctx, "unfinished", st->unfinished);
-	if (st->start_id < 0) {
-		/* Not an early-boot recording with initcall events: say so in JSON only. */
-		h->json_bool(ctx, "recorded", 0);
+	h->value_u64(ctx, "count", st->ncalls);
+	h->value_u64(ctx, "total_ns", total);
+	h->value_u64(ctx, "unfinished", st->unfinished);
+	/* Not an early-boot recording with initcall events: say so in JSON only. */
+	h->value_bool(ctx, "recorded", st->start_id >= 0);
+	if (st->start_id < 0)
 		return 0;
-	}
-	h->json_bool(ctx, "recorded", 1);
 	h->section(ctx, "initcall: kernel initcalls");
-	{
-		char t[32];
-
+	if (st->ncalls)
 		h->line(ctx, "%zu initcalls, %s in total%s", st->ncalls, h->fmt_ns(t, total),
 			st->unfinished ? " (some never finished in the recording)" : "");
-	}
 	/* initcall_level events (when recorded) name the level of what follows. */
-	h->json_open(ctx, "levels", '[');
-	if (st->nlevels) {
-		h->table(ctx, 3, lhead, "lrr");
-		for (i = 0; i < (size_t)st->nlevels; i++) {
-			char c[2][32];
-			const char *cells[3] = { st->levels[i], c[0], c[1] };
+	h->table(ctx, &levels);
+	for (i = 0; i < (size_t)st->nlevels; i++) {
+		union bootprof_value v[3];
 
-			snprintf(c[0], sizeof(c[0]), "%zu", st->level_count[i]);
-			h->fmt_ns(c[1], st->level_ns[i]);
-			h->row(ctx, cells);
-			h->json_open(ctx, NULL, '{');
-			h->json_str(ctx, "level", st->levels[i]);
-			h->json_u64(ctx, "count", st->level_count[i]);
-			h->json_u64(ctx, "total_ns", st->level_ns[i]);
-			h->json_close(ctx);
-		}
+		v[0].s = st->levels[i];
+		v[1].u = st->level_count[i];
+		v[2].u = st->level_ns[i];
+		h->row(ctx, v);
 	}
-	h->json_close(ctx);
+	h->table_end(ctx);
 	if (st->ncalls)
 		qsort(st->calls, st->ncalls, sizeof(*st->calls), by_duration);
 	h->section(ctx, "initcall: slowest initcalls");
-	h->table(ctx, 5, head, "rrlrl");
-	h->json_open(ctx, "slowest", '[');
-	for (i = 0; i < st->ncalls && (!st->top || i < st->top); i++) {
+	calls.top = st->top;
+	h->table(ctx, &calls);
+	for (i = 0; i < st->ncalls; i++) {
 		const struct call *c = &st->calls[i];
 		const char *sym = h->ksym(ctx, c->func);
-		char addr[24], dur[32], start[32], ret[16], name[256];
-		const char *cells[5] = { dur, start, c->level >= 0 ? st->levels[c->level] : "?",
-					 ret, name };
+		char addr[24], name[256];
+		union bootprof_value v[8];
 
 		if (!sym && st->nsyms)
 			sym = lookup(st, c->func);
-
 		snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)c->func);
 		snprintf(name, sizeof(name), "%s", sym ? sym : addr);
-		h->fmt_ns(dur, c->duration_ns);
-		snprintf(start, sizeof(start), "%llu.%06llu",
-			 (unsigned long long)(c->start_ns / 1000000000),
-			 (unsigned long long)(c->start_ns % 1000000000 / 1000));
-		snprintf(ret, sizeof(ret), "%d", c->ret);
-		h->row(ctx, cells);
-		h->json_open(ctx, NULL, '{');
-		h->json_str(ctx, "func", addr);
-		h->json_str(ctx, "symbol", sym ? name : NULL);
-		h->json_u64(ctx, "start_ns", c->start_ns);
-		h->json_u64(ctx, "duration_ns", c->duration_ns);
-		h->json_i64(ctx, "ret", c->ret);
-		h->json_i64(ctx, "pid", c->pid);
-		h->json_str(ctx, "level", c->level >= 0 ? st->levels[c->level] : NULL);
-		h->json_close(ctx);
+		v[0].u = c->duration_ns;
+		v[1].u = c->start_ns;
+		v[2].s = c->level >= 0 ? st->levels[c->level] : NULL;
+		v[3].i = c->ret;
+		v[4].s = name;
+		v[5].s = addr;
+		v[6].s = sym ? name : NULL;
+		v[7].i = c->pid;
+		h->row(ctx, v);
 	}
-	h->json_close(ctx);
+	h->table_end(ctx);
 	return 0;
 }
 
@@ -353,7 +347,7 @@ static void initcall_release(struct bootprof_ctx *ctx)
 
 static const char *const initcall_events[] = { "initcall:*", NULL };
 static const char *const initcall_options[] = {
-	"top=N           slowest initcalls shown (default 20; 0: all)",
+	"top=N           slowest initcalls shown in text (default 20; 0: all; JSON has all)",
 	"kallsyms=FILE   names for functions when the recording has none (/proc/kallsyms of that boot)",
 	NULL,
 };

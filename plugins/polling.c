@@ -36,23 +36,6 @@ struct polling {
 	size_t top;
 };
 
-static uint64_t opt_num(struct bootprof_ctx *ctx, const char *key, uint64_t def)
-{
-	const char *v = ctx->host->option(ctx, key);
-	char *end;
-	unsigned long long n;
-
-	if (!v)
-		return def;
-	n = strtoull(v, &end, 10);
-	if (*end || end == v) {
-		ctx->host->warn(ctx, "option %s=%s is not a number; using %llu", key, v,
-				(unsigned long long)def);
-		return def;
-	}
-	return n;
-}
-
 static int polling_init(struct bootprof_ctx *ctx)
 {
 	const struct bootprof_host *h = ctx->host;
@@ -61,10 +44,10 @@ static int polling_init(struct bootprof_ctx *ctx)
 	if (!st)
 		return -1;
 	ctx->priv = st;
-	st->min = opt_num(ctx, "min", DEFAULT_MIN);
+	st->min = h->option_u64(ctx, "min", DEFAULT_MIN);
 	if (st->min < 2)
 		st->min = 2;
-	st->top = (size_t)opt_num(ctx, "top", DEFAULT_TOP);
+	st->top = (size_t)h->option_u64(ctx, "top", DEFAULT_TOP);
 	st->exec_id = h->event_id(ctx, "sched", "sched_process_exec");
 	st->filename = h->field(ctx, st->exec_id, "filename");
 	return 0;
@@ -129,13 +112,24 @@ static int by_count(const void *a, const void *b)
 	return strcmp(x->path, y->path);
 }
 
+static const struct bootprof_column prog_cols[] = {
+	{ "EXECS", "count", BOOTPROF_U64 },
+	{ "PER S", "per_second", BOOTPROF_DOUBLE },
+	{ "EVERY", "interval_ns", BOOTPROF_NS },
+	{ "CPU", "run_ns", BOOTPROF_NS },
+	{ "PROGRAM", "path", BOOTPROF_PATH },
+	{ NULL, "first_ns", BOOTPROF_TIME },
+	{ NULL, "last_ns", BOOTPROF_TIME },
+	{ NULL, "wait_ns", BOOTPROF_NS },
+	{ NULL, "bytes_read", BOOTPROF_BYTES },
+};
+
 static void programs(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 {
-	static const char *const head[] = { "EXECS", "PER S", "EVERY", "WAIT", "CPU", "READ",
-					    "PROGRAM" };
+	struct bootprof_table_spec spec = { "programs", prog_cols, 9, 0 };
 	const struct bootprof_host *h = ctx->host;
 	struct polling *st = ctx->priv;
-	size_t i, k, n = h->count(m, BOOTPROF_PROCESSES), shown = 0;
+	size_t i, n = h->count(m, BOOTPROF_PROCESSES);
 	struct bootprof_process p;
 	struct bootprof_exec e;
 
@@ -165,45 +159,27 @@ static void programs(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 	if (st->nprogs)
 		qsort(st->progs, st->nprogs, sizeof(*st->progs), by_count);
 
-	/* Text only when something repeats (sorted: the first row tells). */
-	if (st->nprogs && st->progs[0].count >= st->min) {
+	/* The report's "Repeated work" has count, wait and bytes: text adds the rate and CPU. */
+	if (st->nprogs && st->progs[0].count >= st->min)
 		h->line(ctx, "Programs exec'd at least %llu times:", (unsigned long long)st->min);
-		h->table(ctx, 7, head, "rrrrrrl");
-	}
-	h->json_open(ctx, "programs", '[');
+	spec.top = st->top;
+	h->table(ctx, &spec);
 	for (i = 0; i < st->nprogs && st->progs[i].count >= st->min; i++) {
 		const struct prog *pr = &st->progs[i];
-		char c[6][32];
-		const char *cells[7];
-		double rate = rate_of(pr->count, pr->first_ns, pr->last_ns);
-		uint64_t every = pr->count > 1 ? (pr->last_ns - pr->first_ns) / (pr->count - 1) : 0;
+		union bootprof_value v[9];
 
-		h->json_open(ctx, NULL, '{');
-		h->json_str(ctx, "path", pr->path);
-		h->json_u64(ctx, "count", pr->count);
-		h->json_u64(ctx, "first_ns", pr->first_ns);
-		h->json_u64(ctx, "last_ns", pr->last_ns);
-		h->json_double(ctx, "per_second", rate);
-		h->json_u64(ctx, "interval_ns", every);
-		h->json_u64(ctx, "wait_ns", pr->wait_ns);
-		h->json_u64(ctx, "run_ns", pr->run_ns);
-		h->json_u64(ctx, "bytes_read", pr->bytes);
-		h->json_close(ctx);
-		if (st->top && shown >= st->top)
-			continue;
-		shown++;
-		snprintf(c[0], sizeof(c[0]), "%llu", (unsigned long long)pr->count);
-		snprintf(c[1], sizeof(c[1]), "%.1f", rate);
-		h->fmt_ns(c[2], every);
-		h->fmt_ns(c[3], pr->wait_ns);
-		h->fmt_ns(c[4], pr->run_ns);
-		h->fmt_bytes(c[5], pr->bytes);
-		for (k = 0; k < 6; k++)
-			cells[k] = c[k];
-		cells[6] = pr->path;
-		h->row(ctx, cells);
+		v[0].u = pr->count;
+		v[1].d = rate_of(pr->count, pr->first_ns, pr->last_ns);
+		v[2].u = pr->count > 1 ? (pr->last_ns - pr->first_ns) / (pr->count - 1) : 0;
+		v[3].u = pr->run_ns;
+		v[4].s = pr->path;
+		v[5].u = pr->first_ns;
+		v[6].u = pr->last_ns;
+		v[7].u = pr->wait_ns;
+		v[8].u = pr->bytes;
+		h->row(ctx, v);
 	}
-	h->json_close(ctx);
+	h->table_end(ctx);
 }
 
 struct busy_file {
@@ -220,10 +196,21 @@ static int by_readers(const void *a, const void *b)
 	return strcmp(x->f.path ? x->f.path : "", y->f.path ? y->f.path : "");
 }
 
-/* Files read or mapped by at least min processes (one process = one open). */
+/*
+ * Files read or mapped by at least min processes (one process = one open):
+ * JSON only, as the report's "files read by several processes" lists them.
+ */
+static const struct bootprof_column file_cols[] = {
+	{ NULL, "path", BOOTPROF_PATH },
+	{ NULL, "readers", BOOTPROF_U64 },
+	{ NULL, "per_second", BOOTPROF_DOUBLE },
+	{ NULL, "wait_ns", BOOTPROF_NS },
+	{ NULL, "bytes_read", BOOTPROF_BYTES },
+};
+
 static void files(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 {
-	static const char *const head[] = { "READERS", "PER S", "WAIT", "READ", "FILE" };
+	const struct bootprof_table_spec spec = { "files", file_cols, 5, 0 };
 	const struct bootprof_host *h = ctx->host;
 	struct polling *st = ctx->priv;
 	size_t i, n = h->count(m, BOOTPROF_FILES), nb = 0;
@@ -239,34 +226,19 @@ static void files(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 	}
 	if (nb)
 		qsort(busy, nb, sizeof(*busy), by_readers);
-	h->section(ctx, "polling: files read by process after process");
-	if (nb) {
-		h->line(ctx, "Files read by at least %llu processes:", (unsigned long long)st->min);
-		h->table(ctx, 5, head, "rrrrl");
-	}
-	h->json_open(ctx, "files", '[');
+	h->table(ctx, &spec);
 	for (i = 0; i < nb; i++) {
 		const struct bootprof_file *f = &busy[i].f;
-		double rate = rate_of(f->nreaders, f->first_ns, f->last_ns);
-		char c[4][32];
-		const char *cells[5] = { c[0], c[1], c[2], c[3], f->path };
+		union bootprof_value v[5];
 
-		h->json_open(ctx, NULL, '{');
-		h->json_str(ctx, "path", f->path);
-		h->json_u64(ctx, "readers", f->nreaders);
-		h->json_double(ctx, "per_second", rate);
-		h->json_u64(ctx, "wait_ns", f->wait_ns);
-		h->json_u64(ctx, "bytes_read", f->bytes_read);
-		h->json_close(ctx);
-		if (st->top && i >= st->top)
-			continue;
-		snprintf(c[0], sizeof(c[0]), "%zu", f->nreaders);
-		snprintf(c[1], sizeof(c[1]), "%.1f", rate);
-		h->fmt_ns(c[2], f->wait_ns);
-		h->fmt_bytes(c[3], f->bytes_read);
-		h->row(ctx, cells);
+		v[0].s = f->path;
+		v[1].u = f->nreaders;
+		v[2].d = rate_of(f->nreaders, f->first_ns, f->last_ns);
+		v[3].u = f->wait_ns;
+		v[4].u = f->bytes_read;
+		h->row(ctx, v);
 	}
-	h->json_close(ctx);
+	h->table_end(ctx);
 	free(busy);
 }
 
@@ -275,9 +247,7 @@ static int polling_model(struct bootprof_ctx *ctx, const struct bootprof_model *
 	struct polling *st = ctx->priv;
 
 	ctx->host->section(ctx, "polling: programs exec'd over and over");
-	if (st->exec_id < 0)
-		ctx->host->line(ctx, "no sched_process_exec events: exec rates unknown");
-	ctx->host->json_u64(ctx, "min_count", st->min);
+	ctx->host->value_u64(ctx, "min_count", st->min);
 	programs(ctx, m);
 	files(ctx, m);
 	return 0;
@@ -299,7 +269,7 @@ static void polling_release(struct bootprof_ctx *ctx)
 static const char *const polling_events[] = { "sched:sched_process_exec", NULL };
 static const char *const polling_options[] = {
 	"min=N  repetitions that count as polling (default 10)",
-	"top=N  rows shown per table (default 10; 0: all)",
+	"top=N  programs shown in text (default 10; 0: all; JSON has all)",
 	NULL,
 };
 static const char *const polling_keys[] = { "min_count", "programs", "files", NULL };

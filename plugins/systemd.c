@@ -59,49 +59,6 @@ static struct task_unit *slot(struct systemd *st, int tid, int insert)
 	return t;
 }
 
-static int has_suffix(const char *s, size_t len, const char *suf)
-{
-	size_t n = strlen(suf);
-
-	return len > n && !memcmp(s + len - n, suf, n);
-}
-
-/* The unit a cgroup path names (see the top of the file), copied into buf. */
-static int unit_of_path(const char *path, char *buf, size_t len)
-{
-	static const char *const sufs[] = { ".service", ".scope", ".socket", ".mount", ".swap",
-					    ".device", ".timer", ".target", NULL };
-	const char *best = NULL, *slice = NULL, *p = path;
-	size_t best_len = 0, slice_len = 0, k;
-
-	while (*p) {
-		size_t n;
-
-		p += strspn(p, "/");
-		n = strcspn(p, "/");
-		for (k = 0; n && sufs[k]; k++) {
-			if (has_suffix(p, n, sufs[k])) {
-				best = p;
-				best_len = n;
-			}
-		}
-		if (n && has_suffix(p, n, ".slice")) {
-			slice = p;
-			slice_len = n;
-		}
-		p += n;
-	}
-	if (!best) {
-		best = slice;
-		best_len = slice_len;
-	}
-	if (!best || best_len >= len)
-		return -1;
-	memcpy(buf, best, best_len);
-	buf[best_len] = 0;
-	return 0;
-}
-
 static int unit_index(struct systemd *st, const char *name, uint64_t ts)
 {
 	size_t i;
@@ -127,22 +84,6 @@ static int unit_index(struct systemd *st, const char *name, uint64_t ts)
 	return (int)st->nunits++;
 }
 
-static size_t opt_size(struct bootprof_ctx *ctx, const char *key, size_t def)
-{
-	const char *v = ctx->host->option(ctx, key);
-	char *end;
-	unsigned long n;
-
-	if (!v)
-		return def;
-	n = strtoul(v, &end, 10);
-	if (*end || end == v) {
-		ctx->host->warn(ctx, "option %s=%s is not a number", key, v);
-		return def;
-	}
-	return n;
-}
-
 static int systemd_init(struct bootprof_ctx *ctx)
 {
 	const struct bootprof_host *h = ctx->host;
@@ -152,8 +93,8 @@ static int systemd_init(struct bootprof_ctx *ctx)
 		return -1;
 	ctx->priv = st;
 	st->tasks.size = sizeof(struct task_unit);
-	st->top = opt_size(ctx, "top", DEFAULT_TOP);
-	st->top_files = opt_size(ctx, "files", DEFAULT_TOP_FILES);
+	st->top = (size_t)h->option_u64(ctx, "top", DEFAULT_TOP);
+	st->top_files = (size_t)h->option_u64(ctx, "files", DEFAULT_TOP_FILES);
 	st->attach_id = h->event_id(ctx, "cgroup", "cgroup_attach_task");
 	st->fork_id = h->event_id(ctx, "sched", "sched_process_fork");
 	st->f_root = h->field(ctx, st->attach_id, "dst_root");
@@ -181,7 +122,7 @@ static void systemd_event(struct bootprof_ctx *ctx, const struct bootprof_event 
 		h->field_str(ev, st->f_path, path, sizeof(path));
 		if (tid <= 0)
 			return;
-		if (!unit_of_path(path, name, sizeof(name))) {
+		if (!h->unit_of_cgroup(path, name, sizeof(name))) {
 			int u = unit_index(st, name, ev->ts);
 
 			t = slot(st, tid, 1);
@@ -244,9 +185,27 @@ static int by_wait(const void *a, const void *b, void *arg)
 	return strcmp(x->name, y->name);
 }
 
+/* Processes, wait and bytes per unit are the report's "I/O wait by service": text adds the rest. */
+static const struct bootprof_column unit_cols[] = {
+	{ "UNIT", "unit", BOOTPROF_TEXT },
+	{ NULL, "processes", BOOTPROF_U64 },
+	{ NULL, "wait_ns", BOOTPROF_NS },
+	{ "CPU", "run_ns", BOOTPROF_NS },
+	{ NULL, "bytes_read", BOOTPROF_BYTES },
+	{ "TOP FILES", NULL, BOOTPROF_TEXT },
+	{ NULL, "first_attach_ns", BOOTPROF_TIME },
+};
+
+static const struct bootprof_column file_cols[] = {
+	{ NULL, "path", BOOTPROF_PATH },
+	{ NULL, "wait_ns", BOOTPROF_NS },
+	{ NULL, "bytes_read", BOOTPROF_BYTES },
+};
+
 static int systemd_model(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 {
-	static const char *const head[] = { "UNIT", "PROCS", "WAIT", "CPU", "READ", "TOP FILES" };
+	struct bootprof_table_spec units = { "units", unit_cols, 7, 0 };
+	const struct bootprof_table_spec top_files = { "top_files", file_cols, 3, 0 };
 	const struct bootprof_host *h = ctx->host;
 	struct systemd *st = ctx->priv;
 	size_t np = h->count(m, BOOTPROF_PROCESSES), na = h->count(m, BOOTPROF_ACCESSES);
@@ -306,64 +265,59 @@ static int systemd_model(struct bootprof_ctx *ctx, const struct bootprof_model *
 	if (st->nunits)
 		qsort_r(order, st->nunits, sizeof(*order), by_wait, st);
 
-	h->json_u64(ctx, "attach_events", st->attaches);
+	h->value_u64(ctx, "attach_events", st->attaches);
 	/* No unit, nothing to say in text (not a systemd boot, or no attach events). */
-	if (st->nunits) {
-		h->section(ctx, "systemd: services (units from cgroup attach events)");
+	h->section(ctx, "systemd: CPU time and costliest files per unit");
+	if (st->nunits)
 		h->line(ctx, "%zu units, %llu cgroup attach events", st->nunits,
 			(unsigned long long)st->attaches);
-		h->table(ctx, 6, head, "lrrrrl");
-	}
-	h->json_open(ctx, "units", '[');
+	units.top = st->top;
+	h->table(ctx, &units);
 	for (i = 0; i < st->nunits; i++) {
 		const struct unit *u = &st->units[order[i]];
-		char c[4][32], files[256] = "";
-		const char *cells[6];
-		size_t nf = 0, used = 0;
+		char files[256] = "";
+		size_t nf = 0, used = 0, first = 0;
+		union bootprof_value v[7];
 
-		h->json_open(ctx, NULL, '{');
-		h->json_str(ctx, "unit", u->name);
-		h->json_u64(ctx, "processes", u->processes);
-		h->json_u64(ctx, "wait_ns", u->wait_ns);
-		h->json_u64(ctx, "run_ns", u->run_ns);
-		h->json_u64(ctx, "bytes_read", u->bytes_read);
-		h->json_u64(ctx, "first_attach_ns", u->attach_ns);
-		h->json_open(ctx, "top_files", '[');
-		for (j = 0; j < nuf; j++) {
+		/* The unit's files, costliest first (uf is sorted by unit, then cost). */
+		for (j = 0; j < nuf && uf[j].unit != order[i]; j++)
+			;
+		first = j;
+		for (; j < nuf && uf[j].unit == order[i] && nf < st->top_files; j++) {
 			const char *base;
 
-			if (uf[j].unit != order[i] || nf >= st->top_files ||
-			    (!uf[j].wait_ns && !uf[j].bytes) || h->file(m, uf[j].file, &f))
+			if ((!uf[j].wait_ns && !uf[j].bytes) || h->file(m, uf[j].file, &f))
 				continue;
 			nf++;
-			h->json_open(ctx, NULL, '{');
-			h->json_str(ctx, "path", f.path);
-			h->json_u64(ctx, "wait_ns", uf[j].wait_ns);
-			h->json_u64(ctx, "bytes_read", uf[j].bytes);
-			h->json_close(ctx);
 			base = f.path ? strrchr(f.path, '/') : NULL;
 			base = base && base[1] ? base + 1 : (f.path ? f.path : "?");
 			if (used < sizeof(files))
 				used += (size_t)snprintf(files + used, sizeof(files) - used, "%s%s",
 							 nf > 1 ? ", " : "", base);
 		}
-		h->json_close(ctx);
-		h->json_close(ctx);
-		if (st->top && i >= st->top)
-			continue;
-		snprintf(c[0], sizeof(c[0]), "%zu", u->processes);
-		h->fmt_ns(c[1], u->wait_ns);
-		h->fmt_ns(c[2], u->run_ns);
-		h->fmt_bytes(c[3], u->bytes_read);
-		cells[0] = u->name;
-		cells[1] = c[0];
-		cells[2] = c[1];
-		cells[3] = c[2];
-		cells[4] = c[3];
-		cells[5] = files;
-		h->row(ctx, cells);
+		v[0].s = u->name;
+		v[1].u = u->processes;
+		v[2].u = u->wait_ns;
+		v[3].u = u->run_ns;
+		v[4].u = u->bytes_read;
+		v[5].s = files;
+		v[6].u = u->attach_ns;
+		h->row(ctx, v);
+		h->table(ctx, &top_files);
+		for (j = first, nf = 0; j < nuf && uf[j].unit == order[i] && nf < st->top_files; j++) {
+			union bootprof_value fv[3];
+
+			if ((!uf[j].wait_ns && !uf[j].bytes) || h->file(m, uf[j].file, &f))
+				continue;
+			nf++;
+			fv[0].s = f.path;
+			fv[1].u = uf[j].wait_ns;
+			fv[2].u = uf[j].bytes;
+			h->row(ctx, fv);
+		}
+		h->table_end(ctx);
 	}
-	h->json_close(ctx);
+	h->table_end(ctx);
 	free(proc_unit);
 	free(uf);
 	free(order);
@@ -387,7 +341,7 @@ static void systemd_release(struct bootprof_ctx *ctx)
 static const char *const systemd_events[] = { "cgroup:cgroup_attach_task",
 					      "sched:sched_process_fork", NULL };
 static const char *const systemd_options[] = {
-	"top=N    units shown (default 20; 0: all)",
+	"top=N    units shown in text (default 20; 0: all; JSON has all)",
 	"files=N  top files per unit (default 3)",
 	NULL,
 };

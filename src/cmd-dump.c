@@ -13,6 +13,7 @@
 #include "builtin.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
+#include "util/printable.h"
 #include "util/xalloc.h"
 
 const char cmd_dump_usage[] =
@@ -196,21 +197,21 @@ static int print_header(struct bp_reader *r, const char *file)
 	const struct bp_meta *m = bp_reader_meta(r);
 	size_t i;
 
-	printf("# file: %s (trace.dat version %d%s%s)\n", file, bp_reader_version(r),
+	bp_fprintf_printable(stdout, "# file: %s (trace.dat version %d%s%s)\n", file, bp_reader_version(r),
 	       m->bootprof_version ? ", bootprof " : "",
 	       m->bootprof_version ? m->bootprof_version : "");
-	printf("# kernel: %s %s (%s, %s)\n", or_unknown(m->kernel_release),
+	bp_fprintf_printable(stdout, "# kernel: %s %s (%s, %s)\n", or_unknown(m->kernel_release),
 	       m->kernel_version ? m->kernel_version : "", or_unknown(m->hostname),
 	       or_unknown(m->machine));
 	printf("# cpus: %d, page size %d\n", m->ncpus, m->page_size);
-	printf("# clock: %s\n", or_unknown(m->clock));
+	bp_fprintf_printable(stdout, "# clock: %s\n", or_unknown(m->clock));
 	if (print_lost(r, m) < 0)
 		return -1;
 	printf("# unavailable events:");
 	if (!m->nunavailable)
 		printf(" none");
 	for (i = 0; i < m->nunavailable; i++)
-		printf("%s%s", i ? ", " : " ", m->unavailable[i]);
+		bp_fprintf_printable(stdout, "%s%s", i ? ", " : " ", m->unavailable[i]);
 	putchar('\n');
 	printf("# paths: %zu, unresolved: %llu\n", m->npaths, (unsigned long long)m->unresolved);
 	return 0;
@@ -219,7 +220,7 @@ static int print_header(struct bp_reader *r, const char *file)
 static void print_word(const char *key, const char *value)
 {
 	if (value)
-		printf("# %s: %s\n", key, value);
+		bp_fprintf_printable(stdout, "# %s: %s\n", key, value);
 }
 
 static void print_meta(const struct bp_meta *m)
@@ -239,13 +240,13 @@ static void print_meta(const struct bp_meta *m)
 	       (unsigned long long)(m->stop_ns / 1000000000),
 	       (unsigned long long)(m->stop_ns % 1000000000));
 	for (i = 0; i < m->nevents; i++)
-		printf("# event: %s\n", m->events[i]);
+		bp_fprintf_printable(stdout, "# event: %s\n", m->events[i]);
 	for (i = 0; i < m->nmounts; i++)
-		printf("# mount: %u:%u %s %s %s\n", BP_DEV_MAJOR(m->mounts[i].dev),
+		bp_fprintf_printable(stdout, "# mount: %u:%u %s %s %s\n", BP_DEV_MAJOR(m->mounts[i].dev),
 		       BP_DEV_MINOR(m->mounts[i].dev), m->mounts[i].fstype, m->mounts[i].dir,
 		       m->mounts[i].source);
 	for (i = 0; i < m->ndisks; i++)
-		printf("# disk: %u:%u %s rotational=%s size=%llu\n", BP_DEV_MAJOR(m->disks[i].dev),
+		bp_fprintf_printable(stdout, "# disk: %u:%u %s rotational=%s size=%llu\n", BP_DEV_MAJOR(m->disks[i].dev),
 		       BP_DEV_MINOR(m->disks[i].dev), m->disks[i].name,
 		       m->disks[i].rotational < 0 ? "unknown" : m->disks[i].rotational ? "1" : "0",
 		       (unsigned long long)m->disks[i].size);
@@ -263,7 +264,7 @@ static void print_meta(const struct bp_meta *m)
 		}
 	}
 	for (i = 0; i < m->npaths; i++)
-		printf("# path: %u:%u %llu %s\n", BP_DEV_MAJOR(m->paths[i].dev),
+		bp_fprintf_printable(stdout, "# path: %u:%u %llu %s\n", BP_DEV_MAJOR(m->paths[i].dev),
 		       BP_DEV_MINOR(m->paths[i].dev), (unsigned long long)m->paths[i].ino,
 		       m->paths[i].path);
 }
@@ -283,7 +284,7 @@ static void print_event(struct tep_handle *tep, struct trace_seq *seq, const str
 	if (ev->format)
 		tep_print_event(tep, seq, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(seq);
-	printf("%llu.%06llu [%03d] %d %s %s: %s\n", (unsigned long long)(ev->ts / 1000000000),
+	bp_fprintf_printable(stdout, "%llu.%06llu [%03d] %d %s %s: %s\n", (unsigned long long)(ev->ts / 1000000000),
 	       (unsigned long long)(ev->ts % 1000000000 / 1000), ev->cpu, pid,
 	       tep_data_comm_from_pid(tep, pid),
 	       ev->format ? ev->format->name : "unknown", ev->format ? seq->buffer : "");

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "analysis/model.h"
@@ -16,6 +17,7 @@
 #include "plugin/plugins.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
+#include "util/printable.h"
 #include "views/report.h"
 
 #define DEFAULT_RECORDING "/var/log/bootprof/latest.dat"
@@ -34,6 +36,8 @@ const char cmd_report_usage[] =
 	"                       totals (or summary), services (default processes)\n"
 	"  -n, --top N          rows per list (default 10 for text/markdown, all for\n"
 	"                       json/csv; 0 = all)\n"
+	"  -w, --width N        text: columns per line (default: the terminal's width,\n"
+	"                       100 when not a terminal); longer lines wrap, nothing is cut\n"
 	"  -p, --pid PID        only this process (and the files it touched)\n"
 	"  -c, --comm STR       only processes whose comm or exec path contains STR\n"
 	"      --file STR       only files whose path contains STR\n"
@@ -54,6 +58,7 @@ const struct option cmd_report_options[] = {
 	{ "format", required_argument, NULL, 'f' },
 	{ "table", required_argument, NULL, 'T' },
 	{ "top", required_argument, NULL, 'n' },
+	{ "width", required_argument, NULL, 'w' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "comm", required_argument, NULL, 'c' },
 	{ "file", required_argument, NULL, 'F' },
@@ -109,6 +114,16 @@ static int parse_count(const char *s, long max, long *out)
 	return 0;
 }
 
+/* The terminal's columns when stdout is one, else the report's 100. */
+static size_t terminal_width(void)
+{
+	struct winsize ws;
+
+	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col >= 40)
+		return ws.ws_col;
+	return 100;
+}
+
 static const char *default_file(void)
 {
 	if (access(DEFAULT_RECORDING, F_OK) == 0)
@@ -145,7 +160,7 @@ int cmd_report(int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:n:p:c:h", cmd_report_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":f:n:w:p:c:h", cmd_report_options, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			format = optarg;
@@ -156,6 +171,12 @@ int cmd_report(int argc, char **argv)
 		case 'n':
 			if (parse_count(optarg, 1000000000L, &top))
 				return bp_usage_error("report", "invalid --top '%s'", optarg);
+			break;
+		case 'w':
+			if (parse_count(optarg, 10000, &v) || v < 40)
+				return bp_usage_error("report", "invalid --width '%s' (40 to 10000)",
+						      optarg);
+			o.width = (size_t)v;
 			break;
 		case 'p':
 			if (parse_count(optarg, INT_MAX, &v) || !v)
@@ -227,6 +248,8 @@ int cmd_report(int argc, char **argv)
 		return bp_usage_error("report", "--until is before --since");
 	if (top < 0)
 		top = !strcmp(format, "text") || !strcmp(format, "markdown") ? DEFAULT_TOP : 0;
+	if (!o.width)
+		o.width = terminal_width();
 	o.top = (size_t)top;
 	po.opts = popts;
 	po.dirs = pdirs;
@@ -271,7 +294,7 @@ int cmd_report(int argc, char **argv)
 	bp_plugins_finish(plugins, m);
 	plugin_warnings(plugins);
 	/* Plugin sections quote what they saw in the events: not redactable. */
-	o.plugins = po.disabled || redact ? NULL : plugins;
+	o.plugins = po.disabled || redact ? NULL : bp_plugins_doc(plugins);
 	if (redact) {
 		/* After building: redaction renames, it never changes a number. */
 		bp_model_redact(m);
@@ -279,16 +302,14 @@ int cmd_report(int argc, char **argv)
 		o.file = shown;
 	}
 	if (m->header.warnings) {
-		const char *line = m->header.warnings, *nl;
+		/* The recording's own words: shown printable, as in the report. */
+		char *all = bp_printable_dup(m->header.warnings), *line = all, *nl;
 
-		for (; *line; line = nl + 1) {
-			nl = strchr(line, '\n');
-			if (!nl) {
-				bp_warn("%s", line);
-				break;
-			}
+		for (; (nl = strstr(line, "\\x0a")); line = nl + 4)
 			bp_warn("%.*s", (int)(nl - line), line);
-		}
+		if (*line)
+			bp_warn("%s", line);
+		free(all);
 	}
 	if (m->totals.lost_events || m->totals.lost_pages)
 		bp_warn("'%s' lost events while recording: totals are lower bounds", o.file);

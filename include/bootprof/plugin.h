@@ -11,7 +11,8 @@
  * descriptor; external ones are shared objects loaded from the plugin
  * directory. A plugin never sees tracefs, the recording file or stdout: it
  * reads events and the model through the host functions in its context and
- * appends to its report section, which every output format renders.
+ * describes its results once, as typed tables and values; bootprof lays
+ * them out in every format (text, Markdown, JSON), escaping included.
  *
  * Build an external plugin:
  *   cc -shared -fPIC -I/usr/local/include -o myplugin.so myplugin.c
@@ -25,7 +26,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BOOTPROF_PLUGIN_ABI 1
+/*
+ * 2: typed tables and values (host->table/row/value_*, option_u64);
+ *    ABI 1's text rows and json_* calls are gone, and ABI 1 plugins are
+ *    refused with a message saying to rebuild them.
+ */
+#define BOOTPROF_PLUGIN_ABI 2
 
 /* The symbol an external plugin exports (its descriptor). */
 #define BOOTPROF_PLUGIN_SYMBOL "bootprof_plugin"
@@ -89,7 +95,7 @@ struct bootprof_event {
 /*
  * Model snapshots, filled by the host. Strings belong to the model and stay
  * valid during the model callback. Times in ns, sizes in bytes; the meaning
- * of every number is that of bootprof report (DESIGN §6).
+ * of every number is that of bootprof report (bootprof-report(1)).
  */
 struct bootprof_process {
 	size_t parent;          /* index of the parent process, or BOOTPROF_NONE */
@@ -177,6 +183,69 @@ enum bootprof_syscall {
 	BOOTPROF_SYS_OTHER,
 };
 
+/**
+ * enum bootprof_type - what a table cell or value holds, and how it shows
+ * @BOOTPROF_TEXT: a string (.s; NULL: "-" in text, null in JSON)
+ * @BOOTPROF_PATH: a file path (.s): shortened in the middle in text, never
+ *                 in JSON, CSV or Markdown
+ * @BOOTPROF_U64: a count (.u)
+ * @BOOTPROF_I64: a signed integer (.i)
+ * @BOOTPROF_NS: a duration in ns (.u): "12.3 ms" in text, ns in JSON
+ * @BOOTPROF_BYTES: a size in bytes (.u): "1.5 MiB" in text, bytes in JSON
+ * @BOOTPROF_TIME: an instant in ns on the recording's clock (.u):
+ *                 "5.123456" seconds in text, ns in JSON
+ * @BOOTPROF_DOUBLE: a real number (.d): one decimal in text, three in JSON
+ * @BOOTPROF_BOOL: true or false (.b): "yes"/"no" in text
+ */
+enum bootprof_type {
+	BOOTPROF_TEXT,
+	BOOTPROF_PATH,
+	BOOTPROF_U64,
+	BOOTPROF_I64,
+	BOOTPROF_NS,
+	BOOTPROF_BYTES,
+	BOOTPROF_TIME,
+	BOOTPROF_DOUBLE,
+	BOOTPROF_BOOL,
+};
+
+/* One cell or value; which member is set follows its enum bootprof_type. */
+union bootprof_value {
+	uint64_t u;
+	int64_t i;
+	double d;
+	const char *s;
+	int b;
+};
+
+/**
+ * struct bootprof_column - one column of a plugin's table, declared once
+ * @title: its heading in text and Markdown; NULL: JSON only
+ * @key: its member name in each JSON row object; NULL: text only
+ * @type: what its cells hold
+ */
+struct bootprof_column {
+	const char *title;
+	const char *key;
+	enum bootprof_type type;
+};
+
+/**
+ * struct bootprof_table_spec - a table: its columns and where it goes
+ * @key: the JSON array that holds its rows (one object per row, keyed by
+ *       the columns' keys), in the current JSON object; NULL: text only
+ * @columns: @ncols columns
+ * @ncols: columns
+ * @top: rows shown in text and Markdown (0: all), followed by a line
+ *       saying how many more there are; JSON always has every row
+ */
+struct bootprof_table_spec {
+	const char *key;
+	const struct bootprof_column *columns;
+	size_t ncols;
+	size_t top;
+};
+
 enum bootprof_table {
 	BOOTPROF_PROCESSES,
 	BOOTPROF_FILES,
@@ -201,9 +270,18 @@ enum bootprof_table {
  *        ("name+0xoff" when inside one), or NULL when unknown; static
  *        storage until the next call
  *
- * Options (--plugin-opt NAME.KEY=VALUE):
+ * Options (--plugin-opt NAME.KEY=VALUE; every option a plugin reads must
+ * be listed in its descriptor's @options):
  * @option: the value of KEY, or NULL when not given
+ * @option_u64: KEY as a non-negative integer, @def when not given; a value
+ *              that is not one is warned about ("plugin 'NAME': option
+ *              KEY='VALUE' is not a number; using DEF") and @def is used
  * @match: 1 when @s matches one of the comma-separated fnmatch(3) @patterns
+ * @unit_of_cgroup: the systemd unit a cgroup path names, into @buf: the
+ *                  deepest component ending in .service, .scope, .socket,
+ *                  .mount, .swap, .device, .timer or .target, else the
+ *                  deepest .slice; 0, or -1 when it names none (or does not
+ *                  fit @len); the report's services use the same rule
  *
  * The model (in the model callback):
  * @count: number of objects in a table
@@ -211,25 +289,31 @@ enum bootprof_table {
  *          return 0, or -1 when @i is out of range
  * @totals: the window's totals
  *
- * Output (report sections, rendered like the report's own; never print):
- * @section: title the next section; it appears once a line or table is
- *           added to it (a plugin with nothing to say adds no section)
- * @line: a line of text in the section, shown before its table (printf
- *        format)
- * @table: the section's table: @ncols columns, @head titles, @align 'l'
- *         or 'r' each; a section has one table, which ends it (give the
- *         next section its own title); the last column is shortened from
- *         the left when too wide (paths)
- * @row: one row of @ncols cells of the last table
- * @json_open: open an object ('{') or array ('[') named @key (NULL inside
- *             an array), under the plugin's own JSON object
- * @json_close: close the innermost open object or array
- * @json_u64, @json_i64, @json_double, @json_str (NULL: null), @json_bool:
- *          a member
+ * Output (in the model callback; rendered in every format, never print).
+ * Text goes into sections; JSON into the plugin's object (plugins.NAME):
+ * @section: start a section titled @title (text and Markdown); it is shown
+ *           only when something is added to it, so a plugin with nothing
+ *           to say shows nothing
+ * @line: a line of text in the current section, before its table (printf
+ *        format); text and Markdown only
+ * @table: start a table: in the current section when any column has a
+ *         title (a section holds one table; the next table starts a new
+ *         section with the same title), and as the array @spec->key in the
+ *         current JSON object. @spec is copied.
+ * @row: one row of the current table: @values[i] for column i. In JSON the
+ *       row's object stays current until the next row or table_end, so
+ *       value_*() and a nested table (columns without titles: JSON only)
+ *       can add to it.
+ * @table_end: end the current table (and its current row); tables still
+ *             open when the model callback returns are ended
+ * @object_begin: open a JSON object named @key in the current one
+ * @object_end: close it
+ * @value_u64, @value_i64, @value_double, @value_str (NULL: null),
+ * @value_bool: a member of the current JSON object (or row)
  * @warn: a warning, shown once on stderr by the command
  *
- * Formatting for sections (write into @buf, at least 32 bytes; return @buf):
- * @fmt_ns: "1.234 s", "12.3 ms" ...
+ * Formatting, for lines (write into @buf, at least 32 bytes; return @buf):
+ * @fmt_ns: "1.25 s", "12.3 ms" ...
  * @fmt_bytes: "1.5 MiB", "4.0 KiB", "512 B"
  */
 struct bootprof_host {
@@ -243,7 +327,9 @@ struct bootprof_host {
 	const char *(*ksym)(struct bootprof_ctx *ctx, uint64_t addr);
 
 	const char *(*option)(struct bootprof_ctx *ctx, const char *key);
+	uint64_t (*option_u64)(struct bootprof_ctx *ctx, const char *key, uint64_t def);
 	int (*match)(const char *patterns, const char *s);
+	int (*unit_of_cgroup)(const char *path, char *buf, size_t len);
 
 	size_t (*count)(const struct bootprof_model *m, enum bootprof_table table);
 	int (*process)(const struct bootprof_model *m, size_t i, struct bootprof_process *out);
@@ -256,16 +342,16 @@ struct bootprof_host {
 	void (*section)(struct bootprof_ctx *ctx, const char *title);
 	void (*line)(struct bootprof_ctx *ctx, const char *fmt, ...)
 		__attribute__((format(printf, 2, 3)));
-	void (*table)(struct bootprof_ctx *ctx, size_t ncols, const char *const *head,
-		      const char *align);
-	void (*row)(struct bootprof_ctx *ctx, const char *const *cells);
-	void (*json_open)(struct bootprof_ctx *ctx, const char *key, char bracket);
-	void (*json_close)(struct bootprof_ctx *ctx);
-	void (*json_u64)(struct bootprof_ctx *ctx, const char *key, uint64_t v);
-	void (*json_i64)(struct bootprof_ctx *ctx, const char *key, int64_t v);
-	void (*json_double)(struct bootprof_ctx *ctx, const char *key, double v);
-	void (*json_str)(struct bootprof_ctx *ctx, const char *key, const char *v);
-	void (*json_bool)(struct bootprof_ctx *ctx, const char *key, int v);
+	void (*table)(struct bootprof_ctx *ctx, const struct bootprof_table_spec *spec);
+	void (*row)(struct bootprof_ctx *ctx, const union bootprof_value *values);
+	void (*table_end)(struct bootprof_ctx *ctx);
+	void (*object_begin)(struct bootprof_ctx *ctx, const char *key);
+	void (*object_end)(struct bootprof_ctx *ctx);
+	void (*value_u64)(struct bootprof_ctx *ctx, const char *key, uint64_t v);
+	void (*value_i64)(struct bootprof_ctx *ctx, const char *key, int64_t v);
+	void (*value_double)(struct bootprof_ctx *ctx, const char *key, double v);
+	void (*value_str)(struct bootprof_ctx *ctx, const char *key, const char *v);
+	void (*value_bool)(struct bootprof_ctx *ctx, const char *key, int v);
 	void (*warn)(struct bootprof_ctx *ctx, const char *fmt, ...)
 		__attribute__((format(printf, 2, 3)));
 
@@ -286,7 +372,7 @@ struct bootprof_host {
  * @init: before the pass: resolve event ids and fields, read options, set
  *        ctx->priv; return 0, or -1 to skip the plugin (with a warning)
  * @event: every wanted event, in time order, during the model's pass
- * @model: once, with the finished model: write the section and JSON;
+ * @model: once, with the finished model: its sections, tables and values;
  *         return 0, or -1 when it failed (its output is dropped, warned)
  * @release: free ctx->priv (also after a failed init or model)
  *

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "analysis/model.h"
+#include "analysis/syscalls.h"
 #include "util/map.h"
 
 /*
@@ -27,22 +28,6 @@ struct bp_model_pages {
 	uint32_t *file_ids;           /* model file position -> file id */
 	size_t nfile_ids;
 };
-
-/* Syscall classes, per architecture (x86_64 and aarch64 numbers). */
-enum bp_sys_class {
-	BP_SYS_NONE = -1,
-	BP_SYS_CLONE = BP_NCAUSES, /* clone(): flags in args[0] */
-	BP_SYS_CLONE3,             /* clone3(): flags behind a pointer */
-	BP_SYS_FORK,               /* fork, vfork */
-};
-
-enum bp_arch { BP_ARCH_X86_64, BP_ARCH_AARCH64 };
-
-enum bp_arch bp_arch_of(const char *machine);
-/* enum bp_cause for I/O syscalls, a bp_sys_class for clone/fork, else BP_CAUSE_OTHER. */
-int bp_syscall_class(enum bp_arch arch, long nr);
-/* The same, by name ("read", "openat" ...: a syscalls:sys_enter_NAME event). */
-int bp_syscall_class_name(const char *name);
 
 struct bp_page_chunk *bp_pages_chunk(struct bp_model_pages *p, uint32_t file, uint64_t chunk,
 				     int create);

@@ -4,6 +4,7 @@
  * against the recording's formats, their events during the model's single
  * pass, and the model callback that writes their section.
  */
+#include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -12,12 +13,13 @@
 
 #include <traceevent/event-parse.h>
 
-#include "analysis/internal.h"
+#include "analysis/syscalls.h"
 #include "plugin/internal.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
+#include "util/unit.h"
+#include "util/units.h"
 #include "util/xalloc.h"
-#include "views/format.h"
 
 static struct bp_plugin_run *run_of(struct bootprof_ctx *ctx)
 {
@@ -181,6 +183,9 @@ static const char *host_ksym(struct bootprof_ctx *ctx, uint64_t addr)
 	return run->ksym;
 }
 
+static void host_warn(struct bootprof_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* ---- options ---- */
 
 static const char *host_option(struct bootprof_ctx *ctx, const char *key)
@@ -198,6 +203,24 @@ static const char *host_option(struct bootprof_ctx *ctx, const char *key)
 			val = o + nlen + 2 + klen;
 	}
 	return val;
+}
+
+static uint64_t host_option_u64(struct bootprof_ctx *ctx, const char *key, uint64_t def)
+{
+	const char *v = host_option(ctx, key);
+	unsigned long long n;
+	char *end;
+
+	if (!v)
+		return def;
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	if (errno || end == v || *end || *v == '-') {
+		host_warn(ctx, "option %s='%s' is not a number; using %llu", key, v,
+			  (unsigned long long)def);
+		return def;
+	}
+	return n;
 }
 
 static int host_match(const char *patterns, const char *s)
@@ -375,176 +398,284 @@ static void host_totals(const struct bootprof_model *bm, struct bootprof_totals 
 
 /* ---- output ---- */
 
+_Static_assert((int)BOOTPROF_TEXT == (int)BP_TEXT && (int)BOOTPROF_PATH == (int)BP_PATH &&
+	       (int)BOOTPROF_U64 == (int)BP_U64 && (int)BOOTPROF_I64 == (int)BP_I64 &&
+	       (int)BOOTPROF_NS == (int)BP_NS && (int)BOOTPROF_BYTES == (int)BP_BYTES &&
+	       (int)BOOTPROF_TIME == (int)BP_TIME && (int)BOOTPROF_DOUBLE == (int)BP_DOUBLE &&
+	       (int)BOOTPROF_BOOL == (int)BP_BOOL, "plugin types are the document's types");
+
+static int is_string(enum bootprof_type t)
+{
+	return t == BOOTPROF_TEXT || t == BOOTPROF_PATH;
+}
+
+static int valid_type(enum bootprof_type t)
+{
+	return t >= BOOTPROF_TEXT && t <= BOOTPROF_BOOL;
+}
+
 static void host_section(struct bootprof_ctx *ctx, const char *title)
 {
 	struct bp_plugin_run *run = run_of(ctx);
 
 	free(run->title);
 	run->title = xstrdup(title ? title : run->p->name);
+	run->section = -1;
 }
 
-/* A new section titled as the last host->section() said (or the plugin's name). */
-static struct bp_plugin_section *new_section(struct bp_plugin_run *run)
+/* The section lines go to: the current one, or a new one titled as host->section() said. */
+static struct bp_section *current(struct bp_plugin_run *run)
 {
-	struct bp_plugin_section *s;
+	struct bp_section *s;
 
-	BP_GROW(run->sections, run->nsections, run->scap);
-	s = &run->sections[run->nsections++];
-	memset(s, 0, sizeof(*s));
-	s->title = xstrdup(run->title ? run->title : run->p->name);
-	run->rcap = 0;
-	return s;
-}
-
-/*
- * The section lines and tables go to: the current one, unless the plugin
- * named another with host->section(), or it has its table already (a
- * table ends its section, as in the report's own).
- */
-static struct bp_plugin_section *current(struct bp_plugin_run *run)
-{
-	struct bp_plugin_section *s = run->nsections ? &run->sections[run->nsections - 1] : NULL;
-
-	if (!s || (run->title && strcmp(run->title, s->title)) || s->ncols)
-		return new_section(run);
+	if (run->section >= 0)
+		return &run->out.sections[run->section];
+	s = bp_doc_section(&run->out, run->title ? run->title : run->p->name);
+	s->optional = 1;
+	run->section = (long)run->out.nsections - 1;
 	return s;
 }
 
 static void host_line(struct bootprof_ctx *ctx, const char *fmt, ...)
 {
-	struct bp_plugin_section *s = current(run_of(ctx));
+	struct bp_plugin_run *run = run_of(ctx);
+	struct bp_section *s = current(run);
 	va_list ap;
-	char *l;
 
+	/* Lines come before the table: after one, they start the next section. */
+	if (s->ncols) {
+		run->section = -1;
+		s = current(run);
+	}
 	va_start(ap, fmt);
-	if (vasprintf(&l, fmt, ap) < 0)
-		l = xstrdup("");
+	bp_section_vline(s, fmt, ap);
 	va_end(ap);
-	s->lines = xrealloc(s->lines, (s->nlines + 1) * sizeof(*s->lines));
-	s->lines[s->nlines++] = l;
 }
 
-static void host_table(struct bootprof_ctx *ctx, size_t ncols, const char *const *head,
-		       const char *align)
+static struct bp_out_frame *top(struct bp_plugin_run *run)
 {
-	struct bp_plugin_section *s;
-	size_t c;
-
-	if (!ncols)
-		return;
-	s = current(run_of(ctx));
-	s->ncols = ncols;
-	s->head = xcalloc(ncols, sizeof(*s->head));
-	s->align = xcalloc(ncols + 1, 1);
-	for (c = 0; c < ncols; c++) {
-		s->head[c] = xstrdup(head && head[c] ? head[c] : "");
-		s->align[c] = align && align[c] == 'r' ? 'r' : 'l';
-	}
+	return run->depth ? &run->stack[run->depth - 1] : NULL;
 }
 
-static void host_row(struct bootprof_ctx *ctx, const char *const *cells)
+/* The JSON object values go into: the innermost object or row, or the plugin's own. */
+static struct bp_node *json_object(struct bp_plugin_run *run)
 {
-	struct bp_plugin_run *run = run_of(ctx);
-	struct bp_plugin_section *s = run->nsections ? &run->sections[run->nsections - 1] : NULL;
-	size_t c;
+	struct bp_out_frame *f = top(run);
 
-	/* A row belongs to the last table; without one it has nowhere to go. */
-	if (!s || !s->ncols || !cells)
-		return;
-	if (s->nrows == run->rcap) {
-		run->rcap = run->rcap ? run->rcap * 2 : 16;
-		s->cells = xrealloc(s->cells, run->rcap * s->ncols * sizeof(*s->cells));
-	}
-	for (c = 0; c < s->ncols; c++)
-		s->cells[s->nrows * s->ncols + c] = xstrdup(cells[c] ? cells[c] : "");
-	s->nrows++;
-}
-
-static struct bp_jnode *json_add(struct bp_plugin_run *run, const char *key, char type)
-{
-	struct bp_jnode *parent, *n;
-
-	if (run->json_overflow)
+	if (run->overflow)
 		return NULL;
-	if (!run->json) {
-		run->json = xcalloc(1, sizeof(*run->json));
-		run->json->type = '{';
-		run->stack[0] = run->json;
-		run->depth = 1;
-	}
-	parent = run->stack[run->depth - 1];
-	n = xcalloc(1, sizeof(*n));
-	n->type = type;
-	/* Members of objects need a key; array elements have none. */
-	if (parent->type == '{')
-		n->key = xstrdup(key ? key : "");
-	BP_GROW(parent->kids, parent->nkids, parent->cap);
-	parent->kids[parent->nkids++] = n;
-	return n;
+	if (!f)
+		return run->out.json;
+	return f->kind == 't' ? NULL : f->node;
 }
 
-static void host_json_open(struct bootprof_ctx *ctx, const char *key, char bracket)
+static struct bp_out_frame *push(struct bp_plugin_run *run, char kind, struct bp_node *node)
 {
-	struct bp_plugin_run *run = run_of(ctx);
-	struct bp_jnode *n;
+	struct bp_out_frame *f;
 
-	if (run->depth >= BP_JSON_DEPTH) {
-		run->json_overflow++;
+	if (run->depth >= BP_OUT_DEPTH) {
+		run->overflow++;
+		return NULL;
+	}
+	f = &run->stack[run->depth++];
+	memset(f, 0, sizeof(*f));
+	f->kind = kind;
+	f->node = node;
+	f->section = -1;
+	return f;
+}
+
+static void pop(struct bp_plugin_run *run)
+{
+	struct bp_out_frame *f;
+
+	if (run->overflow) {
+		run->overflow--;
 		return;
 	}
-	n = json_add(run, key, bracket == '[' ? '[' : '{');
-	if (n)
-		run->stack[run->depth++] = n;
+	if (!run->depth)
+		return;
+	f = &run->stack[--run->depth];
+	free(f->cols);
 }
 
-static void host_json_close(struct bootprof_ctx *ctx)
+static void host_object_begin(struct bootprof_ctx *ctx, const char *key)
 {
 	struct bp_plugin_run *run = run_of(ctx);
+	struct bp_node *parent = json_object(run);
 
-	if (run->json_overflow)
-		run->json_overflow--;
-	else if (run->depth > 1)
-		run->depth--;
+	push(run, 'o', parent ? bp_node_new(parent, key ? key : "", '{') : NULL);
 }
 
-static void host_json_u64(struct bootprof_ctx *ctx, const char *key, uint64_t v)
+static void host_object_end(struct bootprof_ctx *ctx)
 {
-	struct bp_jnode *n = json_add(run_of(ctx), key, 'u');
+	struct bp_plugin_run *run = run_of(ctx);
+	struct bp_out_frame *f = top(run);
 
-	if (n)
-		n->u = v;
+	if (run->overflow || (f && f->kind == 'o'))
+		pop(run);
 }
 
-static void host_json_i64(struct bootprof_ctx *ctx, const char *key, int64_t v)
+static void host_table_end(struct bootprof_ctx *ctx)
 {
-	struct bp_jnode *n = json_add(run_of(ctx), key, 'i');
+	struct bp_plugin_run *run = run_of(ctx);
+	struct bp_out_frame *f = top(run);
 
-	if (n)
-		n->i = v;
+	if (!run->overflow && f && f->kind == 'r') {
+		pop(run);
+		f = top(run);
+	}
+	if (run->overflow || (f && f->kind == 't'))
+		pop(run);
 }
 
-static void host_json_double(struct bootprof_ctx *ctx, const char *key, double v)
+static void host_table(struct bootprof_ctx *ctx, const struct bootprof_table_spec *spec)
 {
-	struct bp_jnode *n = json_add(run_of(ctx), key, 'd');
+	struct bp_plugin_run *run = run_of(ctx);
+	const char *titles[64];
+	enum bp_type types[64];
+	struct bp_out_frame *f = top(run);
+	struct bp_node *parent;
+	size_t c, n = 0;
 
-	if (n)
-		n->d = v;
+	if (!spec || !spec->columns || !spec->ncols || spec->ncols > 64)
+		return;
+	/* A table inside a table (not a row of it) follows it instead. */
+	if (f && f->kind == 't')
+		host_table_end(ctx);
+	parent = json_object(run);
+	f = push(run, 't', parent && spec->key ? bp_node_new(parent, spec->key, '[') : NULL);
+	if (!f)
+		return;
+	f->ncols = spec->ncols;
+	f->cols = xcalloc(spec->ncols, sizeof(*f->cols));
+	memcpy(f->cols, spec->columns, spec->ncols * sizeof(*f->cols));
+	f->top = spec->top;
+	for (c = 0; c < spec->ncols; c++) {
+		if (!valid_type(f->cols[c].type))
+			f->cols[c].type = BOOTPROF_TEXT;
+		if (f->cols[c].title) {
+			titles[n] = f->cols[c].title;
+			types[n++] = (enum bp_type)f->cols[c].type;
+		}
+	}
+	if (n) {
+		struct bp_section *s = current(run);
+
+		/* One table per section: a second one gets a section of its own. */
+		if (s->ncols) {
+			run->section = -1;
+			s = current(run);
+		}
+		bp_section_columns(s, n, titles, types, NULL);
+		f->section = run->section;
+	}
 }
 
-static void host_json_str(struct bootprof_ctx *ctx, const char *key, const char *v)
+static void set_value(union bp_value *to, enum bootprof_type t, const union bootprof_value *v,
+		      int printable)
 {
-	struct bp_jnode *n = json_add(run_of(ctx), key, v ? 's' : 'n');
-
-	if (n && v)
-		n->s = xstrdup(v);
+	if (is_string(t))
+		to->s = printable ? bp_cell_str(v->s) : (v->s ? xstrdup(v->s) : NULL);
+	else if (t == BOOTPROF_I64)
+		to->i = v->i;
+	else if (t == BOOTPROF_DOUBLE)
+		to->d = v->d;
+	else if (t == BOOTPROF_BOOL)
+		to->b = !!v->b;
+	else
+		to->u = v->u;
 }
 
-static void host_json_bool(struct bootprof_ctx *ctx, const char *key, int v)
+static void add_value(struct bp_node *parent, const char *key, enum bootprof_type t,
+		      const union bootprof_value *v)
 {
-	struct bp_jnode *n = json_add(run_of(ctx), key, 'b');
+	struct bp_node *n;
 
-	if (n)
-		n->u = !!v;
+	if (!parent)
+		return;
+	n = bp_node_new(parent, parent->kind == '{' ? (key ? key : "") : NULL, 'v');
+	n->type = (enum bp_type)t;
+	set_value(&n->v, t, v, 0);
+}
+
+static void host_row(struct bootprof_ctx *ctx, const union bootprof_value *values)
+{
+	struct bp_plugin_run *run = run_of(ctx);
+	struct bp_out_frame *f = top(run), *t;
+	struct bp_node *obj = NULL;
+	size_t c;
+
+	if (run->overflow || !values)
+		return;
+	if (f && f->kind == 'r') {
+		pop(run);
+		f = top(run);
+	}
+	if (!f || f->kind != 't')
+		return;
+	t = f;
+	if (t->section >= 0) {
+		struct bp_section *s = &run->out.sections[t->section];
+
+		if (t->top && s->nrows >= t->top) {
+			s->more++;
+			if (!s->more_hint) {
+				s->more_hint = xasprintf("use --plugin-opt %s.top=0", run->p->name);
+			}
+		} else {
+			union bp_value *cells = bp_section_row(s, NULL);
+			size_t k = 0;
+
+			for (c = 0; c < t->ncols; c++) {
+				if (t->cols[c].title)
+					set_value(&cells[k++], t->cols[c].type, &values[c], 1);
+			}
+		}
+	}
+	if (t->node) {
+		obj = bp_node_new(t->node, NULL, '{');
+		for (c = 0; c < t->ncols; c++) {
+			if (t->cols[c].key)
+				add_value(obj, t->cols[c].key, t->cols[c].type, &values[c]);
+		}
+	}
+	push(run, 'r', obj);
+}
+
+static void host_value_u64(struct bootprof_ctx *ctx, const char *key, uint64_t v)
+{
+	union bootprof_value u = { .u = v };
+
+	add_value(json_object(run_of(ctx)), key, BOOTPROF_U64, &u);
+}
+
+static void host_value_i64(struct bootprof_ctx *ctx, const char *key, int64_t v)
+{
+	union bootprof_value u = { .i = v };
+
+	add_value(json_object(run_of(ctx)), key, BOOTPROF_I64, &u);
+}
+
+static void host_value_double(struct bootprof_ctx *ctx, const char *key, double v)
+{
+	union bootprof_value u = { .d = v };
+
+	add_value(json_object(run_of(ctx)), key, BOOTPROF_DOUBLE, &u);
+}
+
+static void host_value_str(struct bootprof_ctx *ctx, const char *key, const char *v)
+{
+	union bootprof_value u = { .s = v };
+
+	add_value(json_object(run_of(ctx)), key, BOOTPROF_TEXT, &u);
+}
+
+static void host_value_bool(struct bootprof_ctx *ctx, const char *key, int v)
+{
+	union bootprof_value u = { .b = v };
+
+	add_value(json_object(run_of(ctx)), key, BOOTPROF_BOOL, &u);
 }
 
 static void host_warn(struct bootprof_ctx *ctx, const char *fmt, ...)
@@ -563,7 +694,7 @@ static void host_warn(struct bootprof_ctx *ctx, const char *fmt, ...)
 	free(msg);
 }
 
-/* The report's own units, so plugin sections read like the rest. */
+/* The report's own units, so plugin lines read like the rest. */
 static const char *host_fmt_ns(char *buf, uint64_t ns)
 {
 	return bp_fmt_ns(buf, ns);
@@ -583,7 +714,9 @@ const struct bootprof_host bp_plugin_host = {
 	.syscall = host_syscall,
 	.ksym = host_ksym,
 	.option = host_option,
+	.option_u64 = host_option_u64,
 	.match = host_match,
+	.unit_of_cgroup = bp_unit_of_cgroup,
 	.count = host_count,
 	.process = host_process,
 	.file = host_file,
@@ -595,60 +728,58 @@ const struct bootprof_host bp_plugin_host = {
 	.line = host_line,
 	.table = host_table,
 	.row = host_row,
-	.json_open = host_json_open,
-	.json_close = host_json_close,
-	.json_u64 = host_json_u64,
-	.json_i64 = host_json_i64,
-	.json_double = host_json_double,
-	.json_str = host_json_str,
-	.json_bool = host_json_bool,
+	.table_end = host_table_end,
+	.object_begin = host_object_begin,
+	.object_end = host_object_end,
+	.value_u64 = host_value_u64,
+	.value_i64 = host_value_i64,
+	.value_double = host_value_double,
+	.value_str = host_value_str,
+	.value_bool = host_value_bool,
 	.warn = host_warn,
 	.fmt_ns = host_fmt_ns,
 	.fmt_bytes = host_fmt_bytes,
 };
 
-void bp_jnode_free(struct bp_jnode *n)
-{
-	size_t i;
-
-	if (!n)
-		return;
-	for (i = 0; i < n->nkids; i++)
-		bp_jnode_free(n->kids[i]);
-	free(n->kids);
-	free(n->key);
-	free(n->s);
-	free(n);
-}
-
 void bp_plugin_output_release(struct bp_plugin_run *run)
 {
-	size_t i, c;
-
-	for (i = 0; i < run->nsections; i++) {
-		struct bp_plugin_section *sec = &run->sections[i];
-
-		free(sec->title);
-		for (c = 0; c < sec->nlines; c++)
-			free(sec->lines[c]);
-		for (c = 0; c < sec->ncols; c++)
-			free(sec->head[c]);
-		for (c = 0; c < sec->nrows * sec->ncols; c++)
-			free(sec->cells[c]);
-		free(sec->lines);
-		free(sec->head);
-		free(sec->align);
-		free(sec->cells);
-	}
-	free(run->sections);
-	run->sections = NULL;
-	run->nsections = run->scap = 0;
+	while (run->depth || run->overflow)
+		pop(run);
+	bp_doc_release(&run->out);
 	free(run->title);
 	run->title = NULL;
-	bp_jnode_free(run->json);
-	run->json = NULL;
-	run->depth = 0;
-	run->json_overflow = 0;
+	run->section = -1;
+}
+
+void bp_plugin_output_publish(struct bp_plugin_run *run)
+{
+	struct bp_doc *doc = &run->set->doc;
+	size_t i;
+
+	while (run->depth || run->overflow)
+		pop(run);
+	if (!doc->json)
+		doc->json = bp_node_new(NULL, NULL, '{');
+	if (run->out.json) {
+		BP_GROW(doc->json->kids, doc->json->nkids, doc->json->cap);
+		doc->json->kids[doc->json->nkids++] = run->out.json;
+		free(run->out.json->key);
+		run->out.json->key = xstrdup(run->p->name);
+		run->out.json = NULL;
+	}
+	for (i = 0; i < run->out.nsections; i++) {
+		doc->sections = xrealloc(doc->sections, (doc->nsections + 1) * sizeof(*doc->sections));
+		doc->sections[doc->nsections++] = run->out.sections[i];
+	}
+	free(run->out.sections);
+	run->out.sections = NULL;
+	run->out.nsections = 0;
+	bp_plugin_output_release(run);
+}
+
+const struct bp_doc *bp_plugins_doc(const struct bp_plugin_set *set)
+{
+	return set ? &set->doc : NULL;
 }
 
 /* ---- driving ---- */
@@ -722,6 +853,7 @@ void bp_plugins_start(struct bp_plugin_set *set, struct tep_handle *tep, const c
 			resolve_wants(run);
 		run->started = 1;
 		run->active = 1;
+		run->out.json = bp_node_new(NULL, NULL, '{');
 		if (run->p->init && run->p->init(&run->ctx)) {
 			bp_plugin_warn(set, "plugin '%s' could not start; skipped", run->p->name);
 			run->active = 0;
@@ -789,5 +921,11 @@ void bp_plugins_finish(struct bp_plugin_set *set, const struct bp_model *m)
 			bp_plugin_output_release(run);
 			run->active = 0;
 		}
+	}
+	if (!set->doc.json)
+		set->doc.json = bp_node_new(NULL, NULL, '{');
+	for (r = 0; r < set->nruns; r++) {
+		if (set->runs[r]->active)
+			bp_plugin_output_publish(set->runs[r]);
 	}
 }

@@ -5,18 +5,7 @@
 #include <stdint.h>
 
 #include "plugin/plugins.h"
-
-/* A JSON value a plugin wrote: '{' object, '[' array, 'u' 'i' 'd' 's' 'b' 'n'. */
-struct bp_jnode {
-	char type;
-	char *key;               /* NULL inside arrays */
-	char *s;
-	uint64_t u;
-	int64_t i;
-	double d;
-	struct bp_jnode **kids;
-	size_t nkids, cap;
-};
+#include "views/doc.h"
 
 struct bootprof_field {
 	int off;
@@ -28,7 +17,21 @@ struct bootprof_field {
 	struct bootprof_field *next;
 };
 
-#define BP_JSON_DEPTH 32
+#define BP_OUT_DEPTH 32
+
+/*
+ * Where a plugin's output goes now: an object ('o'), a table ('t') or the
+ * current row of a table ('r'). Tables and rows feed both the text
+ * section and the JSON tree.
+ */
+struct bp_out_frame {
+	char kind;
+	struct bp_node *node;    /* its JSON value; NULL: text only */
+	struct bootprof_column *cols; /* a table's columns (owned copy) */
+	size_t ncols;
+	size_t top;              /* rows shown in text; 0: all */
+	long section;            /* a table's section index in the run's doc, -1: none */
+};
 
 /* One plugin in a run; ctx first so host functions find the run from it. */
 struct bp_plugin_run {
@@ -44,13 +47,11 @@ struct bp_plugin_run {
 	size_t nwants;
 	struct bootprof_field *fields;
 	char *title;             /* of the next section, set by host->section */
-	struct bp_plugin_section *sections; /* title, lines, cells owned */
-	size_t nsections, scap;
-	size_t rcap;             /* cells allocated in the last section */
-	struct bp_jnode *json;
-	struct bp_jnode *stack[BP_JSON_DEPTH];
+	long section;            /* index of the section lines go to; -1: a new one */
+	struct bp_doc out;       /* sections and the JSON object (out.json) */
+	struct bp_out_frame stack[BP_OUT_DEPTH];
 	int depth;
-	int json_overflow;       /* opens beyond BP_JSON_DEPTH, ignored */
+	int overflow;            /* opens beyond BP_OUT_DEPTH, ignored */
 	char ksym[256];
 };
 
@@ -69,6 +70,7 @@ struct bp_plugin_set {
 	int arch;                 /* enum bp_arch of the recording */
 	uint64_t since_ns;        /* the report's window; until 0: no end */
 	uint64_t until_ns;
+	struct bp_doc doc;        /* the finished runs' output, for the views */
 };
 
 void bp_plugin_warn(struct bp_plugin_set *set, const char *fmt, ...)
@@ -77,6 +79,7 @@ void bp_plugin_warn(struct bp_plugin_set *set, const char *fmt, ...)
 extern const struct bootprof_host bp_plugin_host;
 
 void bp_plugin_output_release(struct bp_plugin_run *run);
-void bp_jnode_free(struct bp_jnode *n);
+/* End what a model callback left open; move its output into the set's doc. */
+void bp_plugin_output_publish(struct bp_plugin_run *run);
 
 #endif

@@ -108,6 +108,7 @@ int bp_plugins_add(struct bp_plugin_set *set, const struct bootprof_plugin *p, c
 	}
 	run = xcalloc(1, sizeof(*run));
 	run->ctx.host = &bp_plugin_host;
+	run->section = -1;
 	run->p = p;
 	run->set = set;
 	run->origin = xstrdup(origin);
@@ -407,5 +408,6 @@ void bp_plugins_free(struct bp_plugin_set *set)
 	free(set->warnings);
 	free(set->any_wants);
 	free(set->pid_off);
+	bp_doc_release(&set->doc);
 	free(set);
 }

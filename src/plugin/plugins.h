@@ -16,8 +16,7 @@
  *   bp_plugins_start(set, tep, machine);   each plugin's init
  *   bp_plugins_hooks(set, &hooks);         pass to bp_model_build()
  *   bp_plugins_finish(set, model);         each plugin's model callback
- *   bp_plugins_section(set, i) ...         the views render the sections
- *   bp_plugins_report_json(set, out, d)    and the JSON objects
+ *   bp_plugins_doc(set)                    the views render its sections and JSON
  *   bp_plugins_free(set);
  *
  * Nothing here prints: warnings (refused plugins, failed callbacks) are
@@ -25,6 +24,7 @@
  */
 
 struct tep_handle;
+struct bp_doc;
 struct bp_plugin_set;
 
 /**
@@ -132,50 +132,16 @@ void bp_plugins_hooks(struct bp_plugin_set *set, struct bp_build_hooks *hooks);
 void bp_plugins_finish(struct bp_plugin_set *set, const struct bp_model *m);
 
 /**
- * struct bp_plugin_section - one section a plugin wrote, for the views
- * @title: its title
- * @lines: lines of text before the table
- * @nlines: entries in @lines
- * @ncols: columns of the table, 0 when it has none
- * @head: @ncols column titles
- * @align: @ncols characters, 'l' or 'r' (NUL-terminated)
- * @cells: @nrows * @ncols cells, row by row
- * @nrows: rows
+ * bp_plugins_doc() - what the plugins of a finished set have to show
+ * @set: a finished set (NULL: NULL)
  *
- * Owned by the set; valid until bp_plugins_free().
+ * Their sections in plugin order (each shown only when it has something),
+ * and as its JSON an object with one member per plugin that ran, named
+ * after it. The views render it after the report's own (views/doc.h).
+ *
+ * Return: the set's document, valid until bp_plugins_free().
  */
-struct bp_plugin_section {
-	char *title;
-	char **lines;
-	size_t nlines;
-	size_t ncols;
-	char **head;
-	char *align;
-	char **cells;
-	size_t nrows;
-};
-
-/**
- * bp_plugins_section() - the plugins' report sections, in plugin order
- * @set: a finished set (NULL: none)
- * @i: index, from 0
- *
- * The report's views render them after their own (views/doc.c).
- *
- * Return: section @i, or NULL after the last.
- */
-const struct bp_plugin_section *bp_plugins_section(const struct bp_plugin_set *set, size_t i);
-
-/**
- * bp_plugins_report_json() - the value of the report's "plugins" key
- * @set: a finished set (NULL: an empty object)
- * @out: stream
- * @depth: indentation depth of the key (2 spaces per level)
- *
- * Writes { "NAME": { ... }, ... } with the plugins' members, no newline
- * after the closing brace.
- */
-void bp_plugins_report_json(const struct bp_plugin_set *set, FILE *out, int depth);
+const struct bp_doc *bp_plugins_doc(const struct bp_plugin_set *set);
 
 /**
  * bp_plugins_list() - the names of the plugins of a set, one per line

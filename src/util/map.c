@@ -80,30 +80,6 @@ uint64_t *bp_map_put(struct bp_map *m, uint64_t k1, uint64_t k2, int *inserted)
 	return &s->value;
 }
 
-int bp_map_del(struct bp_map *m, uint64_t k1, uint64_t k2)
-{
-	struct bp_map_slot *s = find(m, k1, k2);
-	size_t i, j;
-
-	if (!s || !s->used)
-		return 0;
-	/* Backward-shift deletion keeps probe chains intact without tombstones. */
-	i = (size_t)(s - m->slots);
-	s->used = 0;
-	m->count--;
-	for (j = (i + 1) & (m->cap - 1); m->slots[j].used; j = (j + 1) & (m->cap - 1)) {
-		size_t home = slot_of(m, m->slots[j].k1, m->slots[j].k2);
-
-		/* Move j back to i when its home is not in (i, j]. */
-		if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
-			m->slots[i] = m->slots[j];
-			m->slots[j].used = 0;
-			i = j;
-		}
-	}
-	return 1;
-}
-
 int bp_map_next(const struct bp_map *m, size_t *pos, const struct bp_map_slot **slot)
 {
 	while (*pos < m->cap) {

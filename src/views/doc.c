@@ -1,67 +1,68 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The human report's content, in the order of DESIGN's report: header,
- * summary, processes, files, never used, re-read / metadata / repeated work.
- * text.c and markdown.c only lay it out.
+ * The human report's content, in its order: header, summary, processes,
+ * files, never used, re-read / metadata / repeated work. text.c and
+ * markdown.c only lay it out (views/doc.h).
  */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "plugin/plugins.h"
 #include "util/xalloc.h"
 #include "views/doc.h"
 #include "views/format.h"
+#include "views/report.h"
 
 static struct bp_section *section(struct bp_doc *d, const char *title)
 {
-	struct bp_section *s;
-
-	d->sections = xrealloc(d->sections, (d->nsections + 1) * sizeof(*d->sections));
-	s = &d->sections[d->nsections++];
-	memset(s, 0, sizeof(*s));
-	s->title = xstrdup(title);
-	return s;
+	return bp_doc_section(d, title);
 }
 
 static void line(struct bp_section *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void line(struct bp_section *s, const char *fmt, ...)
 {
 	va_list ap;
-	char *l;
 
 	va_start(ap, fmt);
-	if (vasprintf(&l, fmt, ap) < 0)
-		l = xstrdup("");
+	bp_section_vline(s, fmt, ap);
 	va_end(ap);
-	s->lines = xrealloc(s->lines, (s->nlines + 1) * sizeof(*s->lines));
-	s->lines[s->nlines++] = l;
 }
 
+/* A table of text cells; a last column aligned left holds paths. */
 static void columns(struct bp_section *s, const char *const *head, const char *align)
 {
-	s->head = head;
-	s->align = align;
-	s->ncols = strlen(align);
+	enum bp_type types[16];
+	size_t c, n = strlen(align);
+
+	for (c = 0; c < n && c < 16; c++)
+		types[c] = c + 1 == n && align[c] == 'l' ? BP_PATH : BP_TEXT;
+	bp_section_columns(s, n, head, types, align);
 }
 
 /* Append a row: ncols cells, then the detail line (or NULL). */
 static void row(struct bp_section *s, const char *detail, ...)
 {
+	union bp_value *cells = bp_section_row(s, detail);
 	va_list ap;
 	size_t i;
 
-	if (s->nrows + 1 > s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 16;
-		s->cells = xrealloc(s->cells, s->cap * s->ncols * sizeof(char *));
-		s->details = xrealloc(s->details, s->cap * sizeof(char *));
-	}
 	va_start(ap, detail);
 	for (i = 0; i < s->ncols; i++)
-		s->cells[s->nrows * s->ncols + i] = xstrdup(va_arg(ap, const char *));
+		cells[i].s = bp_cell_str(va_arg(ap, const char *));
 	va_end(ap);
-	s->details[s->nrows++] = detail ? xstrdup(detail) : NULL;
+}
+
+/*
+ * A list cut by --top: 1 when row k (counted from 0) is shown; a row past
+ * the cut is counted in s->more, said under the table.
+ */
+static int shown(struct bp_section *s, const struct bp_report_opts *o, size_t k)
+{
+	if (!o->top || k < o->top)
+		return 1;
+	s->more++;
+	return 0;
 }
 
 static const char *missing_why(const struct bp_model *m, unsigned bit)
@@ -250,33 +251,42 @@ static void processes(struct bp_doc *d, const struct bp_model *m, const struct b
 	size_t n = bp_model_select_processes(m, &o->filter, BP_SORT_PROC_WAIT, &v), i, k = 0;
 
 	columns(s, proc_head, "rlrrrl");
-	for (i = 0; i < n && (!o->top || k < o->top); i++) {
+	for (i = 0; i < n; i++) {
 		if (!v[i]->wait_ns && !v[i]->bytes_read && !o->filter.pid)
 			continue;
-		process_row(s, v[i]);
-		k++;
+		if (shown(s, o, k++))
+			process_row(s, v[i]);
 	}
 	free(v);
 }
 
-static const char *const service_head[] = { "WAIT", "BYTES", "PROCS", "SERVICE (CGROUP)" };
+static const char *const service_head[] = { "WAIT", "BYTES", "PROCS", "STARTED", "ENDED",
+					    "SERVICE" };
 
+/* Services by unit name, with when their processes started and ended. */
 static void services(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
 {
+	struct bp_service_row *v;
 	struct bp_section *s;
 	size_t i;
 
 	if (!m->nservices)
 		return;
-	s = section(d, "I/O wait by service (cgroup)");
-	columns(s, service_head, "rrrl");
-	for (i = 0; i < m->nservices && (!o->top || i < o->top); i++) {
-		const struct bp_service *v = &m->services[i];
-		char w[BP_FMT_LEN], b[BP_FMT_LEN], n[24];
+	s = section(d, "I/O wait by service");
+	columns(s, service_head, "rrrrrl");
+	v = bp_view_services(m);
+	for (i = 0; i < m->nservices; i++) {
+		char w[BP_FMT_LEN], b[BP_FMT_LEN], n[24], st[BP_FMT_LEN], en[BP_FMT_LEN];
 
-		snprintf(n, sizeof(n), "%zu", v->nprocesses);
-		row(s, NULL, bp_fmt_ns(w, v->wait_ns), bp_fmt_bytes(b, v->bytes_read), n, v->path);
+		if (!shown(s, o, i))
+			continue;
+		snprintf(n, sizeof(n), "%zu", v[i].service->nprocesses);
+		row(s, NULL, bp_fmt_ns(w, v[i].service->wait_ns),
+		    bp_fmt_bytes(b, v[i].service->bytes_read), n,
+		    v[i].first_start_ns ? bp_fmt_ts(st, v[i].first_start_ns) : "before",
+		    v[i].running ? "running" : bp_fmt_ts(en, v[i].last_exit_ns), v[i].unit);
 	}
+	free(v);
 }
 
 static const char *const tree_head[] = { "PID", "PROCESS", "TREE WAIT", "WAIT", "TREE BYTES",
@@ -301,13 +311,13 @@ static void tree_rows(struct bp_section *s, const struct bp_process *p, int dept
 	struct bp_process **kids;
 	size_t i;
 
-	if (o->top && s->nrows >= o->top)
-		return;
 	snprintf(pid, sizeof(pid), "%d", p->pid);
 	snprintf(name, sizeof(name), "%*s%s", depth > 20 ? 40 : depth * 2, "", p->comm);
 	snprintf(np, sizeof(np), "%zu", p->tree_processes);
-	row(s, NULL, pid, name, bp_fmt_ns(tw, p->tree_wait_ns), bp_fmt_ns(w, p->wait_ns),
-	    bp_fmt_bytes(tb, p->tree_bytes_read), np);
+	/* Past the cut, descendants are still walked: they are counted in "more". */
+	if (shown(s, o, s->nrows))
+		row(s, NULL, pid, name, bp_fmt_ns(tw, p->tree_wait_ns), bp_fmt_ns(w, p->wait_ns),
+		    bp_fmt_bytes(tb, p->tree_bytes_read), np);
 	if (!p->nchildren)
 		return;
 	kids = xmalloc(p->nchildren * sizeof(*kids));
@@ -354,11 +364,11 @@ static void file_rows(struct bp_section *s, const struct bp_model *m, struct bp_
 {
 	size_t i, k = 0;
 
-	for (i = 0; i < n && (!o->top || k < o->top); i++) {
+	for (i = 0; i < n; i++) {
 		const struct bp_file *f = v[i];
 		char w[BP_FMT_LEN], b[BP_FMT_LEN], u[BP_FMT_LEN], r[BP_FMT_LEN], nr[24];
 
-		if (by_wait ? !f->wait_ns : !f->bytes_read)
+		if ((by_wait ? !f->wait_ns : !f->bytes_read) || !shown(s, o, k++))
 			continue;
 		snprintf(nr, sizeof(nr), "%zu", f->nreaders);
 		if (f->kind == BP_FILE_METADATA || (m->missing & BP_MISSING_ACCESS))
@@ -367,7 +377,6 @@ static void file_rows(struct bp_section *s, const struct bp_model *m, struct bp_
 			bp_fmt_pct(u, f->used_bytes, f->bytes_read);
 		row(s, NULL, bp_fmt_ns(w, f->wait_ns), bp_fmt_bytes(b, f->bytes_read), u,
 		    bp_fmt_bytes(r, f->reread_bytes), nr, f->path);
-		k++;
 	}
 }
 
@@ -428,16 +437,15 @@ static void never_used(struct bp_doc *d, const struct bp_model *m, const struct 
 	}
 	columns(s, never_head, "rrrl");
 	n = bp_model_select_files(m, &o->filter, BP_SORT_FILE_NEVER_USED, &v);
-	for (i = 0; i < n && (!o->top || k < o->top); i++) {
+	for (i = 0; i < n; i++) {
 		char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], *who;
 
-		if (!v[i]->never_used_bytes)
+		if (!v[i]->never_used_bytes || !shown(s, o, k++))
 			continue;
 		who = readers_text(v[i]);
 		row(s, who, bp_fmt_bytes(a, v[i]->never_used_bytes), bp_fmt_bytes(b, v[i]->bytes_read),
 		    bp_fmt_pct(c, v[i]->never_used_bytes, v[i]->bytes_read), v[i]->path);
 		free(who);
-		k++;
 	}
 	free(v);
 }
@@ -460,14 +468,13 @@ static void reread(struct bp_doc *d, const struct bp_model *m, const struct bp_r
 	}
 	columns(s, reread_head, "rrl");
 	n = bp_model_select_files(m, &o->filter, BP_SORT_FILE_REREAD, &v);
-	for (i = 0; i < n && (!o->top || k < o->top); i++) {
+	for (i = 0; i < n; i++) {
 		char a[BP_FMT_LEN], b[BP_FMT_LEN];
 
-		if (!v[i]->reread_bytes)
+		if (!v[i]->reread_bytes || !shown(s, o, k++))
 			continue;
 		row(s, NULL, bp_fmt_bytes(a, v[i]->reread_bytes), bp_fmt_bytes(b, v[i]->bytes_read),
 		    v[i]->path);
-		k++;
 	}
 	free(v);
 }
@@ -492,62 +499,72 @@ static void disks(struct bp_doc *d, const struct bp_model *m)
 	}
 }
 
+/* Processes that read some of a file from storage (not those that only opened or mapped it). */
+static size_t storage_readers(const struct bp_file *f)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < f->nreaders; i++)
+		n += f->readers[i]->bytes_read > 0;
+	return n;
+}
+
+struct shared_file {
+	const struct bp_file *f;
+	size_t readers;
+};
+
+static int cmp_shared(const void *pa, const void *pb)
+{
+	const struct shared_file *a = pa, *b = pb;
+
+	if (a->readers != b->readers)
+		return a->readers > b->readers ? -1 : 1;
+	if (a->f->bytes_read != b->f->bytes_read)
+		return a->f->bytes_read > b->f->bytes_read ? -1 : 1;
+	return strcmp(a->f->path, b->f->path);
+}
+
 static void repeated(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
 {
 	struct bp_section *s = section(d, "Repeated work: programs exec'd more than once");
+	struct shared_file *shared;
 	struct bp_file **v;
-	size_t i, n, k = 0;
+	size_t i, n, k = 0, nshared = 0;
 
 	columns(s, exec_head, "rrrl");
-	for (i = 0; i < m->nexecs && (!o->top || k < o->top); i++) {
+	for (i = 0; i < m->nexecs; i++) {
 		const struct bp_exec_count *e = &m->execs[i];
 		char c[24], a[BP_FMT_LEN], b[BP_FMT_LEN];
 
 		if (e->count < 2)
 			break;
-		if (o->filter.comm && !strstr(e->path, o->filter.comm))
+		if ((o->filter.comm && !strstr(e->path, o->filter.comm)) || !shown(s, o, k++))
 			continue;
 		snprintf(c, sizeof(c), "%" PRIu64, e->count);
 		row(s, NULL, c, bp_fmt_ns(a, e->wait_ns), bp_fmt_bytes(b, e->bytes_read), e->path);
-		k++;
 	}
-	s = section(d, "Repeated work: files read by several processes");
+	s = section(d, "Repeated work: files read from storage by several processes");
 	columns(s, shared_head, "rrl");
 	n = bp_model_select_files(m, &o->filter, BP_SORT_FILE_READERS, &v);
-	for (i = 0, k = 0; i < n && (!o->top || k < o->top); i++) {
+	shared = xcalloc(n ? n : 1, sizeof(*shared));
+	for (i = 0; i < n && v[i]->nreaders >= 2; i++) {
+		size_t r = storage_readers(v[i]);
+
+		if (r >= 2)
+			shared[nshared++] = (struct shared_file){ v[i], r };
+	}
+	qsort(shared, nshared, sizeof(*shared), cmp_shared);
+	for (i = 0, k = 0; i < nshared; i++) {
 		char c[24], b[BP_FMT_LEN];
 
-		if (v[i]->nreaders < 2)
-			break;
-		snprintf(c, sizeof(c), "%zu", v[i]->nreaders);
-		row(s, NULL, c, bp_fmt_bytes(b, v[i]->bytes_read), v[i]->path);
-		k++;
-	}
-	free(v);
-}
-
-/* The sections plugins wrote (bootprof-plugins(7)), after the report's own. */
-static void plugin_sections(struct bp_doc *d, const struct bp_report_opts *o)
-{
-	const struct bp_plugin_section *ps;
-	struct bp_section *s;
-	size_t i, j;
-
-	for (i = 0; (ps = bp_plugins_section(o->plugins, i)); i++) {
-		s = section(d, ps->title);
-		for (j = 0; j < ps->nlines; j++)
-			line(s, "%s", ps->lines[j]);
-		if (!ps->ncols)
+		if (!shown(s, o, k++))
 			continue;
-		/* Titles and alignment are borrowed: the set outlives the doc. */
-		columns(s, (const char *const *)ps->head, ps->align);
-		s->cap = ps->nrows;
-		s->cells = xcalloc(ps->nrows * ps->ncols + 1, sizeof(*s->cells));
-		s->details = xcalloc(ps->nrows + 1, sizeof(*s->details));
-		for (j = 0; j < ps->nrows * ps->ncols; j++)
-			s->cells[j] = xstrdup(ps->cells[j]);
-		s->nrows = ps->nrows;
+		snprintf(c, sizeof(c), "%zu", shared[i].readers);
+		row(s, NULL, c, bp_fmt_bytes(b, shared[i].f->bytes_read), shared[i].f->path);
 	}
+	free(shared);
+	free(v);
 }
 
 void bp_doc_build(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
@@ -565,29 +582,6 @@ void bp_doc_build(struct bp_doc *d, const struct bp_model *m, const struct bp_re
 	reread(d, m, o);
 	disks(d, m);
 	repeated(d, m, o);
-	plugin_sections(d, o);
-}
-
-void bp_doc_release(struct bp_doc *d)
-{
-	size_t i, j;
-
-	for (i = 0; i < d->nsections; i++) {
-		struct bp_section *s = &d->sections[i];
-
-		free(s->title);
-		for (j = 0; j < s->nlines; j++)
-			free(s->lines[j]);
-		free(s->lines);
-		for (j = 0; j < s->nrows * s->ncols; j++)
-			free(s->cells[j]);
-		for (j = 0; j < s->nrows; j++)
-			free(s->details[j]);
-		free(s->cells);
-		free(s->details);
-	}
-	free(d->sections);
-	memset(d, 0, sizeof(*d));
 }
 
 struct missing_name {

@@ -44,7 +44,10 @@
  *   "disks": [ { "name", "dev", "rotational": bool|null, "size",
  *                "metadata_bytes", "metadata_wait_ns", "file_bytes",
  *                "rq_read_bytes", "rq_reads", "rq_write_bytes" } ]
- *   "services": [ { "path", "processes", "wait_ns", "bytes_read" } ] by wait_ns (cgroups)
+ *   "services": [ { "path" (cgroup), "processes", "wait_ns", "bytes_read",
+ *                   "unit" (systemd unit, else the path), "first_start_ns"
+ *                   (0: before the recording), "last_exit_ns": int|null
+ *                   (null: running), "running": bool } ]    by wait_ns
  *   "execs": [ { "path", "count", "wait_ns", "bytes_read" } ]         by count, then path
  *   "timeline": { "start_ns", "bucket_ns", "columns": ["wait_ns",
  *                 "idle_wait_ns", "read_bytes", "rq_read_bytes", "waiting_max"],
@@ -61,395 +64,329 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "plugin/plugins.h"
-#include "views/format.h"
+#include "util/json.h"
+#include "views/doc.h"
 #include "views/report.h"
 
 #define SCHEMA_VERSION 1
 
-struct json {
-	FILE *out;
-	int depth;
-	int first;     /* no member written yet at this depth */
-};
-
-static void sep(struct json *j)
-{
-	if (!j->first)
-		fputc(',', j->out);
-	fprintf(j->out, "\n%*s", j->depth * 2, "");
-	j->first = 0;
-}
-
-static void key(struct json *j, const char *k)
-{
-	sep(j);
-	bp_json_str(j->out, k);
-	fputs(": ", j->out);
-}
-
-static void open_(struct json *j, const char *k, char c)
-{
-	if (k)
-		key(j, k);
-	else if (j->depth)
-		sep(j);
-	fputc(c, j->out);
-	j->depth++;
-	j->first = 1;
-}
-
-static void close_(struct json *j, char c)
-{
-	j->depth--;
-	if (!j->first)
-		fprintf(j->out, "\n%*s", j->depth * 2, "");
-	fputc(c, j->out);
-	j->first = 0;
-}
-
-static void num(struct json *j, const char *k, uint64_t v)
-{
-	key(j, k);
-	fprintf(j->out, "%" PRIu64, v);
-}
-
-static void inum(struct json *j, const char *k, int64_t v)
-{
-	key(j, k);
-	fprintf(j->out, "%" PRId64, v);
-}
-
-static void str(struct json *j, const char *k, const char *v)
-{
-	key(j, k);
-	bp_json_str(j->out, v);
-}
-
-static void boolean(struct json *j, const char *k, int v)
-{
-	key(j, k);
-	fputs(v ? "true" : "false", j->out);
-}
-
-static void null(struct json *j, const char *k)
-{
-	key(j, k);
-	fputs("null", j->out);
-}
-
-static void causes(struct json *j, const uint64_t *w)
+static void causes(struct bp_json *j, const uint64_t *w)
 {
 	int c;
 
-	open_(j, "wait_by_cause", '{');
+	bp_json_object_begin(j, "wait_by_cause");
 	for (c = 0; c < BP_NCAUSES; c++)
-		num(j, bp_cause_name((enum bp_cause)c), w[c]);
-	close_(j, '}');
+		bp_json_u64(j, bp_cause_name((enum bp_cause)c), w[c]);
+	bp_json_end(j);
 }
 
-static void recording(struct json *j, const struct bp_model *m, const struct bp_report_opts *o)
+static void recording(struct bp_json *j, const struct bp_model *m, const struct bp_report_opts *o)
 {
 	const struct bp_model_header *h = &m->header;
 	unsigned bit;
 	size_t i;
 
-	open_(j, "recording", '{');
-	str(j, "file", o->file);
-	str(j, "hostname", h->hostname);
-	str(j, "kernel_release", h->kernel_release);
-	str(j, "kernel_version", h->kernel_version);
-	str(j, "machine", h->machine);
-	str(j, "cmdline", h->cmdline);
-	str(j, "clock", h->clock);
-	str(j, "command", h->command);
-	str(j, "stop_reason", h->stop_reason);
-	inum(j, "ncpus", h->ncpus);
-	num(j, "page_size", h->page_size);
-	num(j, "start_ns", h->start_ns);
-	num(j, "stop_ns", h->stop_ns);
-	open_(j, "unavailable_events", '[');
+	bp_json_object_begin(j, "recording");
+	bp_json_string(j, "file", o->file);
+	bp_json_string(j, "hostname", h->hostname);
+	bp_json_string(j, "kernel_release", h->kernel_release);
+	bp_json_string(j, "kernel_version", h->kernel_version);
+	bp_json_string(j, "machine", h->machine);
+	bp_json_string(j, "cmdline", h->cmdline);
+	bp_json_string(j, "clock", h->clock);
+	bp_json_string(j, "command", h->command);
+	bp_json_string(j, "stop_reason", h->stop_reason);
+	bp_json_i64(j, "ncpus", h->ncpus);
+	bp_json_u64(j, "page_size", h->page_size);
+	bp_json_u64(j, "start_ns", h->start_ns);
+	bp_json_u64(j, "stop_ns", h->stop_ns);
+	bp_json_array_begin(j, "unavailable_events");
 	for (i = 0; i < h->nunavailable; i++) {
-		sep(j);
-		bp_json_str(j->out, h->unavailable[i]);
+		bp_json_string(j, NULL, h->unavailable[i]);
 	}
-	close_(j, ']');
-	open_(j, "not_recorded", '[');
+	bp_json_end(j);
+	bp_json_array_begin(j, "not_recorded");
 	for (bit = 1; bit <= BP_MISSING_BLOCK; bit <<= 1) {
 		if (m->missing & bit) {
-			sep(j);
-			bp_json_str(j->out, bp_missing_name(bit));
+			bp_json_string(j, NULL, bp_missing_name(bit));
 		}
 	}
-	close_(j, ']');
-	open_(j, "not_on_kernel", '[');
+	bp_json_end(j);
+	bp_json_array_begin(j, "not_on_kernel");
 	for (bit = 1; bit <= BP_MISSING_BLOCK; bit <<= 1) {
 		if (m->missing_on_kernel & bit) {
-			sep(j);
-			bp_json_str(j->out, bp_missing_name(bit));
+			bp_json_string(j, NULL, bp_missing_name(bit));
 		}
 	}
-	close_(j, ']');
-	str(j, "warnings", h->warnings);
-	close_(j, '}');
+	bp_json_end(j);
+	bp_json_string(j, "warnings", h->warnings);
+	bp_json_end(j);
 
-	open_(j, "window", '{');
-	num(j, "since_ns", m->window.since_ns);
-	num(j, "until_ns", m->window.until_ns);
-	num(j, "bucket_ns", m->window.bucket_ns);
-	close_(j, '}');
+	bp_json_object_begin(j, "window");
+	bp_json_u64(j, "since_ns", m->window.since_ns);
+	bp_json_u64(j, "until_ns", m->window.until_ns);
+	bp_json_u64(j, "bucket_ns", m->window.bucket_ns);
+	bp_json_end(j);
 
-	open_(j, "filter", '{');
+	bp_json_object_begin(j, "filter");
 	if (o->filter.pid)
-		inum(j, "pid", o->filter.pid);
+		bp_json_i64(j, "pid", o->filter.pid);
 	else
-		null(j, "pid");
-	str(j, "comm", o->filter.comm);
-	str(j, "file", o->filter.file);
-	boolean(j, "tree", o->filter.tree);
-	close_(j, '}');
+		bp_json_null(j, "pid");
+	bp_json_string(j, "comm", o->filter.comm);
+	bp_json_string(j, "file", o->filter.file);
+	bp_json_bool(j, "tree", o->filter.tree);
+	bp_json_end(j);
 }
 
-static void totals(struct json *j, const struct bp_model *m)
+static void totals(struct bp_json *j, const struct bp_model *m)
 {
 	const struct bp_totals *t = &m->totals;
 
-	open_(j, "totals", '{');
-	num(j, "read_bytes", t->read_bytes);
-	num(j, "metadata_bytes", t->metadata_bytes);
-	num(j, "nonblock_bytes", t->nonblock_bytes);
-	num(j, "write_insert_bytes", t->write_insert_bytes);
-	num(j, "rq_read_bytes", t->rq_read_bytes);
+	bp_json_object_begin(j, "totals");
+	bp_json_u64(j, "read_bytes", t->read_bytes);
+	bp_json_u64(j, "metadata_bytes", t->metadata_bytes);
+	bp_json_u64(j, "nonblock_bytes", t->nonblock_bytes);
+	bp_json_u64(j, "write_insert_bytes", t->write_insert_bytes);
+	bp_json_u64(j, "rq_read_bytes", t->rq_read_bytes);
 	if (t->attributed_permille >= 0)
-		inum(j, "attributed_permille", t->attributed_permille);
+		bp_json_i64(j, "attributed_permille", t->attributed_permille);
 	else
-		null(j, "attributed_permille");
-	num(j, "wait_ns", t->wait_ns);
+		bp_json_null(j, "attributed_permille");
+	bp_json_u64(j, "wait_ns", t->wait_ns);
 	causes(j, t->wait_by_cause);
-	num(j, "wait_metadata_ns", t->wait_metadata_ns);
-	num(j, "wait_unknown_ns", t->wait_unknown_ns);
-	num(j, "idle_wait_ns", t->idle_wait_ns);
-	num(j, "other_wait_ns", t->other_wait_ns);
+	bp_json_u64(j, "wait_metadata_ns", t->wait_metadata_ns);
+	bp_json_u64(j, "wait_unknown_ns", t->wait_unknown_ns);
+	bp_json_u64(j, "idle_wait_ns", t->idle_wait_ns);
+	bp_json_u64(j, "other_wait_ns", t->other_wait_ns);
 	if (m->missing & BP_MISSING_ACCESS) {
-		null(j, "never_used_bytes");
-		null(j, "used_bytes");
+		bp_json_null(j, "never_used_bytes");
+		bp_json_null(j, "used_bytes");
 	} else {
-		num(j, "never_used_bytes", t->never_used_bytes);
-		num(j, "used_bytes", t->used_bytes);
+		bp_json_u64(j, "never_used_bytes", t->never_used_bytes);
+		bp_json_u64(j, "used_bytes", t->used_bytes);
 	}
 	if (m->missing & BP_MISSING_DELETE)
-		null(j, "reread_bytes");
+		bp_json_null(j, "reread_bytes");
 	else
-		num(j, "reread_bytes", t->reread_bytes);
-	num(j, "events", t->events);
-	num(j, "events_total", t->events_total);
-	num(j, "lost_events", t->lost_events);
-	num(j, "lost_pages", t->lost_pages);
-	boolean(j, "lower_bound", t->lost_events || t->lost_pages);
-	boolean(j, "truncated", t->truncated);
-	num(j, "first_ns", t->first_ns);
-	num(j, "last_ns", t->last_ns);
-	num(j, "span_ns", t->span_ns);
-	close_(j, '}');
+		bp_json_u64(j, "reread_bytes", t->reread_bytes);
+	bp_json_u64(j, "events", t->events);
+	bp_json_u64(j, "events_total", t->events_total);
+	bp_json_u64(j, "lost_events", t->lost_events);
+	bp_json_u64(j, "lost_pages", t->lost_pages);
+	bp_json_bool(j, "lower_bound", t->lost_events || t->lost_pages);
+	bp_json_bool(j, "truncated", t->truncated);
+	bp_json_u64(j, "first_ns", t->first_ns);
+	bp_json_u64(j, "last_ns", t->last_ns);
+	bp_json_u64(j, "span_ns", t->span_ns);
+	bp_json_end(j);
 }
 
-static void processes(struct json *j, const struct bp_model *m, const struct bp_report_opts *o)
+static void processes(struct bp_json *j, const struct bp_model *m, const struct bp_report_opts *o)
 {
 	struct bp_process **v;
 	size_t n = bp_model_select_processes(m, &o->filter, BP_SORT_PROC_WAIT, &v), i, k;
 
 	if (o->top && n > o->top)
 		n = o->top;
-	open_(j, "processes", '[');
+	bp_json_array_begin(j, "processes");
 	for (i = 0; i < n; i++) {
 		const struct bp_process *p = v[i];
 
-		open_(j, NULL, '{');
-		inum(j, "pid", p->pid);
-		inum(j, "ppid", p->ppid);
-		str(j, "comm", p->comm);
-		open_(j, "exec", '[');
+		bp_json_object_begin(j, NULL);
+		bp_json_i64(j, "pid", p->pid);
+		bp_json_i64(j, "ppid", p->ppid);
+		bp_json_string(j, "comm", p->comm);
+		bp_json_array_begin(j, "exec");
 		for (k = 0; k < p->nexec; k++) {
-			sep(j);
-			bp_json_str(j->out, p->exec[k]);
+			bp_json_string(j, NULL, p->exec[k]);
 		}
-		close_(j, ']');
-		num(j, "start_ns", p->start_ns);
-		num(j, "exit_ns", p->exit_ns);
-		num(j, "threads", p->nthreads);
-		num(j, "wait_ns", p->wait_ns);
+		bp_json_end(j);
+		bp_json_u64(j, "start_ns", p->start_ns);
+		bp_json_u64(j, "exit_ns", p->exit_ns);
+		bp_json_u64(j, "threads", p->nthreads);
+		bp_json_u64(j, "wait_ns", p->wait_ns);
 		causes(j, p->wait_by_cause);
-		num(j, "wait_unknown_ns", p->wait_unknown_ns);
-		num(j, "other_wait_ns", p->other_wait_ns);
-		num(j, "run_ns", p->run_ns);
-		num(j, "bytes_read", p->bytes_read);
-		num(j, "metadata_bytes", p->metadata_bytes);
-		num(j, "files", p->nfiles);
-		str(j, "worst_file", p->worst_file ? p->worst_file->path : NULL);
-		open_(j, "children", '[');
+		bp_json_u64(j, "wait_unknown_ns", p->wait_unknown_ns);
+		bp_json_u64(j, "other_wait_ns", p->other_wait_ns);
+		bp_json_u64(j, "run_ns", p->run_ns);
+		bp_json_u64(j, "bytes_read", p->bytes_read);
+		bp_json_u64(j, "metadata_bytes", p->metadata_bytes);
+		bp_json_u64(j, "files", p->nfiles);
+		bp_json_string(j, "worst_file", p->worst_file ? p->worst_file->path : NULL);
+		bp_json_array_begin(j, "children");
 		for (k = 0; k < p->nchildren; k++) {
-			sep(j);
-			fprintf(j->out, "%d", p->children[k]->pid);
+			bp_json_i64(j, NULL, p->children[k]->pid);
 		}
-		close_(j, ']');
-		num(j, "tree_wait_ns", p->tree_wait_ns);
-		num(j, "tree_bytes_read", p->tree_bytes_read);
-		num(j, "tree_processes", p->tree_processes);
-		str(j, "service", p->service ? p->service->path : NULL);
-		close_(j, '}');
+		bp_json_end(j);
+		bp_json_u64(j, "tree_wait_ns", p->tree_wait_ns);
+		bp_json_u64(j, "tree_bytes_read", p->tree_bytes_read);
+		bp_json_u64(j, "tree_processes", p->tree_processes);
+		bp_json_string(j, "service", p->service ? p->service->path : NULL);
+		bp_json_end(j);
 	}
-	close_(j, ']');
+	bp_json_end(j);
 	free(v);
 }
 
-static void file_obj(struct json *j, const struct bp_model *m, const struct bp_file *f)
+static void file_obj(struct bp_json *j, const struct bp_model *m, const struct bp_file *f)
 {
 	char dev[32];
 	size_t k;
 
 	snprintf(dev, sizeof(dev), "%u:%u", BP_DEV_MAJOR(f->dev), BP_DEV_MINOR(f->dev));
-	open_(j, NULL, '{');
-	str(j, "path", f->path);
-	str(j, "dev", dev);
-	num(j, "ino", f->ino);
-	str(j, "kind", f->kind == BP_FILE_METADATA ? "metadata" : "file");
-	boolean(j, "resolved", f->resolved);
-	str(j, "disk", f->disk >= 0 && (size_t)f->disk < m->ndisks ? m->disks[f->disk].name : NULL);
-	num(j, "bytes_read", f->bytes_read);
-	num(j, "wait_ns", f->wait_ns);
-	num(j, "used_bytes", f->used_bytes);
-	num(j, "never_used_bytes", f->never_used_bytes);
-	num(j, "reread_bytes", f->reread_bytes);
-	num(j, "size_pages", f->size_pages);
-	num(j, "first_ns", f->first_ns);
-	num(j, "last_ns", f->last_ns);
-	open_(j, "readers", '[');
+	bp_json_object_begin(j, NULL);
+	bp_json_string(j, "path", f->path);
+	bp_json_string(j, "dev", dev);
+	bp_json_u64(j, "ino", f->ino);
+	bp_json_string(j, "kind", f->kind == BP_FILE_METADATA ? "metadata" : "file");
+	bp_json_bool(j, "resolved", f->resolved);
+	bp_json_string(j, "disk", f->disk >= 0 && (size_t)f->disk < m->ndisks ? m->disks[f->disk].name : NULL);
+	bp_json_u64(j, "bytes_read", f->bytes_read);
+	bp_json_u64(j, "wait_ns", f->wait_ns);
+	bp_json_u64(j, "used_bytes", f->used_bytes);
+	bp_json_u64(j, "never_used_bytes", f->never_used_bytes);
+	bp_json_u64(j, "reread_bytes", f->reread_bytes);
+	bp_json_u64(j, "size_pages", f->size_pages);
+	bp_json_u64(j, "first_ns", f->first_ns);
+	bp_json_u64(j, "last_ns", f->last_ns);
+	bp_json_array_begin(j, "readers");
 	for (k = 0; k < f->nreaders; k++) {
 		const struct bp_access *a = f->readers[k];
 
-		open_(j, NULL, '{');
-		inum(j, "pid", a->process->pid);
-		str(j, "comm", a->process->comm);
-		num(j, "wait_ns", a->wait_ns);
-		num(j, "bytes_read", a->bytes_read);
-		num(j, "first_ns", a->first_ns);
-		num(j, "last_ns", a->last_ns);
-		close_(j, '}');
+		bp_json_object_begin(j, NULL);
+		bp_json_i64(j, "pid", a->process->pid);
+		bp_json_string(j, "comm", a->process->comm);
+		bp_json_u64(j, "wait_ns", a->wait_ns);
+		bp_json_u64(j, "bytes_read", a->bytes_read);
+		bp_json_u64(j, "first_ns", a->first_ns);
+		bp_json_u64(j, "last_ns", a->last_ns);
+		bp_json_end(j);
 	}
-	close_(j, ']');
-	close_(j, '}');
+	bp_json_end(j);
+	bp_json_end(j);
 }
 
-static void files(struct json *j, const struct bp_model *m, const struct bp_report_opts *o)
+static void files(struct bp_json *j, const struct bp_model *m, const struct bp_report_opts *o)
 {
 	struct bp_file **v;
 	size_t n = bp_model_select_files(m, &o->filter, BP_SORT_FILE_WAIT, &v), i;
 
 	if (o->top && n > o->top)
 		n = o->top;
-	open_(j, "files", '[');
+	bp_json_array_begin(j, "files");
 	for (i = 0; i < n; i++)
 		file_obj(j, m, v[i]);
-	close_(j, ']');
+	bp_json_end(j);
 	free(v);
 }
 
 /* A short list of files with a non-zero value of one measure. */
-static void file_list(struct json *j, const struct bp_model *m, const struct bp_report_opts *o,
+static void file_list(struct bp_json *j, const struct bp_model *m, const struct bp_report_opts *o,
 		      const char *name, enum bp_file_sort key)
 {
 	struct bp_file **v;
 	size_t n = bp_model_select_files(m, &o->filter, key, &v), i, k = 0;
 
-	open_(j, name, '[');
+	bp_json_array_begin(j, name);
 	for (i = 0; i < n && (!o->top || k < o->top); i++) {
 		uint64_t val = key == BP_SORT_FILE_NEVER_USED ? v[i]->never_used_bytes :
 								v[i]->reread_bytes;
 
 		if (!val)
 			break;
-		open_(j, NULL, '{');
-		str(j, "path", v[i]->path);
-		num(j, key == BP_SORT_FILE_NEVER_USED ? "never_used_bytes" : "reread_bytes", val);
-		num(j, "bytes_read", v[i]->bytes_read);
-		close_(j, '}');
+		bp_json_object_begin(j, NULL);
+		bp_json_string(j, "path", v[i]->path);
+		bp_json_u64(j, key == BP_SORT_FILE_NEVER_USED ? "never_used_bytes" : "reread_bytes", val);
+		bp_json_u64(j, "bytes_read", v[i]->bytes_read);
+		bp_json_end(j);
 		k++;
 	}
-	close_(j, ']');
+	bp_json_end(j);
 	free(v);
 }
 
-static void disks_execs_timeline(struct json *j, const struct bp_model *m)
+static void disks_execs_timeline(struct bp_json *j, const struct bp_model *m)
 {
-	char dev[32];
+	struct bp_service_row *services;
+	char dev[32], row[128];
 	size_t i;
 
-	open_(j, "disks", '[');
+	bp_json_array_begin(j, "disks");
 	for (i = 0; i < m->ndisks; i++) {
 		const struct bp_disk_stat *d = &m->disks[i];
 
 		snprintf(dev, sizeof(dev), "%u:%u", BP_DEV_MAJOR(d->dev), BP_DEV_MINOR(d->dev));
-		open_(j, NULL, '{');
-		str(j, "name", d->name);
-		str(j, "dev", dev);
+		bp_json_object_begin(j, NULL);
+		bp_json_string(j, "name", d->name);
+		bp_json_string(j, "dev", dev);
 		if (d->rotational < 0)
-			null(j, "rotational");
+			bp_json_null(j, "rotational");
 		else
-			boolean(j, "rotational", d->rotational);
-		num(j, "size", d->size);
-		num(j, "metadata_bytes", d->metadata_bytes);
-		num(j, "metadata_wait_ns", d->metadata_wait_ns);
-		num(j, "file_bytes", d->file_bytes);
-		num(j, "rq_read_bytes", d->rq_read_bytes);
-		num(j, "rq_reads", d->rq_reads);
-		num(j, "rq_write_bytes", d->rq_write_bytes);
-		close_(j, '}');
+			bp_json_bool(j, "rotational", d->rotational);
+		bp_json_u64(j, "size", d->size);
+		bp_json_u64(j, "metadata_bytes", d->metadata_bytes);
+		bp_json_u64(j, "metadata_wait_ns", d->metadata_wait_ns);
+		bp_json_u64(j, "file_bytes", d->file_bytes);
+		bp_json_u64(j, "rq_read_bytes", d->rq_read_bytes);
+		bp_json_u64(j, "rq_reads", d->rq_reads);
+		bp_json_u64(j, "rq_write_bytes", d->rq_write_bytes);
+		bp_json_end(j);
 	}
-	close_(j, ']');
-	open_(j, "services", '[');
+	bp_json_end(j);
+	services = bp_view_services(m);
+	bp_json_array_begin(j, "services");
 	for (i = 0; i < m->nservices; i++) {
-		open_(j, NULL, '{');
-		str(j, "path", m->services[i].path);
-		num(j, "processes", m->services[i].nprocesses);
-		num(j, "wait_ns", m->services[i].wait_ns);
-		num(j, "bytes_read", m->services[i].bytes_read);
-		close_(j, '}');
+		bp_json_object_begin(j, NULL);
+		bp_json_string(j, "path", m->services[i].path);
+		bp_json_u64(j, "processes", m->services[i].nprocesses);
+		bp_json_u64(j, "wait_ns", m->services[i].wait_ns);
+		bp_json_u64(j, "bytes_read", m->services[i].bytes_read);
+		bp_json_string(j, "unit", services[i].unit);
+		bp_json_u64(j, "first_start_ns", services[i].first_start_ns);
+		if (services[i].running)
+			bp_json_null(j, "last_exit_ns");
+		else
+			bp_json_u64(j, "last_exit_ns", services[i].last_exit_ns);
+		bp_json_bool(j, "running", services[i].running);
+		bp_json_end(j);
 	}
-	close_(j, ']');
-	open_(j, "execs", '[');
+	bp_json_end(j);
+	free(services);
+	bp_json_array_begin(j, "execs");
 	for (i = 0; i < m->nexecs; i++) {
-		open_(j, NULL, '{');
-		str(j, "path", m->execs[i].path);
-		num(j, "count", m->execs[i].count);
-		num(j, "wait_ns", m->execs[i].wait_ns);
-		num(j, "bytes_read", m->execs[i].bytes_read);
-		close_(j, '}');
+		bp_json_object_begin(j, NULL);
+		bp_json_string(j, "path", m->execs[i].path);
+		bp_json_u64(j, "count", m->execs[i].count);
+		bp_json_u64(j, "wait_ns", m->execs[i].wait_ns);
+		bp_json_u64(j, "bytes_read", m->execs[i].bytes_read);
+		bp_json_end(j);
 	}
-	close_(j, ']');
-	open_(j, "timeline", '{');
-	num(j, "start_ns", m->timeline_start_ns);
-	num(j, "bucket_ns", m->window.bucket_ns);
-	key(j, "columns");
-	fputs("[\"wait_ns\", \"idle_wait_ns\", \"read_bytes\", \"rq_read_bytes\", \"waiting_max\"]",
-	      j->out);
-	open_(j, "buckets", '[');
+	bp_json_end(j);
+	bp_json_object_begin(j, "timeline");
+	bp_json_u64(j, "start_ns", m->timeline_start_ns);
+	bp_json_u64(j, "bucket_ns", m->window.bucket_ns);
+	bp_json_raw(j, "columns", "[\"wait_ns\", \"idle_wait_ns\", \"read_bytes\", "
+		    "\"rq_read_bytes\", \"waiting_max\"]");
+	bp_json_array_begin(j, "buckets");
 	for (i = 0; i < m->nbuckets; i++) {
 		const struct bp_bucket *b = &m->timeline[i];
 
-		sep(j);
-		fprintf(j->out, "[%" PRIu64 ", %" PRIu64 ", %" PRIu64 ", %" PRIu64 ", %u]", b->wait_ns,
-			b->idle_wait_ns, b->read_bytes, b->rq_read_bytes, b->waiting_max);
+		snprintf(row, sizeof(row), "[%" PRIu64 ", %" PRIu64 ", %" PRIu64 ", %" PRIu64 ", %u]",
+			 b->wait_ns, b->idle_wait_ns, b->read_bytes, b->rq_read_bytes, b->waiting_max);
+		bp_json_raw(j, NULL, row);
 	}
-	close_(j, ']');
-	close_(j, '}');
+	bp_json_end(j);
+	bp_json_end(j);
 }
 
 int bp_view_json(FILE *out, const struct bp_model *m, const struct bp_report_opts *o)
 {
-	struct json j = { out, 0, 1 };
+	struct bp_json j;
 
-	open_(&j, NULL, '{');
-	num(&j, "schema_version", SCHEMA_VERSION);
+	bp_json_init(&j, out, 0);
+	bp_json_object_begin(&j, NULL);
+	bp_json_u64(&j, "schema_version", SCHEMA_VERSION);
 	recording(&j, m, o);
 	totals(&j, m);
 	processes(&j, m, o);
@@ -457,11 +394,43 @@ int bp_view_json(FILE *out, const struct bp_model *m, const struct bp_report_opt
 	file_list(&j, m, o, "never_used", BP_SORT_FILE_NEVER_USED);
 	file_list(&j, m, o, "reread", BP_SORT_FILE_REREAD);
 	disks_execs_timeline(&j, m);
-	if (o->plugins) {
-		key(&j, "plugins");
-		bp_plugins_report_json(o->plugins, out, j.depth);
-	}
-	close_(&j, '}');
+	if (o->plugins)
+		bp_node_json(&j, "plugins", o->plugins->json);
+	bp_json_end(&j);
 	fputc('\n', out);
 	return 0;
+}
+
+void bp_node_json(struct bp_json *jw, const char *key, const struct bp_node *n)
+{
+	size_t i;
+
+	if (n->kind == '{' || n->kind == '[') {
+		if (n->kind == '{')
+			bp_json_object_begin(jw, key);
+		else
+			bp_json_array_begin(jw, key);
+		for (i = 0; i < n->nkids; i++)
+			bp_node_json(jw, n->kind == '{' ? (n->kids[i]->key ? n->kids[i]->key : "") :
+				     NULL, n->kids[i]);
+		bp_json_end(jw);
+		return;
+	}
+	switch (n->type) {
+	case BP_TEXT:
+	case BP_PATH:
+		bp_json_string(jw, key, n->v.s);
+		break;
+	case BP_I64:
+		bp_json_i64(jw, key, n->v.i);
+		break;
+	case BP_DOUBLE:
+		bp_json_double(jw, key, n->v.d);
+		break;
+	case BP_BOOL:
+		bp_json_bool(jw, key, n->v.b);
+		break;
+	default:
+		bp_json_u64(jw, key, n->v.u);
+	}
 }

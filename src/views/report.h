@@ -12,7 +12,7 @@
  * writes to out and returns 0, or -1 with bp_set_error() (unknown table).
  * Output is deterministic: every list is sorted with tie-breaks.
  */
-struct bp_plugin_set;
+struct bp_doc;
 
 struct bp_report_opts {
 	const char *file;         /* the recording's name, shown in the header */
@@ -20,13 +20,34 @@ struct bp_report_opts {
 	struct bp_filter filter;
 	int tree;                 /* processes as a tree with descendant totals */
 	const char *table;        /* csv: which table (see bp_csv_tables) */
-	const struct bp_plugin_set *plugins; /* their sections, after ours; NULL: none */
+	size_t width;             /* text: columns per line (0: 100) */
+	const struct bp_doc *plugins; /* the plugins' sections and JSON, after ours; NULL: none */
 };
 
 int bp_view_text(FILE *out, const struct bp_model *m, const struct bp_report_opts *o);
 int bp_view_markdown(FILE *out, const struct bp_model *m, const struct bp_report_opts *o);
 int bp_view_json(FILE *out, const struct bp_model *m, const struct bp_report_opts *o);
 int bp_view_csv(FILE *out, const struct bp_model *m, const struct bp_report_opts *o);
+
+/**
+ * struct bp_service_row - a service (cgroup) as its users know it
+ * @service: the model's service
+ * @unit: its systemd unit ("systemd-udevd.service", "init.scope"), or
+ *        the cgroup path when that names no unit
+ * @first_start_ns: start of its first process; 0: before the recording
+ * @last_exit_ns: exit of its last process; 0 when @running
+ * @running: one of its processes was alive at the end of the recording
+ */
+struct bp_service_row {
+	const struct bp_service *service;
+	char unit[256];
+	uint64_t first_start_ns;
+	uint64_t last_exit_ns;
+	int running;
+};
+
+/* The model's services, in its order (by I/O wait); caller frees. */
+struct bp_service_row *bp_view_services(const struct bp_model *m);
 
 /* The csv tables, NULL-terminated: "processes", "files", ... */
 extern const char *const bp_csv_tables[];

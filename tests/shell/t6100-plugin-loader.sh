@@ -39,15 +39,30 @@ static void hello_event(struct bootprof_ctx *ctx, const struct bootprof_event *e
 
 static int hello_model(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 {
+	static const struct bootprof_column cols[] = {
+		{ "UNIT", "unit", BOOTPROF_TEXT },
+		{ "WAIT", "wait_ns", BOOTPROF_NS },
+	};
+	const struct bootprof_table_spec units = { "units", cols, 2, 0 };
+	union bootprof_value row[2];
+
 	(void)m;
 	ctx->host->section(ctx, "hello: an external plugin");
 	ctx->host->line(ctx, "saw %llu context switches", switches);
-	ctx->host->json_u64(ctx, "switches", switches);
+	ctx->host->value_u64(ctx, "switches", switches);
+	/* Bytes that are not UTF-8, and terminal escapes, as a recording may hold. */
+	ctx->host->table(ctx, &units);
+	row[0].s = "svc-\xff\xfe.service";
+	row[1].u = 1500000;
+	ctx->host->row(ctx, row);
+	row[0].s = "\x1b]0;pwned\x07\x1b[2J.service";
+	ctx->host->row(ctx, row);
+	ctx->host->table_end(ctx);
 	return 0;
 }
 
 static const char *const hello_events[] = { "sched:sched_switch", NULL };
-static const char *const hello_keys[] = { "switches", NULL };
+static const char *const hello_keys[] = { "switches", "units", NULL };
 
 BOOTPROF_PLUGIN(hello) = {
 	.abi = ABI,
@@ -102,6 +117,11 @@ expect 'a plugin of another ABI version is refused with a clear message' \
 	"list; ! grep -q '^future' '$TEST_DIR/list' &&
 	 grep -q \"warning: refusing plugin '$P/future.so': plugin ABI version $((abi + 1)), this bootprof uses $abi\" '$TEST_DIR/err'"
 rm -f "$P/future.so"
+build "$P/old.so" old -DABI=1
+expect 'a plugin of ABI 1 (text rows and json_* calls) is refused: rebuild it' \
+	"list; ! grep -q '^old' '$TEST_DIR/list' &&
+	 grep -q \"warning: refusing plugin '$P/old.so': plugin ABI version 1, this bootprof uses $abi (rebuild it\" '$TEST_DIR/err'"
+rm -f "$P/old.so"
 
 build "$P/polling.so" polling
 expect 'a plugin named like a loaded one is ignored with a warning' \
@@ -129,6 +149,12 @@ expect "its JSON key holds what it counted over the stream ($n switches)" \
 BOOTPROF_PLUGIN_DIR=$P "$BOOTPROF" report "$TEST_DIR/r.dat" >"$TEST_DIR/r.txt" 2>/dev/null
 expect 'its section is in the text report' \
 	"grep -q '^== hello: an external plugin' '$TEST_DIR/r.txt' && grep -q '^saw $n context switches' '$TEST_DIR/r.txt'"
+expect 'its rows, added once, are in the JSON with their types; bytes that are not UTF-8 keep it valid' \
+	"jq -e '.plugins.hello.units == [{\"unit\": \"svc-\\ufffd\\ufffd.service\", \"wait_ns\": 1500000}, {\"unit\": \"\\u001b]0;pwned\\u0007\\u001b[2J.service\", \"wait_ns\": 1500000}]' '$TEST_DIR/r.json' >/dev/null &&
+	 python3 -c 'import json,sys; json.load(open(sys.argv[1]))' '$TEST_DIR/r.json'"
+expect 'and in the text report, escapes shown as text: no ESC or BEL byte' \
+	"grep -q '1.5 ms' '$TEST_DIR/r.txt' && grep -qF '\\x1b]0;pwned\\x07\\x1b[2J.service' '$TEST_DIR/r.txt' &&
+	 ! grep -q \"\$(printf '[\\033\\007]')\" '$TEST_DIR/r.txt'"
 BOOTPROF_PLUGIN_DIR=$P "$BOOTPROF" report --no-plugins --format json "$TEST_DIR/r.dat" >"$TEST_DIR/n.json" 2>/dev/null
 expect '--no-plugins: no plugin runs, no plugins key' \
 	"jq -e 'has(\"plugins\") | not' '$TEST_DIR/n.json' >/dev/null && jq -e .totals '$TEST_DIR/n.json' >/dev/null"

@@ -23,7 +23,9 @@
 #include "plugin/plugins.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
+#include "util/json.h"
 #include "util/xalloc.h"
+#include "views/doc.h"
 #include "views/report.h"
 
 #include "../../plugins/tidmap.h"
@@ -65,10 +67,15 @@ static char *render(const struct bp_plugin_set *set, int json)
 
 	assert_non_null(f);
 	if (json) {
-		bp_plugins_report_json(set, f, 0);
+		struct bp_json jw;
+
+		bp_json_init(&jw, f, 0);
+		bp_json_object_begin(&jw, NULL);
+		bp_node_json(&jw, "plugins", bp_plugins_doc(set)->json);
+		bp_json_end(&jw);
 	} else {
 		/* The text report of an empty model: plugin sections come last. */
-		struct bp_report_opts o = { .plugins = set };
+		struct bp_report_opts o = { .plugins = bp_plugins_doc(set) };
 		struct bp_model *m = bp_model_new();
 
 		bp_view_text(f, m, &o);
@@ -135,7 +142,7 @@ static void test_untrusted(void **state)
 static int other_model(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 {
 	(void)m;
-	ctx->host->json_u64(ctx, "answer", 42);
+	ctx->host->value_u64(ctx, "answer", 42);
 	return 0;
 }
 
@@ -756,20 +763,39 @@ static void test_tidmap(void **state)
 
 static int quoting_model(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 {
-	static const char *const head[] = { "n", "what" };
-	const char *row[] = { "1", "a|b" };
+	static const struct bootprof_column cols[] = {
+		{ "n", "n", BOOTPROF_U64 },
+		{ "what", "what", BOOTPROF_TEXT },
+		{ "wait", "wait_ns", BOOTPROF_NS },
+	};
+	static const struct bootprof_column list_cols[] = { { NULL, NULL, BOOTPROF_I64 } };
+	const struct bootprof_table_spec spec = { "rows", cols, 3, 1 };
+	const struct bootprof_table_spec list = { "list", list_cols, 1, 0 };
+	union bootprof_value row[3];
 
 	(void)m;
 	ctx->host->section(ctx, "quoting");
-	ctx->host->table(ctx, 2, head, "rl");
+	ctx->host->table(ctx, &spec);
+	row[0].u = 1;
+	row[1].s = "a|b \x1b]0;pwned\x07";
+	row[2].u = 1500000;
+	/* One row, given once, in text and JSON; the second one is over top=1. */
 	ctx->host->row(ctx, row);
-	ctx->host->json_str(ctx, "s", "quote\" back\\ nl\n ctl\x01");
-	ctx->host->json_open(ctx, "list", '[');
-	ctx->host->json_i64(ctx, NULL, -5);
-	ctx->host->json_close(ctx);
-	/* One close too many is ignored, not a crash. */
-	ctx->host->json_close(ctx);
-	ctx->host->json_close(ctx);
+	row[0].u = 2;
+	ctx->host->row(ctx, row);
+	ctx->host->table_end(ctx);
+	ctx->host->value_str(ctx, "s", "quote\" back\\ nl\n ctl\x01");
+	/* Not UTF-8 (a unit name is bytes): replaced, so the JSON stays valid. */
+	ctx->host->value_str(ctx, "unit", "svc-\xff\xfe.service");
+	ctx->host->object_begin(ctx, "obj");
+	ctx->host->value_i64(ctx, "neg", -5);
+	ctx->host->object_end(ctx);
+	/* One end too many is ignored, not a crash. */
+	ctx->host->object_end(ctx);
+	ctx->host->table_end(ctx);
+	/* A section with nothing in it is not shown. */
+	ctx->host->section(ctx, "empty");
+	ctx->host->table(ctx, &list);
 	return 0;
 }
 
@@ -802,13 +828,20 @@ static void test_render(void **state)
 	bp_plugins_start(set, NULL, NULL);
 	bp_plugins_finish(set, m);
 	json = render(set, 1);
-	assert_string_equal(json, "{\"quoting\": {\"s\": \"quote\\\" back\\\\ nl\\n ctl\\u0001\","
-				  "\"list\": [-5]}}");
+	assert_string_equal(json, "{\"plugins\": {\"quoting\": {\"rows\": ["
+				  "{\"n\": 1,\"what\": \"a|b \\u001b]0;pwned\\u0007\",\"wait_ns\": 1500000},"
+				  "{\"n\": 2,\"what\": \"a|b \\u001b]0;pwned\\u0007\",\"wait_ns\": 1500000}],"
+				  "\"s\": \"quote\\\" back\\\\ nl\\n ctl\\u0001\","
+				  "\"unit\": \"svc-\\ufffd\\ufffd.service\","
+				  "\"obj\": {\"neg\": -5},\"list\": []}}}");
 	text = render(set, 0);
-	/* Last, rendered like the report's own sections. */
-	tail = "\n\n== quoting\nn  what\n1  a|b\n";
-	assert_true(strlen(text) > strlen(tail));
-	assert_string_equal(text + strlen(text) - strlen(tail), tail);
+	/* After the report's own sections, before the legend; escapes shown as text. */
+	tail = "\n\n== quoting\nn  what                    wait\n"
+	       "1  a|b \\x1b]0;pwned\\x07  1.5 ms\n"
+	       "... 1 more (use --plugin-opt quoting.top=0)\n\n== Legend\n";
+	assert_contains(text, tail);
+	/* The empty section is left out. */
+	assert_null(strstr(text, "== empty"));
 	assert_int_equal(bp_plugins_nwarnings(set), 1);
 	assert_non_null(strstr(bp_plugins_warning(set, 0), "plugin 'failing' failed"));
 	free(json);

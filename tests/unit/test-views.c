@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "util/printable.h"
 #include "views/format.h"
 
 static void test_units(void **state)
@@ -38,9 +39,18 @@ static void test_path(void **state)
 
 	(void)state;
 	assert_string_equal(bp_fmt_path(b, sizeof(b), "/usr/bin/gdb", 20), "/usr/bin/gdb");
+	/* In the middle: the first directory, then whole components, file name last. */
+	assert_string_equal(bp_fmt_path(b, sizeof(b), "/usr/lib/x86_64-linux-gnu/libc.so.6", 20),
+			    "/usr/.../libc.so.6");
+	assert_string_equal(bp_fmt_path(b, sizeof(b),
+					"/usr/lib/python3.11/re/__pycache__/_casefix.py", 32),
+			    "/usr/.../__pycache__/_casefix.py");
 	assert_string_equal(bp_fmt_path(b, sizeof(b), "/usr/lib/x86_64-linux-gnu/libc.so.6", 16),
-			    "...gnu/libc.so.6");
-	assert_int_equal(strlen(bp_fmt_path(b, sizeof(b), "/a/very/long/path/name", 10)), 10);
+			    ".../libc.so.6");
+	/* A file name longer than the room keeps its end (the extension). */
+	assert_string_equal(bp_fmt_path(b, sizeof(b), "/usr/a-very-long-library-name.so", 16),
+			    "...brary-name.so");
+	assert_string_equal(bp_fmt_path(b, sizeof(b), "/a/very/long/path/name", 10), ".../name");
 	assert_int_equal(strlen(bp_fmt_path(b, 8, "/a/very/long/path/name", 100)), 7);
 }
 
@@ -63,9 +73,32 @@ static void test_quoting(void **state)
 	assert_string_equal(capture(bp_json_str, "caf\xc3\xa9"), "\"caf\xc3\xa9\"");
 	assert_string_equal(capture(bp_json_str, "x\xff\xc3"), "\"x\\ufffd\\ufffd\"");
 	assert_string_equal(capture(bp_json_str, "\xed\xa0\x80"), "\"\\ufffd\\ufffd\\ufffd\"");
+	assert_string_equal(capture(bp_json_str, "\x1b]0;x\x07\xc2\x9b"), "\"\\u001b]0;x\\u0007\\u009b\"");
 	assert_string_equal(capture(bp_csv_str, "plain"), "plain");
 	assert_string_equal(capture(bp_csv_str, "a,b"), "\"a,b\"");
 	assert_string_equal(capture(bp_csv_str, "say \"hi\""), "\"say \"\"hi\"\"\"");
+}
+
+static void test_printable(void **state)
+{
+	char b[64], *d;
+
+	(void)state;
+	assert_string_equal(bp_printable(b, sizeof(b), "/usr/lib/caf\xc3\xa9"), "/usr/lib/caf\xc3\xa9");
+	assert_string_equal(bp_printable(b, sizeof(b), "\x1b]0;pwned\x07\x1b[2J"),
+			    "\\x1b]0;pwned\\x07\\x1b[2J");
+	/* DEL, a C1 CSI (U+009B) and a byte that is not UTF-8. */
+	assert_string_equal(bp_printable(b, sizeof(b), "a\x7f\xc2\x9b\xff\n"),
+			    "a\\x7f\\x9b\\xff\\x0a");
+	/* Cut at a character boundary, never inside an escape. */
+	assert_string_equal(bp_printable(b, 6, "ab\x1b"), "ab");
+	assert_true(bp_is_printable("plain / path"));
+	assert_false(bp_is_printable("x\x1b"));
+	d = bp_printable_dup("\x07");
+	assert_string_equal(d, "\\x07");
+	free(d);
+	assert_null(bp_printable_dup(NULL));
+	assert_string_equal(capture(bp_csv_str, "a\nb"), "a\\x0ab");
 }
 
 int main(void)
@@ -74,6 +107,7 @@ int main(void)
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_path),
 		cmocka_unit_test(test_quoting),
+		cmocka_unit_test(test_printable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

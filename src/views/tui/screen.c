@@ -16,6 +16,7 @@
 #include "tracefile/meta.h"
 #include "util/error.h"
 #include "util/xalloc.h"
+#include "util/printable.h"
 #include "views/format.h"
 #include "views/tui/screen.h"
 
@@ -148,16 +149,20 @@ static struct top_line *new_line(struct top_frame *f, enum top_attr attr)
 	return l;
 }
 
-/* Write s at column col, cut at the line's end; returns the column after it. */
+/*
+ * Write s at column col, cut at the line's end; returns the column after
+ * it. Control characters from the recording are shown as text (\x1b).
+ */
 static int put(struct top_frame *f, struct top_line *l, int col, const char *s)
 {
-	size_t n = strlen(s);
+	char shown[TOP_MAX_WIDTH * 4 + 1];
+	size_t n = strlen(bp_printable(shown, sizeof(shown), s));
 
 	if (col >= f->width)
 		return col;
 	if (n > (size_t)(f->width - col))
 		n = (size_t)(f->width - col);
-	memcpy(l->text + col, s, n);
+	memcpy(l->text + col, shown, n);
 	return col + (int)n;
 }
 
