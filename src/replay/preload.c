@@ -397,3 +397,29 @@ int bp_replay_spawn(const char *pack_path)
 	bp_pack_free(p);
 	_exit(0);
 }
+
+void bp_replay_boot(void)
+{
+	char cmdline[4096], *word, *save = NULL;
+	ssize_t n = -1;
+	int fd;
+
+	fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, cmdline, sizeof(cmdline) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	cmdline[n] = '\0';
+	for (word = strtok_r(cmdline, " \t\n", &save); word; word = strtok_r(NULL, " \t\n", &save)) {
+		if (strncmp(word, "bootprof.replay=", 16))
+			continue;
+		if (word[16] != '/') {
+			kmsg_line("not replaying: the pack must be an absolute path: ", word + 16);
+			return;
+		}
+		bp_replay_spawn(word + 16);
+		return;
+	}
+}

@@ -100,4 +100,14 @@ void bp_replay_summary(const struct bp_replay_stats *st, char *buf, size_t size)
  */
 int bp_replay_spawn(const char *pack_path);
 
+/**
+ * bp_replay_boot() - bp_replay_spawn() for bootprof.replay=PACK
+ *
+ * For PID 1 right before it execs the real init: reads /proc/cmdline and
+ * starts a preloader when it has bootprof.replay=PACK (an absolute path,
+ * looked up in PID 1's root as it is then, or later once it appears: the
+ * real root after an initramfs). Does nothing otherwise.
+ */
+void bp_replay_boot(void);
+
 #endif
