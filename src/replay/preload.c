@@ -345,23 +345,31 @@ static void kmsg_line(const char *what, const char *msg)
 	close(fd);
 }
 
-/* Wait for PID 1 to have the pack in its root (it may still be in the initramfs). */
+/*
+ * Wait for the pack to appear in PID 1's root: while PID 1 is still in the
+ * initramfs the pack (on the real root) is not there yet. Once PID 1's root
+ * changed, or the deadline passed, look once more and take the answer.
+ */
 static struct bp_pack *wait_for_pack(const char *path, uint64_t deadline)
 {
 	char full[4096];
-	struct bp_pack *p;
+	struct stat first, now;
+	int have_first;
 
 	if ((size_t)snprintf(full, sizeof(full), "%s%s", SPAWN_ROOT, path) >= sizeof(full)) {
 		bp_set_error("pack path too long");
 		return NULL;
 	}
-	for (;;) {
-		if (access(full, F_OK) == 0 || now_ns() >= deadline)
+	have_first = stat(SPAWN_ROOT "/", &first) == 0;
+	while (access(full, F_OK) && have_first && now_ns() < deadline) {
+		if (stat(SPAWN_ROOT "/", &now) == 0 &&
+		    (now.st_dev != first.st_dev || now.st_ino != first.st_ino)) {
+			usleep(100000);  /* the new root's mounts settle */
 			break;
+		}
 		usleep(20000);
 	}
-	p = bp_pack_load(full);
-	return p;
+	return bp_pack_load(full);
 }
 
 int bp_replay_spawn(const char *pack_path)
