@@ -336,7 +336,10 @@ static void kmsg_line(const char *what, const char *msg)
 	snprintf(line, sizeof(line) - 1, "<5>" BP_REPLAY_COMM ": %s%s", what, msg);
 	n = (int)strlen(line);
 	line[n++] = '\n';
-	fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	/* PID 1's /dev: an initramfs moves its /dev to the real root. */
+	fd = open(SPAWN_ROOT "/dev/kmsg", O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return;
 	if (write(fd, line, (size_t)n) < 0) {
