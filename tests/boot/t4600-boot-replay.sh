@@ -49,8 +49,7 @@ expect 'pack: never-used count = the sum of what each file left out' \
 wb=$(field /data/written 5)
 expect "pack: the file written during the boot is left out, counted exactly (1 file, $wb bytes)" \
 	"! pline /data/written && grep -qx 'count written 1 $wb' '$P'"
-expect 'pack: the recording is left out, counted' \
-	"! grep '^file ' '$P' | grep -q ' /var/log/' && awk '\$1 == \"count\" && \$2 == \"recording\" { exit !(\$3 >= 1) }' '$P'"
+expect 'pack: nothing under /var/log (the recording) is in it' "! grep '^file ' '$P' | grep -q ' /var/log/'"
 
 # 2. With the pack.
 replay_boot warm "$words bootprof.replay=/var/lib/bootprof/boot.pack test.wait-replay=1"
@@ -85,6 +84,7 @@ debugfs -w -R "rm /var/lib/bootprof/boot.pack" "$BOOT_DISK" >/dev/null 2>&1
 debugfs -w -R "write $TEST_DIR/corrupt.pack /var/lib/bootprof/boot.pack" "$BOOT_DISK" >/dev/null 2>&1
 replay_boot corrupt "$words bootprof.replay=/var/lib/bootprof/boot.pack test.wait-replay=1"
 rc=$?
+grep 'bootprof-replay: ' "$TEST_DIR/corrupt.console" | sed 's/^/# /'
 expect 'corrupt pack: the boot runs to the end' "[ $rc = 0 ] && grep -q 'TEST-INIT: done' '$TEST_DIR/corrupt.console'"
 expect 'corrupt pack: the kernel log says the pack was not replayed, and why' \
 	"grep -q 'bootprof-replay: not replaying: .*boot.pack.: line 2: malformed' '$TEST_DIR/corrupt.console'"
