@@ -58,13 +58,15 @@ export PATH=/bin
 arg() { sed -n "s/.*\<test\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 mount -t tmpfs tmpfs /run
 echo "TEST-INIT: root pid $$ at $(cut -d' ' -f1 /proc/uptime)"
+# A previous boot's recording may be there: wait for this boot's.
+old=$(readlink /var/log/bootprof/latest.dat 2>/dev/null)
 workload &
 echo "TEST-INIT: workload pid $!"
 wait
 echo "TEST-INIT: workload done at $(cut -d' ' -f1 /proc/uptime)"
 touch /run/test-done
 i=0
-while [ ! -e /var/log/bootprof/latest.dat ] && [ $i -lt 300 ]; do
+while [ "$(readlink /var/log/bootprof/latest.dat 2>/dev/null)" = "$old" ] && [ $i -lt 300 ]; do
 	sleep 0.2
 	i=$((i + 1))
 done
