@@ -149,4 +149,4 @@ touch "$D/big"
 drop_caches
 "$BOOTPROF" replay "$P" >"$TEST_DIR/stale.out"
 expect 'replay skips a file changed since the pack (stale), reads none of it' \
-	"grep -q 'skipped 1 stale' '$TEST_DIR/stale.out' && [ \$(res '$D/big') = 0 ] && [ \$(res '$D/part') = $((32 * PAGE)) ]"
+	"grep -Eq 'skipped [1-9][0-9]* stale' '$TEST_DIR/stale.out' && [ \$(res '$D/big') = 0 ] && [ \$(res '$D/part') = $((32 * PAGE)) ]"
