@@ -6,7 +6,8 @@
 # preloader is its own process in the recording, its pages were then used,
 # and the pack's accounting is exact: used pages in, never-used pages and
 # the file written during the boot left out and counted, the file changed
-# since skipped as stale. A third boot with a corrupt pack still boots.
+# since skipped as stale. Boots with a corrupt pack, no pack, and the pack
+# of another disk still run to the end, and the kernel log says why.
 . "$(dirname "$0")/../test-lib.sh"
 . "$TOP/tests/boot/lib.sh"
 . "$TOP/tests/boot/lib-replay.sh"
@@ -88,3 +89,22 @@ grep 'bootprof-replay: ' "$TEST_DIR/corrupt.console" | sed 's/^/# /'
 expect 'corrupt pack: the boot runs to the end' "[ $rc = 0 ] && grep -q 'TEST-INIT: done' '$TEST_DIR/corrupt.console'"
 expect 'corrupt pack: the kernel log says the pack was not replayed, and why' \
 	"grep -q 'bootprof-replay: not replaying: .*boot.pack.: line 2: malformed' '$TEST_DIR/corrupt.console'"
+
+# 4. No pack at that path: the preloader gives up once PID 1 left the initramfs.
+replay_boot missing "$words bootprof.replay=/var/lib/bootprof/none.pack test.wait-replay=1"
+rc=$?
+grep 'bootprof-replay: ' "$TEST_DIR/missing.console" | sed 's/^/# /'
+expect 'missing pack: the boot runs to the end' "[ $rc = 0 ] && grep -q 'TEST-INIT: done' '$TEST_DIR/missing.console'"
+expect 'missing pack: the kernel log says so' \
+	"grep -q \"bootprof-replay: not replaying: cannot open '/proc/1/root/var/lib/bootprof/none.pack': No such file or directory\" '$TEST_DIR/missing.console'"
+
+# 5. The pack of another disk: every file stale, nothing read.
+sed 's/^file [0-9]*:[0-9]*/file 8:99/' "$P" >"$TEST_DIR/other.pack"
+debugfs -w -R "rm /var/lib/bootprof/boot.pack" "$BOOT_DISK" >/dev/null 2>&1
+debugfs -w -R "write $TEST_DIR/other.pack /var/lib/bootprof/boot.pack" "$BOOT_DISK" >/dev/null 2>&1
+replay_boot other "$words bootprof.replay=/var/lib/bootprof/boot.pack test.wait-replay=1"
+rc=$?
+grep 'bootprof-replay: ' "$TEST_DIR/other.console" | sed 's/^/# /'
+expect 'pack of another disk: the boot runs to the end' "[ $rc = 0 ] && grep -q 'TEST-INIT: done' '$TEST_DIR/other.console'"
+expect "pack of another disk: all $nfiles files stale, 0 bytes preloaded" \
+	"grep -q 'bootprof-replay: preloaded 0 of $nfiles files, 0 bytes .* skipped $nfiles stale' '$TEST_DIR/other.console'"
