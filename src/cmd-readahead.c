@@ -206,7 +206,7 @@ static FILE *open_output(const char *path, int force)
 	int fd, flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (force ? O_TRUNC : O_EXCL);
 	FILE *f;
 
-	fd = open(path, flags, 0644);
+	fd = open(path, flags, 0600);  /* it names the files a boot read, like a recording */
 	if (fd < 0) {
 		if (errno == EEXIST)
 			bp_set_error("'%s' exists (use --force to replace it)", path);

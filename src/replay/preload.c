@@ -244,7 +244,7 @@ int bp_replay_run(const struct bp_pack *p, const struct bp_replay_opts *o,
 	size_t ndevs = 0, cdevs = 0, i, nworkers;
 	struct worker *w;
 	struct run r;
-	int nthreads, started = 0, rc = 0;
+	int nthreads, started = 0;
 
 	if (!o)
 		o = &defaults;
@@ -308,7 +308,7 @@ int bp_replay_run(const struct bp_pack *p, const struct bp_replay_opts *o,
 	free(w);
 	free(seq.idx);
 	free(par.idx);
-	return rc;
+	return 0;
 }
 
 void bp_replay_summary(const struct bp_replay_stats *st, char *buf, size_t size)

@@ -72,8 +72,9 @@ struct bp_replay_stats {
  * Files whose identity no longer matches are skipped and counted, never
  * read. Returns when every range was requested or the deadline passed.
  *
- * Return: 0 (skips are not failures); -1 with bp_set_error() when no
- * thread could be started.
+ * When threads cannot be started, the calling thread does their share.
+ *
+ * Return: 0 (skipped files are counted in @st, not failures).
  */
 int bp_replay_run(const struct bp_pack *p, const struct bp_replay_opts *o,
 		  struct bp_replay_stats *st);
