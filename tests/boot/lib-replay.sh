@@ -3,8 +3,9 @@
 # set) and lib.sh.
 #
 #   replay_build_disk       $BOOT_DISK: busybox, the static bootprof, a planted
-#                           workload (/bin/workload: reads /data/f1..f$REPLAY_FILES
-#                           with CPU work between the reads, part of /data/part,
+#                           workload (/bin/workload: CPU work, then reads
+#                           /data/f1..f$REPLAY_FILES with CPU work between the
+#                           reads, part of /data/part,
 #                           /data/written, appending to the latter), and
 #                           /sbin/test-init: runs it, waits for the recording,
 #                           with test.build-pack=1 makes /var/lib/bootprof/boot.pack
@@ -41,6 +42,8 @@ replay_build_disk() {
 	{
 		echo '#!/bin/sh'
 		echo "# Reads with CPU work between them: what a preloader can overlap."
+		echo "# Work first, as init and services parse their configuration."
+		echo "head -c $REPLAY_BURN /dev/zero | md5sum >/dev/null"
 		_i=1
 		while [ $_i -le "$REPLAY_FILES" ]; do
 			echo "cat /data/f$_i >/dev/null"
