@@ -145,16 +145,32 @@ static const char *or_unknown(const char *s)
 	return s && *s ? s : "unknown";
 }
 
-static void print_lost(const struct bp_meta *m)
+/*
+ * Lost events as the ring-buffer statistics count them, or as the page
+ * headers flag them when those say more (as report counts them), so the
+ * header agrees with the "events missed" line at the end.
+ */
+static int print_lost(struct bp_reader *r, const struct bp_meta *m)
 {
-	uint64_t lost = bp_meta_lost_events(m);
+	uint64_t lost = bp_meta_lost_events(m), missed, missed_pages;
 	int cpu;
 
-	if (!m->cpu_stats) {
+	if (bp_reader_page_losses(r, &missed, &missed_pages) < 0)
+		return -1;
+	if (!m->cpu_stats && !missed && !missed_pages) {
 		printf("# lost events: unknown (the recording has no ring-buffer statistics)\n");
-		return;
+		return 0;
 	}
-	printf("# lost events: %llu", (unsigned long long)lost);
+	if (!m->cpu_stats || missed > lost) {
+		printf("# lost events: %llu (page headers; ", (unsigned long long)missed);
+		if (m->cpu_stats)
+			printf("the ring-buffer statistics say %llu)", (unsigned long long)lost);
+		else
+			printf("the recording has no ring-buffer statistics)");
+		lost = 0;
+	} else {
+		printf("# lost events: %llu", (unsigned long long)lost);
+	}
 	if (lost) {
 		const char *sep = " (";
 
@@ -168,10 +184,14 @@ static void print_lost(const struct bp_meta *m)
 		}
 		putchar(')');
 	}
+	if (missed_pages)
+		printf(", and an unknown number on %llu page%s", (unsigned long long)missed_pages,
+		       missed_pages == 1 ? "" : "s");
 	putchar('\n');
+	return 0;
 }
 
-static void print_header(struct bp_reader *r, const char *file)
+static int print_header(struct bp_reader *r, const char *file)
 {
 	const struct bp_meta *m = bp_reader_meta(r);
 	size_t i;
@@ -184,7 +204,8 @@ static void print_header(struct bp_reader *r, const char *file)
 	       or_unknown(m->machine));
 	printf("# cpus: %d, page size %d\n", m->ncpus, m->page_size);
 	printf("# clock: %s\n", or_unknown(m->clock));
-	print_lost(m);
+	if (print_lost(r, m) < 0)
+		return -1;
 	printf("# unavailable events:");
 	if (!m->nunavailable)
 		printf(" none");
@@ -192,6 +213,7 @@ static void print_header(struct bp_reader *r, const char *file)
 		printf("%s%s", i ? ", " : " ", m->unavailable[i]);
 	putchar('\n');
 	printf("# paths: %zu, unresolved: %llu\n", m->npaths, (unsigned long long)m->unresolved);
+	return 0;
 }
 
 static void print_word(const char *key, const char *value)
@@ -333,10 +355,13 @@ int cmd_dump(int argc, char **argv)
 		return bp_error_last();
 	}
 	check_filter(&o, bp_reader_tep(r));
-	print_header(r, o.file);
-	if (o.meta)
+	/* A reading error (ret < 0) is said below, with the file's name. */
+	ret = print_header(r, o.file);
+	if (ret == 0 && o.meta)
 		print_meta(bp_reader_meta(r));
-	if (o.count) {
+	if (ret < 0) {
+		/* nothing more to read */
+	} else if (o.count) {
 		ret = count_events(r, &o);
 	} else {
 		trace_seq_init(&seq);
@@ -351,8 +376,11 @@ int cmd_dump(int argc, char **argv)
 		printf("# events missed (page headers): %llu, pages with an unknown number: %llu\n",
 		       (unsigned long long)st->missed_events,
 		       (unsigned long long)st->missed_pages);
-	/* A corrupt file is an error, never a partial answer with a warning. */
-	if (ret >= 0 && st->corrupt_pages) {
+	if (ret < 0) {
+		/* The cause alone (e.g. the file was cut while being read): say which file. */
+		bp_set_error("cannot read '%s': %s", o.file, bp_last_error());
+	} else if (st->corrupt_pages) {
+		/* A corrupt file is an error, never a partial answer with a warning. */
 		bp_set_error("'%s' is corrupt: %llu ring-buffer pages are damaged or do not match "
 			     "the event formats", o.file, (unsigned long long)st->corrupt_pages);
 		ret = -1;

@@ -41,6 +41,8 @@ enum bp_arch { BP_ARCH_X86_64, BP_ARCH_AARCH64 };
 enum bp_arch bp_arch_of(const char *machine);
 /* enum bp_cause for I/O syscalls, a bp_sys_class for clone/fork, else BP_CAUSE_OTHER. */
 int bp_syscall_class(enum bp_arch arch, long nr);
+/* The same, by name ("read", "openat" ...: a syscalls:sys_enter_NAME event). */
+int bp_syscall_class_name(const char *name);
 
 struct bp_page_chunk *bp_pages_chunk(struct bp_model_pages *p, uint32_t file, uint64_t chunk,
 				     int create);

@@ -101,3 +101,36 @@ int bp_syscall_class(enum bp_arch arch, long nr)
 {
 	return arch == BP_ARCH_AARCH64 ? aarch64_class(nr) : x86_64_class(nr);
 }
+
+/* Names are the same on every architecture: per-syscall events need no table per arch. */
+static const struct {
+	const char *name;
+	int class;
+} by_name[] = {
+	{ "read", BP_CAUSE_READ }, { "pread64", BP_CAUSE_READ }, { "readv", BP_CAUSE_READ },
+	{ "preadv", BP_CAUSE_READ }, { "preadv2", BP_CAUSE_READ }, { "sendfile64", BP_CAUSE_READ },
+	{ "splice", BP_CAUSE_READ }, { "readahead", BP_CAUSE_READ },
+	{ "copy_file_range", BP_CAUSE_READ },
+	{ "open", BP_CAUSE_OPEN_STAT }, { "openat", BP_CAUSE_OPEN_STAT },
+	{ "openat2", BP_CAUSE_OPEN_STAT }, { "newstat", BP_CAUSE_OPEN_STAT },
+	{ "newfstat", BP_CAUSE_OPEN_STAT }, { "newlstat", BP_CAUSE_OPEN_STAT },
+	{ "newfstatat", BP_CAUSE_OPEN_STAT }, { "statx", BP_CAUSE_OPEN_STAT },
+	{ "access", BP_CAUSE_OPEN_STAT }, { "faccessat", BP_CAUSE_OPEN_STAT },
+	{ "faccessat2", BP_CAUSE_OPEN_STAT }, { "readlink", BP_CAUSE_OPEN_STAT },
+	{ "readlinkat", BP_CAUSE_OPEN_STAT },
+	{ "execve", BP_CAUSE_EXEC }, { "execveat", BP_CAUSE_EXEC },
+	{ "getdents", BP_CAUSE_GETDENTS }, { "getdents64", BP_CAUSE_GETDENTS },
+	{ "clone", BP_SYS_CLONE }, { "clone3", BP_SYS_CLONE3 }, { "fork", BP_SYS_FORK },
+	{ "vfork", BP_SYS_FORK },
+};
+
+int bp_syscall_class_name(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(by_name) / sizeof(by_name[0]); i++) {
+		if (!strcmp(by_name[i].name, name))
+			return by_name[i].class;
+	}
+	return BP_CAUSE_OTHER;
+}

@@ -33,6 +33,7 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/kbuffer.h>
 
+#include "tracefile/guard.h"
 #include "tracefile/internal.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
@@ -116,6 +117,9 @@ struct bp_reader {
 	char **opt_cpustats;     /* CPUSTAT texts, parsed once the CPU count is known */
 	size_t nopt_cpustats;
 	char spool[8];           /* an unfinished recording's spool suffix (writer.c) */
+	const char *spool_why;   /* why it is unfinished, when known: "the disk was full" */
+	int shrank;              /* a mapped read faulted: the file was cut meanwhile */
+	int scanning;            /* bp_reader_page_losses(): warn of nothing, it reads again */
 };
 
 static void add_warning(struct bp_reader *r, const char *fmt, ...)
@@ -854,33 +858,57 @@ static int add_cpu_data(struct bp_reader *r, int cpu, int page_size, uint64_t of
 	return add_plain_stream(r, cpu, page_size, off, size);
 }
 
+/*
+ * trace-cmd and bootprof write each CPU's data after the headers, in CPU
+ * order: a table that says otherwise is not a cut file but a corrupt one.
+ * Say what is wrong with CPU cpu's entry, or 0 when nothing is. prev is
+ * the last CPU with data before it (-1: none), whose data ends at end.
+ */
+static int bad_cpu_entry(struct bp_reader *r, int cpu, uint64_t off, uint64_t size, int prev,
+			 uint64_t end)
+{
+	const unsigned long long o = off, n = size, e = end;
+
+	if (!size)
+		return 0;
+	if (size > MAX_CPU_DATA)
+		bp_set_error("'%s' is corrupt: its CPU table gives CPU %d an impossible %llu bytes "
+			     "of data", r->path, cpu, n);
+	else if (off > MAX_CPU_DATA)
+		bp_set_error("'%s' is corrupt: its CPU table puts CPU %d's data at an impossible "
+			     "offset %llu", r->path, cpu, o);
+	else if (off < end && prev < 0)
+		bp_set_error("'%s' is corrupt: its CPU table puts CPU %d's data (%llu bytes) at "
+			     "offset %llu, inside the headers, which end at %llu", r->path, cpu, n,
+			     o, e);
+	else if (off < end)
+		bp_set_error("'%s' is corrupt: its CPU table puts CPU %d's data (%llu bytes) at "
+			     "offset %llu, inside CPU %d's data, which ends at %llu", r->path, cpu,
+			     n, o, prev, e);
+	else
+		return 0;
+	return -1;
+}
+
 /* v6 flyrecord CPU table: ncpus (offset, size) pairs at the cursor. */
 static int parse_cpu_table(struct bp_reader *r, struct cur *c)
 {
-	int cpu;
-
 	uint64_t end = c->pos + 16 * (uint64_t)r->ncpus;
+	int cpu, prev = -1;
 
 	for (cpu = 0; cpu < r->ncpus; cpu++) {
 		uint64_t off = cur_u64(c), size = cur_u64(c);
 
 		if (c->err)
 			return -1;
-		/*
-		 * trace-cmd and bootprof write each CPU's data after the
-		 * headers, in CPU order: anything else is not a cut file
-		 * but a corrupt one.
-		 */
-		if (size && (off < end || size > MAX_CPU_DATA || off > MAX_CPU_DATA)) {
-			bp_set_error("'%s' is corrupt: CPU %d data at offset %llu, %llu bytes",
-				     r->path, cpu, (unsigned long long)off,
-				     (unsigned long long)size);
+		if (bad_cpu_entry(r, cpu, off, size, prev, end))
 			return -2;
-		}
 		if (add_cpu_data(r, cpu, r->page_size, off, size))
 			return -1;
-		if (size)
+		if (size) {
 			end = off + size;
+			prev = cpu;
+		}
 	}
 	return 0;
 }
@@ -935,11 +963,28 @@ static int add_buffer_v7(struct bp_reader *r, const uint8_t *p, uint32_t n)
 	return 0;
 }
 
-/* Decompress the chunk into s->zbuf. 0, or -1 when it is corrupt. */
+struct unzip {
+	ZSTD_DCtx *zctx;
+	void *dst;
+	const void *src;
+	size_t size, zsize, got;
+};
+
+static int unzip(void *arg)
+{
+	struct unzip *u = arg;
+
+	u->got = ZSTD_decompressDCtx(u->zctx, u->dst, u->size, u->src, u->zsize);
+	return 0;
+}
+
+/* Decompress the chunk into s->zbuf. 0, or -1 when it is corrupt (or was cut: r->shrank). */
 static int load_chunk(struct bp_reader *r, struct stream *s)
 {
 	const struct chunk *ch = &s->chunks[s->next_chunk++];
+	struct unzip u;
 	size_t got;
+	int unused;
 
 	if (!r->zctx)
 		r->zctx = ZSTD_createDCtx();
@@ -947,7 +992,17 @@ static int load_chunk(struct bp_reader *r, struct stream *s)
 		free(s->zbuf);
 		s->zbuf = xmalloc(ch->size);
 	}
-	got = ZSTD_decompressDCtx(r->zctx, s->zbuf, ch->size, r->map + ch->off, ch->zsize);
+	u.zctx = r->zctx;
+	u.dst = s->zbuf;
+	u.src = r->map + ch->off;
+	u.size = ch->size;
+	u.zsize = ch->zsize;
+	if (bp_guard_run(u.src, u.zsize, unzip, &u, &unused)) {
+		r->shrank = 1;
+		s->zlen = 0;
+		return -1;
+	}
+	got = u.got;
 	if (ZSTD_isError(got) || got != ch->size) {
 		s->zlen = 0;
 		return -1;
@@ -973,7 +1028,8 @@ static const uint8_t *next_raw_page(struct bp_reader *r, struct stream *s)
 		if (s->next_chunk >= s->nchunks)
 			return NULL;
 		if (load_chunk(r, s)) {
-			add_warning(r, "corrupt compressed data of CPU %d", s->cpu);
+			if (!r->shrank && !r->scanning)
+				add_warning(r, "corrupt compressed data of CPU %d", s->cpu);
 			s->next_chunk = s->nchunks;
 			return NULL;
 		}
@@ -1036,17 +1092,22 @@ static void load_next_page(struct bp_reader *r, struct stream *s)
 	unsigned long long ts;
 
 	s->rec = NULL;
-	while ((raw = next_raw_page(r, s))) {
-		uint64_t commit = swap_num(r, raw + 8, r->long_size == 4 ? 4 : 8);
+	while (!r->shrank && (raw = next_raw_page(r, s))) {
+		uint64_t commit;
 		int missed;
 
+		/* The only read of the mapped page: the file may be cut meanwhile. */
+		if (bp_guard_copy(s->page, raw, s->page_size)) {
+			r->shrank = 1;
+			return;
+		}
+		commit = swap_num(r, s->page + 8, r->long_size == 4 ? 4 : 8);
 		r->stats.pages++;
 		/* Low 27 bits: bytes of events; the top bits flag missed events. */
 		if ((commit & ((1U << 27) - 1)) > (uint64_t)(s->page_size - hdr)) {
 			corrupt_page(r);
 			continue;
 		}
-		memcpy(s->page, raw, s->page_size);
 		if (kbuffer_load_subbuffer(s->kbuf, s->page) < 0) {
 			corrupt_page(r);
 			continue;
@@ -1134,6 +1195,19 @@ static void start_streams(struct bp_reader *r)
 		sift_down(r, i);
 }
 
+/*
+ * Opening names the file; reading events does not (callers such as report
+ * say "cannot read 'FILE': " before it).
+ */
+static int shrank_error(const struct bp_reader *r, int opening)
+{
+	if (opening)
+		bp_set_error("cannot read '%s': the recording shrank while being read", r->path);
+	else
+		bp_set_error("the recording shrank while being read");
+	return -1;
+}
+
 int bp_reader_next(struct bp_reader *r, struct bp_event *ev)
 {
 	struct stream *s;
@@ -1150,6 +1224,8 @@ int bp_reader_next(struct bp_reader *r, struct bp_event *ev)
 		if (r->nheap)
 			sift_down(r, 0);
 	}
+	if (r->shrank)
+		return shrank_error(r, 0);
 	if (!r->nheap)
 		return 0;
 	r->last = r->heap[0];
@@ -1165,6 +1241,44 @@ int bp_reader_next(struct bp_reader *r, struct bp_event *ev)
 	return 1;
 }
 
+int bp_reader_page_losses(struct bp_reader *r, uint64_t *events, uint64_t *pages)
+{
+	const int hdr = r->long_size == 4 ? 12 : 16;
+	int i;
+
+	*events = *pages = 0;
+	r->scanning = 1;
+	for (i = 0; i < r->nstreams && !r->shrank; i++) {
+		struct stream *s = &r->streams[i];
+		const uint8_t *raw;
+
+		s->pos = 0;
+		s->next_chunk = 0;
+		s->zlen = 0;
+		while ((raw = next_raw_page(r, s))) {
+			int missed;
+
+			/* As load_next_page() counts them: pages kbuffer loads. */
+			if (bp_guard_copy(s->page, raw, s->page_size)) {
+				r->shrank = 1;
+				break;
+			}
+			if ((swap_num(r, s->page + 8, r->long_size == 4 ? 4 : 8) &
+			     ((1U << 27) - 1)) > (uint64_t)(s->page_size - hdr) ||
+			    kbuffer_load_subbuffer(s->kbuf, s->page) < 0)
+				continue;
+			missed = kbuffer_missed_events(s->kbuf);
+			if (missed > 0)
+				*events += (uint64_t)missed;
+			else if (missed < 0)
+				(*pages)++;
+		}
+	}
+	r->scanning = 0;
+	/* Back to the first event; the pages counted above were not read. */
+	return bp_reader_rewind(r);
+}
+
 int bp_reader_rewind(struct bp_reader *r)
 {
 	if (!r)
@@ -1174,7 +1288,7 @@ int bp_reader_rewind(struct bp_reader *r)
 	r->stats.missed_events = 0;
 	r->stats.missed_pages = 0;
 	start_streams(r);
-	return 0;
+	return r->shrank ? shrank_error(r, 0) : 0;
 }
 
 /* ---- setting up ---- */
@@ -1274,7 +1388,7 @@ static int finish_setup(struct bp_reader *r)
 	}
 	r->heap = xcalloc(r->nstreams ? r->nstreams : 1, sizeof(*r->heap));
 	start_streams(r);
-	return 0;
+	return r->shrank ? shrank_error(r, 1) : 0;
 }
 
 /* Fill what bootprof's metadata would say from trace-cmd's options. */
@@ -1316,13 +1430,25 @@ static void meta_from_options(struct bp_reader *r)
 
 /*
  * An unfinished recording's metadata names its spool: a line "spool XXXXXX"
- * (mkdtemp's suffix, letters and digits) before "end" (see writer.c).
+ * (mkdtemp's suffix, letters and digits) before "end" (see writer.c), and,
+ * when the writer knew why it could not finish, "spool_why WORD".
  */
 static void find_spool(struct bp_reader *r, const uint8_t *p, uint64_t n)
 {
 	static const char key[] = "\nspool ";
+	static const struct {
+		const char *line, *why;
+	} whys[] = {
+		{ "\nspool_why disk-full\n", "the disk was full" },
+		{ "\nspool_why quota\n", "the disk quota was exceeded" },
+	};
 	const uint8_t *k = memmem(p, n, key, sizeof(key) - 1);
 	size_t i;
+
+	for (i = 0; i < sizeof(whys) / sizeof(whys[0]); i++) {
+		if (memmem(p, n, whys[i].line, strlen(whys[i].line)))
+			r->spool_why = whys[i].why;
+	}
 
 	if (!k || (uint64_t)(k - p) + sizeof(key) - 1 + 7 > n)
 		return;
@@ -1361,7 +1487,11 @@ static int parse_bootprof_meta(struct bp_reader *r, struct cur *c)
 		return -1;
 	}
 	if (bp_meta_parse(&m, (const char *)p, n)) {
-		bp_set_error("'%s' is corrupt: %s", r->path, bp_last_error());
+		/* The cause is in the buffer bp_set_error() writes: copy it first. */
+		char *why = xstrdup(bp_last_error());
+
+		bp_set_error("'%s' is corrupt: %s", r->path, why);
+		free(why);
 		return -1;
 	}
 	if ((m.ncpus && m.ncpus != r->ncpus) || (m.page_size && m.page_size != r->page_size)) {
@@ -1423,6 +1553,7 @@ static int open_spool(struct bp_reader *r)
 	char *tail = xasprintf(".spool-%s", r->spool), *found = NULL;
 	size_t tail_len = strlen(tail);
 	struct dirent *d;
+	struct stat st;
 	DIR *dp;
 	int cpu, dfd = -1, ret = -1;
 
@@ -1446,8 +1577,12 @@ static int open_spool(struct bp_reader *r)
 		closedir(dp);
 	}
 	if (dfd < 0) {
-		bp_set_error("'%s' was not finished (recorder killed?) and its spool "
-			     "'.*%s' is gone", r->path, tail);
+		if (r->spool_why)
+			bp_set_error("'%s' could not be finished (%s) and its spool '.*%s' is gone",
+				     r->path, r->spool_why, tail);
+		else
+			bp_set_error("'%s' was not finished (recorder killed?) and its spool "
+				     "'.*%s' is gone", r->path, tail);
 		goto out;
 	}
 	r->maps = xcalloc(r->ncpus, sizeof(*r->maps));
@@ -1458,11 +1593,25 @@ static int open_spool(struct bp_reader *r)
 		int fd;
 
 		snprintf(name, sizeof(name), "cpu%d", cpu);
-		fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		/* O_NONBLOCK: a FIFO planted in the spool must not block the open. */
+		fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 		if (fd < 0) {
 			if (errno == ENOENT)
 				continue;
-			bp_set_error_errno("cannot read the spool of '%s'", r->path);
+			bp_set_error_errno("cannot read the spool of '%s': '%s/%s'", r->path,
+					   found, name);
+			goto out;
+		}
+		if (fstat(fd, &st) < 0) {
+			bp_set_error_errno("cannot read the spool of '%s': '%s/%s'", r->path,
+					   found, name);
+			close(fd);
+			goto out;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			bp_set_error("cannot read the spool of '%s': '%s/%s' is not a regular file",
+				     r->path, found, name);
+			close(fd);
 			goto out;
 		}
 		ret = map_spool_cpu(r, cpu, fd);
@@ -1471,8 +1620,13 @@ static int open_spool(struct bp_reader *r)
 			goto out;
 		ret = -1;
 	}
-	r->stats.truncated = 1;
-	add_warning(r, "recording was not finished (recorder killed?): read from its spool");
+	/* Killed, its last pages may be lost; stopped by a full disk, the spool is whole. */
+	r->stats.truncated = !r->spool_why;
+	if (r->spool_why)
+		add_warning(r, "recording could not be finished (%s): every page recorded is "
+			    "read from its spool", r->spool_why);
+	else
+		add_warning(r, "recording was not finished (recorder killed?): read from its spool");
 	ret = 0;
 out:
 	if (dfd >= 0)
@@ -1731,13 +1885,28 @@ static int parse_file(struct bp_reader *r)
 	return finish_setup(r);
 }
 
+static int parse_file_cb(void *r)
+{
+	return parse_file(r);
+}
+
 struct bp_reader *bp_reader_open(const char *path)
 {
 	struct bp_reader *r;
 	struct stat st;
-	int fd;
+	int fd, ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/*
+	 * Refuse anything but a regular file before opening it (opening a
+	 * FIFO blocks until a writer comes; a device may act on open), and
+	 * open without blocking in case it was swapped meanwhile: fstat()
+	 * below decides.
+	 */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		bp_set_error("cannot open '%s': not a regular file", path);
+		return NULL;
+	}
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0) {
 		bp_set_error_errno("cannot open '%s'", path);
 		return NULL;
@@ -1767,7 +1936,12 @@ struct bp_reader *bp_reader_open(const char *path)
 		madvise(m, r->size, MADV_SEQUENTIAL);
 	}
 	close(fd);
-	if (parse_file(r)) {
+	/* Every read of the headers is of the mapping, which a cut file faults. */
+	if (bp_guard_run(r->map, r->size, parse_file_cb, r, &ret)) {
+		shrank_error(r, 1);
+		ret = -1;
+	}
+	if (ret) {
 		bp_reader_free(r);
 		return NULL;
 	}

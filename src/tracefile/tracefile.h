@@ -54,6 +54,12 @@ void bp_reader_free(struct bp_reader *r);
 int bp_reader_next(struct bp_reader *r, struct bp_event *ev);
 /* Start again from the first event. */
 int bp_reader_rewind(struct bp_reader *r);
+/*
+ * The losses the page headers flag (what missed_events and missed_pages
+ * say after a whole read), counted before reading: one pass over the
+ * pages without their events, then a rewind. 0, or -1 with bp_set_error().
+ */
+int bp_reader_page_losses(struct bp_reader *r, uint64_t *events, uint64_t *pages);
 
 struct tep_handle *bp_reader_tep(struct bp_reader *r);
 const struct bp_meta *bp_reader_meta(struct bp_reader *r);

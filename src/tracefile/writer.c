@@ -15,7 +15,10 @@
  * start, the headers with an empty CPU table and metadata that names the
  * spool ("spool XXXXXX", mkdtemp's suffix); the reader of such a file reads
  * the spooled pages instead. bp_writer_finish() then rewrites the file from
- * offset 0 and cuts it to its final length.
+ * offset 0 and cuts it to its final length. When a full disk stops
+ * bp_writer_finish(), the file goes back to being the provisional one, with
+ * a line "spool_why disk-full" (or "quota") so that readers give the right
+ * cause, and the spool is kept.
  *
  * Where bootprof's own metadata lives. trace-cmd 3.1.6 warns "unknown
  * option N" on stderr for any option id it does not know (handle_options()
@@ -406,7 +409,7 @@ static void write_options(struct out *o, const struct bp_meta *meta, int ncpus)
  */
 static uint64_t write_headers(struct out *o, const struct bp_trace_headers *h,
 			      const struct bp_meta *meta, int ncpus, int page_size,
-			      const uint64_t *sizes, const char *spool)
+			      const uint64_t *sizes, const char *spool, const char *spool_why)
 {
 	static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	uint64_t table_pos, data_pos, off;
@@ -440,7 +443,9 @@ static uint64_t write_headers(struct out *o, const struct bp_trace_headers *h,
 		blob = bp_meta_serialize(meta, &blob_len);
 	if (blob && spool && blob_len >= 4 && !memcmp(blob + blob_len - 4, "end\n", 4)) {
 		/* The provisional file names its spool before the end line. */
-		char *with = xasprintf("%.*sspool %s\nend\n", (int)(blob_len - 4), blob, spool);
+		char *with = xasprintf("%.*sspool %s\n%s%s%send\n", (int)(blob_len - 4), blob,
+				       spool, spool_why ? "spool_why " : "",
+				       spool_why ? spool_why : "", spool_why ? "\n" : "");
 
 		free(blob);
 		blob = with;
@@ -472,20 +477,22 @@ static uint64_t write_headers(struct out *o, const struct bp_trace_headers *h,
 }
 
 static int write_provisional(struct bp_writer *w, const struct bp_trace_headers *h,
-			     const struct bp_meta *meta);
+			     const struct bp_meta *meta, const char *why);
 
 /*
  * Turn the output back into the provisional file (over blocks it already
- * has, so a full disk allows it) and keep the spool it reads from.
+ * has, so a full disk allows it) and keep the spool it reads from. errno
+ * (ENOSPC or EDQUOT) is the cause, written for readers and preserved.
  */
 static int keep_in_spool(struct bp_writer *w, const struct bp_trace_headers *h,
 			 const struct bp_meta *meta)
 {
 	int err = errno;
+	const char *why = err == EDQUOT ? "quota" : "disk-full";
 	off_t end;
 
 	/* The full metadata may not fit where the start's did: then without it. */
-	if (write_provisional(w, h, meta) < 0 && write_provisional(w, h, NULL) < 0)
+	if (write_provisional(w, h, meta, why) < 0 && write_provisional(w, h, NULL, why) < 0)
 		goto fail;
 	end = lseek(w->out_fd, 0, SEEK_CUR);
 	if (end < 0 || ftruncate(w->out_fd, end) < 0)
@@ -558,11 +565,40 @@ out:
 	return ret;
 }
 
+/* After a failed write (errno): on a full disk, back to the provisional file (keep_in_spool()). */
+static int keep_if_full(struct bp_writer *w, const struct bp_trace_headers *h,
+			const struct bp_meta *meta)
+{
+	if ((errno != ENOSPC && errno != EDQUOT) || !w->provisional)
+		return -1;
+	return keep_in_spool(w, h, meta);
+}
+
+/* What a recording kept in its spool has, for the error message. */
+static const char *kept_spool(const struct bp_writer *w)
+{
+	static __thread char msg[PATH_MAX + 128];
+
+	snprintf(msg, sizeof(msg), "every recorded page was kept in the spool '%s', which the "
+		 "file reads from (keep it beside the file)", w->spool_dir);
+	return msg;
+}
+
+static uint64_t total_size(const uint64_t *sizes, int n)
+{
+	uint64_t sum = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		sum += sizes[i];
+	return sum;
+}
+
 int bp_writer_finish(struct bp_writer *w, const struct bp_trace_headers *h,
 		     const struct bp_meta *meta)
 {
 	struct out *o;
-	uint64_t *sizes, pos, copied;
+	uint64_t *sizes, pos, data_pos, copied;
 	int cpu, ret = -1;
 
 	if (!w || w->finished || w->out_fd < 0) {
@@ -595,14 +631,19 @@ int bp_writer_finish(struct bp_writer *w, const struct bp_trace_headers *h,
 	o->len = 0;
 	o->off = 0;
 	o->err = 0;
-	pos = write_headers(o, h, meta, w->ncpus, w->page_size, sizes, NULL);
+	data_pos = pos = write_headers(o, h, meta, w->ncpus, w->page_size, sizes, NULL, NULL);
 	if (o->err) {
-		errno = o->err;
+		int err = o->err;
+
 		free(o);
+		errno = err;
 		/* The final metadata did not fit: keep reading from the spool. */
-		if ((errno == ENOSPC || errno == EDQUOT) && w->provisional)
-			keep_in_spool(w, h, meta);
-		bp_set_error_errno("cannot write the headers");
+		if (keep_if_full(w, h, meta) == 0)
+			bp_set_error("cannot write the headers: %s; %s", strerror(err),
+				     kept_spool(w));
+		else
+			bp_set_error("cannot write the headers: %s; nothing readable was kept",
+				     strerror(err));
 		goto out;
 	}
 	free(o);
@@ -612,20 +653,30 @@ int bp_writer_finish(struct bp_writer *w, const struct bp_trace_headers *h,
 	}
 	for (cpu = 0; cpu < w->ncpus; cpu++) {
 		if (copy_cpu_data(w->out_fd, w->cpu_fds[cpu], sizes[cpu], &copied) < 0) {
-			bp_set_error_errno("cannot write the data of CPU %d", cpu);
+			int err = errno;
+
 			/*
 			 * A full disk: the spool holds every page, the copy only
 			 * a prefix. Back to the provisional file over the spool.
 			 */
-			if ((errno == ENOSPC || errno == EDQUOT) && w->provisional &&
-			    keep_in_spool(w, h, meta) == 0) {
-				bp_set_error_errno("cannot write the data of CPU %d", cpu);
+			if (keep_if_full(w, h, meta) == 0) {
+				bp_set_error("cannot write the data of CPU %d: %s; %s", cpu,
+					     strerror(err), kept_spool(w));
 				goto out;
 			}
 			/* Keep the valid prefix: whole pages only (readers see it truncated). */
-			pos += copied / w->page_size * w->page_size;
-			if (ftruncate(w->out_fd, (off_t)pos) < 0)
-				bp_set_error_errno("cannot write the data of CPU %d", cpu);
+			copied = copied / w->page_size * w->page_size;
+			pos += copied;
+			if (ftruncate(w->out_fd, (off_t)pos) < 0) {
+				bp_set_error_errno("cannot write the data of CPU %d: %s; cannot cut "
+						   "the file to its last whole page", cpu,
+						   strerror(err));
+				goto out;
+			}
+			bp_set_error("cannot write the data of CPU %d: %s; kept a valid prefix: "
+				     "%llu of %llu bytes of ring-buffer pages", cpu, strerror(err),
+				     (unsigned long long)(pos - data_pos),
+				     (unsigned long long)total_size(sizes, w->ncpus));
 			goto out;
 		}
 		pos += copied;
@@ -663,15 +714,19 @@ int bp_writer_provisional(struct bp_writer *w, const struct bp_trace_headers *h,
 		bp_set_error("no ring-buffer headers to write");
 		return -1;
 	}
-	if (write_provisional(w, h, meta))
+	if (write_provisional(w, h, meta, NULL))
 		return -1;
 	w->provisional = 1;
 	return 0;
 }
 
-/* The headers, an empty CPU table and metadata naming the spool, from offset 0. */
+/*
+ * The headers, an empty CPU table and metadata naming the spool (and why
+ * the recording is read from it, when not because it is still running or
+ * was killed), from offset 0.
+ */
 static int write_provisional(struct bp_writer *w, const struct bp_trace_headers *h,
-			     const struct bp_meta *meta)
+			     const struct bp_meta *meta, const char *why)
 {
 	struct bp_meta empty;
 	struct out *o;
@@ -689,7 +744,7 @@ static int write_provisional(struct bp_writer *w, const struct bp_trace_headers 
 	o->err = lseek(w->out_fd, 0, SEEK_SET) < 0 ? errno : 0;
 	/* mkdtemp's suffix: the reader finds the spool beside the file by it. */
 	write_headers(o, h, meta ? meta : &empty, w->ncpus, w->page_size, sizes,
-		      strrchr(w->spool_dir, '-') + 1);
+		      strrchr(w->spool_dir, '-') + 1, why);
 	err = o->err;
 	free(o);
 	free(sizes);

@@ -8,9 +8,16 @@
 
 static __thread char last_error[512];
 
+/*
+ * Through a copy: an argument may be bp_last_error() itself (a cause being
+ * wrapped), and vsnprintf() must not write the buffer it reads.
+ */
 static void set_error_v(const char *fmt, va_list ap)
 {
-	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	char msg[sizeof(last_error)];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	memcpy(last_error, msg, sizeof(msg));
 }
 
 void bp_set_error(const char *fmt, ...)

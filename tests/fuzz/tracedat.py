@@ -6,6 +6,15 @@
 #   tracedat.py shrink IN OUT [N]  IN with at most N pages per CPU (default 4),
 #                                  no printk formats, saved_cmdlines and
 #                                  metadata cut to what those pages name
+#   tracedat.py repeat IN OUT N    IN with each CPU's pages N times over (a large
+#                                  recording; time goes back at each repeat)
+#   tracedat.py killed IN OUT SUFFIX [WHY]
+#                                  OUT as a killed recorder leaves it: the
+#                                  provisional file (no CPU data, metadata
+#                                  naming its spool) and the spool directory
+#                                  .OUT.spool-SUFFIX/cpuN holding IN's pages;
+#                                  with WHY (disk-full, quota) as a recorder
+#                                  leaves it when the disk fills at the end
 import struct
 import sys
 
@@ -120,6 +129,42 @@ def shrink(d, pages):
     return bytes(head) + blob
 
 
+def repeat(d, n):
+    lay = Layout(d)
+    ps = lay.page_size
+    data = [d[o:o + s] * n for o, s in lay.cpus]
+    head = bytearray(d[:lay.off['cpu_table']])
+    meta = lay.meta
+    table_end = len(head) + 16 * lay.ncpus + (22 + len(meta) if meta is not None else 0)
+    pos = (table_end + ps - 1) // ps * ps
+    for c in data:
+        head += struct.pack('<QQ', pos, len(c))
+        pos += len(c)
+    if meta is not None:
+        head += b'bootprof-meta\0' + struct.pack('<Q', len(meta)) + meta
+    head += b'\0' * ((-len(head)) % ps)
+    return bytes(head) + b''.join(data)
+
+
+def killed(d, suffix, why=None):
+    """The provisional file of IN's recording, and each CPU's pages for its spool."""
+    lay = Layout(d)
+    ps = lay.page_size
+    assert lay.meta is not None and lay.meta.endswith(b'end\n')
+    meta = lay.meta[:-4] + b'spool ' + suffix.encode() + b'\n'
+    if why:
+        meta += b'spool_why ' + why.encode() + b'\n'
+    meta += b'end\n'
+    head = bytearray(d[:lay.off['cpu_table']])
+    table_end = len(head) + 16 * lay.ncpus + 22 + len(meta)
+    pos = (table_end + ps - 1) // ps * ps
+    for _ in range(lay.ncpus):
+        head += struct.pack('<QQ', pos, 0)
+    head += b'bootprof-meta\0' + struct.pack('<Q', len(meta)) + meta
+    head += b'\0' * ((-len(head)) % ps)
+    return bytes(head), [d[o:o + s] for o, s in lay.cpus]
+
+
 def main():
     if len(sys.argv) >= 3 and sys.argv[1] == 'layout':
         lay = Layout(open(sys.argv[2], 'rb').read())
@@ -137,6 +182,20 @@ def main():
         d = open(sys.argv[2], 'rb').read()
         out = shrink(d, int(sys.argv[4]) if len(sys.argv) > 4 else 4)
         open(sys.argv[3], 'wb').write(out)
+    elif len(sys.argv) == 5 and sys.argv[1] == 'repeat':
+        out = repeat(open(sys.argv[2], 'rb').read(), int(sys.argv[4]))
+        open(sys.argv[3], 'wb').write(out)
+    elif len(sys.argv) in (5, 6) and sys.argv[1] == 'killed':
+        import os
+        head, cpus = killed(open(sys.argv[2], 'rb').read(), sys.argv[4],
+                            sys.argv[5] if len(sys.argv) == 6 else None)
+        out = sys.argv[3]
+        spool = os.path.join(os.path.dirname(out),
+                             '.%s.spool-%s' % (os.path.basename(out), sys.argv[4]))
+        os.makedirs(spool, exist_ok=True)
+        for c, data in enumerate(cpus):
+            open(os.path.join(spool, 'cpu%d' % c), 'wb').write(data)
+        open(out, 'wb').write(head)
     else:
         sys.stderr.write(__doc__ if __doc__ else 'usage: tracedat.py layout FILE | shrink IN OUT [N]\n')
         sys.exit(2)

@@ -52,3 +52,31 @@ expect "help dump prints the same usage" \
 	"'$BOOTPROF' help dump | grep -q -- '--events LIST'"
 expect "two files is a usage error (exit 2)" \
 	"'$BOOTPROF' dump a.dat b.dat 2>/dev/null; test \$? = 2"
+
+# Losses flagged only in page headers (the ring-buffer statistics say 0):
+# the header says so before the events, as the last line does after them.
+command -v python3 >/dev/null && python3 - "$TOP/tests/fuzz" \
+	"$TOP/tests/fuzz/corpus/recordings/bootprof-default-events.dat" "$TEST_DIR/missed.dat" <<'PY'
+import struct, sys
+sys.path.insert(0, sys.argv[1])
+import tracedat
+d = bytearray(open(sys.argv[2], 'rb').read())
+lay = tracedat.Layout(bytes(d))
+p0 = lay.cpus[0][0]
+p1 = p0 + lay.page_size
+c0 = struct.unpack_from('<Q', d, p0 + 8)[0]
+c1 = struct.unpack_from('<Q', d, p1 + 8)[0]
+# Page 1: 1234 events lost, the count stored after the data; page 2: a number not stored.
+struct.pack_into('<Q', d, p0 + 8, c0 | 3 << 30)
+struct.pack_into('<Q', d, p0 + 16 + (c0 & (1 << 27) - 1), 1234)
+struct.pack_into('<Q', d, p1 + 8, c1 | 1 << 31)
+open(sys.argv[3], 'wb').write(d)
+PY
+if [ -f "$TEST_DIR/missed.dat" ]; then
+	expect "page-header losses: in the header, before the events" \
+		"'$BOOTPROF' dump '$TEST_DIR/missed.dat' >'$TEST_DIR/missed.out' &&
+		 sed -n 5p '$TEST_DIR/missed.out' | grep -qx '# lost events: 1234 (page headers; the ring-buffer statistics say 0), and an unknown number on 1 page' &&
+		 tail -n 1 '$TEST_DIR/missed.out' | grep -qx '# events missed (page headers): 1234, pages with an unknown number: 1'"
+else
+	skip "page-header losses" "python3 not installed"
+fi

@@ -116,3 +116,21 @@ expect 'cut file: fewer events, not none' \
 	"[ \$(cat '$TEST_DIR/cut') -gt 0 ] && [ \$(cat '$TEST_DIR/cut') -lt \$(cat '$TEST_DIR/all') ]"
 expect 'cut file: report says TRUNCATED' \
 	"$BOOTPROF_FAST report '$TEST_DIR/cut-in-data.dat' 2>/dev/null | grep -q TRUNCATED"
+
+# The cause of a corrupt-metadata error survives, named once (#12.3).
+if [ -f "$TEST_DIR/meta-path-line-broken.dat" ]; then
+	expect 'broken metadata line: one message with its cause' \
+		"$BOOTPROF dump '$TEST_DIR/meta-path-line-broken.dat' 2>&1 >/dev/null |
+		 grep -x \"bootprof: '.*' is corrupt: malformed bootprof metadata, line [0-9]*: [a-z ]*\""
+fi
+
+# A bad CPU table entry says what is wrong with it, not only where it is (#12.7).
+while read -r c why; do
+	expect "$c: says what is wrong" \
+		"$BOOTPROF dump '$TEST_DIR/$c.dat' 2>&1 >/dev/null | grep -q \"is corrupt: its CPU table $why\""
+done <<'EOF2'
+cpu0-size-absurd gives CPU 0 an impossible [0-9]* bytes of data
+cpu0-offset-absurd puts CPU 0's data at an impossible offset
+cpu0-offset-in-headers puts CPU 0's data ([0-9]* bytes) at offset 64, inside the headers, which end at
+cpu1-offset-overlaps-cpu0 puts CPU 1's data ([0-9]* bytes) at offset [0-9]*, inside CPU 0's data, which ends at
+EOF2

@@ -67,6 +67,10 @@ if mount -t tmpfs -o size=2m tmpfs "$TEST_DIR/full" 2>/dev/null; then
 	# The copy out of the spool did not fit: the file reads every page from it.
 	expect 'ENOSPC: every recorded page kept, in the spool' \
 		"ls -d '$TEST_DIR/full/'.x.dat.spool-* && grep -q 'read from its spool' '$TEST_DIR/rerr'"
+	expect 'ENOSPC: record and readers say what was kept, and why' \
+		"grep -q 'every recorded page was kept in the spool' '$TEST_DIR/stderr' &&
+		 grep -q 'could not be finished (the disk was full)' '$TEST_DIR/rerr' ||
+		 { cat '$TEST_DIR/stderr' '$TEST_DIR/rerr'; false; }"
 	expect_tracing_clean 'ENOSPC' "$pid"
 	umount "$TEST_DIR/full"
 else

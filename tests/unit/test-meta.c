@@ -44,6 +44,12 @@ static void fill(struct bp_meta *m)
 	m->cpu_stats[0].overrun = 3;
 	m->cpu_stats[1].dropped = 4;
 	m->cpu_stats[1].read = 1000;
+	bp_meta_add_task(m, 812, 800, 0);
+	bp_meta_add_task(m, 900, 900, BP_TASK_RECORDER);
+	m->command_pid = 812;
+	m->command_status = 0; /* exit 0 must survive: it is not "unknown" */
+	m->command_start_ns = 5;
+	m->command_end_ns = 6000000000ULL;
 }
 
 static void test_find_and_lost(void **state)
@@ -130,6 +136,16 @@ static void assert_same(const struct bp_meta *a, const struct bp_meta *b)
 	}
 	assert_true(a->unresolved == b->unresolved);
 	assert_memory_equal(a->cpu_stats, b->cpu_stats, a->ncpus * sizeof(*a->cpu_stats));
+	assert_int_equal(a->ntasks, b->ntasks);
+	for (i = 0; i < a->ntasks; i++) {
+		assert_int_equal(a->tasks[i].tid, b->tasks[i].tid);
+		assert_int_equal(a->tasks[i].tgid, b->tasks[i].tgid);
+		assert_int_equal(a->tasks[i].flags, b->tasks[i].flags);
+	}
+	assert_int_equal(a->command_pid, b->command_pid);
+	assert_int_equal(a->command_status, b->command_status);
+	assert_true(a->command_start_ns == b->command_start_ns);
+	assert_true(a->command_end_ns == b->command_end_ns);
 }
 
 static void test_round_trip(void **state)
@@ -204,6 +220,12 @@ static const char *const bad_blobs[] = {
 	"bootprof-meta 1\nend extra\nend\n",
 	"bootprof-meta 1\n\nend\n",
 	"bootprof-meta 1\r\nend\n",
+	"bootprof-meta 1\ntask 0 1 0\nend\n",           /* tid 0 */
+	"bootprof-meta 1\ntask 5 6\nend\n",
+	"bootprof-meta 1\ntask 5 x 0\nend\n",
+	"bootprof-meta 1\ntask 5 6 1073741824\nend\n",
+	"bootprof-meta 1\ncommand_pid 1\ncommand_pid 2\nend\n",
+	"bootprof-meta 1\ncommand_status -2\nend\n",
 };
 
 static void test_malformed_rejected(void **state)

@@ -432,6 +432,33 @@ static void test_garbage_rejected(void **state)
 	assert_non_null(strstr(bp_last_error(), "No such file or directory"));
 }
 
+/*
+ * A broken metadata line: the message names the file once and keeps the
+ * metadata parser's cause (it was formatted into the buffer it read from).
+ */
+static void test_error_keeps_cause(void **state)
+{
+	char *path = tmp_path("bad-meta.dat");
+	size_t len;
+	char *buf = read_file(FIXTURES "bootprof.dat", &len), *want;
+	char *at = memmem(buf, len, "\nncpus ", 7);
+	const char *msg;
+
+	(void)state;
+	assert_non_null(at);
+	at[7] = 'x';
+	write_file(path, buf, len);
+	assert_null(bp_reader_open(path));
+	msg = bp_last_error();
+	want = xasprintf("'%s' is corrupt: malformed bootprof metadata, line ", path);
+	if (strncmp(msg, want, strlen(want)) || !strstr(msg, ": bad number") ||
+	    strstr(msg + 1, "is corrupt: '"))
+		fail_msg("got '%s'", msg);
+	free(want);
+	free(buf);
+	free(path);
+}
+
 /* Flip bytes all over real files: every open either fails or reads to the end. */
 static void fuzz_file(const char *fixture, unsigned seed)
 {
@@ -535,6 +562,7 @@ int main(void)
 		cmocka_unit_test(test_truncated_tracecmd_v7),
 		cmocka_unit_test(test_truncated_keeps_meta),
 		cmocka_unit_test(test_garbage_rejected),
+		cmocka_unit_test(test_error_keeps_cause),
 		cmocka_unit_test(test_corrupt_bytes),
 		cmocka_unit_test(test_finish_disk_full),
 	};

@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BP_ANALYSIS_BUILD_H
+#define BP_ANALYSIS_BUILD_H
+/*
+ * The state of the one pass from events to model, shared by its files:
+ * build.c (the read loop, the handler table, state), tasks.c, pages.c,
+ * waits.c (the event handlers by job) and assemble.c (the model, after
+ * the pass). Nothing here is seen outside src/analysis/.
+ *
+ * Fields are read at offsets looked up once per event id (tep_find_field),
+ * never by name per event. State is per task (tid), per file (dev, ino),
+ * per 64-page chunk of a file and per (task, file) pair; nothing is kept
+ * per event.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "analysis/internal.h"
+#include "analysis/model.h"
+#include "tracefile/tracefile.h"
+#include "util/map.h"
+
+#define NONE UINT32_MAX
+#define TASK_UNINTERRUPTIBLE 2
+#define TASK_REPORT_DEAD 0x10
+#define TASK_REPORT_ZOMBIE 0x20
+#define TASK_REPORT_PREEMPT 0x100
+#define CLONE_THREAD 0x00010000ull
+#define DEFAULT_BUCKET_NS 100000000ull
+#define MAX_BUCKETS (1u << 20)   /* 29 hours of 100 ms buckets, 40 MiB */
+
+enum kind {
+	EV_NONE,
+	EV_SWITCH,
+	EV_FORK,
+	EV_EXEC,
+	EV_EXIT,
+	EV_RQ_ISSUE,
+	EV_BIO_QUEUE,
+	EV_ADD,
+	EV_DELETE,
+	EV_FAULT,
+	EV_GET_PAGES,
+	EV_MAP_PAGES,
+	EV_RA,
+	EV_SYS_ENTER,
+	EV_SYS_EXIT,
+	EV_WAKING,
+	EV_WAKEUP,
+	EV_CGROUP,
+	EV_NKINDS
+};
+
+/* Field slots per kind. Filemap kinds share: ino, index, dev, order/last. */
+enum {
+	F_PREV_PID = 0, F_PREV_STATE, F_NEXT_PID, F_PREV_COMM, F_NEXT_COMM,
+};
+enum { F_PARENT_PID = 0, F_CHILD_PID, F_CHILD_COMM };
+enum { F_FILENAME = 0, F_EXEC_PID, F_OLD_PID };
+enum { F_EXIT_PID = 0, F_GROUP_DEAD, F_EXIT_COMM };
+enum { F_RQ_DEV = 0, F_NR_SECTOR, F_RWBS };
+enum { F_INO = 0, F_INDEX, F_DEV, F_ORDER, F_LAST = F_ORDER };
+enum { F_SYS_ID = 0, F_SYS_ARGS };
+#define NFIELDS 5
+
+struct fld {
+	uint16_t off;
+	uint8_t size;    /* 0: absent */
+	uint8_t dyn;     /* __data_loc */
+};
+
+struct state;
+struct handler;
+/* An event handler: the spec table (build.c) names one per event. */
+typedef void (*bp_handler_fn)(struct state *s, const struct bp_event *ev, const struct handler *h);
+
+#define SYS_BY_ID INT16_MIN
+struct handler {
+	bp_handler_fn on;
+	uint8_t kind;
+	int16_t sys;     /* per-syscall events: the syscall's class; SYS_BY_ID: raw_syscalls */
+	uint16_t need;   /* record bytes the fields need */
+	struct fld f[NFIELDS];
+};
+
+struct exec_rec {
+	uint64_t ts;
+	char *path;
+};
+
+/* Pages a task inserted, not yet known to be read or written. */
+struct pend_insert {
+	uint32_t file;
+	uint64_t index, n, ts;
+};
+
+struct task {
+	int tid;
+	char comm[16];
+	uint32_t parent;       /* forking task */
+	uint32_t joined;       /* exec by a non-leader thread: the leader it replaced */
+	int8_t clone_kind;     /* CK_* */
+	int8_t group_dead;     /* -1 unknown */
+	uint8_t self_exec;     /* exec'd as its own group leader */
+	uint8_t in_fault;
+	uint8_t activity;      /* inserted pages or queued I/O since the last syscall boundary */
+	uint8_t waiting;       /* in a D-sleep */
+	uint8_t io_wait;       /* ... that counts as I/O wait */
+	uint8_t running;
+	uint8_t seen;          /* any event in the window */
+	uint8_t wait_cause;
+	uint8_t sys_ctx;       /* it emitted syscall events: evidence lasts to a syscall boundary */
+	uint8_t recorder;      /* bootprof's own recorder thread: attributed nothing */
+	uint32_t meta_leader;  /* its group leader by the recording's task table, NONE */
+	uint8_t span;          /* state of the open span + 1, 0: none (see span_to) */
+	int16_t cpu;           /* CPU it runs on, -1 unknown */
+	uint64_t span_start;
+	int sys;               /* syscall class in progress, BP_SYS_NONE */
+	uint64_t sys_arg0;
+	uint32_t ctx_file;     /* file of the current syscall/fault */
+	uint32_t last_file;    /* file it last read, across syscalls */
+	uint32_t wait_file;
+	uint32_t fault_file;
+	uint64_t fault_index;
+	uint32_t acc_file, acc_idx;   /* last (task, file) pair looked up */
+	uint64_t wait_start, run_start;
+	uint64_t woken;        /* sched_waking seen during the wait */
+	uint64_t start, exit;
+	uint32_t cgroup;       /* index in state.cgroups, NONE: unknown */
+	struct exec_rec *exec;
+	size_t nexec, cexec;
+	struct pend_insert *pend;
+	size_t npend, cpend;
+	uint64_t wait_ns, wait_cause_ns[BP_NCAUSES], wait_unknown_ns, run_ns;
+	uint64_t other_ns;     /* uninterruptible sleep without I/O evidence */
+	uint64_t bytes, meta_bytes;
+};
+
+enum { CK_UNKNOWN, CK_PROCESS, CK_THREAD, CK_CLONE3 };
+
+struct efile {
+	uint32_t dev;
+	uint64_t ino;
+	uint8_t kind;
+	uint8_t seen;
+	int disk;
+	uint64_t bytes, wait, used, never, reread, size_pages, first, last;
+	uint64_t pending;      /* pages awaiting a first access */
+};
+
+struct eacc {
+	uint32_t task, file;
+	uint64_t wait, bytes, first, last;
+};
+
+struct ecount {
+	char *path;
+	uint64_t count;
+};
+
+enum devclass { DC_BLOCK = 1, DC_METADATA, DC_NONBLOCK };
+
+/* The last files looked up, by a hash of (dev, ino): most events hit. */
+#define FILE_CACHE 1024
+struct file_cache {
+	uint64_t ino;
+	uint32_t dev;
+	uint32_t file;    /* NONE: not on a block-backed filesystem */
+	int valid;
+};
+
+/* The last event times of one CPU, newest at ring[(head - 1) % CPU_RING]. */
+#define CPU_RING 8
+struct cpu_times {
+	uint64_t ring[CPU_RING];
+	unsigned head;
+	uint64_t idle_since;   /* when it last switched to its idle task */
+};
+
+struct state {
+	const struct bp_meta *meta;
+	struct tep_handle *tep;
+	struct handler *h;
+	int nh;
+	struct fld common_pid;
+	int swap;
+	enum bp_arch arch;
+	uint64_t since, until, bucket;
+	unsigned ps;
+	unsigned kinds_seen;        /* 1 << kind for every kind with a format */
+	uint64_t kind_count[EV_NKINDS];
+
+	struct task *tasks;
+	size_t ntasks, ctasks;
+	struct bp_map tids;         /* tid -> task index + 1 */
+	uint32_t *cpu_task;         /* last task switched in per CPU (cache) */
+	int *cpu_tid;
+
+	struct efile *files;
+	size_t nfiles, cfiles;
+	struct bp_map filemap;      /* (dev, ino) -> file index */
+	struct file_cache fcache[FILE_CACHE];
+	struct eacc *acc;
+	size_t nacc, cacc;
+	struct bp_map accmap;       /* (task, file) -> acc index */
+	struct bp_model_pages *pages;
+
+	struct bp_disk_stat *disks;
+	size_t ndisks, cdisks;
+	struct bp_map devclass;     /* dev -> class | (disk + 1) << 8 */
+
+	char **cgroups;             /* cgroup paths seen, interned */
+	size_t ncgroups, ccgroups;
+	struct bp_map cgroupmap;    /* (hash, probe) -> cgroup index */
+	struct ecount *execs;
+	size_t nexecs, cexecs;
+	struct bp_map execmap;      /* (hash, probe) -> exec index */
+
+	int ncpus;
+	int8_t *cpu_idle;           /* -1 unknown, 0 busy, 1 idle */
+	struct cpu_times *cpu_times;
+	const struct bp_build_hooks *hooks;
+	int nidle, nwaiting;
+	int idle_on;
+	uint64_t idle_since;
+
+	struct bp_bucket *tl;
+	size_t ntl, ctl;
+	uint64_t t0;
+	int t0_set;
+
+	struct bp_totals tot;
+	uint64_t last_ts;
+};
+
+/* ---- field access ---- */
+
+static inline uint64_t rd(const struct state *s, const struct bp_event *ev, struct fld f)
+{
+	const unsigned char *p = (const unsigned char *)ev->data + f.off;
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
+
+	switch (f.size) {
+	case 1:
+		return *p;
+	case 2:
+		memcpy(&v16, p, 2);
+		return s->swap ? __builtin_bswap16(v16) : v16;
+	case 4:
+		memcpy(&v32, p, 4);
+		return s->swap ? __builtin_bswap32(v32) : v32;
+	case 8:
+		memcpy(&v64, p, 8);
+		return s->swap ? __builtin_bswap64(v64) : v64;
+	default:
+		return 0;
+	}
+}
+
+static inline int rd_int(const struct state *s, const struct bp_event *ev, struct fld f)
+{
+	return (int)(int32_t)rd(s, ev, f);
+}
+
+static inline int in_window(const struct state *s, uint64_t ts)
+{
+	return ts >= s->since && ts <= s->until;
+}
+
+/* build.c */
+void bp_rd_str(const struct state *s, const struct bp_event *ev, struct fld f, char *buf,
+	       size_t len);
+
+/* waits.c: window, timeline, CPU idle while waiting, waits and spans */
+struct bp_bucket *bp_bucket_at(struct state *s, uint64_t ts);
+void bp_idle_flush(struct state *s, uint64_t ts);
+void bp_idle_update(struct state *s);
+void bp_span_to(struct state *s, struct task *t, int state, uint64_t ts);
+void bp_wait_begin(struct state *s, struct task *t, uint64_t ts);
+void bp_wait_end(struct state *s, struct task *t, uint64_t ts);
+uint64_t bp_wake_time(const struct state *s, const struct task *t, int cpu, uint64_t ts);
+
+/* tasks.c: fork, exec, exit, switch, wake, syscalls, cgroups */
+uint32_t bp_task_new(struct state *s, int tid);
+uint32_t bp_task_of(struct state *s, int tid);
+struct task *bp_task_cur(struct state *s, const struct bp_event *ev);
+void bp_on_switch(struct state *s, const struct bp_event *ev, const struct handler *h);
+void bp_on_fork(struct state *s, const struct bp_event *ev, const struct handler *h);
+void bp_on_exec(struct state *s, const struct bp_event *ev, const struct handler *h);
+void bp_on_process_exit(struct state *s, const struct bp_event *ev, const struct handler *h);
+void bp_on_sys_enter(struct state *s, const struct bp_event *ev, const struct handler *h);
+void bp_on_sys_exit(struct state *s, const struct bp_event *ev, const struct handler *h);
+void bp_on_wake(struct state *s, const struct bp_event *ev, const struct handler *h);
+void bp_on_cgroup(struct state *s, const struct bp_event *ev, const struct handler *h);
+
+/* pages.c: devices, files, disks, page states; insert, delete, fault, access, readahead, block */
+int bp_disk_add(struct state *s, uint32_t dev, const char *name, int rotational, uint64_t size);
+int bp_disk_of_dev(struct state *s, uint32_t dev);
+struct eacc *bp_access_of(struct state *s, uint32_t task, uint32_t file, uint64_t ts);
+void bp_settle_inserts(struct state *s, struct task *t, int read);
+void bp_on_rq_issue(struct state *s, const struct bp_event *ev, const struct handler *h);
+void bp_on_bio_queue(struct state *s, const struct bp_event *ev, const struct handler *h);
+void bp_on_add(struct state *s, const struct bp_event *ev, const struct handler *h);
+void bp_on_delete(struct state *s, const struct bp_event *ev, const struct handler *h);
+void bp_on_fault(struct state *s, const struct bp_event *ev, const struct handler *h);
+void bp_on_access(struct state *s, const struct bp_event *ev, const struct handler *h);
+void bp_on_ra(struct state *s, const struct bp_event *ev, const struct handler *h);
+
+/* assemble.c: the model from the state, after the pass */
+struct bp_model *bp_build_assemble(struct state *s, struct bp_reader *r);
+
+#endif

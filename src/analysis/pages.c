@@ -1,0 +1,525 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Pages: devices, files and disks; page-cache insertions (read from
+ * storage or created by writes), deletions, faults, accesses, readahead
+ * and block-layer requests.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "analysis/build.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+int bp_disk_add(struct state *s, uint32_t dev, const char *name, int rotational,
+		    uint64_t size)
+{
+	struct bp_disk_stat *d;
+
+	BP_GROW(s->disks, s->ndisks, s->cdisks);
+	d = &s->disks[s->ndisks];
+	memset(d, 0, sizeof(*d));
+	d->dev = dev;
+	d->name = name ? xstrdup(name) : xasprintf("%u:%u", BP_DEV_MAJOR(dev), BP_DEV_MINOR(dev));
+	d->rotational = rotational;
+	d->size = size;
+	return (int)s->ndisks++;
+}
+
+static int disk_exact(struct state *s, uint32_t dev)
+{
+	size_t i;
+
+	for (i = 0; i < s->ndisks; i++) {
+		if (s->disks[i].dev == dev)
+			return (int)i;
+	}
+	return -1;
+}
+
+/*
+ * The disk a filesystem or partition device lives on: the disk with that
+ * dev; else the disk whose name prefixes the mount source's name (vda1 ->
+ * vda); else the same major with the nearest lower minor (8:1 -> 8:0).
+ */
+int bp_disk_of_dev(struct state *s, uint32_t dev)
+{
+	int d = disk_exact(s, dev), best = -1;
+	size_t i, bestlen = 0;
+
+	if (d >= 0)
+		return d;
+	for (i = 0; s->meta && i < s->meta->nmounts; i++) {
+		const struct bp_mount *mt = &s->meta->mounts[i];
+		const char *src;
+		size_t j;
+
+		if (mt->dev != dev || !mt->source || strncmp(mt->source, "/dev/", 5))
+			continue;
+		src = mt->source + 5;
+		for (j = 0; j < s->ndisks; j++) {
+			size_t l = strlen(s->disks[j].name);
+
+			if (l > bestlen && !strncmp(src, s->disks[j].name, l)) {
+				best = (int)j;
+				bestlen = l;
+			}
+		}
+		if (best >= 0)
+			return best;
+	}
+	for (i = 0; i < s->ndisks; i++) {
+		uint32_t dd = s->disks[i].dev;
+
+		if (BP_DEV_MAJOR(dd) == BP_DEV_MAJOR(dev) && dd <= dev &&
+		    (best < 0 || dd > s->disks[best].dev))
+			best = (int)i;
+	}
+	return best;
+}
+
+static const char *const nonblock_fs[] = {
+	"tmpfs", "ramfs", "rootfs", "proc", "sysfs", "devtmpfs", "devpts", "debugfs",
+	"tracefs", "securityfs", "cgroup", "cgroup2", "pstore", "bpf", "configfs",
+	"hugetlbfs", "mqueue", "fusectl", "efivarfs", "binfmt_misc", "autofs", "nfs",
+	"nfs4", "cifs", "smb3", "9p", "virtiofs", "fuse", "overlay", "nsfs", "pipefs",
+	"sockfs", "anon_inodefs",
+};
+
+/* Whether dev holds a block-backed filesystem; cached per dev. */
+static uint64_t dev_class(struct state *s, uint32_t dev)
+{
+	uint64_t *slot;
+	int inserted, cls = 0, disk = -1;
+	size_t i, j;
+
+	slot = bp_map_put(&s->devclass, dev, 0, &inserted);
+	if (!inserted)
+		return *slot;
+	if (dev == BP_DEV(0, 3)) {
+		cls = DC_METADATA;
+	} else {
+		for (i = 0; s->meta && i < s->meta->nmounts && !cls; i++) {
+			const struct bp_mount *mt = &s->meta->mounts[i];
+
+			if (mt->dev != dev)
+				continue;
+			for (j = 0; mt->fstype && j < sizeof(nonblock_fs) / sizeof(nonblock_fs[0]); j++) {
+				if (!strcmp(mt->fstype, nonblock_fs[j]))
+					cls = DC_NONBLOCK;
+			}
+			if (!cls && mt->source && !strncmp(mt->source, "/dev/", 5))
+				cls = DC_BLOCK;
+		}
+		if (!cls)
+			cls = BP_DEV_MAJOR(dev) ? DC_BLOCK : DC_NONBLOCK;
+		if (cls == DC_BLOCK)
+			disk = bp_disk_of_dev(s, dev);
+	}
+	slot = bp_map_put(&s->devclass, dev, 0, NULL);
+	*slot = (uint64_t)cls | (uint64_t)(disk + 1) << 8;
+	return *slot;
+}
+
+static uint32_t file_of(struct state *s, uint32_t dev, uint64_t ino, int cls, int disk)
+{
+	uint64_t *slot;
+	int inserted;
+	struct efile *f;
+
+	slot = bp_map_put(&s->filemap, dev, ino, &inserted);
+	if (!inserted)
+		return (uint32_t)*slot;
+	*slot = s->nfiles;
+	BP_GROW(s->files, s->nfiles, s->cfiles);
+	f = &s->files[s->nfiles];
+	memset(f, 0, sizeof(*f));
+	f->dev = dev;
+	f->ino = ino;
+	f->disk = disk;
+	if (cls == DC_METADATA) {
+		f->kind = BP_FILE_METADATA;
+		f->disk = bp_disk_of_dev(s, (uint32_t)ino);
+		if (f->disk < 0)
+			f->disk = bp_disk_add(s, (uint32_t)ino, NULL, -1, 0);
+	}
+	return (uint32_t)s->nfiles++;
+}
+
+/* The file of a filemap event, or NONE for a file on a non-block filesystem. */
+static uint32_t event_file(struct state *s, const struct bp_event *ev, const struct handler *h,
+			   uint64_t nonblock_bytes)
+{
+	uint32_t dev = (uint32_t)rd(s, ev, h->f[F_DEV]);
+	uint64_t ino = rd(s, ev, h->f[F_INO]);
+	struct file_cache *fc = &s->fcache[(ino * 0x9e3779b1u ^ dev) & (FILE_CACHE - 1)];
+	uint64_t c;
+
+	if (!fc->valid || fc->dev != dev || fc->ino != ino) {
+		c = dev_class(s, dev);
+		fc->valid = 1;
+		fc->dev = dev;
+		fc->ino = ino;
+		fc->file = (c & 0xff) == DC_NONBLOCK ? NONE :
+			   file_of(s, dev, ino, (int)(c & 0xff), (int)(c >> 8) - 1);
+	}
+	if (fc->file == NONE && nonblock_bytes && in_window(s, ev->ts))
+		s->tot.nonblock_bytes += nonblock_bytes;
+	return fc->file;
+}
+
+struct eacc *bp_access_of(struct state *s, uint32_t task, uint32_t file, uint64_t ts)
+{
+	struct task *t = &s->tasks[task];
+	uint64_t *slot;
+	int inserted;
+	struct eacc *a;
+
+	/*
+	 * Insertions are settled after the fact (bp_settle_inserts), with
+	 * their own earlier times: first and last are a min and a max.
+	 */
+	if (t->acc_file == file && t->acc_file != NONE) {
+		a = &s->acc[t->acc_idx];
+		if (ts < a->first)
+			a->first = ts;
+		if (ts > a->last)
+			a->last = ts;
+		return a;
+	}
+	slot = bp_map_put(&s->accmap, task, file, &inserted);
+	if (inserted) {
+		BP_GROW(s->acc, s->nacc, s->cacc);
+		a = &s->acc[s->nacc];
+		memset(a, 0, sizeof(*a));
+		a->task = task;
+		a->file = file;
+		a->first = ts;
+		*slot = s->nacc++;
+	}
+	a = &s->acc[*slot];
+	if (ts < a->first)
+		a->first = ts;
+	if (ts > a->last)
+		a->last = ts;
+	t->acc_file = file;
+	t->acc_idx = (uint32_t)*slot;
+	return a;
+}
+
+/* An event of task t on file f inside the window: the file is touched. */
+static struct eacc *touch(struct state *s, struct task *t, uint32_t file, uint64_t ts)
+{
+	struct efile *f = &s->files[file];
+
+	if (!in_window(s, ts) || (t && t->recorder))
+		return NULL;
+	if (!f->seen) {
+		f->seen = 1;
+		f->first = f->last = ts;
+	}
+	if (ts < f->first)
+		f->first = ts;
+	if (ts > f->last)
+		f->last = ts;
+	if (!t)
+		return NULL;
+	return bp_access_of(s, (uint32_t)(t - s->tasks), file, ts);
+}
+
+static inline uint64_t range_mask(uint64_t lo, uint64_t hi)
+{
+	/* bits lo..hi-1 of a 64-bit word, 0 <= lo < hi <= 64 */
+	uint64_t m = hi == 64 ? ~0ull : (1ull << hi) - 1;
+
+	return m & ~((1ull << lo) - 1);
+}
+
+/* Pages [first, first + n) were accessed: the pending ones become used. */
+static void pages_access(struct state *s, uint32_t file, uint64_t first, uint64_t n)
+{
+	struct efile *f = &s->files[file];
+	uint64_t p = first, end = first + n;
+
+	/* No page at or past size_pages was read: a bogus range ends there. */
+	if (end < first || end > f->size_pages)
+		end = f->size_pages;
+	while (p < end && f->pending) {
+		struct bp_page_chunk *c = bp_pages_chunk(s->pages, file, p >> 6, 0);
+		uint64_t lo = p & 63, hi = (end - (p & ~63ull)) > 64 ? 64 : end - (p & ~63ull);
+		uint64_t m, hit;
+
+		if (c) {
+			m = range_mask(lo, hi);
+			hit = c->pending & m;
+			if (hit) {
+				unsigned k = (unsigned)__builtin_popcountll(hit);
+
+				c->pending &= ~hit;
+				c->used |= hit;
+				f->pending -= k;
+				f->used += (uint64_t)k * s->ps;
+			}
+		}
+		if ((p | 63) == UINT64_MAX)
+			break;   /* the last chunk of the index space */
+		p = (p | 63) + 1;
+	}
+}
+
+static void pages_insert(struct state *s, uint32_t file, uint64_t first, uint64_t n, int inw)
+{
+	struct efile *f = &s->files[file];
+	uint64_t p = first, end = first + n;
+
+	while (p < end) {
+		struct bp_page_chunk *c = bp_pages_chunk(s->pages, file, p >> 6, 1);
+		uint64_t lo = p & 63, hi = (end - (p & ~63ull)) > 64 ? 64 : end - (p & ~63ull);
+		uint64_t m = range_mask(lo, hi);
+
+		if (inw) {
+			uint64_t again = c->deleted & m, fresh = m & ~c->pending;
+
+			c->reread |= again;
+			f->reread += (uint64_t)__builtin_popcountll(again) * s->ps;
+			c->read |= m;
+			c->used &= ~m;
+			c->pending |= m;
+			f->pending += (uint64_t)__builtin_popcountll(fresh);
+		}
+		c->deleted &= ~m;
+		if ((p | 63) == UINT64_MAX)
+			break;   /* the last chunk of the index space */
+		p = (p | 63) + 1;
+	}
+}
+
+static void pages_delete(struct state *s, uint32_t file, uint64_t first, uint64_t n)
+{
+	struct efile *f = &s->files[file];
+	uint64_t p = first, end = first + n;
+
+	while (p < end) {
+		struct bp_page_chunk *c = bp_pages_chunk(s->pages, file, p >> 6, 1);
+		uint64_t lo = p & 63, hi = (end - (p & ~63ull)) > 64 ? 64 : end - (p & ~63ull);
+		uint64_t m = range_mask(lo, hi), gone = c->pending & m;
+
+		if (gone) {
+			unsigned k = (unsigned)__builtin_popcountll(gone);
+
+			c->pending &= ~gone;
+			f->pending -= k;
+			f->never += (uint64_t)k * s->ps;
+		}
+		c->deleted |= m;
+		if ((p | 63) == UINT64_MAX)
+			break;   /* the last chunk of the index space */
+		p = (p | 63) + 1;
+	}
+}
+
+void bp_on_rq_issue(struct state *s, const struct bp_event *ev, const struct handler *h)
+{
+	uint32_t dev = (uint32_t)rd(s, ev, h->f[F_RQ_DEV]);
+	uint64_t bytes = rd(s, ev, h->f[F_NR_SECTOR]) * 512;
+	char rwbs[16];
+	struct task *t = bp_task_cur(s, ev);
+	struct bp_disk_stat *d;
+	int di;
+
+	if (t)
+		t->activity = 1;
+	if (!in_window(s, ev->ts))
+		return;
+	bp_rd_str(s, ev, h->f[F_RWBS], rwbs, sizeof(rwbs));
+	di = disk_exact(s, dev);
+	if (di < 0)
+		di = bp_disk_add(s, dev, NULL, -1, 0);
+	d = &s->disks[di];
+	if (strchr(rwbs, 'R')) {
+		struct bp_bucket *b = bp_bucket_at(s, ev->ts);
+
+		d->rq_read_bytes += bytes;
+		d->rq_reads++;
+		if (b)
+			b->rq_read_bytes += bytes;
+	} else if (strchr(rwbs, 'W')) {
+		d->rq_write_bytes += bytes;
+	}
+}
+
+/* Pages [index, index + n) of file fi were read from storage by t at ts. */
+static void account_read(struct state *s, struct task *t, uint32_t fi, uint64_t index, uint64_t n,
+			 uint64_t ts)
+{
+	struct efile *f = &s->files[fi];
+	uint64_t bytes = n * s->ps;
+	int inw = in_window(s, ts);
+
+	pages_insert(s, fi, index, n, inw);
+	if (index + n > f->size_pages)
+		f->size_pages = index + n;
+	/* The fault that asked for this page came first: it uses it. */
+	if (t && t->in_fault && t->fault_file == fi && t->fault_index >= index &&
+	    t->fault_index < index + n)
+		pages_access(s, fi, t->fault_index, 1);
+	if (inw && !(t && t->recorder)) {
+		struct eacc *a = touch(s, t, fi, ts);
+		struct bp_bucket *b = bp_bucket_at(s, ts);
+
+		f->bytes += bytes;
+		if (a)
+			a->bytes += bytes;
+		if (t) {
+			t->bytes += bytes;
+			if (f->kind == BP_FILE_METADATA)
+				t->meta_bytes += bytes;
+		}
+		if (b)
+			b->read_bytes += bytes;
+	}
+}
+
+/*
+ * Settle t's inserted pages: read from storage when the task then queued
+ * a read bio, else created by a buffered write (or a hole: no I/O) - unless
+ * the recording has no block_bio_queue at all, when every insertion is a read.
+ */
+void bp_settle_inserts(struct state *s, struct task *t, int read)
+{
+	size_t i;
+
+	if (!read && !s->kind_count[EV_BIO_QUEUE])
+		read = 1;
+	for (i = 0; i < t->npend; i++) {
+		const struct pend_insert *p = &t->pend[i];
+
+		if (read) {
+			account_read(s, t, p->file, p->index, p->n, p->ts);
+		} else {
+			pages_insert(s, p->file, p->index, p->n, 0);
+			if (in_window(s, p->ts))
+				s->tot.write_insert_bytes += p->n * s->ps;
+		}
+	}
+	t->npend = 0;
+}
+
+void bp_on_add(struct state *s, const struct bp_event *ev, const struct handler *h)
+{
+	uint64_t order = h->f[F_ORDER].size ? rd(s, ev, h->f[F_ORDER]) : 0;
+	uint64_t n = 1ull << (order > 20 ? 20 : order);
+	uint64_t index = rd(s, ev, h->f[F_INDEX]);
+	uint32_t fi = event_file(s, ev, h, n * s->ps);
+	struct task *t = bp_task_cur(s, ev);
+	struct pend_insert *last;
+
+	if (fi == NONE)
+		return;
+	if (!t || !(s->kinds_seen & (1u << EV_BIO_QUEUE))) {
+		account_read(s, t, fi, index, n, ev->ts);
+		if (t) {
+			t->activity = 1;
+			t->ctx_file = t->last_file = fi;
+		}
+		return;
+	}
+	t->activity = 1;
+	t->ctx_file = t->last_file = fi;
+	/*
+	 * A buffered write inserts the pages it creates too, and so does a
+	 * filesystem allocating new metadata blocks: wait for the read bio
+	 * that shows these pages come from storage (settle_inserts).
+	 */
+	last = t->npend ? &t->pend[t->npend - 1] : NULL;
+	if (last && last->file == fi && last->index + last->n == index &&
+	    in_window(s, last->ts) == in_window(s, ev->ts)) {
+		last->n += n;
+		return;
+	}
+	BP_GROW(t->pend, t->npend, t->cpend);
+	t->pend[t->npend].file = fi;
+	t->pend[t->npend].index = index;
+	t->pend[t->npend].n = n;
+	t->pend[t->npend].ts = ev->ts;
+	t->npend++;
+}
+
+void bp_on_delete(struct state *s, const struct bp_event *ev, const struct handler *h)
+{
+	uint64_t order = h->f[F_ORDER].size ? rd(s, ev, h->f[F_ORDER]) : 0;
+	uint32_t fi = event_file(s, ev, h, 0);
+
+	if (fi != NONE)
+		pages_delete(s, fi, rd(s, ev, h->f[F_INDEX]), 1ull << (order > 20 ? 20 : order));
+}
+
+void bp_on_fault(struct state *s, const struct bp_event *ev, const struct handler *h)
+{
+	uint64_t index = rd(s, ev, h->f[F_INDEX]);
+	uint32_t fi = event_file(s, ev, h, 0);
+	struct task *t = bp_task_cur(s, ev);
+
+	if (t) {
+		if (t->npend)
+			bp_settle_inserts(s, t, 0);
+		t->in_fault = 1;
+		t->ctx_file = fi;
+		t->fault_file = fi;
+		t->fault_index = index;
+		if (fi != NONE)
+			t->last_file = fi;
+	}
+	if (fi == NONE)
+		return;
+	pages_access(s, fi, index, 1);
+	touch(s, t, fi, ev->ts);
+}
+
+void bp_on_access(struct state *s, const struct bp_event *ev, const struct handler *h)
+{
+	uint64_t first = rd(s, ev, h->f[F_INDEX]), last = rd(s, ev, h->f[F_LAST]);
+	uint32_t fi = event_file(s, ev, h, 0);
+	struct task *t;
+
+	if (fi == NONE)
+		return;
+	t = bp_task_cur(s, ev);
+	/*
+	 * One access spans at most what a read or mapping can (a corrupt
+	 * index must not make a pass over 2^60 pages): 2^32 pages is 16 TiB.
+	 */
+	if (last >= first && last - first < (1ULL << 32))
+		pages_access(s, fi, first, last - first + 1);
+	if (t)
+		t->last_file = fi;
+	touch(s, t, fi, ev->ts);
+}
+
+void bp_on_ra(struct state *s, const struct bp_event *ev, const struct handler *h)
+{
+	uint32_t fi = event_file(s, ev, h, 0);
+	struct task *t = bp_task_cur(s, ev);
+
+	if (fi == NONE || !t)
+		return;
+	t->ctx_file = t->last_file = fi;
+	touch(s, t, fi, ev->ts);
+}
+
+void bp_on_bio_queue(struct state *s, const struct bp_event *ev, const struct handler *h)
+{
+	struct task *t = bp_task_cur(s, ev);
+	char rwbs[16];
+
+	if (!t)
+		return;
+	t->activity = 1;
+	if (!t->npend)
+		return;
+	bp_rd_str(s, ev, h->f[0], rwbs, sizeof(rwbs));
+	if (strchr(rwbs, 'R'))
+		bp_settle_inserts(s, t, 1);
+}

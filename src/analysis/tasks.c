@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tasks: fork, exec, exit, context switches, wakeups, syscalls (what a
+ * task is doing, for the cause of a wait) and cgroups.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "analysis/build.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+uint32_t bp_task_new(struct state *s, int tid)
+{
+	struct task *t;
+	uint64_t *slot;
+
+	BP_GROW(s->tasks, s->ntasks, s->ctasks);
+	t = &s->tasks[s->ntasks];
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	t->parent = NONE;
+	t->joined = NONE;
+	t->group_dead = -1;
+	t->sys = BP_SYS_NONE;
+	t->cpu = -1;
+	t->meta_leader = NONE;
+	t->ctx_file = t->last_file = t->wait_file = t->fault_file = t->acc_file = NONE;
+	t->cgroup = NONE;
+	slot = bp_map_put(&s->tids, (uint64_t)(uint32_t)tid, 0, NULL);
+	*slot = s->ntasks;
+	return (uint32_t)s->ntasks++;
+}
+
+uint32_t bp_task_of(struct state *s, int tid)
+{
+	uint64_t *slot = bp_map_get(&s->tids, (uint64_t)(uint32_t)tid, 0);
+
+	return slot ? (uint32_t)*slot : bp_task_new(s, tid);
+}
+
+/*
+ * A task that emits an event is running on that CPU, whether or not its
+ * sched_switch was recorded: on some kernels the switch away from the idle
+ * task is not traced on every CPU. Treat the event as the switch-in.
+ */
+static void implicit_switch_in(struct state *s, uint32_t ti, const struct bp_event *ev)
+{
+	struct task *t = &s->tasks[ti];
+
+	bp_idle_flush(s, ev->ts);
+	if (t->waiting)
+		bp_wait_end(s, t, bp_wake_time(s, t, ev->cpu, ev->ts));
+	if (!t->running) {
+		t->running = 1;
+		t->run_start = ev->ts;
+		t->cpu = (int16_t)ev->cpu;
+		bp_span_to(s, t, BP_SPAN_RUN, ev->ts);
+	}
+	if (ev->cpu >= 0 && ev->cpu < s->ncpus) {
+		if (s->cpu_idle[ev->cpu] == 1)
+			s->nidle--;
+		s->cpu_idle[ev->cpu] = 0;
+		s->cpu_task[ev->cpu] = ti;
+		s->cpu_tid[ev->cpu] = t->tid;
+	}
+	bp_idle_update(s);
+}
+
+/* The task of an event's common_pid, through the per-CPU cache. */
+struct task *bp_task_cur(struct state *s, const struct bp_event *ev)
+{
+	int pid = rd_int(s, ev, s->common_pid);
+	uint32_t t;
+
+	if (pid <= 0)
+		return NULL;
+	if (ev->cpu >= 0 && ev->cpu < s->ncpus && s->cpu_tid[ev->cpu] == pid) {
+		t = s->cpu_task[ev->cpu];
+	} else {
+		t = bp_task_of(s, pid);
+		implicit_switch_in(s, t, ev);
+	}
+	if (in_window(s, ev->ts))
+		s->tasks[t].seen = 1;
+	return &s->tasks[t];
+}
+
+static void set_comm(struct task *t, const char *comm)
+{
+	size_t n = strnlen(comm, sizeof(t->comm) - 1);
+
+	if (!n)
+		return;
+	memcpy(t->comm, comm, n);
+	t->comm[n] = 0;
+}
+
+void bp_on_switch(struct state *s, const struct bp_event *ev, const struct handler *h)
+{
+	int prev = rd_int(s, ev, h->f[F_PREV_PID]);
+	int next = rd_int(s, ev, h->f[F_NEXT_PID]);
+	uint64_t state = rd(s, ev, h->f[F_PREV_STATE]);
+	int inw = in_window(s, ev->ts);
+	char comm[16];
+	uint32_t ti;
+	struct task *t;
+
+	bp_idle_flush(s, ev->ts);
+	if (prev > 0) {
+		ti = (ev->cpu >= 0 && ev->cpu < s->ncpus && s->cpu_tid[ev->cpu] == prev) ?
+			     s->cpu_task[ev->cpu] : bp_task_of(s, prev);
+		t = &s->tasks[ti];
+		if (inw) {
+			t->seen = 1;
+			if (h->f[F_PREV_COMM].size) {
+				bp_rd_str(s, ev, h->f[F_PREV_COMM], comm, sizeof(comm));
+				set_comm(t, comm);
+			}
+		}
+		if (t->running) {
+			uint64_t a = t->run_start < s->since ? s->since : t->run_start;
+			uint64_t b = ev->ts > s->until ? s->until : ev->ts;
+
+			if (b > a)
+				t->run_ns += b - a;
+			t->running = 0;
+		}
+		/* It ran, so an earlier wait whose end was not seen is over. */
+		if (t->waiting)
+			bp_wait_end(s, t, t->woken ? t->woken : ev->ts);
+		if ((state & TASK_REPORT_PREEMPT) || !(state & 0xff)) {
+			bp_span_to(s, t, BP_SPAN_RUNNABLE, ev->ts);
+		} else {
+			if ((state & 0xff) == TASK_UNINTERRUPTIBLE && !t->recorder)
+				bp_wait_begin(s, t, ev->ts);
+			else if (state & (TASK_REPORT_DEAD | TASK_REPORT_ZOMBIE))
+				bp_span_to(s, t, -1, ev->ts);
+			else
+				bp_span_to(s, t, BP_SPAN_SLEEP, ev->ts);
+			/* Without syscall boundaries, evidence lasts until it sleeps. */
+			if (!t->sys_ctx) {
+				t->activity = 0;
+				t->in_fault = 0;
+			}
+		}
+	}
+	if (next > 0) {
+		ti = bp_task_of(s, next);
+		t = &s->tasks[ti];
+		if (inw) {
+			t->seen = 1;
+			if (h->f[F_NEXT_COMM].size && !t->comm[0]) {
+				bp_rd_str(s, ev, h->f[F_NEXT_COMM], comm, sizeof(comm));
+				set_comm(t, comm);
+			}
+		}
+		if (t->waiting)
+			bp_wait_end(s, t, bp_wake_time(s, t, ev->cpu, ev->ts));
+		t->running = 1;
+		t->run_start = ev->ts;
+		t->cpu = (int16_t)ev->cpu;
+		bp_span_to(s, t, BP_SPAN_RUN, ev->ts);
+	} else {
+		ti = NONE;
+	}
+	if (ev->cpu >= 0 && ev->cpu < s->ncpus) {
+		int idle = next == 0;
+
+		s->cpu_task[ev->cpu] = ti;
+		s->cpu_tid[ev->cpu] = next > 0 ? next : -1;
+		if (s->cpu_idle[ev->cpu] == 1)
+			s->nidle--;
+		if (idle && s->cpu_idle[ev->cpu] != 1)
+			s->cpu_times[ev->cpu].idle_since = ev->ts;
+		s->cpu_idle[ev->cpu] = (int8_t)idle;
+		if (idle)
+			s->nidle++;
+	}
+	bp_idle_update(s);
+}
+
+void bp_on_fork(struct state *s, const struct bp_event *ev, const struct handler *h)
+{
+	int ppid = rd_int(s, ev, h->f[F_PARENT_PID]);
+	int cpid = rd_int(s, ev, h->f[F_CHILD_PID]);
+	uint32_t pi = ppid > 0 ? bp_task_of(s, ppid) : NONE, ci;
+	struct task *p, *c;
+	char comm[16];
+
+	if (cpid <= 0)
+		return;
+	ci = bp_task_new(s, cpid);
+	c = &s->tasks[ci];
+	c->start = ev->ts;
+	c->parent = pi;
+	if (pi != NONE)
+		c->cgroup = s->tasks[pi].cgroup;   /* a child starts in its parent's cgroup */
+	c->seen = (uint8_t)in_window(s, ev->ts);
+	bp_rd_str(s, ev, h->f[F_CHILD_COMM], comm, sizeof(comm));
+	if (pi == NONE)
+		return;
+	p = &s->tasks[pi];
+	if (!comm[0])
+		memcpy(comm, p->comm, sizeof(comm));
+	set_comm(c, comm);
+	switch (p->sys) {
+	case BP_SYS_CLONE:
+		c->clone_kind = (p->sys_arg0 & CLONE_THREAD) ? CK_THREAD : CK_PROCESS;
+		break;
+	case BP_SYS_CLONE3:
+		c->clone_kind = CK_CLONE3;
+		break;
+	case BP_SYS_FORK:
+		c->clone_kind = CK_PROCESS;
+		break;
+	default:
+		break;
+	}
+}
+
+static uint64_t str_hash(const char *str)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *str; str++)
+		h = (h ^ (unsigned char)*str) * 1099511628211ull;
+	return h;
+}
+
+static void count_exec(struct state *s, const char *path)
+{
+	uint64_t h = str_hash(path), probe;
+
+	for (probe = 0;; probe++) {
+		int inserted;
+		uint64_t *slot = bp_map_put(&s->execmap, h, probe, &inserted);
+
+		if (inserted) {
+			BP_GROW(s->execs, s->nexecs, s->cexecs);
+			s->execs[s->nexecs].path = xstrdup(path);
+			s->execs[s->nexecs].count = 1;
+			*slot = s->nexecs++;
+			return;
+		}
+		if (!strcmp(s->execs[*slot].path, path)) {
+			s->execs[*slot].count++;
+			return;
+		}
+	}
+}
+
+void bp_on_exec(struct state *s, const struct bp_event *ev, const struct handler *h)
+{
+	int pid = rd_int(s, ev, h->f[F_EXEC_PID]);
+	int old = rd_int(s, ev, h->f[F_OLD_PID]);
+	char path[4096];
+	const char *base;
+	uint32_t ti;
+	struct task *t;
+
+	if (pid <= 0 || old <= 0)
+		return;
+	ti = bp_task_of(s, old);
+	t = &s->tasks[ti];
+	if (pid != old) {
+		uint64_t *slot = bp_map_get(&s->tids, (uint64_t)(uint32_t)pid, 0);
+
+		/* A thread exec'd: it takes over its leader's pid. */
+		if (slot && (uint32_t)*slot != ti)
+			t->joined = (uint32_t)*slot;
+		slot = bp_map_put(&s->tids, (uint64_t)(uint32_t)pid, 0, NULL);
+		*slot = ti;
+		t->tid = pid;
+	} else {
+		t->self_exec = 1;
+	}
+	bp_rd_str(s, ev, h->f[F_FILENAME], path, sizeof(path));
+	if (!path[0] || ev->ts > s->until)
+		return;
+	base = strrchr(path, '/');
+	set_comm(t, base ? base + 1 : path);
+	BP_GROW(t->exec, t->nexec, t->cexec);
+	t->exec[t->nexec].ts = ev->ts;
+	t->exec[t->nexec].path = xstrdup(path);
+	t->nexec++;
+	if (in_window(s, ev->ts)) {
+		t->seen = 1;
+		count_exec(s, path);
+	}
+}
+
+void bp_on_process_exit(struct state *s, const struct bp_event *ev, const struct handler *h)
+{
+	int pid = rd_int(s, ev, h->f[F_EXIT_PID]);
+	uint32_t ti;
+	struct task *t;
+
+	if (pid <= 0)
+		return;
+	ti = bp_task_of(s, pid);   /* may grow s->tasks: index first */
+	t = &s->tasks[ti];
+	t->exit = ev->ts;
+	if (h->f[F_GROUP_DEAD].size)
+		t->group_dead = (int8_t)!!rd(s, ev, h->f[F_GROUP_DEAD]);
+}
+
+static void on_sys(struct state *s, const struct bp_event *ev, const struct handler *h,
+		   int enter)
+{
+	struct task *t = bp_task_cur(s, ev);
+
+	if (!t)
+		return;
+	if (t->npend)
+		bp_settle_inserts(s, t, 0);
+	t->sys_ctx = 1;
+	if (enter) {
+		t->sys = h->sys != SYS_BY_ID ? h->sys :
+			 bp_syscall_class(s->arch, (long)rd(s, ev, h->f[F_SYS_ID]));
+		t->sys_arg0 = h->f[F_SYS_ARGS].size ? rd(s, ev, (struct fld){ h->f[F_SYS_ARGS].off, 8, 0 }) : 0;
+	} else {
+		t->sys = BP_SYS_NONE;
+	}
+	t->in_fault = 0;
+	t->activity = 0;
+	t->ctx_file = NONE;
+}
+
+void bp_on_sys_enter(struct state *s, const struct bp_event *ev, const struct handler *h)
+{
+	on_sys(s, ev, h, 1);
+}
+
+void bp_on_sys_exit(struct state *s, const struct bp_event *ev, const struct handler *h)
+{
+	on_sys(s, ev, h, 0);
+}
+
+/*
+ * sched_wakeup is traced where the task is enqueued (ttwu_do_activate): the
+ * wait ends there. sched_waking is traced before the kernel picks the CPU:
+ * the wait ends when the task becomes runnable, which bp_wake_time() decides
+ * at its switch-in. A task that is not in a D-sleep only becomes runnable
+ * (spans).
+ */
+void bp_on_wake(struct state *s, const struct bp_event *ev, const struct handler *h)
+{
+	int pid = rd_int(s, ev, h->f[0]);
+	uint64_t *slot;
+	struct task *t;
+
+	if (pid <= 0)
+		return;
+	slot = bp_map_get(&s->tids, (uint64_t)(uint32_t)pid, 0);
+	if (!slot)
+		return;
+	t = &s->tasks[(uint32_t)*slot];
+	if (!t->waiting) {
+		if (t->span == BP_SPAN_SLEEP + 1)
+			bp_span_to(s, t, BP_SPAN_RUNNABLE, ev->ts);
+		return;
+	}
+	if (h->kind == EV_WAKING) {
+		if (!t->woken)
+			t->woken = ev->ts;
+		return;
+	}
+	bp_idle_flush(s, ev->ts);
+	bp_wait_end(s, t, ev->ts);
+	bp_idle_update(s);
+}
+
+/* The cgroup a task moved into: its service, on a systemd machine. */
+void bp_on_cgroup(struct state *s, const struct bp_event *ev, const struct handler *h)
+{
+	int pid = rd_int(s, ev, h->f[0]);
+	char path[4096];
+	uint64_t hash, probe;
+
+	if (pid <= 0)
+		return;
+	bp_rd_str(s, ev, h->f[1], path, sizeof(path));
+	if (!path[0])
+		return;
+	hash = str_hash(path);
+	for (probe = 0;; probe++) {
+		int inserted;
+		uint64_t *slot = bp_map_put(&s->cgroupmap, hash, probe, &inserted);
+
+		if (inserted) {
+			BP_GROW(s->cgroups, s->ncgroups, s->ccgroups);
+			s->cgroups[s->ncgroups] = xstrdup(path);
+			*slot = s->ncgroups++;
+		}
+		if (!strcmp(s->cgroups[*slot], path)) {
+			uint32_t cg = (uint32_t)*slot, ti = bp_task_of(s, pid);
+
+			s->tasks[ti].cgroup = cg;
+			return;
+		}
+	}
+}

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Waits: the timeline, CPU idle while waiting, I/O wait and other
+ * uninterruptible sleep, and the spans of every task's state.
+ *
+ * I/O wait of a task (DESIGN §6): from a sched_switch that puts it to
+ * sleep in TASK_UNINTERRUPTIBLE (prev_state & 0xff == 2, without the
+ * preemption bit 0x100) to the moment it is runnable again (see
+ * bp_wake_time), when the D-sleep has I/O evidence (see wait_is_io).
+ * Measured against schedstat's truth (wall - run - run-queue delay, see
+ * tests/shell/t3010-truth.sh): within 1 %, idle or loaded, pinned or not.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "analysis/build.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+struct bp_bucket *bp_bucket_at(struct state *s, uint64_t ts)
+{
+	size_t i;
+
+	if (!s->t0_set || ts < s->t0)
+		return NULL;
+	i = (size_t)((ts - s->t0) / s->bucket);
+	if (i >= s->ntl) {
+		size_t old = s->ntl;
+
+		if (i >= MAX_BUCKETS)   /* a corrupt timestamp: no timeline beyond */
+			return NULL;
+		BP_GROW(s->tl, i, s->ctl);
+		memset(&s->tl[old], 0, (i + 1 - old) * sizeof(*s->tl));
+		s->ntl = i + 1;
+	}
+	return &s->tl[i];
+}
+
+enum tl_field { TL_WAIT, TL_IDLE };
+
+/* Clip [a, b) to the window, add it to the timeline; return the clipped length. */
+static uint64_t add_interval(struct state *s, uint64_t a, uint64_t b, enum tl_field which)
+{
+	uint64_t len, t;
+
+	if (a < s->since)
+		a = s->since;
+	if (b > s->until)
+		b = s->until;
+	if (b <= a)
+		return 0;
+	len = b - a;
+	for (t = a; t < b;) {
+		struct bp_bucket *bk = bp_bucket_at(s, t);
+		uint64_t end = s->t0 + ((t - s->t0) / s->bucket + 1) * s->bucket;
+
+		if (end > b)
+			end = b;
+		if (bk) {
+			if (which == TL_WAIT)
+				bk->wait_ns += end - t;
+			else
+				bk->idle_wait_ns += end - t;
+		} else {
+			break;
+		}
+		t = end;
+	}
+	return len;
+}
+
+/* CPU idle while waiting: accumulate the interval since the last change. */
+void bp_idle_flush(struct state *s, uint64_t ts)
+{
+	if (s->idle_on && ts > s->idle_since)
+		s->tot.idle_wait_ns += add_interval(s, s->idle_since, ts, TL_IDLE);
+	s->idle_since = ts;
+}
+
+void bp_idle_update(struct state *s)
+{
+	s->idle_on = s->nwaiting > 0 && s->nidle >= s->ncpus;
+}
+
+/*
+ * Spans: t->span is the state of the interval open since t->span_start
+ * (+ 1; 0: none open). Waits are emitted by wait_end, with their cause and
+ * file, over exactly the interval added to the task's wait.
+ */
+static void span_emit(struct state *s, const struct task *t, int state, uint64_t a, uint64_t b,
+		      uint32_t file)
+{
+	struct bp_span sp;
+
+	if (!s->hooks || !s->hooks->span || t->tid <= 0 || t->recorder)
+		return;
+	if (a < s->since)
+		a = s->since;
+	if (b > s->until)
+		b = s->until;
+	if (b <= a)
+		return;
+	memset(&sp, 0, sizeof(sp));
+	sp.tid = t->tid;
+	sp.cpu = state == BP_SPAN_RUN ? t->cpu : -1;
+	sp.state = (enum bp_span_state)state;
+	sp.cause = state == BP_SPAN_IO_WAIT ? (enum bp_cause)t->wait_cause : BP_CAUSE_OTHER;
+	if (state == BP_SPAN_IO_WAIT && file != NONE) {
+		sp.dev = s->files[file].dev;
+		sp.ino = s->files[file].ino;
+	}
+	sp.start_ns = a;
+	sp.end_ns = b;
+	s->hooks->span(s->hooks->arg, &sp);
+}
+
+/* Close t's open span at ts and open one in state (-1: none). */
+void bp_span_to(struct state *s, struct task *t, int state, uint64_t ts)
+{
+	if (t->span && ts > t->span_start)
+		span_emit(s, t, t->span - 1, t->span_start, ts, NONE);
+	t->span = (uint8_t)(state + 1);
+	t->span_start = ts;
+}
+
+/*
+ * Whether a D-sleep starting now is I/O wait (DESIGN §6): a file syscall in
+ * progress, a page fault on a file, or block I/O / page-cache insertion by
+ * the sleeper since its last syscall boundary. A task without syscall
+ * context (a kernel thread, or any task of a recording without syscall
+ * events) has no boundaries: its evidence is what it did since its last
+ * sleep, so a kworker counts its waits for the I/O it issued, and nothing
+ * else.
+ */
+static int wait_is_io(const struct task *t)
+{
+	return t->in_fault || t->activity || (t->sys >= 0 && t->sys < BP_CAUSE_OTHER);
+}
+
+void bp_wait_begin(struct state *s, struct task *t, uint64_t ts)
+{
+	int cause;
+
+	t->waiting = 1;
+	t->wait_start = ts;
+	t->woken = 0;
+	t->io_wait = (uint8_t)wait_is_io(t);
+	if (!t->io_wait) {
+		bp_span_to(s, t, BP_SPAN_OTHER_WAIT, ts);
+		return;
+	}
+	bp_span_to(s, t, BP_SPAN_IO_WAIT, ts);
+	t->span = 0;    /* wait_end emits it, with its cause and file */
+	if (t->in_fault)
+		cause = BP_CAUSE_FAULT;
+	else if (t->sys >= 0 && t->sys < BP_NCAUSES)
+		cause = t->sys;
+	else
+		cause = BP_CAUSE_OTHER;
+	t->wait_cause = (uint8_t)cause;
+	t->wait_file = t->ctx_file;
+	/*
+	 * No page of its own in this syscall: a read that blocks on a page
+	 * an earlier read's readahead is still fetching. Charge the file it
+	 * was reading.
+	 */
+	if (t->wait_file == NONE && (cause == BP_CAUSE_READ || cause == BP_CAUSE_FAULT))
+		t->wait_file = t->last_file;
+	s->nwaiting++;
+	if (in_window(s, ts)) {
+		struct bp_bucket *b = bp_bucket_at(s, ts);
+
+		if (b && b->waiting_max < (uint32_t)s->nwaiting)
+			b->waiting_max = (uint32_t)s->nwaiting;
+	}
+}
+
+/* The D-sleep of t ended at ts (it became runnable then). */
+void bp_wait_end(struct state *s, struct task *t, uint64_t ts)
+{
+	uint64_t d, a, b;
+
+	t->waiting = 0;
+	if (!t->io_wait) {
+		a = t->wait_start < s->since ? s->since : t->wait_start;
+		b = ts > s->until ? s->until : ts;
+		if (b > a) {
+			t->other_ns += b - a;
+			t->seen = 1;
+		}
+		bp_span_to(s, t, BP_SPAN_RUNNABLE, ts);
+		return;
+	}
+	t->io_wait = 0;
+	s->nwaiting--;
+	span_emit(s, t, BP_SPAN_IO_WAIT, t->wait_start, ts, t->wait_file);
+	t->span = BP_SPAN_RUNNABLE + 1;
+	t->span_start = ts;
+	d = add_interval(s, t->wait_start, ts, TL_WAIT);
+	if (!d)
+		return;
+	t->seen = 1;
+	t->wait_ns += d;
+	t->wait_cause_ns[t->wait_cause] += d;
+	if (t->wait_file != NONE) {
+		struct efile *f = &s->files[t->wait_file];
+		uint64_t at = ts > s->until ? s->until : ts;
+		struct eacc *acc;
+
+		f->wait += d;
+		if (!f->seen) {
+			f->seen = 1;
+			f->first = f->last = at;
+		}
+		acc = bp_access_of(s, (uint32_t)(t - s->tasks), t->wait_file, at);
+		acc->wait += d;
+	} else {
+		t->wait_unknown_ns += d;
+	}
+}
+
+/*
+ * When a task woken at t->woken (sched_waking) became runnable, now that it
+ * runs on cpu at ts. The run-queue clock starts when the task is enqueued
+ * (ttwu_do_activate), which is at the waking unless the wakeup was queued
+ * to an idle CPU (ttwu_queue_wakelist): then that CPU enqueues it when it
+ * wakes up, at its first event after the waking (usually this switch). The
+ * waking's target_cpu cannot tell which CPU that is (it is the task's
+ * previous CPU, before select_task_rq), the CPU it runs on can. Without a
+ * waking, the wait ends at the switch-in.
+ */
+uint64_t bp_wake_time(const struct state *s, const struct task *t, int cpu, uint64_t ts)
+{
+	const struct cpu_times *c;
+	uint64_t w = t->woken, first = ts;
+	unsigned i;
+
+	if (!w || w > ts)
+		return ts;
+	if (cpu < 0 || cpu >= s->ncpus || s->cpu_idle[cpu] != 1)
+		return w;
+	c = &s->cpu_times[cpu];
+	if (c->idle_since > w)
+		return w;
+	for (i = 1; i <= CPU_RING; i++) {
+		uint64_t e = c->ring[(c->head - i) % CPU_RING];
+
+		if (e < w)
+			break;
+		first = e;
+	}
+	return first;
+}
