@@ -32,6 +32,8 @@ static const struct bp_cmd commands[] = {
 	CMD(report, "report I/O wait and reads per process and per file"),
 	CMD(top, "interactive view of a recording, or of the live system"),
 	CMD(dump, "print the raw events of a recording, one per line"),
+	CMD(readahead, "make a readahead pack of the pages a recording used"),
+	CMD(replay, "preload a readahead pack into the page cache"),
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

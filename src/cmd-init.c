@@ -38,6 +38,7 @@
 
 #include "builtin.h"
 #include "capture/boot.h"
+#include "replay/preload.h"
 #include "util/error.h"
 #include "util/signals.h"
 #include "util/xalloc.h"
@@ -60,7 +61,8 @@ const char cmd_init_usage[] =
 	"  bootprof.buffer-size=KB   ring buffer per CPU when recording without a\n"
 	"                            boot-time buffer (default 8192)\n"
 	"  bootprof.save-timeout=S   give up saving when the root is not writable\n"
-	"                            S seconds after the stop (default 600)\n";
+	"                            S seconds after the stop (default 600)\n"
+	"  bootprof.replay=PACK      preload a readahead pack meanwhile (bootprof-replay(1))\n";
 
 const struct option cmd_init_options[] = { { 0 } };
 
@@ -202,6 +204,8 @@ static void parse_cmdline(struct init_opts *o, char *cmdline)
 			o->test = !strcmp(val, "1");
 		} else if (!strcmp(key, "bootprof.fault")) {
 			set_string(o, o->fault, sizeof(o->fault), key, val);
+		} else if (!strcmp(key, "bootprof.replay")) {
+			/* read by bp_replay_boot() */
 		} else {
 			add_warning(o, "ignoring unknown option '%s'", key);
 		}
@@ -562,6 +566,7 @@ int cmd_init(int argc, char **argv)
 	if (kmsg_fd >= 0)
 		close(kmsg_fd);
 	kmsg_fd = -1;
+	bp_replay_boot();
 	exec_init(o.init, argc, argv);
 	kmsg("no init found");
 	return 1;

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bootprof readahead [FILE] -o PACK: the pack of used page ranges the next
+ * boot should preload; --explain PACK says what is in a pack and what was
+ * left out; --preloaded FILE says what a replayed boot's preloader read and
+ * whether it was used.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "replay/build.h"
+#include "replay/pack.h"
+#include "util/error.h"
+
+#define DEFAULT_RECORDING "/var/log/bootprof/latest.dat"
+#define FALLBACK_RECORDING "bootprof.dat"
+#define DEFAULT_GAP 8
+#define DEFAULT_MAX_BYTES (1ull << 30)
+
+const char cmd_readahead_usage[] =
+	"usage: bootprof readahead [options] [FILE]\n"
+	"       bootprof readahead --explain PACK\n"
+	"       bootprof readahead --preloaded [FILE]\n"
+	"\n"
+	"Make a readahead pack from a recording: per file, the page ranges that were\n"
+	"used, in order of first use (physical order on rotational disks), for\n"
+	"'bootprof replay' or 'bootprof.replay=PACK'. FILE defaults to\n"
+	DEFAULT_RECORDING ", else ./" FALLBACK_RECORDING ".\n"
+	"\n"
+	"  -o, --output PACK    write the pack to PACK (default: standard output)\n"
+	"      --force          replace an existing PACK\n"
+	"      --gap PAGES      merge used ranges at most PAGES apart (default 8)\n"
+	"      --max-bytes N    at most N bytes of ranges; later files are left out\n"
+	"                       (default 1073741824; 0 = no cap)\n"
+	"      --since S        take reads from S seconds on (recording clock)\n"
+	"      --until S        take reads up to S seconds (recording clock)\n"
+	"      --root DIR       look the recorded paths up under DIR\n"
+	"      --all            every process's reads (a recording of a command: by\n"
+	"                       default only its process tree's)\n"
+	"      --explain PACK   per file: ranges, bytes, first use, never-used bytes left\n"
+	"                       out; then what the pack left out and why\n"
+	"      --preloaded      FILE is a recording of a replayed boot: per file, what\n"
+	"                       the preloader read, then used or never used\n"
+	"  -h, --help           this text\n";
+
+const struct option cmd_readahead_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "force", no_argument, NULL, 'f' },
+	{ "gap", required_argument, NULL, 'g' },
+	{ "max-bytes", required_argument, NULL, 'm' },
+	{ "since", required_argument, NULL, 'S' },
+	{ "until", required_argument, NULL, 'U' },
+	{ "root", required_argument, NULL, 'r' },
+	{ "all", no_argument, NULL, 'a' },
+	{ "explain", required_argument, NULL, 'e' },
+	{ "preloaded", no_argument, NULL, 'p' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 }
+};
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Seconds with up to 9 decimals -> ns. */
+static int parse_secs(const char *s, uint64_t *ns)
+{
+	char whole[24], frac[10] = "000000000";
+	const char *dot = strchr(s, '.');
+	size_t n = dot ? (size_t)(dot - s) : strlen(s);
+	uint64_t a, b;
+
+	if (!n || n >= sizeof(whole) || (dot && (strlen(dot + 1) > 9 || !dot[1])))
+		return -1;
+	memcpy(whole, s, n);
+	whole[n] = '\0';
+	if (dot)
+		memcpy(frac, dot + 1, strlen(dot + 1));
+	if (parse_u64(whole, &a) || parse_u64(frac, &b) || a > UINT64_MAX / 1000000000u - 1)
+		return -1;
+	*ns = a * 1000000000u + b;
+	return 0;
+}
+
+static const char *default_file(void)
+{
+	return access(DEFAULT_RECORDING, F_OK) == 0 ? DEFAULT_RECORDING : FALLBACK_RECORDING;
+}
+
+static void print_secs(uint64_t ns)
+{
+	printf("%" PRIu64 ".%06" PRIu64, ns / 1000000000u, ns / 1000u % 1000000u);
+}
+
+static const char *const count_help[BP_PACK_NCOUNTS] = {
+	[BP_PACK_NEVER_USED] = "read from storage, never used",
+	[BP_PACK_WRITTEN] = "changed during or since the recording",
+	[BP_PACK_REPLACED] = "the path names another file now",
+	[BP_PACK_GONE] = "no longer there, or not a regular file",
+	[BP_PACK_NONBLOCK] = "tmpfs, proc ...: not storage",
+	[BP_PACK_RECORDING] = "the recording itself",
+	[BP_PACK_VAR_LOG] = "under /var/log",
+	[BP_PACK_UNRESOLVED] = "no path in the recording",
+	[BP_PACK_METADATA] = "filesystem metadata (see the notes)",
+	[BP_PACK_OVER_CAP] = "beyond --max-bytes",
+	[BP_PACK_GAP] = "unused pages inside merged gaps",
+	[BP_PACK_UNCERTAIN] = "pages of unknown use, kept",
+};
+
+static int explain(const char *path)
+{
+	struct bp_pack *p = bp_pack_load(path);
+	uint64_t total = 0;
+	size_t i, j;
+	int c;
+
+	if (!p)
+		return bp_error_last();
+	for (i = 0; i < p->nfiles; i++)
+		total += bp_pack_file_bytes(p, &p->files[i]);
+	printf("pack %s: %zu files, %" PRIu64 " bytes to preload; order %s; pages %s\n", path,
+	       p->nfiles, total, p->disk_order ? "disk (rotational)" : "first use",
+	       p->inserted_only ? "read (no access events: used or not)" : "used");
+	if (p->source) {
+		printf("from %s, window ", p->source);
+		print_secs(p->since_ns);
+		fputs(" - ", stdout);
+		print_secs(p->until_ns);
+		fputs(" s\n", stdout);
+	}
+	printf("\n%5s %17s %12s %7s %12s  %s\n", "#", "first use (s)", "bytes", "ranges",
+	       "left out", "path");
+	for (i = 0; i < p->nfiles; i++) {
+		const struct bp_pack_file *f = &p->files[i];
+
+		printf("%5zu %10" PRIu64 ".%06" PRIu64 " %12" PRIu64 " %7zu %12" PRIu64 "  %s\n", i + 1,
+		       f->first_ns / 1000000000u, f->first_ns / 1000u % 1000000u,
+		       bp_pack_file_bytes(p, f), f->nranges, f->left_bytes, f->path);
+	}
+	printf("\nleft out (files, bytes):\n");
+	for (c = 0; c < BP_PACK_NCOUNTS; c++) {
+		if (c == BP_PACK_GAP || c == BP_PACK_UNCERTAIN)
+			continue;
+		printf("  %-12s %8" PRIu64 " %14" PRIu64 "  %s\n", bp_pack_count_name(c),
+		       p->counts[c].files, p->counts[c].bytes, count_help[c]);
+	}
+	printf("preloaded though not known to be used (files, bytes):\n");
+	printf("  %-12s %8" PRIu64 " %14" PRIu64 "  %s\n", "gap", p->counts[BP_PACK_GAP].files,
+	       p->counts[BP_PACK_GAP].bytes, count_help[BP_PACK_GAP]);
+	printf("  %-12s %8" PRIu64 " %14" PRIu64 "  %s\n", "uncertain",
+	       p->counts[BP_PACK_UNCERTAIN].files, p->counts[BP_PACK_UNCERTAIN].bytes,
+	       count_help[BP_PACK_UNCERTAIN]);
+	for (j = 0; j < p->nnotes; j++)
+		printf("%s%s\n", j ? "  " : "notes:\n  ", p->notes[j]);
+	bp_pack_free(p);
+	return 0;
+}
+
+static int preloaded(const char *file, const struct bp_window *w)
+{
+	struct bp_preloaded *res = bp_preloaded_build(file, w);
+	size_t i;
+
+	if (!res)
+		return bp_error_last();
+	printf("%s: %zu preloader process%s (%s)\n", file, res->replay_pids,
+	       res->replay_pids == 1 ? "" : "es", "comm bootprof-replay");
+	if (res->access_missing)
+		printf("used / never used: not available on this kernel (no page access events)\n");
+	printf("\n%12s %12s %12s %12s %12s  %s\n", "preloaded", "then used", "never used",
+	       "read again", "others read", "path");
+	for (i = 0; i < res->nfiles; i++) {
+		const struct bp_preloaded_file *f = &res->files[i];
+
+		printf("%12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 "  %s\n",
+		       f->preloaded, f->used, f->never_used, f->reread, f->other_read, f->path);
+	}
+	printf("%12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 "  total\n",
+	       res->total.preloaded, res->total.used, res->total.never_used, res->total.reread,
+	       res->total.other_read);
+	bp_preloaded_free(res);
+	return 0;
+}
+
+static FILE *open_output(const char *path, int force)
+{
+	int fd, flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (force ? O_TRUNC : O_EXCL);
+	FILE *f;
+
+	fd = open(path, flags, 0600);  /* it names the files a boot read, like a recording */
+	if (fd < 0) {
+		if (errno == EEXIST)
+			bp_set_error("'%s' exists (use --force to replace it)", path);
+		else
+			bp_set_error_errno("cannot create '%s'", path);
+		return NULL;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		bp_set_error_errno("cannot create '%s'", path);
+		close(fd);
+	}
+	return f;
+}
+
+int cmd_readahead(int argc, char **argv)
+{
+	struct bp_pack_build_opts o = { 0 };
+	const char *out = NULL, *explain_pack = NULL;
+	int c, force = 0, want_preloaded = 0, rc;
+	struct bp_pack *p;
+	uint64_t total = 0;
+	size_t i;
+	FILE *f;
+
+	o.gap_pages = DEFAULT_GAP;
+	o.max_bytes = DEFAULT_MAX_BYTES;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:h", cmd_readahead_options, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'f':
+			force = 1;
+			break;
+		case 'g':
+			if (parse_u64(optarg, &o.gap_pages) || o.gap_pages > (1u << 20))
+				return bp_usage_error("readahead", "invalid --gap '%s'", optarg);
+			break;
+		case 'm':
+			if (parse_u64(optarg, &o.max_bytes))
+				return bp_usage_error("readahead", "invalid --max-bytes '%s'", optarg);
+			break;
+		case 'S':
+			if (parse_secs(optarg, &o.window.since_ns))
+				return bp_usage_error("readahead", "invalid --since '%s'", optarg);
+			break;
+		case 'U':
+			if (parse_secs(optarg, &o.window.until_ns))
+				return bp_usage_error("readahead", "invalid --until '%s'", optarg);
+			break;
+		case 'r':
+			o.root = optarg;
+			break;
+		case 'a':
+			o.all = 1;
+			break;
+		case 'e':
+			explain_pack = optarg;
+			break;
+		case 'p':
+			want_preloaded = 1;
+			break;
+		case 'h':
+			fputs(cmd_readahead_usage, stdout);
+			return 0;
+		case ':':
+			return bp_usage_error("readahead", "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return bp_usage_error("readahead", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (argc - optind > 1)
+		return bp_usage_error("readahead", "too many arguments");
+	if (o.window.until_ns && o.window.until_ns < o.window.since_ns)
+		return bp_usage_error("readahead", "--until is before --since");
+	if (explain_pack) {
+		if (argc - optind || out || want_preloaded)
+			return bp_usage_error("readahead", "--explain takes only the pack");
+		return explain(explain_pack);
+	}
+	o.recording = optind < argc ? argv[optind] : default_file();
+	if (want_preloaded) {
+		if (out)
+			return bp_usage_error("readahead", "--preloaded writes no pack");
+		return preloaded(o.recording, &o.window);
+	}
+	p = bp_pack_build(&o);
+	if (!p)
+		return bp_error_last();
+	if (!p->nfiles)
+		bp_warn("'%s': no used page of a file on a block device to preload", o.recording);
+	if (!out || !strcmp(out, "-")) {
+		rc = bp_pack_write(p, stdout) ? bp_error_last() : 0;
+		bp_pack_free(p);
+		return rc;
+	}
+	f = open_output(out, force);
+	if (!f) {
+		bp_pack_free(p);
+		return bp_error_last();
+	}
+	rc = bp_pack_write(p, f);
+	if (fclose(f) && !rc) {
+		bp_set_error_errno("cannot write '%s'", out);
+		rc = -1;
+	}
+	if (rc) {
+		bp_error("cannot write '%s': %s", out, bp_last_error());
+		unlink(out);
+		bp_pack_free(p);
+		return BP_EXIT_FAILURE;
+	}
+	for (i = 0; i < p->nfiles; i++)
+		total += bp_pack_file_bytes(p, &p->files[i]);
+	printf("%s: %zu files, %" PRIu64 " bytes to preload; left out %" PRIu64
+	       " never-used bytes (see --explain)\n",
+	       out, p->nfiles, total, p->counts[BP_PACK_NEVER_USED].bytes);
+	bp_pack_free(p);
+	return 0;
+}

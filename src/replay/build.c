@@ -1,0 +1,526 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A pack from a recording: per regular file on a block device, the page
+ * ranges used during the window, merged across small gaps, in order of
+ * first use (physical order on rotational disks). What is left out is
+ * counted by reason, so `readahead --explain` can say what the pack does
+ * not preload and why.
+ *
+ * Page states the model does not know (a state added after this code, such
+ * as "mapped by fault-around, not known to be used") are treated as used:
+ * preloading a page too many costs a read, missing one costs a wait.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "replay/build.h"
+#include "replay/preload.h"
+#include "replay/scan.h"
+#include "tracefile/tracefile.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+#define CHUNK_PAGES 65536u
+#define SLACK_NS 1000000000ll
+#define SAME_BOOT_SLACK_NS 10000000ll
+
+struct cand {
+	struct bp_pack_file pf;
+	uint64_t bytes;     /* page bytes of its ranges */
+	int rot;
+	uint32_t dev;
+	uint64_t phys;      /* physical address of its first range (rotational) */
+};
+
+/* Whether @path lies under directory @dir ("/var/log" covers "/var/log/x"). */
+static int under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
+}
+
+static int is_spool(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	return base && base[1] == '.' && strstr(base, ".spool-");
+}
+
+static const struct bp_mount *mount_of(const struct bp_meta *meta, uint32_t dev)
+{
+	size_t i;
+
+	for (i = 0; meta && i < meta->nmounts; i++) {
+		if (meta->mounts[i].dev == dev)
+			return &meta->mounts[i];
+	}
+	return NULL;
+}
+
+static int nonblock_fs(const char *fstype)
+{
+	static const char *const names[] = { "tmpfs", "ramfs", "proc", "sysfs", "devtmpfs", NULL };
+	const char *const *n;
+
+	for (n = names; *n; n++) {
+		if (!strcmp(*n, fstype))
+			return 1;
+	}
+	return 0;
+}
+
+static int64_t timespec_ns(const struct timespec *t)
+{
+	return (int64_t)t->tv_sec * 1000000000ll + t->tv_nsec;
+}
+
+/*
+ * The wall-clock time the recording started, minus a margin (a file
+ * counts as written rather than not). A recording of this boot on a
+ * since-boot clock gives it exactly: now minus the time since its start.
+ * Otherwise it is estimated from the recording file's mtime (written at
+ * the stop, or later when a boot's recording is saved) minus its length.
+ */
+static int64_t recording_start_real(const char *recording, const struct bp_model *m)
+{
+	uint64_t start = m->header.start_ns ? m->header.start_ns : m->totals.first_ns;
+	uint64_t stop = m->header.stop_ns ? m->header.stop_ns : m->totals.last_ns;
+	struct timespec real, boot;
+	int64_t booted_real;
+	struct stat st;
+
+	if (stat(recording, &st))
+		return INT64_MIN;  /* unknown: every file counts as written */
+	clock_gettime(CLOCK_REALTIME, &real);
+	clock_gettime(CLOCK_BOOTTIME, &boot);
+	booted_real = timespec_ns(&real) - timespec_ns(&boot);
+	if (m->header.clock && (!strcmp(m->header.clock, "boot") || !strcmp(m->header.clock, "local")) &&
+	    start && (uint64_t)timespec_ns(&boot) > start && timespec_ns(&st.st_mtim) > booted_real)
+		return booted_real + (int64_t)start - SAME_BOOT_SLACK_NS;
+	return timespec_ns(&st.st_mtim) - (int64_t)(stop > start ? stop - start : 0) - SLACK_NS;
+}
+
+static void tally(struct bp_pack *p, enum bp_pack_count c, uint64_t bytes)
+{
+	p->counts[c].files++;
+	p->counts[c].bytes += bytes;
+}
+
+struct runs {
+	struct bp_pack_range *r;
+	size_t n, cap;
+	uint64_t gap;              /* merge gaps up to this many pages */
+	uint64_t used, uncertain, never, gap_pages, gap_never;
+	int have;
+};
+
+static void runs_page(struct runs *rs, uint64_t page, unsigned char state)
+{
+	switch (state) {
+	case BP_PAGE_NONE:
+		return;
+	case BP_PAGE_NEVER_USED:
+		rs->never++;
+		return;
+	case BP_PAGE_USED:
+	case BP_PAGE_REREAD:
+		rs->used++;
+		break;
+	default:
+		rs->uncertain++;
+		break;
+	}
+	if (rs->have) {
+		struct bp_pack_range *last = &rs->r[rs->n - 1];
+		uint64_t end = last->start + last->count;
+
+		if (page - end <= rs->gap) {
+			rs->gap_pages += page - end;
+			last->count = page + 1 - last->start;
+			return;
+		}
+	}
+	BP_GROW(rs->r, rs->n, rs->cap);
+	rs->r[rs->n].start = page;
+	rs->r[rs->n++].count = 1;
+	rs->have = 1;
+}
+
+/* Never-used pages that ended up inside a merged gap are preloaded, not left out. */
+static uint64_t never_in_ranges(const struct runs *rs, const unsigned char *st, uint64_t first,
+				size_t n, size_t *ri)
+{
+	uint64_t c = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t page = first + i;
+
+		if (st[i] != BP_PAGE_NEVER_USED)
+			continue;
+		while (*ri < rs->n && rs->r[*ri].start + rs->r[*ri].count <= page)
+			(*ri)++;
+		if (*ri < rs->n && rs->r[*ri].start <= page)
+			c++;
+	}
+	return c;
+}
+
+/* The ranges of one file from its page states. */
+static void file_runs(const struct bp_model *m, const struct bp_file *f, int inserted_only,
+		      struct runs *rs)
+{
+	unsigned char *st = xmalloc(CHUNK_PAGES);
+	uint64_t first;
+	size_t n, i, ri = 0;
+
+	for (first = 0; first < f->size_pages; first += n) {
+		n = f->size_pages - first > CHUNK_PAGES ? CHUNK_PAGES : (size_t)(f->size_pages - first);
+		bp_model_file_pages(m, f, first, n, st);
+		for (i = 0; i < n; i++) {
+			/* No access events: every page read is kept, as read. */
+			if (inserted_only && st[i] == BP_PAGE_NEVER_USED)
+				st[i] = BP_PAGE_USED;
+			runs_page(rs, first + i, st[i]);
+		}
+	}
+	/* Second pass for the never-used pages a merged gap swallowed. */
+	for (first = 0; rs->n && first < f->size_pages; first += n) {
+		n = f->size_pages - first > CHUNK_PAGES ? CHUNK_PAGES : (size_t)(f->size_pages - first);
+		bp_model_file_pages(m, f, first, n, st);
+		rs->gap_never += never_in_ranges(rs, st, first, n, &ri);
+	}
+	free(st);
+}
+
+/* Physical byte address of @off in the file, or UINT64_MAX when unknown. */
+static uint64_t physical(const char *path, uint64_t off)
+{
+	union {
+		struct fiemap fm;
+		char buf[sizeof(struct fiemap) + sizeof(struct fiemap_extent)];
+	} u;
+	uint64_t phys = UINT64_MAX;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0)
+		return phys;
+	memset(&u, 0, sizeof(u));
+	u.fm.fm_start = off;
+	u.fm.fm_length = ~0ull - off;
+	u.fm.fm_extent_count = 1;
+	if (ioctl(fd, FS_IOC_FIEMAP, &u.fm) == 0 && u.fm.fm_mapped_extents == 1) {
+		const struct fiemap_extent *e = &u.fm.fm_extents[0];
+
+		phys = e->fe_physical + (off > e->fe_logical ? off - e->fe_logical : 0);
+	}
+	close(fd);
+	return phys;
+}
+
+static int cmp_cand(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	/* Files of non-rotational disks first, by first use; then each rotational disk in order. */
+	if (x->rot != y->rot)
+		return x->rot - y->rot;
+	if (x->rot) {
+		if (x->dev != y->dev)
+			return x->dev < y->dev ? -1 : 1;
+		if (x->phys != y->phys)
+			return x->phys < y->phys ? -1 : 1;
+	} else if (x->pf.first_ns != y->pf.first_ns) {
+		return x->pf.first_ns < y->pf.first_ns ? -1 : 1;
+	}
+	return strcmp(x->pf.path, y->pf.path);
+}
+
+static void add_notes(struct bp_pack *p, const struct bp_model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->ndisks; i++) {
+		const struct bp_disk_stat *d = &m->disks[i];
+
+		if (d->metadata_bytes)
+			bp_pack_note(p, "metadata %s: %llu bytes read through the block device, "
+				     "%llu ns waited (directories, inodes: not preloadable as files)",
+				     d->name ? d->name : "?", (unsigned long long)d->metadata_bytes,
+				     (unsigned long long)d->metadata_wait_ns);
+	}
+	if (m->missing & BP_MISSING_ACCESS)
+		bp_pack_note(p, "the recording has no page access events (kernel before 6.12): "
+			     "every page read is kept, used or not");
+}
+
+struct bp_pack *bp_pack_build(const struct bp_pack_build_opts *o)
+{
+	const char *root = o->root ? o->root : "";
+	struct bp_replay_scan scan;
+	const struct bp_meta *meta;
+	struct bp_reader *r;
+	struct bp_model *m;
+	struct bp_pack *p;
+	struct stat rec_st;
+	struct cand *c = NULL;
+	size_t nc = 0, cc = 0, i;
+	uint64_t total = 0;
+	struct bp_filter filter = { 0 };
+	int64_t start_real;
+	int have_rec, use_filter = 0;
+	unsigned ps;
+
+	bp_replay_scan_init(&scan, o->window.since_ns, o->window.until_ns);
+	m = bp_replay_open_model(o->recording, &o->window, &scan, &r);
+	if (!m) {
+		bp_replay_scan_release(&scan);
+		return NULL;
+	}
+	meta = bp_reader_meta(r);
+	ps = m->header.page_size ? m->header.page_size : 4096;
+	p = bp_pack_new();
+	p->page_size = ps;
+	p->source = xstrdup(o->recording);
+	p->since_ns = m->window.since_ns;
+	p->until_ns = m->window.until_ns == UINT64_MAX ? m->totals.last_ns : m->window.until_ns;
+	p->inserted_only = !!(m->missing & BP_MISSING_ACCESS);
+	add_notes(p, m);
+	if (!o->all && meta && meta->command_pid > 0 && bp_model_find_process(m, meta->command_pid)) {
+		filter.pid = meta->command_pid;
+		filter.tree = 1;
+		use_filter = 1;
+	}
+	have_rec = stat(o->recording, &rec_st) == 0;
+	start_real = recording_start_real(o->recording, m);
+	if (m->totals.nonblock_bytes)
+		p->counts[BP_PACK_NONBLOCK].bytes += m->totals.nonblock_bytes;
+
+	for (i = 0; i < m->nfiles; i++) {
+		const struct bp_file *f = &m->files[i];
+		const struct bp_mount *mnt;
+		struct runs rs = { 0 };
+		char full[4096];
+		struct stat st;
+		struct cand *x;
+		uint64_t *fu;
+
+		if (!f->bytes_read)
+			continue;  /* only accessed: nothing read from storage */
+		if (use_filter && !bp_file_matches(m, f, &filter))
+			continue;  /* not the recorded command's */
+		if (f->kind == BP_FILE_METADATA) {
+			tally(p, BP_PACK_METADATA, f->bytes_read);
+			continue;
+		}
+		mnt = mount_of(meta, f->dev);
+		if (mnt && mnt->fstype && nonblock_fs(mnt->fstype)) {
+			tally(p, BP_PACK_NONBLOCK, f->bytes_read);
+			continue;
+		}
+		if (!f->resolved || f->path[0] != '/') {
+			tally(p, BP_PACK_UNRESOLVED, f->bytes_read);
+			continue;
+		}
+		if ((have_rec && BP_DEV_MAJOR(f->dev) == major(rec_st.st_dev) &&
+		     BP_DEV_MINOR(f->dev) == minor(rec_st.st_dev) && f->ino == rec_st.st_ino) ||
+		    is_spool(f->path) || under(f->path, "/var/log/bootprof")) {
+			tally(p, BP_PACK_RECORDING, f->bytes_read);
+			continue;
+		}
+		if (under(f->path, "/var/log")) {
+			tally(p, BP_PACK_VAR_LOG, f->bytes_read);
+			continue;
+		}
+		if ((size_t)snprintf(full, sizeof(full), "%s%s", root, f->path) >= sizeof(full) ||
+		    lstat(full, &st) || !S_ISREG(st.st_mode)) {
+			tally(p, BP_PACK_GONE, f->bytes_read);
+			continue;
+		}
+		if (major(st.st_dev) != BP_DEV_MAJOR(f->dev) || minor(st.st_dev) != BP_DEV_MINOR(f->dev) ||
+		    st.st_ino != f->ino) {
+			tally(p, BP_PACK_REPLACED, f->bytes_read);
+			continue;
+		}
+		if (timespec_ns(&st.st_mtim) >= start_real || timespec_ns(&st.st_ctim) >= start_real) {
+			tally(p, BP_PACK_WRITTEN, f->bytes_read);
+			continue;
+		}
+		rs.gap = o->gap_pages;
+		file_runs(m, f, p->inserted_only, &rs);
+		if (rs.never > rs.gap_never) {
+			p->counts[BP_PACK_NEVER_USED].files++;
+			p->counts[BP_PACK_NEVER_USED].bytes += (rs.never - rs.gap_never) * ps;
+		}
+		if (!rs.n) {
+			free(rs.r);
+			continue;
+		}
+		if (rs.gap_pages)
+			tally(p, BP_PACK_GAP, rs.gap_pages * ps);
+		if (rs.uncertain)
+			tally(p, BP_PACK_UNCERTAIN, rs.uncertain * ps);
+		BP_GROW(c, nc, cc);
+		x = &c[nc++];
+		memset(x, 0, sizeof(*x));
+		x->pf.major = major(st.st_dev);
+		x->pf.minor = minor(st.st_dev);
+		x->pf.ino = st.st_ino;
+		x->pf.size = (uint64_t)st.st_size;
+		x->pf.mtime_sec = st.st_mtim.tv_sec;
+		x->pf.mtime_nsec = st.st_mtim.tv_nsec;
+		x->pf.ctime_sec = st.st_ctim.tv_sec;
+		x->pf.ctime_nsec = st.st_ctim.tv_nsec;
+		fu = bp_map_get(&scan.first_use, f->dev, f->ino);
+		x->pf.first_ns = fu ? *fu - 1 : f->first_ns;
+		x->pf.left_bytes = (rs.never - rs.gap_never) * ps;
+		x->pf.ranges = rs.r;
+		x->pf.nranges = rs.n;
+		x->pf.path = xstrdup(f->path);
+		x->bytes = (rs.used + rs.uncertain + rs.gap_pages) * ps;
+		x->dev = f->dev;
+		x->rot = f->disk >= 0 && (size_t)f->disk < m->ndisks && m->disks[f->disk].rotational == 1;
+		if (x->rot) {
+			x->phys = physical(full, rs.r[0].start * ps);
+			p->disk_order = 1;
+		}
+	}
+	if (nc)
+		qsort(c, nc, sizeof(*c), cmp_cand);
+	for (i = 0; i < nc; i++) {
+		if (o->max_bytes && total + c[i].bytes > o->max_bytes) {
+			tally(p, BP_PACK_OVER_CAP, c[i].bytes);
+			free(c[i].pf.ranges);
+			free(c[i].pf.path);
+			continue;
+		}
+		total += c[i].bytes;
+		*bp_pack_add(p) = c[i].pf;
+	}
+	free(c);
+	bp_model_free(m);
+	bp_reader_free(r);
+	bp_replay_scan_release(&scan);
+	return p;
+}
+
+/* ---- what a preloader did in a replayed boot ---- */
+
+static int cmp_preloaded(const void *a, const void *b)
+{
+	const struct bp_preloaded_file *x = a, *y = b;
+
+	if (x->preloaded != y->preloaded)
+		return x->preloaded > y->preloaded ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+struct bp_preloaded *bp_preloaded_build(const char *recording, const struct bp_window *w)
+{
+	struct bp_replay_scan scan;
+	struct bp_preloaded *res;
+	struct bp_map replay_tids;
+	unsigned char *st = NULL;
+	struct bp_reader *r;
+	struct bp_model *m;
+	size_t i, j, cap = 0, cst = 0;
+	unsigned ps;
+
+	bp_replay_scan_init(&scan, w ? w->since_ns : 0, w ? w->until_ns : 0);
+	scan.want_inserts = 1;
+	m = bp_replay_open_model(recording, w, &scan, &r);
+	if (!m) {
+		bp_replay_scan_release(&scan);
+		return NULL;
+	}
+	ps = m->header.page_size ? m->header.page_size : 4096;
+	res = xcalloc(1, sizeof(*res));
+	res->access_missing = !!(m->missing & BP_MISSING_ACCESS);
+	bp_map_init(&replay_tids);
+	for (i = 0; i < m->nprocesses; i++) {
+		const struct bp_process *pr = &m->processes[i];
+		int named = !strncmp(pr->comm, BP_REPLAY_COMM, sizeof(pr->comm) - 1);
+
+		for (j = 0; j < pr->nthreads; j++) {
+			if (named || !strncmp(pr->threads[j]->comm, BP_REPLAY_COMM,
+					      sizeof(pr->threads[j]->comm) - 1)) {
+				*bp_map_put(&replay_tids, (uint64_t)pr->threads[j]->tid, 0, NULL) = 1;
+				named = 1;
+			}
+		}
+		res->replay_pids += named;
+	}
+	for (i = 0; i < m->nfiles; i++) {
+		const struct bp_file *f = &m->files[i];
+		struct bp_preloaded_file pf = { 0 };
+		uint64_t page, k1, k2, *tid;
+
+		if (f->kind != BP_FILE_REGULAR || !f->bytes_read || !replay_tids.count)
+			continue;
+		if (f->size_pages > cst) {
+			cst = f->size_pages > (1u << 24) ? (1u << 24) : f->size_pages;
+			st = xrealloc(st, cst);
+		}
+		if (f->size_pages > cst)
+			continue;  /* beyond 64 GiB of pages: not a file a preloader reads */
+		bp_model_file_pages(m, f, 0, (size_t)f->size_pages, st);
+		for (page = 0; page < f->size_pages; page++) {
+			if (st[page] == BP_PAGE_NONE)
+				continue;
+			bp_replay_page_key(f->dev, f->ino, page, &k1, &k2);
+			tid = bp_map_get(&scan.inserts, k1, k2);
+			if (!tid || !bp_map_get(&replay_tids, *tid, 0)) {
+				pf.other_read += ps;
+				continue;
+			}
+			pf.preloaded += ps;
+			if (st[page] == BP_PAGE_USED)
+				pf.used += ps;
+			else if (st[page] == BP_PAGE_NEVER_USED)
+				pf.never_used += ps;
+			else
+				pf.reread += ps;
+		}
+		if (!pf.preloaded)
+			continue;
+		pf.path = xstrdup(f->path);
+		BP_GROW(res->files, res->nfiles, cap);
+		res->files[res->nfiles++] = pf;
+		res->total.preloaded += pf.preloaded;
+		res->total.used += pf.used;
+		res->total.never_used += pf.never_used;
+		res->total.reread += pf.reread;
+		res->total.other_read += pf.other_read;
+	}
+	if (res->nfiles)
+		qsort(res->files, res->nfiles, sizeof(*res->files), cmp_preloaded);
+	free(st);
+	bp_map_release(&replay_tids);
+	bp_model_free(m);
+	bp_reader_free(r);
+	bp_replay_scan_release(&scan);
+	return res;
+}
+
+void bp_preloaded_free(struct bp_preloaded *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->nfiles; i++)
+		free(p->files[i].path);
+	free(p->files);
+	free(p);
+}

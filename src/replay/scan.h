@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BP_REPLAY_SCAN_H
+#define BP_REPLAY_SCAN_H
+
+#include <stdint.h>
+
+#include "analysis/model.h"
+#include "util/map.h"
+
+/*
+ * What the pack needs beyond the model, taken from the same one pass
+ * (bp_build_hooks.event): when each file was first used, and who inserted
+ * each page last (to tell a preloader's reads from the boot's own).
+ */
+struct bp_replay_scan {
+	uint64_t since_ns, until_ns;  /* first uses are looked for inside these */
+	int want_inserts;             /* fill @inserts (costs a slot per page) */
+	struct bp_map first_use;      /* (dev, ino) -> first access ts + 1 */
+	struct bp_map inserts;        /* (ino, dev << 32 | index) -> inserting tid */
+	/* private: per event id, how to read it */
+	struct bp_map kinds;
+	struct scan_kind *k;
+	size_t nk, ck;
+};
+
+/* Zero it and set the window; release with bp_replay_scan_release(). */
+void bp_replay_scan_init(struct bp_replay_scan *s, uint64_t since_ns, uint64_t until_ns);
+void bp_replay_scan_release(struct bp_replay_scan *s);
+/* The bp_build_hooks.event callback; arg is the struct bp_replay_scan. */
+void bp_replay_scan_event(void *arg, const struct bp_event *ev);
+/* The key pair for bp_replay_scan.inserts. */
+static inline void bp_replay_page_key(uint32_t dev, uint64_t ino, uint64_t index, uint64_t *k1,
+				      uint64_t *k2)
+{
+	*k1 = ino;
+	*k2 = (uint64_t)dev << 32 | (index & 0xffffffffu);
+}
+
+/**
+ * bp_replay_open_model() - open a recording and build its model with a scan
+ * @path: the recording
+ * @w: window, or NULL
+ * @s: an initialised scan, filled
+ * @reader: set to the open reader (the caller frees it after the model)
+ *
+ * Return: the model, or NULL with bp_set_error() (unreadable or corrupt).
+ */
+struct bp_model *bp_replay_open_model(const char *path, const struct bp_window *w,
+				      struct bp_replay_scan *s, struct bp_reader **reader);
+
+#endif
