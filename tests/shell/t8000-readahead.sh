@@ -26,7 +26,7 @@ dd if=$D/part of=/dev/null bs=65536 count=1 2>/dev/null
 dd if=$D/part of=/dev/null bs=65536 count=1 skip=32 2>/dev/null
 cat $D/appended >/dev/null
 echo more >>$D/appended
-cat $D/replaced $D/gone >/dev/null
+cat $D/replaced $D/gone >/dev/null 2>&1 || true
 EOT
 chmod 755 "$D/work.sh"
 sync
