@@ -29,6 +29,8 @@ static const struct bp_cmd commands[] = {
 	CMD(report, "report I/O wait and reads per process and per file"),
 	CMD(top, "interactive view of a recording, or of the live system"),
 	CMD(dump, "print the raw events of a recording, one per line"),
+	CMD(chart, "draw the bootchart of a recording as one SVG"),
+	CMD(export, "write a recording as a Chrome/Perfetto trace (JSON)"),
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

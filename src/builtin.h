@@ -32,5 +32,7 @@ BP_DECLARE_CMD(collect);
 BP_DECLARE_CMD(report);
 BP_DECLARE_CMD(top);
 BP_DECLARE_CMD(dump);
+BP_DECLARE_CMD(chart);
+BP_DECLARE_CMD(export);
 
 #endif

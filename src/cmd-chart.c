@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bootprof chart [FILE] -o boot.svg: the bootchart of a recording, one
+ * self-contained SVG.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/model.h"
+#include "builtin.h"
+#include "util/error.h"
+#include "views/svg.h"
+#include "views/timeline.h"
+
+#define DEFAULT_RECORDING "/var/log/bootprof/latest.dat"
+#define FALLBACK_RECORDING "bootprof.dat"
+
+const char cmd_chart_usage[] =
+	"usage: bootprof chart [options] [FILE] -o OUT.svg\n"
+	"\n"
+	"Draw the bootchart of a recording as one self-contained SVG: CPU and disk,\n"
+	"one lane per process (running, I/O wait, other uninterruptible sleep,\n"
+	"sleeping), services, initcalls and the boot's phases. FILE defaults to\n"
+	DEFAULT_RECORDING ", else ./" FALLBACK_RECORDING ".\n"
+	"\n"
+	"  -o, --output FILE    the SVG ('-' for stdout); required\n"
+	"      --since T        start of the chart, from its 0 (kernel start for a boot\n"
+	"                       recording, else the recording's start): 2, 1.5s, 300ms\n"
+	"      --until T        end of the chart, from its 0\n"
+	"      --min-wait T     fold processes with less I/O wait into one \"others\" lane\n"
+	"      --min-bytes N    fold processes that read less (4096, 64k, 1M) likewise\n"
+	"  -f, --force          overwrite OUT\n"
+	"  -h, --help           this text\n";
+
+const struct option cmd_chart_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "since", required_argument, NULL, 'S' },
+	{ "until", required_argument, NULL, 'U' },
+	{ "min-wait", required_argument, NULL, 'W' },
+	{ "min-bytes", required_argument, NULL, 'B' },
+	{ "force", no_argument, NULL, 'f' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 }
+};
+
+static const char *default_file(void)
+{
+	if (access(DEFAULT_RECORDING, F_OK) == 0)
+		return DEFAULT_RECORDING;
+	return FALLBACK_RECORDING;
+}
+
+/*
+ * The output stream: stdout for "-", else a new file (0644: a picture to
+ * share, unlike the recording), never through a symbolic link.
+ */
+static FILE *open_output(const char *path, int force)
+{
+	int fd;
+	FILE *f;
+
+	if (!strcmp(path, "-"))
+		return stdout;
+	fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (force ? O_TRUNC : O_EXCL),
+		  0644);
+	if (fd < 0) {
+		bp_set_error_errno("cannot create '%s'%s", path,
+				   errno == EEXIST ? " (use --force to overwrite)" : "");
+		return NULL;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		bp_set_error_errno("cannot open '%s'", path);
+		close(fd);
+	}
+	return f;
+}
+
+static int close_output(FILE *f, const char *path, int failed)
+{
+	if (f == stdout)
+		return failed ? -1 : 0;
+	if (fclose(f) && !failed) {
+		bp_set_error_errno("cannot write '%s'", path);
+		failed = 1;
+	}
+	if (failed)
+		unlink(path);
+	return failed ? -1 : 0;
+}
+
+int cmd_chart(int argc, char **argv)
+{
+	struct bp_timeline_range range = { 0 };
+	struct bp_chart_opts o = { 0 };
+	struct bp_timeline t = { 0 };
+	struct bp_build_hooks hooks = { 0 };
+	struct bp_chart *chart = NULL;
+	struct bp_model *m2 = NULL;
+	const char *output = NULL;
+	int c, force = 0, rc = BP_EXIT_FAILURE;
+	FILE *out;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:fh", cmd_chart_options, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'S':
+			if (bp_parse_ns(optarg, &range.since_ns))
+				return bp_usage_error("chart", "invalid --since '%s'", optarg);
+			range.has_since = 1;
+			break;
+		case 'U':
+			if (bp_parse_ns(optarg, &range.until_ns))
+				return bp_usage_error("chart", "invalid --until '%s'", optarg);
+			range.has_until = 1;
+			break;
+		case 'W':
+			if (bp_parse_ns(optarg, &o.min_wait_ns))
+				return bp_usage_error("chart", "invalid --min-wait '%s'", optarg);
+			break;
+		case 'B':
+			if (bp_parse_size(optarg, &o.min_bytes))
+				return bp_usage_error("chart", "invalid --min-bytes '%s'", optarg);
+			break;
+		case 'f':
+			force = 1;
+			break;
+		case 'h':
+			fputs(cmd_chart_usage, stdout);
+			return 0;
+		case ':':
+			return bp_usage_error("chart", "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return bp_usage_error("chart", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (argc - optind > 1)
+		return bp_usage_error("chart", "too many arguments");
+	if (!output)
+		return bp_usage_error("chart", "no output: give -o OUT.svg (or -o - for stdout)");
+	if (range.has_since && range.has_until && range.until_ns <= range.since_ns)
+		return bp_usage_error("chart", "--until is not after --since");
+	o.file = optind < argc ? argv[optind] : default_file();
+
+	if (bp_timeline_open(&t, o.file, &range)) {
+		bp_error("cannot chart '%s': %s", o.file, bp_last_error());
+		goto out;
+	}
+	if (t.model->totals.lost_events || t.model->totals.lost_pages)
+		bp_warn("'%s' lost events while recording: totals are lower bounds", o.file);
+	o.origin_ns = t.origin_ns;
+	o.marks = &t.marks;
+	chart = bp_chart_new(t.model, &o);
+	hooks.span = bp_chart_span;
+	hooks.arg = chart;
+	m2 = bp_timeline_pass(&t, bp_chart_bucket_ns(t.model), &hooks);
+	if (!m2) {
+		bp_error("cannot read '%s': %s", o.file, bp_last_error());
+		goto out;
+	}
+	out = open_output(output, force);
+	if (!out) {
+		bp_error_last();
+		goto out;
+	}
+	if (close_output(out, output, bp_chart_write(chart, out, m2) != 0)) {
+		bp_error_last();
+		goto out;
+	}
+	rc = 0;
+out:
+	bp_chart_free(chart);
+	bp_model_free(m2);
+	bp_timeline_release(&t);
+	return rc;
+}

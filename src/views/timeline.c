@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The two passes of a timeline view over a recording (see timeline.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plugin/plugins.h"
+#include "tracefile/meta.h"
+#include "tracefile/tracefile.h"
+#include "util/error.h"
+#include "views/timeline.h"
+
+int bp_timeline_open(struct bp_timeline *t, const char *file, const struct bp_timeline_range *range)
+{
+	const struct bp_meta *meta;
+	struct bp_build_hooks hooks;
+	struct bp_event ev;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	t->reader = bp_reader_open(file);
+	if (!t->reader)
+		return -1;
+	meta = bp_reader_meta(t->reader);
+	/* The first event fixes 0 when the metadata has no start (trace-cmd files). */
+	rc = bp_reader_next(t->reader, &ev);
+	if (rc < 0)
+		return -1;
+	t->origin_ns = bp_timeline_origin(meta ? meta->clock : NULL, meta ? meta->start_ns : 0,
+					  rc ? ev.ts : 0);
+	if (range->has_since)
+		t->window.since_ns = t->origin_ns + range->since_ns;
+	if (range->has_until)
+		t->window.until_ns = t->origin_ns + range->until_ns;
+	t->plugins = bp_marks_plugins();
+	bp_plugins_start(t->plugins, bp_reader_tep(t->reader), meta ? meta->machine : NULL);
+	bp_plugins_window(t->plugins, t->window.since_ns, t->window.until_ns);
+	bp_plugins_hooks(t->plugins, &hooks);
+	t->model = bp_model_build(t->reader, &t->window, &hooks);
+	if (!t->model)
+		return -1;
+	if (bp_reader_stats(t->reader)->corrupt_pages) {
+		bp_set_error("'%s' is corrupt: %llu ring-buffer pages are damaged or do not match the "
+			     "event formats", file,
+			     (unsigned long long)bp_reader_stats(t->reader)->corrupt_pages);
+		return -1;
+	}
+	if (!t->model->totals.events) {
+		bp_set_error("no event of '%s' is inside the window", file);
+		return -1;
+	}
+	/* The second pass builds exactly the window the first resolved. */
+	t->window.since_ns = t->model->window.since_ns;
+	t->window.until_ns = t->model->window.until_ns;
+	bp_marks_collect(t->plugins, t->model, t->origin_ns, &t->marks);
+	return 0;
+}
+
+struct bp_model *bp_timeline_pass(struct bp_timeline *t, uint64_t bucket_ns,
+				  const struct bp_build_hooks *hooks)
+{
+	struct bp_window w = t->window;
+
+	w.bucket_ns = bucket_ns;
+	return bp_model_build(t->reader, &w, hooks);
+}
+
+void bp_timeline_release(struct bp_timeline *t)
+{
+	bp_marks_release(&t->marks);
+	bp_plugins_free(t->plugins);
+	bp_model_free(t->model);
+	bp_reader_free(t->reader);
+	memset(t, 0, sizeof(*t));
+}
+
+/* "1.5" -> whole and fraction scaled by unit; -1 on junk or overflow. */
+static int parse_scaled(const char *s, uint64_t unit, const char **rest, uint64_t *out)
+{
+	uint64_t whole = 0, frac = 0, scale = 1;
+	const char *p = s;
+
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (whole > UINT64_MAX / 10 / unit)
+			return -1;
+		whole = whole * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++) {
+			if (scale < 1000000000ull) {
+				frac = frac * 10 + (uint64_t)(*p - '0');
+				scale *= 10;
+			}
+		}
+	}
+	if (p == s)
+		return -1;
+	*rest = p;
+	*out = whole * unit + (uint64_t)((double)frac / (double)scale * (double)unit + 0.5);
+	return 0;
+}
+
+int bp_parse_ns(const char *s, uint64_t *ns)
+{
+	static const struct {
+		const char *suffix;
+		uint64_t unit;
+	} units[] = { { "", 1000000000ull }, { "s", 1000000000ull }, { "ms", 1000000ull },
+		      { "us", 1000ull }, { "ns", 1ull } };
+	const char *end;
+	size_t i;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (!parse_scaled(s, units[i].unit, &end, ns) && !strcmp(end, units[i].suffix))
+			return 0;
+	}
+	return -1;
+}
+
+int bp_parse_size(const char *s, uint64_t *bytes)
+{
+	static const char suffixes[] = "\0kKmMgG";
+	const char *end;
+	uint64_t unit = 1;
+	size_t len = strlen(s);
+	int i;
+
+	if (!len)
+		return -1;
+	for (i = 1; i < 7; i++) {
+		if (s[len - 1] == suffixes[i])
+			unit = 1ull << (10 * ((i + 1) / 2));
+	}
+	if (parse_scaled(s, unit, &end, bytes))
+		return -1;
+	return (unit == 1 ? !*end : end == s + len - 1) ? 0 : -1;
+}

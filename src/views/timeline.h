@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BP_VIEWS_TIMELINE_H
+#define BP_VIEWS_TIMELINE_H
+
+#include <stdint.h>
+
+#include "analysis/model.h"
+#include "views/marks.h"
+
+/*
+ * The two passes a timeline (chart, export) makes over one recording:
+ *
+ *   bp_timeline_open(&t, file, &range)   pass 1: the model (lanes, tid -> process),
+ *                                        phases and initcalls
+ *   m2 = bp_timeline_pass(&t, bucket_ns, &hooks)
+ *                                        pass 2: same window, the span hook streams
+ *   ...
+ *   bp_model_free(m2); bp_timeline_release(&t);
+ *
+ * Both passes build the model over the same window, so their process,
+ * thread and file arrays match index for index.
+ */
+
+struct bp_reader;
+struct bp_plugin_set;
+
+/**
+ * struct bp_timeline_range - the window asked for, relative to the timeline's 0
+ * @since_ns: start, from 0 (bp_timeline_origin()); used when @has_since
+ * @until_ns: end, from 0; used when @has_until
+ */
+struct bp_timeline_range {
+	uint64_t since_ns;
+	uint64_t until_ns;
+	int has_since;
+	int has_until;
+};
+
+struct bp_timeline {
+	struct bp_reader *reader;
+	struct bp_model *model;        /* pass 1 */
+	struct bp_window window;       /* the window both passes build, recording clock */
+	uint64_t origin_ns;            /* the timeline's 0, recording clock */
+	struct bp_plugin_set *plugins;
+	struct bp_marks marks;
+};
+
+/**
+ * bp_timeline_open() - open a recording and make the first pass
+ * @t: filled; release with bp_timeline_release() (also on failure)
+ * @file: the recording
+ * @range: the window, relative to the timeline's 0
+ *
+ * Return: 0, or -1 with bp_set_error() (unreadable or corrupt recording,
+ * a window that holds no event).
+ */
+int bp_timeline_open(struct bp_timeline *t, const char *file, const struct bp_timeline_range *range);
+
+/**
+ * bp_timeline_pass() - the second pass, with hooks
+ * @t: an opened timeline
+ * @bucket_ns: timeline bucket width of this model (0: the model's default)
+ * @hooks: the span (and event) hooks
+ *
+ * Return: the second model (bp_model_free()), or NULL with bp_set_error().
+ */
+struct bp_model *bp_timeline_pass(struct bp_timeline *t, uint64_t bucket_ns,
+				  const struct bp_build_hooks *hooks);
+
+/* Free what bp_timeline_open() made; safe after a failed open. */
+void bp_timeline_release(struct bp_timeline *t);
+
+/*
+ * Option values: "20ms", "1.5s", "500us", "250ns", a bare number is
+ * seconds; sizes "4096", "64k", "1.5M", "2G" (binary units). 0 or -1 on junk.
+ */
+int bp_parse_ns(const char *s, uint64_t *ns);
+int bp_parse_size(const char *s, uint64_t *bytes);
+
+#endif
