@@ -3,8 +3,6 @@
  * bootprof chart [FILE] -o boot.svg: the bootchart of a recording, one
  * self-contained SVG.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +31,7 @@ const char cmd_chart_usage[] =
 	"      --until T        end of the chart, from its 0\n"
 	"      --min-wait T     fold processes with less I/O wait into one \"others\" lane\n"
 	"      --min-bytes N    fold processes that read less (4096, 64k, 1M) likewise\n"
-	"  -f, --force          overwrite OUT\n"
+	"      --force          overwrite OUT\n"
 	"  -h, --help           this text\n";
 
 const struct option cmd_chart_options[] = {
@@ -42,7 +40,7 @@ const struct option cmd_chart_options[] = {
 	{ "until", required_argument, NULL, 'U' },
 	{ "min-wait", required_argument, NULL, 'W' },
 	{ "min-bytes", required_argument, NULL, 'B' },
-	{ "force", no_argument, NULL, 'f' },
+	{ "force", no_argument, NULL, 'F' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 }
 };
@@ -52,45 +50,6 @@ static const char *default_file(void)
 	if (access(DEFAULT_RECORDING, F_OK) == 0)
 		return DEFAULT_RECORDING;
 	return FALLBACK_RECORDING;
-}
-
-/*
- * The output stream: stdout for "-", else a new file (0644: a picture to
- * share, unlike the recording), never through a symbolic link.
- */
-static FILE *open_output(const char *path, int force)
-{
-	int fd;
-	FILE *f;
-
-	if (!strcmp(path, "-"))
-		return stdout;
-	fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (force ? O_TRUNC : O_EXCL),
-		  0644);
-	if (fd < 0) {
-		bp_set_error_errno("cannot create '%s'%s", path,
-				   errno == EEXIST ? " (use --force to overwrite)" : "");
-		return NULL;
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		bp_set_error_errno("cannot open '%s'", path);
-		close(fd);
-	}
-	return f;
-}
-
-static int close_output(FILE *f, const char *path, int failed)
-{
-	if (f == stdout)
-		return failed ? -1 : 0;
-	if (fclose(f) && !failed) {
-		bp_set_error_errno("cannot write '%s'", path);
-		failed = 1;
-	}
-	if (failed)
-		unlink(path);
-	return failed ? -1 : 0;
 }
 
 int cmd_chart(int argc, char **argv)
@@ -107,7 +66,7 @@ int cmd_chart(int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:fh", cmd_chart_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:h", cmd_chart_options, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			output = optarg;
@@ -130,7 +89,7 @@ int cmd_chart(int argc, char **argv)
 			if (bp_parse_size(optarg, &o.min_bytes))
 				return bp_usage_error("chart", "invalid --min-bytes '%s'", optarg);
 			break;
-		case 'f':
+		case 'F':
 			force = 1;
 			break;
 		case 'h':
@@ -166,12 +125,12 @@ int cmd_chart(int argc, char **argv)
 		bp_error("cannot read '%s': %s", o.file, bp_last_error());
 		goto out;
 	}
-	out = open_output(output, force);
+	out = bp_output_open(output, force);
 	if (!out) {
 		bp_error_last();
 		goto out;
 	}
-	if (close_output(out, output, bp_chart_write(chart, out, m2) != 0)) {
+	if (bp_output_close(out, output, bp_chart_write(chart, out, m2) != 0)) {
 		bp_error_last();
 		goto out;
 	}

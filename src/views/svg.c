@@ -14,6 +14,7 @@
 #include "util/xalloc.h"
 #include "views/format.h"
 #include "views/svg.h"
+#include "views/timeline.h"
 
 /* Geometry, px. */
 #define WIDTH 1400
@@ -116,27 +117,6 @@ struct bp_chart *bp_chart_new(const struct bp_model *m, const struct bp_chart_op
 	return c;
 }
 
-/* The thread a span belongs to: the latest task with that tid started by then. */
-static const struct bp_thread *thread_of(const struct bp_model *m, int tid, uint64_t ns)
-{
-	size_t lo = 0, hi = m->nthreads;
-	const struct bp_thread *best = NULL;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m->threads[mid].tid < tid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < m->nthreads && m->threads[lo].tid == tid; lo++) {
-		if (!best || m->threads[lo].start_ns <= ns)
-			best = &m->threads[lo];
-	}
-	return best;
-}
-
 /* Add [start, end) of state st to a lane's columns (clipped to the lane). */
 static void acc_add(struct bp_chart *c, struct lane_acc *a, int st, uint64_t start, uint64_t end)
 {
@@ -183,7 +163,7 @@ void bp_chart_span(void *arg, const struct bp_span *span)
 				c->busy[k] += (float)(e - s);
 		}
 	}
-	t = thread_of(c->m, span->tid, span->start_ns);
+	t = bp_timeline_thread(c->m, span->tid, span->start_ns);
 	if (!t || !t->process)
 		return;
 	i = (size_t)(t->process - c->m->processes);

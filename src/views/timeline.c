@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The two passes of a timeline view over a recording (see timeline.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "plugin/plugins.h"
 #include "tracefile/meta.h"
@@ -73,6 +77,26 @@ void bp_timeline_release(struct bp_timeline *t)
 	memset(t, 0, sizeof(*t));
 }
 
+const struct bp_thread *bp_timeline_thread(const struct bp_model *m, int tid, uint64_t ns)
+{
+	size_t lo = 0, hi = m->nthreads;
+	const struct bp_thread *best = NULL;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->threads[mid].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < m->nthreads && m->threads[lo].tid == tid; lo++) {
+		if (!best || m->threads[lo].start_ns <= ns)
+			best = &m->threads[lo];
+	}
+	return best;
+}
+
 /* "1.5" -> whole and fraction scaled by unit; -1 on junk or overflow. */
 static int parse_scaled(const char *s, uint64_t unit, const char **rest, uint64_t *out)
 {
@@ -133,4 +157,43 @@ int bp_parse_size(const char *s, uint64_t *bytes)
 	if (parse_scaled(s, unit, &end, bytes))
 		return -1;
 	return (unit == 1 ? !*end : end == s + len - 1) ? 0 : -1;
+}
+
+/*
+ * The output stream: stdout for "-", else a new file (0644: a picture to
+ * share, unlike the recording), never through a symbolic link.
+ */
+FILE *bp_output_open(const char *path, int force)
+{
+	int fd;
+	FILE *f;
+
+	if (!strcmp(path, "-"))
+		return stdout;
+	fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (force ? O_TRUNC : O_EXCL),
+		  0644);
+	if (fd < 0) {
+		bp_set_error_errno("cannot create '%s'%s", path,
+				   errno == EEXIST ? " (use --force to overwrite)" : "");
+		return NULL;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		bp_set_error_errno("cannot open '%s'", path);
+		close(fd);
+	}
+	return f;
+}
+
+int bp_output_close(FILE *f, const char *path, int failed)
+{
+	if (f == stdout)
+		return failed ? -1 : 0;
+	if (fclose(f) && !failed) {
+		bp_set_error_errno("cannot write '%s'", path);
+		failed = 1;
+	}
+	if (failed)
+		unlink(path);
+	return failed ? -1 : 0;
 }

@@ -3,6 +3,7 @@
 #define BP_VIEWS_TIMELINE_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "analysis/model.h"
 #include "views/marks.h"
@@ -70,11 +71,45 @@ struct bp_model *bp_timeline_pass(struct bp_timeline *t, uint64_t bucket_ns,
 /* Free what bp_timeline_open() made; safe after a failed open. */
 void bp_timeline_release(struct bp_timeline *t);
 
+/**
+ * bp_timeline_thread() - the thread a span of @tid at @ns belongs to
+ * @m: a model of the same window as the pass that emitted the span
+ * @tid: the span's task
+ * @ns: the span's start
+ *
+ * Tids are reused: the latest thread with @tid started by @ns (the first
+ * one when none had started).
+ *
+ * Return: the thread, or NULL when @m has no task @tid.
+ */
+const struct bp_thread *bp_timeline_thread(const struct bp_model *m, int tid, uint64_t ns);
+
 /*
  * Option values: "20ms", "1.5s", "500us", "250ns", a bare number is
  * seconds; sizes "4096", "64k", "1.5M", "2G" (binary units). 0 or -1 on junk.
  */
 int bp_parse_ns(const char *s, uint64_t *ns);
 int bp_parse_size(const char *s, uint64_t *bytes);
+
+/**
+ * bp_output_open() - the stream a view writes to
+ * @path: "-" for stdout, else a file created 0644 (a picture or trace to
+ *        share, unlike the recording), never through a symbolic link
+ * @force: overwrite an existing file
+ *
+ * Return: the stream, or NULL with bp_set_error().
+ */
+FILE *bp_output_open(const char *path, int force);
+
+/**
+ * bp_output_close() - close what bp_output_open() opened
+ * @f: the stream (stdout is left open)
+ * @path: its path
+ * @failed: writing already failed: the file is removed
+ *
+ * Return: 0, or -1 (with bp_set_error() when closing failed); a failed
+ * file is removed.
+ */
+int bp_output_close(FILE *f, const char *path, int failed);
 
 #endif
