@@ -47,7 +47,8 @@ struct bp_chart {
 	struct lane_acc *acc;    /* by process index */
 	struct lane_acc others;
 	size_t nothers;
-	float busy[PLOT_W];      /* CPU time of all tasks per column */
+	float (*busy)[PLOT_W];   /* by CPU: time it ran a task, per column */
+	int ncpus;
 	int failed;              /* a write failed */
 };
 
@@ -104,6 +105,8 @@ struct bp_chart *bp_chart_new(const struct bp_model *m, const struct bp_chart_op
 	c->since = m->window.since_ns;
 	c->until = m->window.until_ns > c->since ? m->window.until_ns : c->since + 1;
 	c->col_ns = (double)(c->until - c->since) / PLOT_W;
+	c->ncpus = m->header.ncpus > 0 ? m->header.ncpus : 1;
+	c->busy = xcalloc((size_t)c->ncpus, sizeof(*c->busy));
 	c->shown = xcalloc(m->nprocesses + 1, 1);
 	c->acc = xcalloc(m->nprocesses + 1, sizeof(*c->acc));
 	for (i = 0; i < m->nprocesses; i++) {
@@ -151,7 +154,7 @@ void bp_chart_span(void *arg, const struct bp_span *span)
 
 	if (span->tid <= 0 || (unsigned)span->state > BP_SPAN_SLEEP || span->end_ns <= span->start_ns)
 		return;
-	if (span->state == BP_SPAN_RUN) {
+	if (span->state == BP_SPAN_RUN && span->cpu >= 0 && span->cpu < c->ncpus) {
 		k0 = col_of(c, span->start_ns);
 		k1 = col_of(c, span->end_ns);
 		for (k = k0; k <= k1; k++) {
@@ -160,7 +163,7 @@ void bp_chart_span(void *arg, const struct bp_span *span)
 			double e = (double)span->end_ns < hi ? (double)span->end_ns : hi;
 
 			if (e > s)
-				c->busy[k] += (float)(e - s);
+				c->busy[span->cpu][k] += (float)(e - s);
 		}
 	}
 	t = bp_timeline_thread(c->m, span->tid, span->start_ns);
@@ -184,6 +187,7 @@ void bp_chart_free(struct bp_chart *c)
 	free(c->acc);
 	free(c->others.col);
 	free(c->shown);
+	free(c->busy);
 	free(c);
 }
 
@@ -461,14 +465,16 @@ static void strip_frame(FILE *out, int y, const char *label, const char *note)
 static void cpu_strip(FILE *out, const struct bp_chart *c, const struct bp_model *m, int y)
 {
 	double busy[PLOT_W], idle_wait[PLOT_W];
-	int ncpus = m->header.ncpus > 0 ? m->header.ncpus : 1, k;
+	int k, cpu;
 	char note[64];
 
 	for (k = 0; k < PLOT_W; k++) {
-		double b = c->busy[k] / (c->col_ns * ncpus), iw = 0;
+		double b = 0, iw = 0;
 
-		if (b > 1)
-			b = 1;
+		/* A CPU is busy at most the whole column, whatever its spans claim. */
+		for (cpu = 0; cpu < c->ncpus; cpu++)
+			b += c->busy[cpu][k] < c->col_ns ? c->busy[cpu][k] : c->col_ns;
+		b /= c->col_ns * c->ncpus;
 		if ((size_t)k < m->nbuckets && m->window.bucket_ns)
 			iw = (double)m->timeline[k].idle_wait_ns / (double)m->window.bucket_ns;
 		if (iw > 1 - b)
@@ -476,7 +482,7 @@ static void cpu_strip(FILE *out, const struct bp_chart *c, const struct bp_model
 		busy[k] = b * STRIP_H;
 		idle_wait[k] = iw > 0 ? iw * STRIP_H : 0;
 	}
-	snprintf(note, sizeof(note), "%d CPUs, busy / idle on I/O", ncpus);
+	snprintf(note, sizeof(note), "%d CPUs, busy / idle on I/O", c->ncpus);
 	strip_frame(out, y, "CPU", note);
 	fputs("<g class=\"cpu\">", out);
 	columns(out, "busy", busy, PLOT_W, y + STRIP_H, 1);
