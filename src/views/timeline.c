@@ -49,7 +49,7 @@ int bp_timeline_open(struct bp_timeline *t, const char *file, const struct bp_ti
 		return -1;
 	}
 	if (!t->model->totals.events) {
-		bp_set_error("no event of '%s' is inside the window", file);
+		bp_set_error("no event is inside the window");
 		return -1;
 	}
 	/* The second pass builds exactly the window the first resolved. */
