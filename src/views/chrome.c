@@ -198,11 +198,11 @@ static void counters(struct bp_chrome *x, const struct bp_model *m)
 		double mb = (double)b->rq_read_bytes * 1e3 / (double)m->window.bucket_ns;
 
 		counter(x, "disk read", "MB/s", ns, mb, &last_mb, 0);
-		counter(x, "I/O wait", "tasks", ns, b->waiting_max, &last_wait, 0);
+		counter(x, "tasks in I/O wait", "tasks", ns, b->waiting_max, &last_wait, 0);
 	}
 	if (m->nbuckets) {
 		counter(x, "disk read", "MB/s", m->window.until_ns, 0, &last_mb, 1);
-		counter(x, "I/O wait", "tasks", m->window.until_ns, 0, &last_wait, 1);
+		counter(x, "tasks in I/O wait", "tasks", m->window.until_ns, 0, &last_wait, 1);
 	}
 }
 
