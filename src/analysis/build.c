@@ -34,6 +34,8 @@
 
 #define NONE UINT32_MAX
 #define TASK_UNINTERRUPTIBLE 2
+#define TASK_REPORT_DEAD 0x10
+#define TASK_REPORT_ZOMBIE 0x20
 #define TASK_REPORT_PREEMPT 0x100
 #define CLONE_THREAD 0x00010000ull
 #define DEFAULT_BUCKET_NS 100000000ull
@@ -111,6 +113,12 @@ struct task {
 	uint8_t running;
 	uint8_t seen;          /* any event in the window */
 	uint8_t wait_cause;
+	uint8_t sys_ctx;       /* it emitted syscall events: evidence lasts to a syscall boundary */
+	uint8_t recorder;      /* bootprof's own recorder thread: attributed nothing */
+	uint32_t meta_leader;  /* its group leader by the recording's task table, NONE */
+	uint8_t span;          /* state of the open span + 1, 0: none (see span_to) */
+	int16_t cpu;           /* CPU it runs on, -1 unknown */
+	uint64_t span_start;
 	int sys;               /* syscall class in progress, BP_SYS_NONE */
 	uint64_t sys_arg0;
 	uint32_t ctx_file;     /* file of the current syscall/fault */
@@ -128,6 +136,7 @@ struct task {
 	struct pend_insert *pend;
 	size_t npend, cpend;
 	uint64_t wait_ns, wait_cause_ns[BP_NCAUSES], wait_unknown_ns, run_ns;
+	uint64_t other_ns;     /* uninterruptible sleep without I/O evidence */
 	uint64_t bytes, meta_bytes;
 };
 
@@ -164,14 +173,15 @@ struct file_cache {
 	int valid;
 };
 
-/* Tasks woken onto an idle CPU, activated at that CPU's next event. */
-struct pending {
-	uint32_t *task;
-	size_t n, cap;
+/* The last event times of one CPU, newest at ring[(head - 1) % CPU_RING]. */
+#define CPU_RING 8
+struct cpu_times {
+	uint64_t ring[CPU_RING];
+	unsigned head;
+	uint64_t idle_since;   /* when it last switched to its idle task */
 };
 
 struct state {
-	struct bp_reader *reader;
 	const struct bp_meta *meta;
 	struct tep_handle *tep;
 	struct handler *h;
@@ -212,7 +222,8 @@ struct state {
 
 	int ncpus;
 	int8_t *cpu_idle;           /* -1 unknown, 0 busy, 1 idle */
-	struct pending *pend;       /* per CPU */
+	struct cpu_times *cpu_times;
+	const struct bp_build_hooks *hooks;
 	int nidle, nwaiting;
 	int idle_on;
 	uint64_t idle_since;
@@ -474,6 +485,8 @@ static uint32_t task_new(struct state *s, int tid)
 	t->joined = NONE;
 	t->group_dead = -1;
 	t->sys = BP_SYS_NONE;
+	t->cpu = -1;
+	t->meta_leader = NONE;
 	t->ctx_file = t->last_file = t->wait_file = t->fault_file = t->acc_file = NONE;
 	t->cgroup = NONE;
 	slot = bp_map_put(&s->tids, (uint64_t)(uint32_t)tid, 0, NULL);
@@ -489,8 +502,8 @@ static uint32_t task_of(struct state *s, int tid)
 }
 
 static void wait_end(struct state *s, struct task *t, uint64_t ts);
-static void idle_flush(struct state *s, uint64_t ts);
-static void idle_update(struct state *s);
+static uint64_t wake_time(const struct state *s, const struct task *t, int cpu, uint64_t ts);
+static void span_to(struct state *s, struct task *t, int state, uint64_t ts);
 
 /*
  * A task that emits an event is running on that CPU, whether or not its
@@ -503,10 +516,12 @@ static void implicit_switch_in(struct state *s, uint32_t ti, const struct bp_eve
 
 	idle_flush(s, ev->ts);
 	if (t->waiting)
-		wait_end(s, t, t->woken ? t->woken : ev->ts);
+		wait_end(s, t, wake_time(s, t, ev->cpu, ev->ts));
 	if (!t->running) {
 		t->running = 1;
 		t->run_start = ev->ts;
+		t->cpu = (int16_t)ev->cpu;
+		span_to(s, t, BP_SPAN_RUN, ev->ts);
 	}
 	if (ev->cpu >= 0 && ev->cpu < s->ncpus) {
 		if (s->cpu_idle[ev->cpu] == 1)
@@ -740,7 +755,7 @@ static struct eacc *touch(struct state *s, struct task *t, uint32_t file, uint64
 {
 	struct efile *f = &s->files[file];
 
-	if (!in_window(s, ts))
+	if (!in_window(s, ts) || (t && t->recorder))
 		return NULL;
 	if (!f->seen) {
 		f->seen = 1;
@@ -845,7 +860,62 @@ static void pages_delete(struct state *s, uint32_t file, uint64_t first, uint64_
 	}
 }
 
-/* ---- waits ---- */
+/* ---- waits and spans ---- */
+
+/*
+ * Spans: t->span is the state of the interval open since t->span_start
+ * (+ 1; 0: none open). Waits are emitted by wait_end, with their cause and
+ * file, over exactly the interval added to the task's wait.
+ */
+static void span_emit(struct state *s, const struct task *t, int state, uint64_t a, uint64_t b,
+		      uint32_t file)
+{
+	struct bp_span sp;
+
+	if (!s->hooks || !s->hooks->span || t->tid <= 0 || t->recorder)
+		return;
+	if (a < s->since)
+		a = s->since;
+	if (b > s->until)
+		b = s->until;
+	if (b <= a)
+		return;
+	memset(&sp, 0, sizeof(sp));
+	sp.tid = t->tid;
+	sp.cpu = state == BP_SPAN_RUN ? t->cpu : -1;
+	sp.state = (enum bp_span_state)state;
+	sp.cause = state == BP_SPAN_IO_WAIT ? (enum bp_cause)t->wait_cause : BP_CAUSE_OTHER;
+	if (state == BP_SPAN_IO_WAIT && file != NONE) {
+		sp.dev = s->files[file].dev;
+		sp.ino = s->files[file].ino;
+	}
+	sp.start_ns = a;
+	sp.end_ns = b;
+	s->hooks->span(s->hooks->arg, &sp);
+}
+
+/* Close t's open span at ts and open one in state (-1: none). */
+static void span_to(struct state *s, struct task *t, int state, uint64_t ts)
+{
+	if (t->span && ts > t->span_start)
+		span_emit(s, t, t->span - 1, t->span_start, ts, NONE);
+	t->span = (uint8_t)(state + 1);
+	t->span_start = ts;
+}
+
+/*
+ * Whether a D-sleep starting now is I/O wait (DESIGN §6): a file syscall in
+ * progress, a page fault on a file, or block I/O / page-cache insertion by
+ * the sleeper since its last syscall boundary. A task without syscall
+ * context (a kernel thread, or any task of a recording without syscall
+ * events) has no boundaries: its evidence is what it did since its last
+ * sleep, so a kworker counts its waits for the I/O it issued, and nothing
+ * else.
+ */
+static int wait_is_io(const struct task *t)
+{
+	return t->in_fault || t->activity || (t->sys >= 0 && t->sys < BP_CAUSE_OTHER);
+}
 
 static void wait_begin(struct state *s, struct task *t, uint64_t ts)
 {
@@ -854,13 +924,13 @@ static void wait_begin(struct state *s, struct task *t, uint64_t ts)
 	t->waiting = 1;
 	t->wait_start = ts;
 	t->woken = 0;
-	if (s->kinds_seen & (1u << EV_SYS_ENTER))
-		t->io_wait = t->in_fault || t->activity ||
-			     (t->sys >= 0 && t->sys < BP_CAUSE_OTHER);
-	else
-		t->io_wait = 1;
-	if (!t->io_wait)
+	t->io_wait = (uint8_t)wait_is_io(t);
+	if (!t->io_wait) {
+		span_to(s, t, BP_SPAN_OTHER_WAIT, ts);
 		return;
+	}
+	span_to(s, t, BP_SPAN_IO_WAIT, ts);
+	t->span = 0;    /* wait_end emits it, with its cause and file */
 	if (t->in_fault)
 		cause = BP_CAUSE_FAULT;
 	else if (t->sys >= 0 && t->sys < BP_NCAUSES)
@@ -885,15 +955,27 @@ static void wait_begin(struct state *s, struct task *t, uint64_t ts)
 	}
 }
 
+/* The D-sleep of t ended at ts (it became runnable then). */
 static void wait_end(struct state *s, struct task *t, uint64_t ts)
 {
-	uint64_t d;
+	uint64_t d, a, b;
 
 	t->waiting = 0;
-	if (!t->io_wait)
+	if (!t->io_wait) {
+		a = t->wait_start < s->since ? s->since : t->wait_start;
+		b = ts > s->until ? s->until : ts;
+		if (b > a) {
+			t->other_ns += b - a;
+			t->seen = 1;
+		}
+		span_to(s, t, BP_SPAN_RUNNABLE, ts);
 		return;
+	}
 	t->io_wait = 0;
 	s->nwaiting--;
+	span_emit(s, t, BP_SPAN_IO_WAIT, t->wait_start, ts, t->wait_file);
+	t->span = BP_SPAN_RUNNABLE + 1;
+	t->span_start = ts;
 	d = add_interval(s, t->wait_start, ts, TL_WAIT);
 	if (!d)
 		return;
@@ -903,18 +985,51 @@ static void wait_end(struct state *s, struct task *t, uint64_t ts)
 	if (t->wait_file != NONE) {
 		struct efile *f = &s->files[t->wait_file];
 		uint64_t at = ts > s->until ? s->until : ts;
-		struct eacc *a;
+		struct eacc *acc;
 
 		f->wait += d;
 		if (!f->seen) {
 			f->seen = 1;
 			f->first = f->last = at;
 		}
-		a = access_of(s, (uint32_t)(t - s->tasks), t->wait_file, at);
-		a->wait += d;
+		acc = access_of(s, (uint32_t)(t - s->tasks), t->wait_file, at);
+		acc->wait += d;
 	} else {
 		t->wait_unknown_ns += d;
 	}
+}
+
+/*
+ * When a task woken at t->woken (sched_waking) became runnable, now that it
+ * runs on cpu at ts. The run-queue clock starts when the task is enqueued
+ * (ttwu_do_activate), which is at the waking unless the wakeup was queued
+ * to an idle CPU (ttwu_queue_wakelist): then that CPU enqueues it when it
+ * wakes up, at its first event after the waking (usually this switch). The
+ * waking's target_cpu cannot tell which CPU that is (it is the task's
+ * previous CPU, before select_task_rq), the CPU it runs on can. Without a
+ * waking, the wait ends at the switch-in.
+ */
+static uint64_t wake_time(const struct state *s, const struct task *t, int cpu, uint64_t ts)
+{
+	const struct cpu_times *c;
+	uint64_t w = t->woken, first = ts;
+	unsigned i;
+
+	if (!w || w > ts)
+		return ts;
+	if (cpu < 0 || cpu >= s->ncpus || s->cpu_idle[cpu] != 1)
+		return w;
+	c = &s->cpu_times[cpu];
+	if (c->idle_since > w)
+		return w;
+	for (i = 1; i <= CPU_RING; i++) {
+		uint64_t e = c->ring[(c->head - i) % CPU_RING];
+
+		if (e < w)
+			break;
+		first = e;
+	}
+	return first;
 }
 
 /* ---- event handlers ---- */
@@ -952,8 +1067,21 @@ static void on_switch(struct state *s, const struct bp_event *ev, const struct h
 		/* It ran, so an earlier wait whose end was not seen is over. */
 		if (t->waiting)
 			wait_end(s, t, t->woken ? t->woken : ev->ts);
-		if (!(state & TASK_REPORT_PREEMPT) && (state & 0xff) == TASK_UNINTERRUPTIBLE)
-			wait_begin(s, t, ev->ts);
+		if ((state & TASK_REPORT_PREEMPT) || !(state & 0xff)) {
+			span_to(s, t, BP_SPAN_RUNNABLE, ev->ts);
+		} else {
+			if ((state & 0xff) == TASK_UNINTERRUPTIBLE && !t->recorder)
+				wait_begin(s, t, ev->ts);
+			else if (state & (TASK_REPORT_DEAD | TASK_REPORT_ZOMBIE))
+				span_to(s, t, -1, ev->ts);
+			else
+				span_to(s, t, BP_SPAN_SLEEP, ev->ts);
+			/* Without syscall boundaries, evidence lasts until it sleeps. */
+			if (!t->sys_ctx) {
+				t->activity = 0;
+				t->in_fault = 0;
+			}
+		}
 	}
 	if (next > 0) {
 		ti = task_of(s, next);
@@ -966,9 +1094,11 @@ static void on_switch(struct state *s, const struct bp_event *ev, const struct h
 			}
 		}
 		if (t->waiting)
-			wait_end(s, t, t->woken ? t->woken : ev->ts);
+			wait_end(s, t, wake_time(s, t, ev->cpu, ev->ts));
 		t->running = 1;
 		t->run_start = ev->ts;
+		t->cpu = (int16_t)ev->cpu;
+		span_to(s, t, BP_SPAN_RUN, ev->ts);
 	} else {
 		ti = NONE;
 	}
@@ -979,6 +1109,8 @@ static void on_switch(struct state *s, const struct bp_event *ev, const struct h
 		s->cpu_tid[ev->cpu] = next > 0 ? next : -1;
 		if (s->cpu_idle[ev->cpu] == 1)
 			s->nidle--;
+		if (idle && s->cpu_idle[ev->cpu] != 1)
+			s->cpu_times[ev->cpu].idle_since = ev->ts;
 		s->cpu_idle[ev->cpu] = (int8_t)idle;
 		if (idle)
 			s->nidle++;
@@ -1156,7 +1288,7 @@ static void account_read(struct state *s, struct task *t, uint32_t fi, uint64_t 
 	if (t && t->in_fault && t->fault_file == fi && t->fault_index >= index &&
 	    t->fault_index < index + n)
 		pages_access(s, fi, t->fault_index, 1);
-	if (inw) {
+	if (inw && !(t && t->recorder)) {
 		struct eacc *a = touch(s, t, fi, ts);
 		struct bp_bucket *b = bucket_at(s, ts);
 
@@ -1309,6 +1441,7 @@ static void on_sys(struct state *s, const struct bp_event *ev, const struct hand
 		return;
 	if (t->npend)
 		settle_inserts(s, t, 0);
+	t->sys_ctx = 1;
 	if (enter) {
 		t->sys = bp_syscall_class(s->arch, (long)rd(s, ev, h->f[F_SYS_ID]));
 		t->sys_arg0 = h->f[F_SYS_ARGS].size ? rd(s, ev, (struct fld){ h->f[F_SYS_ARGS].off, 8, 0 }) : 0;
@@ -1321,20 +1454,16 @@ static void on_sys(struct state *s, const struct bp_event *ev, const struct hand
 }
 
 /*
- * Delay accounting stops a task's blkio clock in ttwu_do_activate(), right
- * before sched_wakeup is traced (or, for a wakeup that migrates the task,
- * in try_to_wake_up() just after sched_waking). So a wait ends at
- * sched_wakeup. A recording with only sched_waking ends it there for a
- * wakeup on the waker's CPU or onto a busy CPU; a wakeup queued to an idle
- * CPU is activated when that CPU wakes up, i.e. at its next event.
- * Without either event, a wait ends at the switch-in.
+ * sched_wakeup is traced where the task is enqueued (ttwu_do_activate): the
+ * wait ends there. sched_waking is traced before the kernel picks the CPU:
+ * the wait ends when the task becomes runnable, which wake_time() decides
+ * at its switch-in. A task that is not in a D-sleep only becomes runnable
+ * (spans).
  */
 static void on_wake(struct state *s, const struct bp_event *ev, const struct handler *h)
 {
 	int pid = rd_int(s, ev, h->f[0]);
-	int target = h->f[1].size ? rd_int(s, ev, h->f[1]) : -1;
 	uint64_t *slot;
-	uint32_t ti;
 	struct task *t;
 
 	if (pid <= 0)
@@ -1342,41 +1471,19 @@ static void on_wake(struct state *s, const struct bp_event *ev, const struct han
 	slot = bp_map_get(&s->tids, (uint64_t)(uint32_t)pid, 0);
 	if (!slot)
 		return;
-	ti = (uint32_t)*slot;
-	t = &s->tasks[ti];
-	if (!t->waiting)
+	t = &s->tasks[(uint32_t)*slot];
+	if (!t->waiting) {
+		if (t->span == BP_SPAN_SLEEP + 1)
+			span_to(s, t, BP_SPAN_RUNNABLE, ev->ts);
 		return;
+	}
 	if (h->kind == EV_WAKING) {
 		if (!t->woken)
 			t->woken = ev->ts;
-		if (s->kind_count[EV_WAKEUP])
-			return;         /* sched_wakeup is recorded: it ends the wait */
-		if (target >= 0 && target < s->ncpus && target != ev->cpu &&
-		    s->cpu_idle[target] == 1) {
-			BP_GROW(s->pend[target].task, s->pend[target].n, s->pend[target].cap);
-			s->pend[target].task[s->pend[target].n++] = ti;
-			return;
-		}
+		return;
 	}
 	idle_flush(s, ev->ts);
 	wait_end(s, t, ev->ts);
-	idle_update(s);
-}
-
-/* The first event on a CPU that had wakeups queued while idle activates them. */
-static void wake_pending(struct state *s, int cpu, uint64_t ts)
-{
-	struct pending *p = &s->pend[cpu];
-	size_t i;
-
-	idle_flush(s, ts);
-	for (i = 0; i < p->n; i++) {
-		struct task *t = &s->tasks[p->task[i]];
-
-		if (t->waiting)
-			wait_end(s, t, ts);
-	}
-	p->n = 0;
 	idle_update(s);
 }
 
@@ -1430,8 +1537,11 @@ static void consume(struct state *s, const struct bp_event *ev)
 {
 	const struct handler *h;
 
-	if (ev->cpu >= 0 && ev->cpu < s->ncpus && s->pend[ev->cpu].n)
-		wake_pending(s, ev->cpu, ev->ts);
+	if (ev->cpu >= 0 && ev->cpu < s->ncpus) {
+		struct cpu_times *c = &s->cpu_times[ev->cpu];
+
+		c->ring[c->head++ % CPU_RING] = ev->ts;
+	}
 	if (ev->id < 0 || ev->id >= s->nh)
 		return;
 	h = &s->h[ev->id];
@@ -1515,6 +1625,9 @@ static void finish_pass(struct state *s)
 				t->run_ns += end - a;
 			t->running = 0;
 		}
+		span_to(s, t, -1, end);
+		if (t->recorder)
+			t->seen = 0;
 	}
 	for (i = 0; bp_map_next(&s->pages->map, &i, &slot);) {
 		const struct bp_page_chunk *c = &s->pages->chunks[slot->value];
@@ -1560,6 +1673,8 @@ static uint32_t *resolve_groups(struct state *s)
 			up[i] = (uint32_t)i;
 		else if (t->parent != NONE && is_thread(t))
 			up[i] = t->parent;
+		else if (t->parent == NONE && t->meta_leader != NONE)
+			up[i] = t->meta_leader;
 		else
 			up[i] = (uint32_t)i;
 	}
@@ -1579,7 +1694,7 @@ static void copy_header(struct bp_model *m, struct state *s, struct bp_reader *r
 {
 	const struct bp_meta *mt = s->meta;
 	struct bp_model_header *h = &m->header;
-	const char *warn = bp_reader_warnings(r);
+	const char *warn = r ? bp_reader_warnings(r) : NULL;
 	size_t i;
 
 #define DUP(x) ((x) ? xstrdup(x) : NULL)
@@ -1829,12 +1944,14 @@ static uint32_t *build_processes(struct bp_model *m, struct state *s)
 		th->start_ns = t->start;
 		th->exit_ns = t->exit;
 		th->wait_ns = t->wait_ns;
+		th->other_wait_ns = t->other_ns;
 		th->run_ns = t->run_ns;
 		th->process = (struct bp_process *)(uintptr_t)pi;  /* index until sorted */
 		p->wait_ns += t->wait_ns;
 		for (c = 0; c < BP_NCAUSES; c++)
 			p->wait_by_cause[c] += t->wait_cause_ns[c];
 		p->wait_unknown_ns += t->wait_unknown_ns;
+		p->other_wait_ns += t->other_ns;
 		p->run_ns += t->run_ns;
 		if (!p->service && t->cgroup != NONE)
 			p->service = (struct bp_service *)(uintptr_t)(t->cgroup + 1);
@@ -2122,7 +2239,7 @@ static void build_tree(struct bp_model *m)
 static void build_disks_execs_totals(struct bp_model *m, struct state *s, struct bp_reader *r)
 {
 	struct bp_totals *tot = &m->totals;
-	const struct bp_read_stats *rs = bp_reader_stats(r);
+	const struct bp_read_stats *rs = r ? bp_reader_stats(r) : NULL;
 	size_t i, j, k;
 
 	m->disks = s->disks;
@@ -2160,6 +2277,7 @@ static void build_disks_execs_totals(struct bp_model *m, struct state *s, struct
 
 		tot->wait_ns += p->wait_ns;
 		tot->wait_unknown_ns += p->wait_unknown_ns;
+		tot->other_wait_ns += p->other_wait_ns;
 		for (c = 0; c < BP_NCAUSES; c++)
 			tot->wait_by_cause[c] += p->wait_by_cause[c];
 	}
@@ -2279,9 +2397,7 @@ static void state_release(struct state *s)
 	free(s->cpu_task);
 	free(s->cpu_tid);
 	free(s->cpu_idle);
-	for (i = 0; s->pend && i < (size_t)s->ncpus; i++)
-		free(s->pend[i].task);
-	free(s->pend);
+	free(s->cpu_times);
 	free(s->files);
 	bp_map_release(&s->filemap);
 	free(s->acc);
@@ -2305,15 +2421,16 @@ static void state_release(struct state *s)
 	free(s->tl);
 }
 
-static int state_init(struct state *s, struct bp_reader *r, const struct bp_window *w)
+static int state_init(struct state *s, struct tep_handle *tep, const struct bp_meta *meta,
+		      const struct bp_window *w, const struct bp_build_hooks *hooks)
 {
 	int ps, i;
 	size_t d;
 
 	memset(s, 0, sizeof(*s));
-	s->reader = r;
-	s->meta = bp_reader_meta(r);
-	s->tep = bp_reader_tep(r);
+	s->meta = meta;
+	s->tep = tep;
+	s->hooks = hooks;
 	if (!s->tep) {
 		bp_set_error("the recording has no event formats");
 		return -1;
@@ -2331,7 +2448,7 @@ static int state_init(struct state *s, struct bp_reader *r, const struct bp_wind
 	s->cpu_task = xmalloc((size_t)s->ncpus * sizeof(*s->cpu_task));
 	s->cpu_tid = xmalloc((size_t)s->ncpus * sizeof(*s->cpu_tid));
 	s->cpu_idle = xmalloc((size_t)s->ncpus);
-	s->pend = xcalloc((size_t)s->ncpus, sizeof(*s->pend));
+	s->cpu_times = xcalloc((size_t)s->ncpus, sizeof(*s->cpu_times));
 	for (i = 0; i < s->ncpus; i++) {
 		s->cpu_task[i] = NONE;
 		s->cpu_tid[i] = -1;
@@ -2344,11 +2461,71 @@ static int state_init(struct state *s, struct bp_reader *r, const struct bp_wind
 		disk_add(s, dk->dev, dk->name, dk->rotational, dk->size);
 	}
 	setup_handlers(s);
+	for (d = 0; s->meta && d < s->meta->ntasks; d++) {
+		const struct bp_task_id *ti = &s->meta->tasks[d];
+
+		uint32_t t;
+
+		if (!(ti->flags & BP_TASK_RECORDER) || ti->tid <= 0)
+			continue;
+		t = task_of(s, ti->tid);   /* may grow s->tasks: index first */
+		s->tasks[t].recorder = 1;
+	}
 	return 0;
 }
 
-struct bp_model *bp_model_build(struct bp_reader *reader, const struct bp_window *window,
-				const struct bp_build_hooks *hooks)
+/*
+ * Threads that existed before the recording and never forked, exec'd or
+ * exited in it: the recording's task table (read from /proc at its start
+ * and stop) names their process. Their leader gets a task of its own when
+ * it had no event.
+ */
+static void meta_groups(struct state *s)
+{
+	size_t i;
+
+	for (i = 0; s->meta && i < s->meta->ntasks; i++) {
+		const struct bp_task_id *ti = &s->meta->tasks[i];
+		uint64_t *slot;
+		uint32_t t, leader;
+
+		if (ti->tid <= 0 || ti->tgid <= 0 || ti->tid == ti->tgid)
+			continue;
+		slot = bp_map_get(&s->tids, (uint64_t)(uint32_t)ti->tid, 0);
+		if (!slot)
+			continue;
+		t = (uint32_t)*slot;
+		if (s->tasks[t].parent != NONE || s->tasks[t].self_exec || s->tasks[t].joined != NONE)
+			continue;
+		leader = task_of(s, ti->tgid);
+		if (leader != t) {
+			s->tasks[t].meta_leader = leader;
+			if (!s->tasks[leader].comm[0])
+				memcpy(s->tasks[leader].comm, s->tasks[t].comm, sizeof(s->tasks[t].comm));
+		}
+	}
+}
+
+/* Where the pass reads its events: a recording, or an array (tests). */
+struct source {
+	struct bp_reader *reader;
+	const struct bp_event *events;
+	size_t n, next;
+};
+
+static int source_next(struct source *src, struct bp_event *ev)
+{
+	if (src->reader)
+		return bp_reader_next(src->reader, ev);
+	if (src->next >= src->n)
+		return 0;
+	*ev = src->events[src->next++];
+	return 1;
+}
+
+static struct bp_model *build(struct source *src, struct tep_handle *tep,
+			      const struct bp_meta *meta, const struct bp_window *window,
+			      const struct bp_build_hooks *hooks)
 {
 	struct state s;
 	struct bp_event ev;
@@ -2356,11 +2533,12 @@ struct bp_model *bp_model_build(struct bp_reader *reader, const struct bp_window
 	uint32_t *proc_of_task, *procpos, *filepos;
 	int rc;
 
-	if (state_init(&s, reader, window) < 0 || bp_reader_rewind(reader) < 0) {
+	if (state_init(&s, tep, meta, window, hooks) < 0 ||
+	    (src->reader && bp_reader_rewind(src->reader) < 0)) {
 		state_release(&s);
 		return NULL;
 	}
-	while ((rc = bp_reader_next(reader, &ev)) == 1) {
+	while ((rc = source_next(src, &ev)) == 1) {
 		if (!s.t0_set) {
 			s.t0 = s.since ? s.since : ev.ts;
 			s.t0_set = 1;
@@ -2382,10 +2560,11 @@ struct bp_model *bp_model_build(struct bp_reader *reader, const struct bp_window
 		return NULL;
 	}
 	finish_pass(&s);
+	meta_groups(&s);
 
 	m = bp_model_new();
 	m->missing = missing_flags(&s, &m->missing_on_kernel);
-	copy_header(m, &s, reader);
+	copy_header(m, &s, src->reader);
 	m->totals = s.tot;
 	m->totals.attributed_permille = -1;
 	m->window.since_ns = s.since ? s.since : s.tot.first_ns;
@@ -2397,7 +2576,7 @@ struct bp_model *bp_model_build(struct bp_reader *reader, const struct bp_window
 	build_accesses(m, &s, proc_of_task, procpos, filepos);
 	build_tree(m);
 	build_services(m, &s);
-	build_disks_execs_totals(m, &s, reader);
+	build_disks_execs_totals(m, &s, src->reader);
 	m->timeline = s.tl;
 	m->nbuckets = s.ntl;
 	m->timeline_start_ns = s.t0;
@@ -2413,4 +2592,22 @@ struct bp_model *bp_model_build(struct bp_reader *reader, const struct bp_window
 	free(filepos);
 	state_release(&s);
 	return m;
+}
+
+struct bp_model *bp_model_build(struct bp_reader *reader, const struct bp_window *window,
+				const struct bp_build_hooks *hooks)
+{
+	struct source src = { .reader = reader };
+
+	return build(&src, bp_reader_tep(reader), bp_reader_meta(reader), window, hooks);
+}
+
+struct bp_model *bp_model_build_events(struct tep_handle *tep, const struct bp_meta *meta,
+				       const struct bp_event *events, size_t n,
+				       const struct bp_window *window,
+				       const struct bp_build_hooks *hooks)
+{
+	struct source src = { .events = events, .n = n };
+
+	return build(&src, tep, meta, window, hooks);
 }

@@ -298,6 +298,9 @@ static int cmp_process(const void *pa, const void *pb)
 	case BP_SORT_PROC_RUN:
 		c = cmp_u64_desc(a->run_ns, b->run_ns);
 		break;
+	case BP_SORT_PROC_OTHER_WAIT:
+		c = cmp_u64_desc(a->other_wait_ns, b->other_wait_ns);
+		break;
 	case BP_SORT_PROC_START:
 		c = cmp_u64_asc(a->start_ns, b->start_ns);
 		break;

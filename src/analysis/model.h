@@ -27,6 +27,7 @@
 
 struct bp_reader;
 struct bp_event;
+struct tep_handle;
 struct bp_model;
 struct bp_file;
 struct bp_process;
@@ -131,7 +132,13 @@ enum bp_model_missing {
 	BP_MISSING_SCHED = 1 << 0,    /* no sched_switch: no waits, no idle time */
 	BP_MISSING_WAKEUP = 1 << 1,   /* no sched_waking/wakeup (waits end at switch-in anyway) */
 	BP_MISSING_FORK = 1 << 2,     /* no sched_process_fork: every tid is its own process */
-	BP_MISSING_SYSCALLS = 1 << 3, /* no raw_syscalls: causes are "other" except faults */
+	/*
+	 * No syscall events: causes are "other" except faults, and a D-sleep
+	 * is I/O wait only when the task faulted on a file, inserted pages or
+	 * queued block I/O since it last slept; the rest is unclassified
+	 * (in other_wait_ns)
+	 */
+	BP_MISSING_SYSCALLS = 1 << 3,
 	BP_MISSING_FILEMAP = 1 << 4,  /* no mm_filemap_add_to_page_cache: no per-file bytes */
 	/* no get_pages/map_pages/fault (kernel < 6.12): used/never-used unavailable */
 	BP_MISSING_ACCESS = 1 << 5,
@@ -231,6 +238,8 @@ struct bp_file {
  * @start_ns: fork time, 0 when it existed before the recording
  * @exit_ns: exit time, 0 when still running at the end
  * @wait_ns: its I/O wait in the window
+ * @other_wait_ns: its other uninterruptible sleep in the window (see
+ *                 bp_process.other_wait_ns)
  * @run_ns: time it spent on a CPU in the window
  */
 struct bp_thread {
@@ -240,6 +249,7 @@ struct bp_thread {
 	uint64_t start_ns;
 	uint64_t exit_ns;
 	uint64_t wait_ns;
+	uint64_t other_wait_ns;
 	uint64_t run_ns;
 };
 
@@ -278,6 +288,11 @@ struct bp_service {
  * @wait_ns: I/O wait of all its threads in the window
  * @wait_by_cause: @wait_ns split by enum bp_cause (sums to @wait_ns)
  * @wait_unknown_ns: part of @wait_ns charged to no file
+ * @other_wait_ns: uninterruptible sleep of its threads without I/O
+ *                 evidence (locks, module loading, another task's I/O ...):
+ *                 never part of @wait_ns or of any file's wait. In a
+ *                 recording without syscall events (BP_MISSING_SYSCALLS)
+ *                 it also holds the sleeps that could not be classified
  * @run_ns: CPU time of all its threads in the window
  * @bytes_read: bytes its threads read from storage (files and metadata)
  * @metadata_bytes: part of @bytes_read that was filesystem metadata
@@ -315,6 +330,7 @@ struct bp_process {
 	uint64_t wait_ns;
 	uint64_t wait_by_cause[BP_NCAUSES];
 	uint64_t wait_unknown_ns;
+	uint64_t other_wait_ns;
 	uint64_t run_ns;
 	uint64_t bytes_read;
 	uint64_t metadata_bytes;
@@ -374,6 +390,8 @@ struct bp_disk_stat {
  * @wait_by_cause: @wait_ns split by cause
  * @wait_metadata_ns: part of @wait_ns charged to metadata
  * @wait_unknown_ns: part of @wait_ns charged to no file
+ * @other_wait_ns: other uninterruptible sleep of all tasks (Σ
+ *                 bp_process.other_wait_ns); not I/O wait
  * @idle_wait_ns: wall time in which at least one task was in an I/O wait
  *                and every CPU ran its idle task — what readahead could win
  * @never_used_bytes: Σ bp_file.never_used_bytes
@@ -402,6 +420,7 @@ struct bp_totals {
 	uint64_t wait_by_cause[BP_NCAUSES];
 	uint64_t wait_metadata_ns;
 	uint64_t wait_unknown_ns;
+	uint64_t other_wait_ns;
 	uint64_t idle_wait_ns;
 	uint64_t never_used_bytes;
 	uint64_t used_bytes;
@@ -543,6 +562,25 @@ struct bp_model *bp_model_build(struct bp_reader *reader, const struct bp_window
 				const struct bp_build_hooks *hooks);
 
 /**
+ * bp_model_build_events() - the model of an array of events, without a recording
+ * @tep: the event formats the events' ids refer to
+ * @meta: the recording's metadata, or NULL
+ * @events: events in time order (ts, cpu, id, data, size)
+ * @n: entries in @events
+ * @window: the window, or NULL for all events
+ * @hooks: optional callbacks, or NULL
+ *
+ * The same pass as bp_model_build(), for tests that generate event
+ * sequences; the model has no reader warnings or read statistics.
+ *
+ * Return: a new model, or NULL with bp_set_error().
+ */
+struct bp_model *bp_model_build_events(struct tep_handle *tep, const struct bp_meta *meta,
+				       const struct bp_event *events, size_t n,
+				       const struct bp_window *window,
+				       const struct bp_build_hooks *hooks);
+
+/**
  * bp_model_new() - an empty model (no processes, no files)
  *
  * For views and tests that fill a model by hand. Free with bp_model_free().
@@ -627,6 +665,7 @@ enum bp_process_sort {
 	BP_SORT_PROC_RUN,        /* run_ns desc */
 	BP_SORT_PROC_PID,        /* pid asc */
 	BP_SORT_PROC_START,      /* start_ns asc */
+	BP_SORT_PROC_OTHER_WAIT, /* other_wait_ns desc: the top other sleepers */
 };
 
 /* Sort keys for files; ties fall back to the next key, then path, then (dev, ino). */

@@ -144,6 +144,26 @@ static void header(struct bp_doc *d, const struct bp_model *m, const struct bp_r
 
 static void causes_text(char *buf, size_t len, const uint64_t *w);
 
+/*
+ * "other D-sleep: 1.2 s, not I/O wait (kworker/0:1[12] 0.8 s, udevd[99] 0.3 s)":
+ * uninterruptible sleep without I/O evidence, and who slept most.
+ */
+static void other_sleep(struct bp_section *s, const struct bp_model *m)
+{
+	struct bp_process **v;
+	char a[BP_FMT_LEN], top[256] = "", name[64];
+	size_t n = bp_model_select_processes(m, NULL, BP_SORT_PROC_OTHER_WAIT, &v), i, len = 0;
+
+	for (i = 0; i < n && i < 2 && v[i]->other_wait_ns && len < sizeof(top); i++) {
+		snprintf(name, sizeof(name), "%s[%d]", v[i]->comm[0] ? v[i]->comm : "?", v[i]->pid);
+		len += (size_t)snprintf(top + len, sizeof(top) - len, "%s%s %s", i ? ", " : "", name,
+					bp_fmt_ns(a, v[i]->other_wait_ns));
+	}
+	free(v);
+	line(s, "other D-sleep:           %s, not I/O wait%s%s%s", bp_fmt_ns(a, m->totals.other_wait_ns),
+	     top[0] ? " (" : "", top, top[0] ? ")" : "");
+}
+
 static void summary(struct bp_doc *d, const struct bp_model *m)
 {
 	const struct bp_totals *t = &m->totals;
@@ -171,6 +191,8 @@ static void summary(struct bp_doc *d, const struct bp_model *m)
 		     bp_fmt_ns(b, t->wait_metadata_ns), bp_fmt_ns(c, t->wait_unknown_ns));
 	if (!(m->missing & BP_MISSING_SCHED))
 		line(s, "CPU idle while waiting:  %s", bp_fmt_ns(a, t->idle_wait_ns));
+	if (t->other_wait_ns)
+		other_sleep(s, m);
 	if (m->missing & BP_MISSING_ACCESS)
 		line(s, "never used:              %s", missing_why(m, BP_MISSING_ACCESS));
 	else
@@ -577,7 +599,7 @@ static const struct missing_name missing_names[] = {
 	{ BP_MISSING_SCHED, "sched", "sched_switch (no I/O wait, no CPU idle time)" },
 	{ BP_MISSING_WAKEUP, "wakeup", "sched_waking/sched_wakeup" },
 	{ BP_MISSING_FORK, "fork", "sched_process_fork (each task shown as its own process)" },
-	{ BP_MISSING_SYSCALLS, "syscalls", "raw_syscalls (causes other than faults are 'other')" },
+	{ BP_MISSING_SYSCALLS, "syscalls", "syscall events (D-sleeps with no fault or own I/O are other D-sleep)" },
 	{ BP_MISSING_FILEMAP, "filemap", "mm_filemap_add_to_page_cache (no bytes per file)" },
 	{ BP_MISSING_ACCESS, "access", "filemap access events (used/never-used not available)" },
 	{ BP_MISSING_DELETE, "delete", "mm_filemap_delete_from_page_cache (no re-read pages)" },

@@ -18,6 +18,7 @@
  *               "rq_read_bytes", "attributed_permille": int|null,
  *               "wait_ns", "wait_by_cause": { CAUSE: ns },
  *               "wait_metadata_ns", "wait_unknown_ns", "idle_wait_ns",
+ *               "other_wait_ns" (uninterruptible sleep without I/O evidence: not I/O wait),
  *               "never_used_bytes": int|null (null: not available),
  *               "used_bytes": int|null, "reread_bytes": int|null,
  *               "events", "events_total", "lost_events", "lost_pages",
@@ -26,7 +27,7 @@
  *   "processes": [ { "pid", "ppid", "comm", "exec": [string], "start_ns",
  *                    "exit_ns" (0: before/after the recording), "threads",
  *                    "wait_ns", "wait_by_cause": { CAUSE: ns },
- *                    "wait_unknown_ns", "run_ns", "bytes_read",
+ *                    "wait_unknown_ns", "other_wait_ns", "run_ns", "bytes_read",
  *                    "metadata_bytes", "files", "worst_file": string|null,
  *                    "children": [pid], "tree_wait_ns", "tree_bytes_read",
  *                    "tree_processes", "service": string|null } ]
@@ -228,6 +229,7 @@ static void totals(struct json *j, const struct bp_model *m)
 	num(j, "wait_metadata_ns", t->wait_metadata_ns);
 	num(j, "wait_unknown_ns", t->wait_unknown_ns);
 	num(j, "idle_wait_ns", t->idle_wait_ns);
+	num(j, "other_wait_ns", t->other_wait_ns);
 	if (m->missing & BP_MISSING_ACCESS) {
 		null(j, "never_used_bytes");
 		null(j, "used_bytes");
@@ -278,6 +280,7 @@ static void processes(struct json *j, const struct bp_model *m, const struct bp_
 		num(j, "wait_ns", p->wait_ns);
 		causes(j, p->wait_by_cause);
 		num(j, "wait_unknown_ns", p->wait_unknown_ns);
+		num(j, "other_wait_ns", p->other_wait_ns);
 		num(j, "run_ns", p->run_ns);
 		num(j, "bytes_read", p->bytes_read);
 		num(j, "metadata_bytes", p->metadata_bytes);

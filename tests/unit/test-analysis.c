@@ -13,8 +13,10 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <event-parse.h>
 
 #include "analysis/model.h"
+#include "tracefile/meta.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
 
@@ -237,6 +239,465 @@ static void test_no_access_events(void **state)
 	bp_model_free(m);
 }
 
+
+/* ---- generated event sequences: the I/O-wait rules, no recording ---- */
+
+#define COMMON_FIELDS                                                                  \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"           \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"           \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"   \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"                       \
+	"\n"
+
+enum { ID_SWITCH = 300, ID_WAKING, ID_WAKEUP, ID_ENTER, ID_EXIT, ID_ADD, ID_FAULT, ID_BIO };
+
+static const char *const gen_formats[][2] = {
+	{ "sched", "name: sched_switch\nID: 300\nformat:\n" COMMON_FIELDS
+	  "\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	  "\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	  "\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	  "\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
+	  "\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
+	  "\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
+	  "\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n"
+	  "\nprint fmt: \"%d %d\", REC->prev_pid, REC->next_pid\n" },
+	{ "sched", "name: sched_waking\nID: 301\nformat:\n" COMMON_FIELDS
+	  "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	  "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	  "\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	  "\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n"
+	  "\nprint fmt: \"%d\", REC->pid\n" },
+	{ "sched", "name: sched_wakeup\nID: 302\nformat:\n" COMMON_FIELDS
+	  "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	  "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	  "\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	  "\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n"
+	  "\nprint fmt: \"%d\", REC->pid\n" },
+	{ "raw_syscalls", "name: sys_enter\nID: 303\nformat:\n" COMMON_FIELDS
+	  "\tfield:long id;\toffset:8;\tsize:8;\tsigned:1;\n"
+	  "\tfield:unsigned long args[6];\toffset:16;\tsize:48;\tsigned:0;\n"
+	  "\nprint fmt: \"%ld\", REC->id\n" },
+	{ "raw_syscalls", "name: sys_exit\nID: 304\nformat:\n" COMMON_FIELDS
+	  "\tfield:long id;\toffset:8;\tsize:8;\tsigned:1;\n"
+	  "\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n"
+	  "\nprint fmt: \"%ld\", REC->id\n" },
+	{ "filemap", "name: mm_filemap_add_to_page_cache\nID: 305\nformat:\n" COMMON_FIELDS
+	  "\tfield:unsigned long pfn;\toffset:8;\tsize:8;\tsigned:0;\n"
+	  "\tfield:unsigned long i_ino;\toffset:16;\tsize:8;\tsigned:0;\n"
+	  "\tfield:unsigned long index;\toffset:24;\tsize:8;\tsigned:0;\n"
+	  "\tfield:dev_t s_dev;\toffset:32;\tsize:4;\tsigned:0;\n"
+	  "\tfield:unsigned char order;\toffset:36;\tsize:1;\tsigned:0;\n"
+	  "\nprint fmt: \"%lu\", REC->i_ino\n" },
+	{ "filemap", "name: mm_filemap_fault\nID: 306\nformat:\n" COMMON_FIELDS
+	  "\tfield:unsigned long i_ino;\toffset:8;\tsize:8;\tsigned:0;\n"
+	  "\tfield:dev_t s_dev;\toffset:16;\tsize:4;\tsigned:0;\n"
+	  "\tfield:unsigned long index;\toffset:24;\tsize:8;\tsigned:0;\n"
+	  "\nprint fmt: \"%lu\", REC->i_ino\n" },
+	{ "block", "name: block_bio_queue\nID: 307\nformat:\n" COMMON_FIELDS
+	  "\tfield:dev_t dev;\toffset:8;\tsize:4;\tsigned:0;\n"
+	  "\tfield:sector_t sector;\toffset:16;\tsize:8;\tsigned:0;\n"
+	  "\tfield:unsigned int nr_sector;\toffset:24;\tsize:4;\tsigned:0;\n"
+	  "\tfield:char rwbs[8];\toffset:28;\tsize:8;\tsigned:0;\n"
+	  "\tfield:char comm[16];\toffset:36;\tsize:16;\tsigned:0;\n"
+	  "\nprint fmt: \"%s\", REC->rwbs\n" },
+};
+
+#define US 1000ull
+#define MAXEV 64
+#define FDEV ((8u << 20) | 1u)   /* 8:1, kernel encoding */
+#define FINO 12
+
+/* One generated event: what happened, on which CPU, in whose context. */
+struct gev {
+	uint64_t us;
+	int cpu;
+	int id;
+	int pid;    /* common_pid */
+	long a, b, c;
+};
+
+#define SW(t, cpu, prev, state, next) { t, cpu, ID_SWITCH, prev, prev, state, next }
+#define WAKING(t, cpu, cur, pid, target) { t, cpu, ID_WAKING, cur, pid, target, 0 }
+#define WAKEUP(t, cpu, cur, pid) { t, cpu, ID_WAKEUP, cur, pid, cpu, 0 }
+#define ENTER(t, cpu, pid, nr) { t, cpu, ID_ENTER, pid, nr, 0, 0 }
+#define EXIT(t, cpu, pid, nr) { t, cpu, ID_EXIT, pid, nr, 0, 0 }
+#define ADD(t, cpu, pid, index) { t, cpu, ID_ADD, pid, index, 0, 0 }
+#define FAULT(t, cpu, pid, index) { t, cpu, ID_FAULT, pid, index, 0, 0 }
+#define BIO(t, cpu, pid) { t, cpu, ID_BIO, pid, 0, 0, 0 }
+#define END { 0, -1, 0, 0, 0, 0, 0 }
+
+struct gen {
+	struct tep_handle *tep;
+	struct bp_event ev[MAXEV];
+	unsigned char data[MAXEV][64];
+	size_t n;
+};
+
+static void put(unsigned char *d, int off, const void *v, size_t len)
+{
+	memcpy(d + off, v, len);
+}
+
+static void gen_init(struct gen *g)
+{
+	size_t i;
+
+	memset(g, 0, sizeof(*g));
+	g->tep = tep_alloc();
+	assert_non_null(g->tep);
+	tep_set_long_size(g->tep, 8);
+	tep_set_page_size(g->tep, 4096);
+	tep_set_cpus(g->tep, 2);
+	for (i = 0; i < sizeof(gen_formats) / sizeof(gen_formats[0]); i++)
+		assert_int_equal(tep_parse_event(g->tep, gen_formats[i][1],
+						 strlen(gen_formats[i][1]), gen_formats[i][0]), 0);
+}
+
+static void gen_add(struct gen *g, const struct gev *e)
+{
+	unsigned char *d = g->data[g->n];
+	struct bp_event *ev = &g->ev[g->n];
+	uint16_t type = (uint16_t)e->id;
+	int32_t i32;
+	int64_t i64;
+	uint32_t dev = FDEV;
+	uint64_t ino = FINO;
+
+	assert_true(g->n < MAXEV);
+	memset(d, 0, 64);
+	put(d, 0, &type, 2);
+	put(d, 4, &e->pid, 4);
+	switch (e->id) {
+	case ID_SWITCH:
+		i32 = (int32_t)e->a;
+		put(d, 24, &i32, 4);
+		i64 = e->b;
+		put(d, 32, &i64, 8);
+		i32 = (int32_t)e->c;
+		put(d, 56, &i32, 4);
+		break;
+	case ID_WAKING:
+	case ID_WAKEUP:
+		i32 = (int32_t)e->a;
+		put(d, 24, &i32, 4);
+		i32 = (int32_t)e->b;
+		put(d, 32, &i32, 4);
+		break;
+	case ID_ENTER:
+	case ID_EXIT:
+		i64 = e->a;
+		put(d, 8, &i64, 8);
+		break;
+	case ID_ADD:
+		put(d, 16, &ino, 8);
+		i64 = e->a;
+		put(d, 24, &i64, 8);
+		put(d, 32, &dev, 4);
+		break;
+	case ID_FAULT:
+		put(d, 8, &ino, 8);
+		put(d, 16, &dev, 4);
+		i64 = e->a;
+		put(d, 24, &i64, 8);
+		break;
+	case ID_BIO:
+		put(d, 8, &dev, 4);
+		put(d, 28, "R", 2);
+		break;
+	default:
+		fail();
+	}
+	ev->ts = e->us * US;
+	ev->cpu = e->cpu;
+	ev->id = e->id;
+	ev->format = tep_find_event(g->tep, e->id);
+	ev->data = d;
+	ev->size = 64;
+	g->n++;
+}
+
+struct span_sum {
+	int tid;
+	uint64_t io, other, run, last_end;
+	int overlaps;
+	enum bp_cause cause;
+};
+
+static void on_span(void *arg, const struct bp_span *sp)
+{
+	struct span_sum *ss = arg;
+
+	if (sp->tid != ss->tid)
+		return;
+	if (sp->start_ns < ss->last_end)
+		ss->overlaps++;
+	ss->last_end = sp->end_ns;
+	if (sp->state == BP_SPAN_IO_WAIT) {
+		ss->io += sp->end_ns - sp->start_ns;
+		ss->cause = sp->cause;
+	} else if (sp->state == BP_SPAN_OTHER_WAIT) {
+		ss->other += sp->end_ns - sp->start_ns;
+	} else if (sp->state == BP_SPAN_RUN) {
+		ss->run += sp->end_ns - sp->start_ns;
+	}
+}
+
+/*
+ * A case: events, the task looked at, its expected I/O wait and other
+ * uninterruptible sleep (µs), and the cause the I/O wait is charged to.
+ */
+struct wait_case {
+	const char *what;
+	struct gev ev[24];
+	int tid;
+	uint64_t wait_us, other_us;
+	enum bp_cause cause;
+	int charged;   /* the wait is charged to file FINO */
+	uint64_t since_us, until_us;
+};
+
+static const struct wait_case wait_cases[] = {
+	{ "read() woken from an idle CPU onto the idle CPU it slept on: ends when that CPU runs",
+	  { SW(1, 1, 9, 1, 0), ENTER(2, 0, 100, 0), SW(10, 0, 100, 2, 0),
+	    WAKING(110, 1, 0, 100, 0), SW(112, 0, 0, 0, 100), EXIT(113, 0, 100, 0), END },
+	  100, 102, 0, BP_CAUSE_READ, 0, 0, 0 },
+	{ "woken on the CPU that runs it (the interrupt hit that idle CPU): ends at the waking",
+	  { SW(1, 1, 9, 1, 0), ENTER(2, 0, 100, 0), SW(10, 0, 100, 2, 0),
+	    WAKING(110, 0, 0, 100, 0), SW(112, 0, 0, 0, 100), END },
+	  100, 100, 0, BP_CAUSE_READ, 0, 0, 0 },
+	{ "woken onto a busy CPU: runnable from the waking (run-queue delay is not wait)",
+	  { ENTER(2, 0, 100, 0), SW(10, 0, 100, 2, 200),
+	    WAKING(110, 1, 0, 100, 0), SW(150, 0, 200, 0x100, 100), END },
+	  100, 100, 0, BP_CAUSE_READ, 0, 0, 0 },
+	{ "a wakeup queued to an idle CPU does not end the task's next wait on another CPU",
+	  { SW(1, 1, 9, 1, 0), ENTER(2, 0, 100, 0), SW(10, 0, 100, 2, 0),
+	    WAKING(110, 1, 0, 100, 0), SW(112, 1, 0, 0, 100), SW(120, 1, 100, 2, 0),
+	    SW(150, 0, 0, 0, 300), WAKING(300, 0, 300, 100, 1), SW(305, 1, 0, 0, 100), END },
+	  100, 100 + 185, 0, BP_CAUSE_READ, 0, 0, 0 },
+	{ "sched_wakeup recorded: the wait ends exactly there",
+	  { ENTER(2, 0, 100, 0), SW(10, 0, 100, 2, 0), WAKING(110, 1, 0, 100, 0),
+	    WAKEUP(111, 0, 0, 100), SW(130, 0, 0, 0, 100), END },
+	  100, 101, 0, BP_CAUSE_READ, 0, 0, 0 },
+	{ "preempted (R+) and yielding (R) are not waits",
+	  { ENTER(2, 0, 100, 0), SW(10, 0, 100, 0x100, 200), SW(50, 0, 200, 0, 100),
+	    SW(60, 0, 100, 0, 200), SW(90, 0, 200, 1, 100), END },
+	  100, 0, 0, BP_CAUSE_READ, 0, 0, 0 },
+	{ "a D-sleep in a syscall that is not I/O, without I/O of its own, is other",
+	  { ENTER(2, 0, 100, 7), SW(10, 0, 100, 2, 0), WAKING(60, 0, 0, 100, 0),
+	    SW(61, 0, 0, 0, 100), END },
+	  100, 0, 50, BP_CAUSE_READ, 0, 0, 0 },
+	{ "a D-sleep of a task outside any syscall with no I/O is other",
+	  { SW(10, 0, 100, 2, 0), WAKING(60, 0, 0, 100, 0), SW(61, 0, 0, 0, 100), END },
+	  100, 0, 50, BP_CAUSE_READ, 0, 0, 0 },
+	{ "a page fault on a file: I/O wait in a fault, charged to that file",
+	  { ENTER(1, 0, 100, 0), EXIT(2, 0, 100, 0), FAULT(5, 0, 100, 3),
+	    SW(10, 0, 100, 2, 0), WAKING(60, 0, 0, 100, 0), SW(61, 0, 0, 0, 100), END },
+	  100, 50, 0, BP_CAUSE_FAULT, 1, 0, 0 },
+	{ "pages inserted then a read bio in a non-I/O syscall: I/O wait (cause other)",
+	  { ENTER(1, 0, 100, 74), ADD(3, 0, 100, 0), BIO(4, 0, 100), SW(10, 0, 100, 2, 0),
+	    WAKING(60, 0, 0, 100, 0), SW(61, 0, 0, 0, 100), END },
+	  100, 50, 0, BP_CAUSE_OTHER, 1, 0, 0 },
+	{ "a kernel thread waits for the block I/O it issued, then sleeps on a lock: I/O, then other",
+	  { BIO(5, 0, 50), SW(10, 0, 50, 2, 0), WAKING(60, 0, 0, 50, 0), SW(61, 0, 0, 0, 50),
+	    SW(70, 0, 50, 2, 0), WAKING(100, 0, 0, 50, 0), SW(101, 0, 0, 0, 50), END },
+	  50, 50, 30, BP_CAUSE_OTHER, 0, 0, 0 },
+	{ "a wait crossing the window's bounds is clipped to them",
+	  { ENTER(2, 0, 100, 0), SW(10, 0, 100, 2, 0), WAKING(110, 0, 0, 100, 0),
+	    SW(112, 0, 0, 0, 100), SW(200, 0, 100, 1, 0), END },
+	  100, 50, 0, BP_CAUSE_READ, 0, 50, 100 },
+};
+
+static void test_wait_rules(void **state)
+{
+	size_t c;
+
+	(void)state;
+	for (c = 0; c < sizeof(wait_cases) / sizeof(wait_cases[0]); c++) {
+		const struct wait_case *wc = &wait_cases[c];
+		struct span_sum ss = { .tid = wc->tid };
+		struct bp_build_hooks hooks = { NULL, on_span, &ss };
+		struct bp_window w = { wc->since_us * US, wc->until_us * US, 0 };
+		const struct bp_thread *th = NULL;
+		struct bp_process *p;
+		struct bp_model *m;
+		struct gen g;
+		size_t i;
+
+		print_message("case: %s\n", wc->what);
+		gen_init(&g);
+		for (i = 0; wc->ev[i].cpu >= 0; i++)
+			gen_add(&g, &wc->ev[i]);
+		m = bp_model_build_events(g.tep, NULL, g.ev, g.n, wc->until_us ? &w : NULL, &hooks);
+		assert_non_null(m);
+		for (i = 0; i < m->nthreads; i++)
+			if (m->threads[i].tid == wc->tid)
+				th = &m->threads[i];
+		assert_non_null(th);
+		assert_int_equal(th->wait_ns, wc->wait_us * US);
+		assert_int_equal(th->other_wait_ns, wc->other_us * US);
+		p = th->process;
+		assert_int_equal(p->wait_ns, th->wait_ns);
+		assert_int_equal(p->other_wait_ns, th->other_wait_ns);
+		if (wc->wait_us) {
+			assert_int_equal(p->wait_by_cause[wc->cause], p->wait_ns);
+			assert_int_equal(p->wait_unknown_ns, wc->charged ? 0 : p->wait_ns);
+			if (wc->charged)
+				assert_int_equal(bp_model_find_file(m, FDEV, FINO)->wait_ns,
+						 p->wait_ns);
+		}
+		/* Spans: I/O-wait spans sum exactly to the wait; none overlap. */
+		assert_int_equal(ss.io, th->wait_ns);
+		assert_int_equal(ss.other, th->other_wait_ns);
+		assert_int_equal(ss.run, th->run_ns);
+		assert_int_equal(ss.overlaps, 0);
+		if (ss.io)
+			assert_int_equal(ss.cause, wc->cause);
+		assert_int_equal(m->totals.wait_ns, m->totals.wait_by_cause[0] +
+				 m->totals.wait_by_cause[1] + m->totals.wait_by_cause[2] +
+				 m->totals.wait_by_cause[3] + m->totals.wait_by_cause[4] +
+				 m->totals.wait_by_cause[5]);
+		bp_model_free(m);
+		tep_free(g.tep);
+	}
+}
+
+/* Other sleepers are listed by their own sort key, apart from I/O wait. */
+static void test_other_sleepers(void **state)
+{
+	static const struct gev ev[] = {
+		ENTER(1, 0, 100, 0), SW(10, 0, 100, 2, 200), SW(20, 0, 200, 2, 0),
+		WAKING(60, 0, 0, 100, 0), SW(61, 0, 0, 0, 100), WAKING(90, 1, 0, 200, 0),
+		SW(91, 0, 100, 1, 200), END
+	};
+	struct bp_process **v;
+	struct bp_model *m;
+	struct gen g;
+	size_t i, n;
+
+	(void)state;
+	gen_init(&g);
+	for (i = 0; ev[i].cpu >= 0; i++)
+		gen_add(&g, &ev[i]);
+	m = bp_model_build_events(g.tep, NULL, g.ev, g.n, NULL, NULL);
+	assert_non_null(m);
+	assert_int_equal(m->totals.wait_ns, 50 * US);
+	assert_int_equal(m->totals.other_wait_ns, 70 * US);
+	assert_true(m->missing & BP_MISSING_FORK);
+	n = bp_model_select_processes(m, NULL, BP_SORT_PROC_OTHER_WAIT, &v);
+	assert_true(n >= 2);
+	assert_int_equal(v[0]->pid, 200);
+	assert_int_equal(v[0]->wait_ns, 0);
+	free(v);
+	bp_model_free(m);
+	tep_free(g.tep);
+}
+
+/* On a real recording: every task's I/O-wait spans sum to its wait, in order, never overlapping. */
+struct span_check {
+	int tids[4096];
+	uint64_t io[4096], end[4096];
+	size_t n;
+	int bad;
+};
+
+static void on_span_check(void *arg, const struct bp_span *sp)
+{
+	struct span_check *sc = arg;
+	size_t i;
+
+	if (sp->end_ns <= sp->start_ns)
+		sc->bad++;
+	for (i = 0; i < sc->n && sc->tids[i] != sp->tid; i++)
+		;
+	if (i == sc->n) {
+		if (sc->n == 4096)
+			return;
+		sc->tids[sc->n++] = sp->tid;
+	}
+	if (sp->start_ns < sc->end[i])
+		sc->bad++;
+	sc->end[i] = sp->end_ns;
+	if (sp->state == BP_SPAN_IO_WAIT)
+		sc->io[i] += sp->end_ns - sp->start_ns;
+	if ((sp->state == BP_SPAN_RUN) != (sp->cpu >= 0))
+		sc->bad++;
+}
+
+static void test_spans_fixture(void **state)
+{
+	static struct span_check sc;
+	struct bp_build_hooks hooks = { NULL, on_span_check, &sc };
+	struct bp_reader *r = bp_reader_open(BASIC);
+	struct bp_model *m;
+	uint64_t total = 0;
+	size_t i, j;
+
+	(void)state;
+	assert_non_null(r);
+	m = bp_model_build(r, NULL, &hooks);
+	bp_reader_free(r);
+	assert_non_null(m);
+	assert_int_equal(sc.bad, 0);
+	assert_true(sc.n > 5 && sc.n < 4096);
+	for (i = 0; i < m->nthreads; i++) {
+		const struct bp_thread *th = &m->threads[i];
+		uint64_t io = 0;
+
+		for (j = 0; j < sc.n; j++)
+			if (sc.tids[j] == th->tid)
+				io += sc.io[j];
+		assert_int_equal(io, th->wait_ns);
+		total += th->wait_ns;
+	}
+	assert_true(total > 0);
+	assert_int_equal(total, m->totals.wait_ns);
+	bp_model_free(m);
+}
+
+/*
+ * The recording's task table: the recorder's own threads are attributed
+ * nothing; a thread that predates the recording rolls up into its process.
+ */
+static void test_meta_tasks(void **state)
+{
+	static const struct gev ev[] = {
+		ENTER(1, 0, 500, 0), ADD(2, 0, 500, 0), BIO(3, 0, 500), SW(10, 0, 500, 2, 101),
+		ENTER(11, 0, 101, 0), ADD(12, 0, 101, 8), BIO(13, 0, 101), SW(20, 0, 101, 2, 0),
+		WAKING(40, 0, 0, 500, 0), SW(41, 0, 0, 0, 500), WAKING(60, 1, 0, 101, 0),
+		SW(61, 0, 500, 1, 101), END
+	};
+	struct bp_meta meta;
+	struct bp_process *p;
+	struct bp_model *m;
+	struct gen g;
+	size_t i;
+
+	(void)state;
+	bp_meta_init(&meta);
+	bp_meta_add_task(&meta, 500, 499, BP_TASK_RECORDER);
+	bp_meta_add_task(&meta, 101, 100, 0);
+	gen_init(&g);
+	for (i = 0; ev[i].cpu >= 0; i++)
+		gen_add(&g, &ev[i]);
+	m = bp_model_build_events(g.tep, &meta, g.ev, g.n, NULL, NULL);
+	assert_non_null(m);
+	assert_null(bp_model_find_process(m, 500));
+	assert_null(bp_model_find_process(m, 499));
+	assert_null(bp_model_find_process(m, 101));
+	p = bp_model_find_process(m, 100);
+	assert_non_null(p);
+	assert_int_equal(p->nthreads, 1);
+	assert_int_equal(p->threads[0]->tid, 101);
+	assert_int_equal(p->wait_ns, 40 * US);
+	assert_int_equal(p->bytes_read, 4096);
+	assert_int_equal(m->totals.wait_ns, 40 * US);
+	assert_int_equal(m->totals.read_bytes, 4096);
+	assert_int_equal(bp_model_find_file(m, FDEV, FINO)->nreaders, 1);
+	bp_model_free(m);
+	bp_meta_release(&meta);
+	tep_free(g.tep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -247,6 +708,10 @@ int main(void)
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_page_map),
 		cmocka_unit_test(test_no_access_events),
+		cmocka_unit_test(test_wait_rules),
+		cmocka_unit_test(test_other_sleepers),
+		cmocka_unit_test(test_spans_fixture),
+		cmocka_unit_test(test_meta_tasks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

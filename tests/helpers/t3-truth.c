@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Ground truth for I/O wait from the scheduler's own clocks.
+ *
+ *   t3-truth create DIR N SIZE_MB      make DIR/rN (N files of SIZE_MB)
+ *   t3-truth run DIR N SECONDS MODE [CPU]
+ *                                      N concurrent readers, reader i reads
+ *                                      DIR/ri sequentially for SECONDS (or
+ *                                      to its end), MODE "read" (read() of
+ *                                      64 KiB, no readahead) or "mmap"
+ *                                      (touch every page of a shared
+ *                                      mapping); with CPU, all
+ *                                      readers are pinned to that CPU
+ *   t3-truth hog SECONDS [CPU]         spin on one CPU (a loaded machine)
+ *
+ * A reader only reads, so every instant of its loop is running, runnable
+ * or asleep in I/O: I/O wait = wall (CLOCK_BOOTTIME) - run time - run-queue
+ * delay, the last two from /proc/thread-self/schedstat (fields 1 and 2,
+ * ns), read at the loop's start and end. Each reader prints, when done:
+ *   "PID START_NS END_NS TRUTH_NS BYTES"
+ * with START/END on CLOCK_BOOTTIME (the recording clock). Built by the
+ * test that uses it.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAXN 16
+#define CHUNK (64 * 1024)
+
+static uint64_t boottime(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Run time and run-queue delay of the calling thread, ns. */
+static int schedstat(uint64_t *run, uint64_t *delay)
+{
+	char buf[128];
+	unsigned long long a, b;
+	ssize_t n;
+	int fd = open("/proc/thread-self/schedstat", O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	if (sscanf(buf, "%llu %llu", &a, &b) != 2)
+		return -1;
+	*run = a;
+	*delay = b;
+	return 0;
+}
+
+static int create(const char *dir, int n, long mb)
+{
+	static char buf[1 << 20];
+	char path[4096];
+	int i, fd;
+	long j;
+
+	for (j = 0; j < (long)sizeof(buf); j++)
+		buf[j] = (char)(j * 7 + 3);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/r%d", dir, i);
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0) {
+			perror(path);
+			return 1;
+		}
+		for (j = 0; j < mb; j++) {
+			buf[0] = (char)j;
+			buf[1] = (char)i;
+			if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf)) {
+				perror(path);
+				return 1;
+			}
+		}
+		if (fsync(fd) < 0 || close(fd) < 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int reader(const char *path, double seconds, int mmap_mode)
+{
+	static char buf[CHUNK];
+	uint64_t run0, delay0, run1, delay1, t0, t1, limit, bytes = 0;
+	volatile const char *map = NULL;
+	unsigned long sum = 0;
+	struct stat st;
+	off_t off = 0;
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return 1;
+	/*
+	 * read(): no readahead, so each read waits for its own 64 KiB and the
+	 * loop ends on time under a throttle; mmap: the kernel's fault-around
+	 * and readahead, as programs get them.
+	 */
+	if (!mmap_mode)
+		posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+	if (mmap_mode) {
+		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+		if (map == MAP_FAILED)
+			return 1;
+	}
+	if (schedstat(&run0, &delay0) < 0)
+		return 1;
+	t0 = boottime();
+	limit = t0 + (uint64_t)(seconds * 1e9);
+	for (;;) {
+		if (mmap_mode) {
+			if (off >= st.st_size)
+				break;
+			sum += (unsigned char)map[off];
+			off += 4096;
+			bytes += 4096;
+			if (off % CHUNK)
+				continue;
+		} else {
+			n = read(fd, buf, sizeof(buf));
+			if (n <= 0)
+				break;
+			bytes += (uint64_t)n;
+		}
+		if (boottime() >= limit)
+			break;
+	}
+	t1 = boottime();
+	if (schedstat(&run1, &delay1) < 0)
+		return 1;
+	printf("%d %llu %llu %lld %llu\n", (int)getpid(), (unsigned long long)t0,
+	       (unsigned long long)t1,
+	       (long long)(t1 - t0) - (long long)(run1 - run0) - (long long)(delay1 - delay0),
+	       (unsigned long long)bytes + (sum & 0));
+	fflush(stdout);
+	return 0;
+}
+
+static void pin(const char *cpu)
+{
+	cpu_set_t set;
+
+	if (!cpu)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(atoi(cpu), &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+static int run(const char *dir, int n, double seconds, const char *mode, const char *cpu)
+{
+	char path[4096];
+	pid_t pids[MAXN];
+	int i, st, bad = 0;
+
+	if (n < 1 || n > MAXN)
+		return 2;
+	pin(cpu);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/r%d", dir, i);
+		pids[i] = fork();
+		if (pids[i] < 0)
+			return 1;
+		if (!pids[i])
+			_exit(reader(path, seconds, !strcmp(mode, "mmap")));
+	}
+	for (i = 0; i < n; i++) {
+		if (waitpid(pids[i], &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+			bad = 1;
+	}
+	return bad;
+}
+
+static int hog(double seconds, const char *cpu)
+{
+	uint64_t end;
+	volatile unsigned long x = 0;
+
+	pin(cpu);
+	end = boottime() + (uint64_t)(seconds * 1e9);
+	while (boottime() < end)
+		for (int i = 0; i < 100000; i++)
+			x++;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 3 && !strcmp(argv[1], "hog"))
+		return hog(atof(argv[2]), argc > 3 ? argv[3] : NULL);
+	if (argc == 5 && !strcmp(argv[1], "create"))
+		return create(argv[2], atoi(argv[3]), atol(argv[4]));
+	if ((argc == 6 || argc == 7) && !strcmp(argv[1], "run"))
+		return run(argv[2], atoi(argv[3]), atof(argv[4]), argv[5], argc > 6 ? argv[6] : NULL);
+	fprintf(stderr, "usage: t3-truth create DIR N MB | run DIR N SECONDS read|mmap [CPU] |"
+			" hog SECONDS [CPU]\n");
+	return 2;
+}

@@ -1,0 +1,126 @@
+#!/bin/sh
+# Per-process I/O wait against the scheduler's own clocks. A reader that
+# only reads is, at every instant of its loop, running, runnable or asleep
+# on I/O: its I/O wait is wall (CLOCK_BOOTTIME) - run time - run-queue
+# delay (/proc/thread-self/schedstat), which tests/helpers/t3-truth.c
+# prints for its loop. bootprof's wait for the reader over the same
+# window (report --pid --since --until) must agree within 1 %: concurrent
+# readers on an otherwise idle machine and beside a CPU hog, pinned to one
+# CPU and not, read() and mmap page faults. Reads are slowed by a cgroup v1
+# blkio throttle so waits are long. Second check, with no workload
+# knowledge: per reader, the engine's D-sleep total (I/O wait + other)
+# equals the raw intervals summed from `bootprof dump` of the same file
+# (sched_switch with prev_state D to the next sched_waking of that pid).
+. "$(dirname "$0")/../test-lib.sh"
+. "$(dirname "$0")/lib-t3.sh"
+require_tracefs
+BLKIO=/sys/fs/cgroup/blkio
+[ -e $BLKIO/blkio.throttle.read_bps_device ] || skip_all "no cgroup v1 blkio throttle"
+command -v python3 >/dev/null || skip_all "needs python3"
+t3_helper t3-truth
+
+# The whole disk under TEST_DIR (the throttle takes disks, not partitions).
+dev=$(stat -c '%Hd:%Ld' "$TEST_DIR" 2>/dev/null) ||
+	dev=$(printf '%d:%d' $((0x$(stat -c %D "$TEST_DIR") >> 8)) $((0x$(stat -c %D "$TEST_DIR") & 255)))
+[ -e "/sys/dev/block/$dev/partition" ] && dev=$(cat "/sys/dev/block/$dev/../dev")
+[ -e "/sys/dev/block/$dev" ] || skip_all "$TEST_DIR is not on a block device ($dev)"
+
+D=$TEST_DIR/files
+mkdir -p "$D"
+"$TEST_DIR/t3-truth" create "$D" 8 24 || skip_all "cannot create the files"
+CG=$BLKIO/bootprof-t3010-$$
+hog=
+cleanup() {
+	[ -n "$hog" ] && kill "$hog" 2>/dev/null
+	if [ -d "$CG" ]; then
+		while read -r p; do echo "$p" >$BLKIO/cgroup.procs; done <"$CG/cgroup.procs" 2>/dev/null
+		rmdir "$CG"
+	fi
+	rm -rf "$TEST_DIR"
+}
+trap cleanup EXIT
+mkdir "$CG" && echo "$dev 16000000" >"$CG/blkio.throttle.read_bps_device" ||
+	skip_all "cannot set a blkio throttle on $dev"
+cat >"$TEST_DIR/run.sh" <<EOF
+echo \$\$ >$CG/cgroup.procs
+exec "$TEST_DIR/t3-truth" run "$D" "\$@"
+EOF
+
+# Raw D-sleep intervals per pid from dump: D switch-out -> its next waking
+# (or its next switch-in when no waking was recorded); "PID NS" lines.
+raw_dsleep() {
+	"$BOOTPROF_FAST" dump "$1" | awk '
+	function ns(t) { split(t, f, "."); return f[1] * 1000000000 + substr(f[2] "000000000", 1, 9) }
+	function close_wait(pid, t) { if (start[pid]) { sum[pid] += ns(t) - start[pid]; start[pid] = 0 } }
+	/ sched_switch: / {
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^prev_pid=/) pp = substr($i, 10)
+			if ($i ~ /^prev_state=/) ps = substr($i, 12)
+			if ($i ~ /^next_pid=/) np = substr($i, 10)
+		}
+		close_wait(np, $1)
+		if (ps == "D") start[pp] = ns($1)
+		next
+	}
+	/ sched_waking: / {
+		for (i = 1; i <= NF; i++) if ($i ~ /^pid=/) close_wait(substr($i, 5), $1)
+	}
+	END { for (pid in sum) printf "%s %.0f\n", pid, sum[pid] }'
+}
+
+# report [options] FILE -> "PID WAIT OTHER" per process
+engine() {
+	"$BOOTPROF_FAST" report --format json --no-plugins "$@" | python3 -c '
+import json, sys
+for p in json.load(sys.stdin)["processes"]:
+    print(p["pid"], p["wait_ns"], p.get("other_wait_ns", 0))'
+}
+
+secs() { awk -v t="$1" 'BEGIN { printf "%d.%09d", t / 1e9, t % 1e9 }'; }
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.3f", b ? (a - b) * 100 / b : 0 }'; }
+
+# case NAME N MODE [CPU]: N readers for 1 s each
+run_case() {
+	name=$1 n=$2
+	drop_caches
+	rm -f "$TEST_DIR/r.dat"
+	if ! t3_record "$TEST_DIR/r.dat" sh "$TEST_DIR/run.sh" "$2" 1 "$3" $4 >"$TEST_DIR/truth"; then
+		not_ok "$name: recorded"
+		return
+	fi
+	expect "$name: every reader reported" "test \$(wc -l <'$TEST_DIR/truth') -eq $n"
+	engine "$TEST_DIR/r.dat" >"$TEST_DIR/life"
+	raw_dsleep "$TEST_DIR/r.dat" >"$TEST_DIR/raw"
+	while read -r pid t0 t1 truth bytes; do
+		got=$(engine --pid "$pid" --since "$(secs "$t0")" --until "$(secs "$t1")" \
+			"$TEST_DIR/r.dat" | awk -v p="$pid" '$1 == p { print $2 }')
+		echo "# $name: pid $pid read $bytes bytes; I/O wait bootprof $got ns," \
+			"schedstat truth $truth ns ($(pct "$got" "$truth") %)"
+		expect "$name: pid $pid waited at least 0.3 s" "test '$truth' -gt 300000000"
+		expect "$name: pid $pid: I/O wait within 1% of the schedstat truth" \
+			"t3_within '${got:-0}' '$truth' 1"
+		all=$(awk -v p="$pid" '$1 == p { printf "%.0f", $2 + $3 }' "$TEST_DIR/life")
+		raw=$(awk -v p="$pid" '$1 == p { print $2 }' "$TEST_DIR/raw")
+		echo "# $name: pid $pid: D-sleep bootprof ${all:-0} ns, raw from dump ${raw:-0} ns" \
+			"($(pct "${all:-0}" "${raw:-0}") %)"
+		expect "$name: pid $pid: D-sleep total within 1% of the raw intervals from dump" \
+			"t3_within '${all:-0}' '${raw:-0}' 1"
+	done <"$TEST_DIR/truth"
+}
+
+run_case "idle, 3 readers, read()" 3 read
+run_case "idle, 3 readers pinned to CPU 0, read()" 3 read 0
+run_case "idle, 8 readers, read()" 8 read
+run_case "idle, 2 readers, mmap faults" 2 mmap
+ncpu=$(nproc)
+if [ "$ncpu" -ge 2 ]; then
+	"$TEST_DIR/t3-truth" hog 40 1 &
+	hog=$!
+	run_case "CPU hog on CPU 1, 3 readers, read()" 3 read
+	run_case "CPU hog on CPU 1, 3 readers pinned to it, read()" 3 read 1
+	run_case "CPU hog on CPU 1, 2 readers, mmap faults" 2 mmap
+	kill "$hog" 2>/dev/null
+	hog=
+else
+	skip "loaded cases" "one CPU"
+fi
