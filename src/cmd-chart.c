@@ -57,9 +57,8 @@ int cmd_chart(int argc, char **argv)
 	struct bp_timeline_range range = { 0 };
 	struct bp_chart_opts o = { 0 };
 	struct bp_timeline t = { 0 };
-	struct bp_build_hooks hooks = { 0 };
 	struct bp_chart *chart = NULL;
-	struct bp_model *m2 = NULL;
+	struct bp_model *m = NULL;
 	const char *output = NULL;
 	int c, force = 0, rc = BP_EXIT_FAILURE;
 	FILE *out;
@@ -109,35 +108,34 @@ int cmd_chart(int argc, char **argv)
 		return bp_usage_error("chart", "--until is not after --since");
 	o.file = optind < argc ? argv[optind] : default_file();
 
-	if (bp_timeline_open(&t, o.file, &range)) {
+	if (bp_timeline_open(&t, o.file, &range) || bp_timeline_resolve(&t)) {
 		bp_error("cannot chart '%s': %s", o.file, bp_last_error());
 		goto out;
 	}
-	if (t.model->totals.lost_events || t.model->totals.lost_pages)
-		bp_warn("'%s' lost events while recording: totals are lower bounds", o.file);
 	o.origin_ns = t.origin_ns;
 	o.marks = &t.marks;
-	chart = bp_chart_new(t.model, &o);
-	hooks.span = bp_chart_span;
-	hooks.arg = chart;
-	m2 = bp_timeline_pass(&t, bp_chart_bucket_ns(t.model), &hooks);
-	if (!m2) {
-		bp_error("cannot read '%s': %s", o.file, bp_last_error());
+	chart = bp_chart_new(&t.window, t.ncpus, &o);
+	m = bp_timeline_pass(&t, bp_chart_bucket_ns(&t.window), bp_chart_span, chart);
+	if (!m) {
+		bp_error("cannot chart '%s': %s", o.file, bp_last_error());
 		goto out;
 	}
+	if (m->totals.lost_events || m->totals.lost_pages)
+		bp_warn("'%s' lost events while recording: totals are lower bounds", o.file);
+	bp_chart_attach(chart, m);
 	out = bp_output_open(output, force);
 	if (!out) {
 		bp_error_last();
 		goto out;
 	}
-	if (bp_output_close(out, output, bp_chart_write(chart, out, m2) != 0)) {
+	if (bp_output_close(out, output, bp_chart_write(chart, out) != 0)) {
 		bp_error_last();
 		goto out;
 	}
 	rc = 0;
 out:
 	bp_chart_free(chart);
-	bp_model_free(m2);
+	bp_model_free(m);
 	bp_timeline_release(&t);
 	return rc;
 }

@@ -53,8 +53,7 @@ int cmd_export(int argc, char **argv)
 	struct bp_timeline_range range = { 0 };
 	struct bp_chrome_opts o = { 0 };
 	struct bp_timeline t = { 0 };
-	struct bp_build_hooks hooks = { 0 };
-	struct bp_model *m2 = NULL;
+	struct bp_model *m1 = NULL, *m2 = NULL;
 	struct bp_chrome *x;
 	const char *output = NULL, *format = NULL;
 	int c, force = 0, failed, rc = BP_EXIT_FAILURE;
@@ -109,7 +108,13 @@ int cmd_export(int argc, char **argv)
 		bp_error("cannot export '%s': %s", o.file, bp_last_error());
 		goto out;
 	}
-	if (t.model->totals.lost_events || t.model->totals.lost_pages)
+	/* Pass 1: processes and threads (named first), phases; pass 2 streams the spans. */
+	m1 = bp_timeline_pass(&t, 0, NULL, NULL);
+	if (!m1) {
+		bp_error("cannot export '%s': %s", o.file, bp_last_error());
+		goto out;
+	}
+	if (m1->totals.lost_events || m1->totals.lost_pages)
 		bp_warn("'%s' lost events while recording: totals are lower bounds", o.file);
 	out = bp_output_open(output, force);
 	if (!out) {
@@ -118,12 +123,10 @@ int cmd_export(int argc, char **argv)
 	}
 	o.origin_ns = t.origin_ns;
 	o.marks = &t.marks;
-	x = bp_chrome_begin(out, t.model, &o);
-	hooks.span = bp_chrome_span;
-	hooks.arg = x;
+	x = bp_chrome_begin(out, m1, &o);
 	/* Counters every millisecond at least, and no more than 100 000 buckets. */
 	m2 = bp_timeline_pass(&t, (t.window.until_ns - t.window.since_ns) / 100000 + 1000000,
-			      &hooks);
+			      bp_chrome_span, x);
 	if (!m2)
 		bp_error("cannot read '%s': %s", o.file, bp_last_error());
 	failed = bp_chrome_end(x, m2) || !m2;
@@ -135,6 +138,7 @@ int cmd_export(int argc, char **argv)
 	rc = 0;
 out:
 	bp_model_free(m2);
+	bp_model_free(m1);
 	bp_timeline_release(&t);
 	return rc;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/map.h"
 #include "util/xalloc.h"
 #include "views/format.h"
 #include "views/svg.h"
@@ -31,25 +32,28 @@
 enum { ST_IO, ST_OTHER, ST_RUN, ST_RUNNABLE, ST_SLEEP, NST };
 static const char *const st_class[NST] = { "io", "dw", "run", "rq", "sl" };
 
-/* Span time of one lane over the pixel columns [c0, c0 + n). */
+/* Span time of one lane (or task) over the pixel columns [c0, c0 + n). */
 struct lane_acc {
 	int c0;
 	int n;
+	int cap;                 /* columns allocated (>= n) */
 	float (*col)[NST];
 };
 
 struct bp_chart {
-	const struct bp_model *m;
+	const struct bp_model *m; /* set by bp_chart_attach() */
 	struct bp_chart_opts o;
 	uint64_t since, until;   /* the window */
 	double col_ns;           /* width of one column */
+	int ncpus;
+	float (*busy)[PLOT_W];   /* by CPU: time it ran a task, per column */
+	struct bp_map tids;      /* tid -> index in tacc */
+	struct lane_acc *tacc;   /* by task (tid), during the pass */
+	size_t ntacc;
 	unsigned char *shown;    /* by process index: 1 own lane, 0 folded into others */
-	struct lane_acc *acc;    /* by process index */
+	struct lane_acc *acc;    /* by process index, after bp_chart_attach() */
 	struct lane_acc others;
 	size_t nothers;
-	float (*busy)[PLOT_W];   /* by CPU: time it ran a task, per column */
-	int ncpus;
-	int failed;              /* a write failed */
 };
 
 /* ---- geometry ---- */
@@ -73,69 +77,80 @@ static double x_of(const struct bp_chart *c, uint64_t ns)
 	return X0 + (double)(ns - c->since) / c->col_ns;
 }
 
-uint64_t bp_chart_bucket_ns(const struct bp_model *m)
+uint64_t bp_chart_bucket_ns(const struct bp_window *w)
 {
-	uint64_t span = m->window.until_ns > m->window.since_ns ?
-				m->window.until_ns - m->window.since_ns : 1;
+	uint64_t span = w->until_ns > w->since_ns ? w->until_ns - w->since_ns : 1;
 
 	return span / PLOT_W + 1;
 }
 
-/* ---- lanes ---- */
+/* ---- accumulating spans ---- */
 
-static int process_shown(const struct bp_chart_opts *o, const struct bp_process *p)
+/* Make a cover columns [k0, k1]; spans of a task come in time order: mostly rightwards. */
+static void acc_cover(struct lane_acc *a, int k0, int k1)
 {
-	return p->wait_ns >= o->min_wait_ns && p->bytes_read >= o->min_bytes;
-}
+	int lo, hi, n;
 
-static void acc_init(struct bp_chart *c, struct lane_acc *a, uint64_t start, uint64_t end)
-{
-	a->c0 = col_of(c, start);
-	a->n = col_of(c, end) - a->c0 + 1;
-	a->col = NULL;
-}
-
-struct bp_chart *bp_chart_new(const struct bp_model *m, const struct bp_chart_opts *o)
-{
-	struct bp_chart *c = xcalloc(1, sizeof(*c));
-	size_t i;
-
-	c->m = m;
-	c->o = *o;
-	c->since = m->window.since_ns;
-	c->until = m->window.until_ns > c->since ? m->window.until_ns : c->since + 1;
-	c->col_ns = (double)(c->until - c->since) / PLOT_W;
-	c->ncpus = m->header.ncpus > 0 ? m->header.ncpus : 1;
-	c->busy = xcalloc((size_t)c->ncpus, sizeof(*c->busy));
-	c->shown = xcalloc(m->nprocesses + 1, 1);
-	c->acc = xcalloc(m->nprocesses + 1, sizeof(*c->acc));
-	for (i = 0; i < m->nprocesses; i++) {
-		const struct bp_process *p = &m->processes[i];
-
-		c->shown[i] = (unsigned char)process_shown(o, p);
-		c->nothers += !c->shown[i];
-		acc_init(c, &c->acc[i], p->start_ns, p->exit_ns ? p->exit_ns : c->until);
+	if (!a->col) {
+		a->c0 = k0;
+		a->n = k1 - k0 + 1;
+		a->cap = a->n < 8 ? 8 : a->n;
+		a->col = xcalloc((size_t)a->cap, sizeof(*a->col));
+		return;
 	}
-	acc_init(c, &c->others, c->since, c->until);
-	return c;
+	lo = k0 < a->c0 ? k0 : a->c0;
+	hi = k1 > a->c0 + a->n - 1 ? k1 : a->c0 + a->n - 1;
+	n = hi - lo + 1;
+	if (lo == a->c0 && n <= a->cap) {
+		a->n = n;
+		return;
+	}
+	if (n > a->cap || lo < a->c0) {
+		int cap = n > 2 * a->cap ? n : 2 * a->cap;
+
+		if (cap > PLOT_W)
+			cap = PLOT_W > n ? PLOT_W : n;
+		a->col = xrealloc(a->col, (size_t)cap * sizeof(*a->col));
+		memset(a->col + a->cap, 0, (size_t)(cap - a->cap) * sizeof(*a->col));
+		a->cap = cap;
+	}
+	if (lo < a->c0) {
+		memmove(a->col + (a->c0 - lo), a->col, (size_t)a->n * sizeof(*a->col));
+		memset(a->col, 0, (size_t)(a->c0 - lo) * sizeof(*a->col));
+	}
+	a->c0 = lo;
+	a->n = n;
 }
 
-/* Add [start, end) of state st to a lane's columns (clipped to the lane). */
-static void acc_add(struct bp_chart *c, struct lane_acc *a, int st, uint64_t start, uint64_t end)
+/* Add [start, end) of state st to a's columns. */
+static void acc_add(const struct bp_chart *c, struct lane_acc *a, int st, uint64_t start,
+		    uint64_t end)
 {
 	int k, k0 = col_of(c, start), k1 = col_of(c, end);
 
-	if (!a->col)
-		a->col = xcalloc((size_t)a->n, sizeof(*a->col));
+	acc_cover(a, k0, k1);
 	for (k = k0; k <= k1; k++) {
 		double lo = c->since + k * c->col_ns, hi = lo + c->col_ns;
 		double s = (double)start > lo ? (double)start : lo;
 		double e = (double)end < hi ? (double)end : hi;
 
-		if (k < a->c0 || k >= a->c0 + a->n || e <= s)
-			continue;
-		a->col[k - a->c0][st] += (float)(e - s);
+		if (e > s)
+			a->col[k - a->c0][st] += (float)(e - s);
 	}
+}
+
+struct bp_chart *bp_chart_new(const struct bp_window *w, int ncpus, const struct bp_chart_opts *o)
+{
+	struct bp_chart *c = xcalloc(1, sizeof(*c));
+
+	c->o = *o;
+	c->since = w->since_ns;
+	c->until = w->until_ns > c->since ? w->until_ns : c->since + 1;
+	c->col_ns = (double)(c->until - c->since) / PLOT_W;
+	c->ncpus = ncpus > 0 ? ncpus : 1;
+	c->busy = xcalloc((size_t)c->ncpus, sizeof(*c->busy));
+	bp_map_init(&c->tids);
+	return c;
 }
 
 void bp_chart_span(void *arg, const struct bp_span *span)
@@ -148,9 +163,8 @@ void bp_chart_span(void *arg, const struct bp_span *span)
 		[BP_SPAN_SLEEP] = ST_SLEEP,
 	};
 	struct bp_chart *c = arg;
-	const struct bp_thread *t;
-	size_t i;
-	int k, k0, k1;
+	uint64_t *slot;
+	int k, k0, k1, inserted;
 
 	if (span->tid <= 0 || (unsigned)span->state > BP_SPAN_SLEEP || span->end_ns <= span->start_ns)
 		return;
@@ -166,14 +180,73 @@ void bp_chart_span(void *arg, const struct bp_span *span)
 				c->busy[span->cpu][k] += (float)(e - s);
 		}
 	}
-	t = bp_timeline_thread(c->m, span->tid, span->start_ns);
-	if (!t || !t->process)
+	slot = bp_map_put(&c->tids, (uint64_t)span->tid, 0, &inserted);
+	if (inserted) {
+		if (!(c->ntacc & (c->ntacc - 1)) || !c->ntacc)
+			c->tacc = xrealloc(c->tacc, (c->ntacc ? 2 * c->ntacc : 64) * sizeof(*c->tacc));
+		memset(&c->tacc[c->ntacc], 0, sizeof(*c->tacc));
+		*slot = c->ntacc++;
+	}
+	acc_add(c, &c->tacc[*slot], state_of[span->state], span->start_ns, span->end_ns);
+}
+
+static int process_shown(const struct bp_chart_opts *o, const struct bp_process *p)
+{
+	return p->wait_ns >= o->min_wait_ns && p->bytes_read >= o->min_bytes;
+}
+
+/* Add the columns of task acc t inside [k0, k1] to lane acc a. */
+static void acc_merge(struct lane_acc *a, const struct lane_acc *t, int k0, int k1)
+{
+	int k, s;
+
+	if (!t->col)
 		return;
-	i = (size_t)(t->process - c->m->processes);
-	if (i >= c->m->nprocesses)
+	if (k0 < t->c0)
+		k0 = t->c0;
+	if (k1 > t->c0 + t->n - 1)
+		k1 = t->c0 + t->n - 1;
+	if (k1 < k0)
 		return;
-	acc_add(c, c->shown[i] ? &c->acc[i] : &c->others, state_of[span->state], span->start_ns,
-		span->end_ns);
+	acc_cover(a, k0, k1);
+	for (k = k0; k <= k1; k++) {
+		for (s = 0; s < NST; s++)
+			a->col[k - a->c0][s] += t->col[k - t->c0][s];
+	}
+}
+
+void bp_chart_attach(struct bp_chart *c, const struct bp_model *m)
+{
+	size_t i, j;
+
+	c->m = m;
+	c->shown = xcalloc(m->nprocesses + 1, 1);
+	c->acc = xcalloc(m->nprocesses + 1, sizeof(*c->acc));
+	for (i = 0; i < m->nprocesses; i++) {
+		const struct bp_process *p = &m->processes[i];
+		struct lane_acc *lane;
+
+		c->shown[i] = (unsigned char)process_shown(&c->o, p);
+		c->nothers += !c->shown[i];
+		lane = c->shown[i] ? &c->acc[i] : &c->others;
+		/* A thread's columns only: a reused tid's other tasks belong elsewhere. */
+		for (j = 0; j < p->nthreads; j++) {
+			const struct bp_thread *t = p->threads[j];
+			const uint64_t *slot = bp_map_get(&c->tids, (uint64_t)t->tid, 0);
+
+			if (slot)
+				acc_merge(lane, &c->tacc[*slot], col_of(c, t->start_ns),
+					  t->exit_ns ? col_of(c, t->exit_ns) : PLOT_W - 1);
+		}
+	}
+	/* The task columns are merged into lanes: free them now. */
+	for (i = 0; i < c->ntacc; i++)
+		free(c->tacc[i].col);
+	free(c->tacc);
+	c->tacc = NULL;
+	c->ntacc = 0;
+	bp_map_release(&c->tids);
+	bp_map_init(&c->tids);
 }
 
 void bp_chart_free(struct bp_chart *c)
@@ -182,8 +255,12 @@ void bp_chart_free(struct bp_chart *c)
 
 	if (!c)
 		return;
-	for (i = 0; i < c->m->nprocesses; i++)
+	for (i = 0; c->m && i < c->m->nprocesses; i++)
 		free(c->acc[i].col);
+	for (i = 0; i < c->ntacc; i++)
+		free(c->tacc[i].col);
+	free(c->tacc);
+	bp_map_release(&c->tids);
 	free(c->acc);
 	free(c->others.col);
 	free(c->shown);
@@ -951,10 +1028,9 @@ static const char style[] =
 	".grid{stroke:#e6e6e6;stroke-width:1}.axis{stroke:#222}.strip{fill:#f6f6f6}"
 	"</style>\n";
 
-int bp_chart_write(struct bp_chart *c, FILE *out, const struct bp_model *m)
+int bp_chart_write(struct bp_chart *c, FILE *out)
 {
-	const struct bp_model *lanes = c->m;
-	const struct bp_model *nums = m->nprocesses == lanes->nprocesses ? m : lanes;
+	const struct bp_model *m = c->m;
 	struct lane_order lo;
 	struct layout l = { 0 };
 	int *row_of = xcalloc(c->o.marks ? c->o.marks->ncalls + 1 : 1, sizeof(int));
@@ -990,9 +1066,9 @@ int bp_chart_write(struct bp_chart *c, FILE *out, const struct bp_model *m)
 	fprintf(out, "<text x=\"8\" y=\"%d\" font-weight=\"bold\">processes</text>\n",
 		l.y_lanes - 3);
 	for (i = 0, y = l.y_lanes; i < lo.n; i++, y += LANE_H)
-		process_lane(out, c, &nums->processes[lo.idx[i]], &c->acc[lo.idx[i]], lo.depth[i], y);
+		process_lane(out, c, &m->processes[lo.idx[i]], &c->acc[lo.idx[i]], lo.depth[i], y);
 	if (c->nothers)
-		others_lane(out, c, nums, y);
+		others_lane(out, c, m, y);
 	phases(out, c, &l);
 	legend(out, l.y_legend);
 	fputs("</svg>\n", out);

@@ -13,19 +13,19 @@
  * model — header, time axis with phase markers, CPU and disk strips,
  * initcall and service lanes, one lane per process, legend.
  *
- * Two passes over the recording with the same window, so both models have
- * the same processes at the same indexes:
+ * One pass over the recording, with a window whose bounds are known
+ * before it (the recording's start and stop, or a first pass):
  *
- *   m1 = bp_model_build(r, &w, NULL);             lanes, tid -> process
- *   c = bp_chart_new(m1, &opts);
- *   w.bucket_ns = bp_chart_bucket_ns(m1);          one timeline bucket per pixel column
+ *   c = bp_chart_new(&window, ncpus, &opts);
+ *   w.bucket_ns = bp_chart_bucket_ns(&window);     one timeline bucket per pixel column
  *   hooks.span = bp_chart_span; hooks.arg = c;
- *   m2 = bp_model_build(r, &w, &hooks);            spans -> per-lane pixel runs
- *   bp_chart_write(c, out, m2);
- *   bp_chart_free(c);
+ *   m = bp_model_build(r, &window, &hooks);        spans -> per-task pixel columns
+ *   bp_chart_attach(c, m);                         tasks -> process lanes
+ *   bp_chart_write(c, out);
+ *   bp_chart_free(c); bp_model_free(m);
  *
- * Memory: per process, a few floats per pixel column of its life; never
- * per event. Output is deterministic (no dates, fixed number formats).
+ * Memory: per task, a few floats per pixel column of its life; never per
+ * event. Output is deterministic (no dates, fixed number formats).
  */
 
 /* Pixel columns of the time axis (and the width of one timeline bucket). */
@@ -50,16 +50,17 @@ struct bp_chart_opts {
 struct bp_chart;
 
 /**
- * bp_chart_new() - lay out the lanes of a model
- * @m: the first pass's model; borrowed until bp_chart_free()
+ * bp_chart_new() - a chart of a window
+ * @w: the window the model will be built over (both bounds set)
+ * @ncpus: CPUs of the recording
  * @o: options (copied)
  *
  * Return: a new chart (bp_chart_free()).
  */
-struct bp_chart *bp_chart_new(const struct bp_model *m, const struct bp_chart_opts *o);
+struct bp_chart *bp_chart_new(const struct bp_window *w, int ncpus, const struct bp_chart_opts *o);
 
-/* The timeline bucket width that gives one bucket per pixel column. */
-uint64_t bp_chart_bucket_ns(const struct bp_model *m);
+/* The timeline bucket width that gives one bucket per pixel column of w. */
+uint64_t bp_chart_bucket_ns(const struct bp_window *w);
 
 /**
  * bp_chart_span() - the span hook (bp_build_hooks.span; arg: the chart)
@@ -69,14 +70,23 @@ uint64_t bp_chart_bucket_ns(const struct bp_model *m);
 void bp_chart_span(void *arg, const struct bp_span *span);
 
 /**
+ * bp_chart_attach() - lay out the lanes once the pass is over
+ * @c: chart, fed by the pass
+ * @m: the pass's model, borrowed until bp_chart_free()
+ *
+ * Each task's columns go to its process's lane (or "others"), within that
+ * thread's life; the per-task columns are freed.
+ */
+void bp_chart_attach(struct bp_chart *c, const struct bp_model *m);
+
+/**
  * bp_chart_write() - write the SVG
- * @c: chart, fed by the second pass
+ * @c: an attached chart
  * @out: stream
- * @m: the second pass's model (same window as bp_chart_new()'s)
  *
  * Return: 0, or -1 with bp_set_error() on a write error.
  */
-int bp_chart_write(struct bp_chart *c, FILE *out, const struct bp_model *m);
+int bp_chart_write(struct bp_chart *c, FILE *out);
 
 /* Free a chart; NULL is a no-op. */
 void bp_chart_free(struct bp_chart *c);

@@ -16,11 +16,12 @@
 int bp_timeline_open(struct bp_timeline *t, const char *file, const struct bp_timeline_range *range)
 {
 	const struct bp_meta *meta;
-	struct bp_build_hooks hooks;
 	struct bp_event ev;
+	uint64_t first;
 	int rc;
 
 	memset(t, 0, sizeof(*t));
+	t->file = file;
 	t->reader = bp_reader_open(file);
 	if (!t->reader)
 		return -1;
@@ -29,8 +30,14 @@ int bp_timeline_open(struct bp_timeline *t, const char *file, const struct bp_ti
 	rc = bp_reader_next(t->reader, &ev);
 	if (rc < 0)
 		return -1;
+	first = rc ? ev.ts : 0;
 	t->origin_ns = bp_timeline_origin(meta ? meta->clock : NULL, meta ? meta->start_ns : 0,
-					  rc ? ev.ts : 0);
+					  first);
+	t->ncpus = meta && meta->ncpus > 0 ? meta->ncpus : 1;
+	/* Bounds known before any pass: the recording's start (or first event) and stop. */
+	t->window.since_ns = meta && meta->start_ns && meta->start_ns < first ? meta->start_ns : first;
+	if (meta && meta->stop_ns > t->window.since_ns)
+		t->window.until_ns = meta->stop_ns;
 	if (range->has_since)
 		t->window.since_ns = t->origin_ns + range->since_ns;
 	if (range->has_until)
@@ -38,41 +45,101 @@ int bp_timeline_open(struct bp_timeline *t, const char *file, const struct bp_ti
 	t->plugins = bp_marks_plugins();
 	bp_plugins_start(t->plugins, bp_reader_tep(t->reader), meta ? meta->machine : NULL);
 	bp_plugins_window(t->plugins, t->window.since_ns, t->window.until_ns);
-	bp_plugins_hooks(t->plugins, &hooks);
-	t->model = bp_model_build(t->reader, &t->window, &hooks);
-	if (!t->model)
-		return -1;
-	if (bp_reader_stats(t->reader)->corrupt_pages) {
-		bp_set_error("'%s' is corrupt: %llu ring-buffer pages are damaged or do not match the "
-			     "event formats", file,
-			     (unsigned long long)bp_reader_stats(t->reader)->corrupt_pages);
-		return -1;
-	}
-	if (!t->model->totals.events) {
-		bp_set_error("no event is inside the window");
-		return -1;
-	}
-	/* The second pass builds exactly the window the first resolved. */
-	t->window.since_ns = t->model->window.since_ns;
-	t->window.until_ns = t->model->window.until_ns;
-	bp_marks_collect(t->plugins, t->model, t->origin_ns, &t->marks);
 	return 0;
 }
 
-struct bp_model *bp_timeline_pass(struct bp_timeline *t, uint64_t bucket_ns,
-				  const struct bp_build_hooks *hooks)
+/* The checks every pass makes: the file is sound and the window holds events. */
+static int check_model(const struct bp_timeline *t, const struct bp_model *m)
 {
+	if (bp_reader_stats(t->reader)->corrupt_pages) {
+		bp_set_error("'%s' is corrupt: %llu ring-buffer pages are damaged or do not match the "
+			     "event formats", t->file,
+			     (unsigned long long)bp_reader_stats(t->reader)->corrupt_pages);
+		return -1;
+	}
+	if (!m->totals.events) {
+		bp_set_error("no event is inside the window");
+		return -1;
+	}
+	return 0;
+}
+
+int bp_timeline_resolve(struct bp_timeline *t)
+{
+	struct bp_model *m;
+
+	if (t->window.until_ns)
+		return 0;
+	m = bp_model_build(t->reader, &t->window, NULL);
+	if (!m)
+		return -1;
+	if (check_model(t, m)) {
+		bp_model_free(m);
+		return -1;
+	}
+	t->window.since_ns = m->window.since_ns;
+	t->window.until_ns = m->window.until_ns;
+	bp_model_free(m);
+	return 0;
+}
+
+/* The plugins' event hook and a view's span hook in one bp_build_hooks. */
+struct relay {
+	struct bp_build_hooks plugins;
+	void (*span)(void *arg, const struct bp_span *span);
+	void *arg;
+};
+
+static void relay_event(void *arg, const struct bp_event *ev)
+{
+	const struct relay *r = arg;
+
+	if (r->plugins.event)
+		r->plugins.event(r->plugins.arg, ev);
+}
+
+static void relay_span(void *arg, const struct bp_span *span)
+{
+	const struct relay *r = arg;
+
+	r->span(r->arg, span);
+}
+
+struct bp_model *bp_timeline_pass(struct bp_timeline *t, uint64_t bucket_ns,
+				  void (*span)(void *arg, const struct bp_span *span), void *arg)
+{
+	struct bp_build_hooks hooks = { 0 };
 	struct bp_window w = t->window;
+	struct relay r = { .span = span, .arg = arg };
+	struct bp_model *m;
+	int first = !t->plugins_fed;
 
 	w.bucket_ns = bucket_ns;
-	return bp_model_build(t->reader, &w, hooks);
+	if (first)
+		bp_plugins_hooks(t->plugins, &r.plugins);
+	hooks.event = first ? relay_event : NULL;
+	hooks.span = span ? relay_span : NULL;
+	hooks.arg = &r;
+	m = bp_model_build(t->reader, &w, &hooks);
+	if (!m)
+		return NULL;
+	if (check_model(t, m)) {
+		bp_model_free(m);
+		return NULL;
+	}
+	if (first) {
+		t->plugins_fed = 1;
+		t->window.since_ns = m->window.since_ns;
+		t->window.until_ns = m->window.until_ns;
+		bp_marks_collect(t->plugins, m, t->origin_ns, &t->marks);
+	}
+	return m;
 }
 
 void bp_timeline_release(struct bp_timeline *t)
 {
 	bp_marks_release(&t->marks);
 	bp_plugins_free(t->plugins);
-	bp_model_free(t->model);
 	bp_reader_free(t->reader);
 	memset(t, 0, sizeof(*t));
 }

@@ -9,17 +9,20 @@
 #include "views/marks.h"
 
 /*
- * The two passes a timeline (chart, export) makes over one recording:
+ * How a timeline (chart, export) reads a recording:
  *
- *   bp_timeline_open(&t, file, &range)   pass 1: the model (lanes, tid -> process),
- *                                        phases and initcalls
- *   m2 = bp_timeline_pass(&t, bucket_ns, &hooks)
- *                                        pass 2: same window, the span hook streams
+ *   bp_timeline_open(&t, file, &range)    the reader, the timeline's 0, the window
+ *   bp_timeline_resolve(&t)               a pass only when the window's end is not
+ *                                         known (no stop time in the recording)
+ *   m = bp_timeline_pass(&t, bucket_ns, span_hook, arg)
+ *                                         a pass with the span hook; the first one
+ *                                         also runs the plugins behind the phases
+ *                                         and initcalls (t.marks)
  *   ...
- *   bp_model_free(m2); bp_timeline_release(&t);
+ *   bp_model_free(m); bp_timeline_release(&t);
  *
- * Both passes build the model over the same window, so their process,
- * thread and file arrays match index for index.
+ * Every pass builds the model over the same explicit window, so two
+ * passes' process, thread and file arrays match index for index.
  */
 
 struct bp_reader;
@@ -39,34 +42,49 @@ struct bp_timeline_range {
 
 struct bp_timeline {
 	struct bp_reader *reader;
-	struct bp_model *model;        /* pass 1 */
-	struct bp_window window;       /* the window both passes build, recording clock */
+	const char *file;              /* borrowed */
+	struct bp_window window;       /* recording clock; until_ns 0 until resolved */
 	uint64_t origin_ns;            /* the timeline's 0, recording clock */
+	int ncpus;
 	struct bp_plugin_set *plugins;
-	struct bp_marks marks;
+	int plugins_fed;               /* the first pass ran them */
+	struct bp_marks marks;         /* after the first pass */
 };
 
 /**
- * bp_timeline_open() - open a recording and make the first pass
+ * bp_timeline_open() - open a recording and set the window
  * @t: filled; release with bp_timeline_release() (also on failure)
- * @file: the recording
+ * @file: the recording (borrowed)
  * @range: the window, relative to the timeline's 0
  *
- * Return: 0, or -1 with bp_set_error() (unreadable or corrupt recording,
- * a window that holds no event).
+ * Return: 0, or -1 with bp_set_error() when the recording cannot be read.
  */
 int bp_timeline_open(struct bp_timeline *t, const char *file, const struct bp_timeline_range *range);
 
 /**
- * bp_timeline_pass() - the second pass, with hooks
+ * bp_timeline_resolve() - know the window's end before the pass that needs it
  * @t: an opened timeline
- * @bucket_ns: timeline bucket width of this model (0: the model's default)
- * @hooks: the span (and event) hooks
  *
- * Return: the second model (bp_model_free()), or NULL with bp_set_error().
+ * A pass without hooks when the recording has no stop time (trace-cmd
+ * files) and no --until was given.
+ *
+ * Return: 0, or -1 with bp_set_error() (unreadable or corrupt recording,
+ * no event inside the window).
+ */
+int bp_timeline_resolve(struct bp_timeline *t);
+
+/**
+ * bp_timeline_pass() - one pass over the window, with a span hook
+ * @t: an opened timeline
+ * @bucket_ns: timeline bucket width of the model (0: the model's default)
+ * @span: the span hook, or NULL
+ * @arg: its argument
+ *
+ * Return: the model (bp_model_free()), or NULL with bp_set_error()
+ * (unreadable or corrupt recording, no event inside the window).
  */
 struct bp_model *bp_timeline_pass(struct bp_timeline *t, uint64_t bucket_ns,
-				  const struct bp_build_hooks *hooks);
+				  void (*span)(void *arg, const struct bp_span *span), void *arg);
 
 /* Free what bp_timeline_open() made; safe after a failed open. */
 void bp_timeline_release(struct bp_timeline *t);

@@ -57,6 +57,7 @@ static void test_parse(void **state)
 
 struct fixture {
 	struct bp_timeline t;
+	struct bp_model *m;
 	const struct bp_process *p;
 	uint64_t mid;
 };
@@ -67,15 +68,20 @@ static int setup(void **state)
 	struct bp_timeline_range all = { 0 };
 	size_t i;
 
-	if (!f || bp_timeline_open(&f->t, BASIC, &all)) {
+	if (!f)
+		return -1;
+	if (bp_timeline_open(&f->t, BASIC, &all) || bp_timeline_resolve(&f->t) ||
+	    !(f->m = bp_timeline_pass(&f->t, 0, NULL, NULL))) {
+		bp_timeline_release(&f->t);
 		free(f);
 		return -1;
 	}
-	for (i = 0; i < f->t.model->nprocesses; i++) {
-		if (f->t.model->processes[i].pid == PID)
-			f->p = &f->t.model->processes[i];
+	for (i = 0; i < f->m->nprocesses; i++) {
+		if (f->m->processes[i].pid == PID)
+			f->p = &f->m->processes[i];
 	}
 	if (!f->p || !f->p->exit_ns || !f->p->worst_file) {
+		bp_model_free(f->m);
 		bp_timeline_release(&f->t);
 		free(f);
 		return -1;
@@ -89,6 +95,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
+	bp_model_free(f->m);
 	bp_timeline_release(&f->t);
 	free(f);
 	return 0;
@@ -133,17 +140,18 @@ static void test_chart_spans(void **state)
 	struct fixture *f = *state;
 	struct bp_chart_opts o = { .file = "basic.dat", .origin_ns = f->t.origin_ns,
 				   .marks = &f->t.marks };
-	struct bp_chart *c = bp_chart_new(f->t.model, &o);
+	struct bp_chart *c = bp_chart_new(&f->t.window, 2, &o);
 	char *svg = NULL, *lane, want[64];
 	size_t len = 0;
 	FILE *out = open_memstream(&svg, &len);
-	double xmid = 240 + (double)(f->mid - f->t.model->window.since_ns) * BP_CHART_COLUMNS /
-				    (double)(f->t.model->window.until_ns - f->t.model->window.since_ns);
+	double xmid = 240 + (double)(f->mid - f->m->window.since_ns) * BP_CHART_COLUMNS /
+				    (double)(f->m->window.until_ns - f->m->window.since_ns);
 	int x;
 
 	assert_non_null(out);
 	feed(f, bp_chart_span, c);
-	assert_int_equal(bp_chart_write(c, out, f->t.model), 0);
+	bp_chart_attach(c, f->m);
+	assert_int_equal(bp_chart_write(c, out), 0);
 	fclose(out);
 	lane = lane_of(svg, "t3-mmap [11093]");
 	assert_non_null(lane);
@@ -171,7 +179,7 @@ static void test_chart_fold(void **state)
 	struct fixture *f = *state;
 	struct bp_chart_opts o = { .file = "basic.dat", .origin_ns = f->t.origin_ns,
 				   .min_wait_ns = 1000000 };
-	struct bp_chart *c = bp_chart_new(f->t.model, &o);
+	struct bp_chart *c = bp_chart_new(&f->t.window, 2, &o);
 	char *svg = NULL;
 	size_t len = 0, lanes = 0;
 	FILE *out = open_memstream(&svg, &len);
@@ -179,7 +187,8 @@ static void test_chart_fold(void **state)
 
 	assert_non_null(out);
 	feed(f, bp_chart_span, c);
-	assert_int_equal(bp_chart_write(c, out, f->t.model), 0);
+	bp_chart_attach(c, f->m);
+	assert_int_equal(bp_chart_write(c, out), 0);
 	fclose(out);
 	for (s = svg; (s = strstr(s, "<g class=\"lane")); s++)
 		lanes++;
@@ -204,9 +213,9 @@ static void test_chrome_spans(void **state)
 	uint64_t d = f->mid - f->t.origin_ns;
 
 	assert_non_null(out);
-	x = bp_chrome_begin(out, f->t.model, &o);
+	x = bp_chrome_begin(out, f->m, &o);
 	feed(f, bp_chrome_span, x);
-	assert_int_equal(bp_chrome_end(x, f->t.model), 0);
+	assert_int_equal(bp_chrome_end(x, f->m), 0);
 	fclose(out);
 	snprintf(want, sizeof(want),
 		 "{\"ph\":\"X\",\"name\":\"I/O wait\",\"pid\":%d,\"tid\":%d,\"ts\":%llu.%03llu,",
