@@ -567,32 +567,48 @@ static void cpu_strip(FILE *out, const struct bp_chart *c, const struct bp_model
 	fputs("</g>\n", out);
 }
 
-static void disk_strip(FILE *out, const struct bp_model *m, int y)
+/* Disk throughput is averaged over at least this long: a 40 us column would show bursts. */
+#define TPUT_MIN_NS 1000000.0
+
+static void disk_strip(FILE *out, const struct bp_chart *c, const struct bp_model *m, int y)
 {
-	double tput[PLOT_W], most = 0, mb;
+	double bytes[PLOT_W], tput[PLOT_W], most = 0, sum = 0, mb;
 	uint32_t waiting_most = 1;
 	char label[64], names[48] = "";
+	int k, half = c->col_ns < TPUT_MIN_NS ? (int)(TPUT_MIN_NS / c->col_ns / 2) : 0;
 	size_t i, len = 0;
-	int k;
 
 	for (k = 0; k < PLOT_W; k++) {
-		tput[k] = (size_t)k < m->nbuckets ? (double)m->timeline[k].rq_read_bytes : 0;
-		if (tput[k] > most)
-			most = tput[k];
+		bytes[k] = (size_t)k < m->nbuckets ? (double)m->timeline[k].rq_read_bytes : 0;
 		if ((size_t)k < m->nbuckets && m->timeline[k].waiting_max > waiting_most)
 			waiting_most = m->timeline[k].waiting_max;
+	}
+	/* A moving average over 2 * half + 1 columns: bytes per ns. */
+	for (k = 0; k < half && k < PLOT_W; k++)
+		sum += bytes[k];
+	for (k = 0; k < PLOT_W; k++) {
+		int lo = k - half > 0 ? k - half : 0, hi = k + half < PLOT_W ? k + half : PLOT_W - 1;
+
+		if (k + half < PLOT_W)
+			sum += bytes[k + half];
+		if (k - half - 1 >= 0)
+			sum -= bytes[k - half - 1];
+		tput[k] = sum / ((hi - lo + 1) * c->col_ns);
+		if (tput[k] > most)
+			most = tput[k];
 	}
 	for (k = 0; k < PLOT_W; k++)
 		tput[k] = most > 0 ? tput[k] / most * (STRIP_H - 2) : 0;
 	for (i = 0; i < m->ndisks && len + 1 < sizeof(names); i++)
 		len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", i ? "," : "",
 					m->disks[i].name);
-	mb = m->window.bucket_ns ? most * 1e9 / (double)m->window.bucket_ns / 1e6 : 0;
+	mb = most * 1e9 / 1e6;
 	snprintf(label, sizeof(label), "max %.1f MB/s, %u waiting", mb, (unsigned)waiting_most);
 	strip_frame(out, y, "disk reads", label);
 	fputs("<g class=\"disk\">", out);
-	fprintf(out, "<title>block-layer read throughput (%s), max %.1f MB/s; tasks in I/O wait, "
-		"max %u</title>", len ? names : "no disks", mb, (unsigned)waiting_most);
+	fprintf(out, "<title>block-layer read throughput (%s), max %.1f MB/s%s; tasks in I/O wait, "
+		"max %u</title>", len ? names : "no disks", mb, half ? " over 1 ms" : "",
+		(unsigned)waiting_most);
 	columns(out, "tput", tput, PLOT_W, y + STRIP_H, 1);
 	fputs("<path class=\"wq\" d=\"", out);
 	for (k = 0; k < PLOT_W; k++) {
@@ -1060,7 +1076,7 @@ int bp_chart_write(struct bp_chart *c, FILE *out)
 	header(out, c, m);
 	axis(out, c, &l);
 	cpu_strip(out, c, m, l.y_cpu);
-	disk_strip(out, m, l.y_disk);
+	disk_strip(out, c, m, l.y_disk);
 	initcalls(out, c, &l, row_of);
 	services(out, c, m, &l);
 	fprintf(out, "<text x=\"8\" y=\"%d\" font-weight=\"bold\">processes</text>\n",
