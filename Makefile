@@ -4,7 +4,7 @@
 #   make demo       install deps, record the built-in demo, print its report
 #   make bench      run the benchmarks (ratios against peers, printed)
 #   make fuzz       run each fuzz target for a bounded time
-#   make chart-example  regenerate examples/chart.svg (and the chart/export goldens) from basic.dat
+#   make chart-example  regenerate examples/chart.svg and the chart/export goldens from fixtures
 #   make install    prefix=/usr/local DESTDIR=...
 # V=1 shows the full commands.
 

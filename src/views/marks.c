@@ -71,7 +71,8 @@ static const char *phase_of(const char *path)
 {
 	const char *b = base_name(path);
 
-	if (!strcmp(b, "bootprof") || !strcmp(b, "bootprof-init"))
+	/* bootprof's own init wrapper, also when it re-executes itself. */
+	if (!strcmp(b, "bootprof") || !strcmp(b, "bootprof-init") || !strncmp(path, "/proc/", 6))
 		return NULL;
 	if (strstr(b, "switch_root") || strstr(b, "run-init") || strstr(b, "pivot_root"))
 		return "real root";
@@ -259,8 +260,10 @@ void bp_marks_collect(struct bp_plugin_set *set, const struct bp_model *m, uint6
 	ns = first_service_start(m);
 	if (ns)
 		add_mark(out, ns, xstrdup("services"));
-	ns = m->header.stop_ns && m->header.stop_ns <= m->totals.last_ns ? m->header.stop_ns :
-									    m->totals.last_ns;
+	/* The recorder's stop time is on the boot clock; other clocks stop at the last event. */
+	ns = m->header.clock && !strcmp(m->header.clock, "boot") && m->header.stop_ns &&
+			     m->header.stop_ns <= m->window.until_ns ? m->header.stop_ns :
+								       m->totals.last_ns;
 	if (m->header.stop_reason)
 		add_mark(out, ns, xasprintf("stop: %s", m->header.stop_reason));
 	if (out->nphases)
@@ -288,7 +291,8 @@ uint64_t bp_timeline_origin(const char *clock, uint64_t start_ns, uint64_t first
 {
 	uint64_t start = start_ns && start_ns < first_ns ? start_ns : first_ns;
 
-	if (clock && !strcmp(clock, "boot") && start < BOOT_WINDOW_NS)
+	/* Both count from boot: "local" is sched_clock, what early-boot events use. */
+	if (clock && (!strcmp(clock, "boot") || !strcmp(clock, "local")) && start < BOOT_WINDOW_NS)
 		return 0;
 	return start;
 }

@@ -74,9 +74,10 @@ void bp_marks_release(struct bp_marks *marks);
  * @start_ns: the recording's start (metadata), 0 when unknown
  * @first_ns: its first event
  *
- * 0 (kernel start) for a boot-clock recording that starts in the first two
- * minutes after boot; else the recording's start (its first event when
- * that came earlier, as boot-instance events do).
+ * 0 (kernel start) for a recording on the boot or local clock (both count
+ * from boot) that starts in the first two minutes after boot; else the
+ * recording's start (its first event when that came earlier, as
+ * boot-instance events do).
  */
 uint64_t bp_timeline_origin(const char *clock, uint64_t start_ns, uint64_t first_ns);
 

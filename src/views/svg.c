@@ -49,7 +49,7 @@ struct bp_chart {
 	float (*busy)[PLOT_W];   /* by CPU: time it ran a task, per column */
 	struct bp_map tids;      /* tid -> index in tacc */
 	struct lane_acc *tacc;   /* by task (tid), during the pass */
-	size_t ntacc;
+	size_t ntacc, tcap;
 	unsigned char *shown;    /* by process index: 1 own lane, 0 folded into others */
 	struct lane_acc *acc;    /* by process index, after bp_chart_attach() */
 	struct lane_acc others;
@@ -182,8 +182,10 @@ void bp_chart_span(void *arg, const struct bp_span *span)
 	}
 	slot = bp_map_put(&c->tids, (uint64_t)span->tid, 0, &inserted);
 	if (inserted) {
-		if (!(c->ntacc & (c->ntacc - 1)) || !c->ntacc)
-			c->tacc = xrealloc(c->tacc, (c->ntacc ? 2 * c->ntacc : 64) * sizeof(*c->tacc));
+		if (c->ntacc == c->tcap) {
+			c->tcap = c->tcap ? 2 * c->tcap : 64;
+			c->tacc = xrealloc(c->tacc, c->tcap * sizeof(*c->tacc));
+		}
 		memset(&c->tacc[c->ntacc], 0, sizeof(*c->tacc));
 		*slot = c->ntacc++;
 	}
@@ -244,7 +246,7 @@ void bp_chart_attach(struct bp_chart *c, const struct bp_model *m)
 		free(c->tacc[i].col);
 	free(c->tacc);
 	c->tacc = NULL;
-	c->ntacc = 0;
+	c->ntacc = c->tcap = 0;
 	bp_map_release(&c->tids);
 	bp_map_init(&c->tids);
 }
@@ -942,7 +944,9 @@ static void process_lane(FILE *out, const struct bp_chart *c, const struct bp_pr
 {
 	uint64_t end = p->exit_ns && p->exit_ns < c->until ? p->exit_ns : c->until;
 	double x0 = x_of(c, p->start_ns), x1 = x_of(c, end);
-	const char *name = p->nexec ? base_name(exe_of(p)) : p->comm;
+	/* The exec'd name (comm is cut at 15 bytes), unless it was exec'd as /proc/self/exe. */
+	const char *name = p->nexec && strncmp(exe_of(p), "/proc/", 6) ? base_name(exe_of(p)) :
+									      p->comm;
 	int indent = 4 + (depth < MAX_DEPTH ? depth : MAX_DEPTH) * 8;
 	int room = (X0 - 8 - indent) / 6;
 	char label[96];

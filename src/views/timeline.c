@@ -34,9 +34,15 @@ int bp_timeline_open(struct bp_timeline *t, const char *file, const struct bp_ti
 	t->origin_ns = bp_timeline_origin(meta ? meta->clock : NULL, meta ? meta->start_ns : 0,
 					  first);
 	t->ncpus = meta && meta->ncpus > 0 ? meta->ncpus : 1;
-	/* Bounds known before any pass: the recording's start (or first event) and stop. */
-	t->window.since_ns = meta && meta->start_ns && meta->start_ns < first ? meta->start_ns : first;
-	if (meta && meta->stop_ns > t->window.since_ns)
+	/*
+	 * Bounds known before any pass: the first event, and the recording's
+	 * stop when it is on the events' clock: the recorder reads the boot
+	 * clock, while a boot instance's events (trace_instance= on the kernel
+	 * command line) use the local clock, which drifts from it (far, under
+	 * emulation).
+	 */
+	t->window.since_ns = first;
+	if (meta && meta->clock && !strcmp(meta->clock, "boot") && meta->stop_ns > first)
 		t->window.until_ns = meta->stop_ns;
 	if (range->has_since)
 		t->window.since_ns = t->origin_ns + range->since_ns;

@@ -67,7 +67,27 @@ expect "--since/--until narrow the axis" '
 	"$BOOTPROF" chart --since 0.01 --until 0.02 "$REC" -o "$TEST_DIR/win.svg" &&
 	grep -q "span: 0.010000 s .. 0.020000 s" "$TEST_DIR/win.svg"'
 
-# 3. A real browser.
+# 3. A boot: PID 1's execs make the phases, the initcall plugin the initcall bars.
+BOOT=$FIX/boot.dat
+"$BOOTPROF" chart "$BOOT" -o "$TEST_DIR/boot.svg" 2>"$TEST_DIR/boot.err"
+grep -o '<g class="phases">.*' "$TEST_DIR/boot.svg" | grep -o '<title>[^<]*</title>' |
+	sed 's/<[^>]*>//g' >"$TEST_DIR/phases"
+expect "boot: 0 is the kernel's start" 'grep -q "span: 0.000 s \.\." "$TEST_DIR/boot.svg"'
+expect "boot: phases kernel, initramfs, init, stop, in this order" '
+	cat "$TEST_DIR/phases"
+	[ "$(sed "s/^[0-9.]* s: //" "$TEST_DIR/phases" | tr "\n" "|")" = \
+		"kernel|initramfs /init|init /sbin/test-init|stop: file /run/test-done appeared|" ]'
+expect "boot: the initramfs phase starts at the exec of /init" '
+	t=$("$BOOTPROF" dump --events sched:sched_process_exec "$BOOT" | grep "filename=/init pid=1 " |
+		awk "{ printf \"%.3f\", \$1 }")
+	echo "exec of /init at $t s"; grep -q "^$t s: initramfs /init" "$TEST_DIR/phases"'
+calls=$("$BOOTPROF" report --format json "$BOOT" | jq .plugins.initcall.count)
+expect "boot: one bar per initcall of the initcall plugin ($calls)" '
+	[ "$(grep -o "<rect class=\"ic\" x=" "$TEST_DIR/boot.svg" | wc -l)" -eq $((calls + 1)) ]'
+expect "examples/chart.svg is up to date (make chart-example)" '
+	sed "s|$BOOT|boot.dat|" "$TEST_DIR/boot.svg" | cmp -s - "$TOP/examples/chart.svg"'
+
+# 4. A real browser.
 CHROMIUM=$(command -v chromium || command -v chromium-browser)
 if [ -z "$CHROMIUM" ]; then
 	skip "chromium renders the chart" "chromium not installed (scripts/deps.sh check)"
