@@ -25,7 +25,7 @@ if [ ! -s "$DAT" ]; then
 	"$BP" record -f -b 131072 -o "$DAT" -- "$DIR/forks" "$DIR/forks-file" 5000 4 600 >/dev/null
 fi
 events=$("$BP" dump --count "$DAT" | awk '$2 == "total" { print $1 }')
-procs=$("$BP" report --format json "$DAT" 2>/dev/null | grep -c '"pid":' || true)
+procs=$("$BP" report --format json "$DAT" 2>/dev/null | jq '.processes | length')
 cat "$DAT" >/dev/null
 
 # best of 3: elapsed, user+sys CPU, peak RSS (KiB)

@@ -27,6 +27,7 @@
 #define MAX_DEPTH 12                   /* indentation levels of process labels */
 #define INITCALL_ROWS 4
 #define TOP_FILE_MARKS 3
+#define MAX_CPUS 8192                  /* CPU numbers above are ignored (corrupt) */
 
 /* Tracked states per pixel column; their order is the tie-break (first wins). */
 enum { ST_IO, ST_OTHER, ST_RUN, ST_RUNNABLE, ST_SLEEP, NST };
@@ -45,8 +46,9 @@ struct bp_chart {
 	struct bp_chart_opts o;
 	uint64_t since, until;   /* the window */
 	double col_ns;           /* width of one column */
-	int ncpus;
+	int ncpus;               /* for the CPU strip: the model's, at least nbusy */
 	float (*busy)[PLOT_W];   /* by CPU: time it ran a task, per column */
+	int nbusy;
 	struct bp_map tids;      /* tid -> index in tacc */
 	struct lane_acc *tacc;   /* by task (tid), during the pass */
 	size_t ntacc, tcap;
@@ -148,7 +150,6 @@ struct bp_chart *bp_chart_new(const struct bp_window *w, int ncpus, const struct
 	c->until = w->until_ns > c->since ? w->until_ns : c->since + 1;
 	c->col_ns = (double)(c->until - c->since) / PLOT_W;
 	c->ncpus = ncpus > 0 ? ncpus : 1;
-	c->busy = xcalloc((size_t)c->ncpus, sizeof(*c->busy));
 	bp_map_init(&c->tids);
 	return c;
 }
@@ -168,7 +169,12 @@ void bp_chart_span(void *arg, const struct bp_span *span)
 
 	if (span->tid <= 0 || (unsigned)span->state > BP_SPAN_SLEEP || span->end_ns <= span->start_ns)
 		return;
-	if (span->state == BP_SPAN_RUN && span->cpu >= 0 && span->cpu < c->ncpus) {
+	if (span->state == BP_SPAN_RUN && span->cpu >= 0 && span->cpu < MAX_CPUS) {
+		if (span->cpu >= c->nbusy) {
+			c->busy = xrealloc(c->busy, (size_t)(span->cpu + 1) * sizeof(*c->busy));
+			memset(c->busy + c->nbusy, 0, (size_t)(span->cpu + 1 - c->nbusy) * sizeof(*c->busy));
+			c->nbusy = span->cpu + 1;
+		}
 		k0 = col_of(c, span->start_ns);
 		k1 = col_of(c, span->end_ns);
 		for (k = k0; k <= k1; k++) {
@@ -222,6 +228,10 @@ void bp_chart_attach(struct bp_chart *c, const struct bp_model *m)
 	size_t i, j;
 
 	c->m = m;
+	if (m->header.ncpus > c->ncpus)
+		c->ncpus = m->header.ncpus;
+	if (c->nbusy > c->ncpus)
+		c->ncpus = c->nbusy;
 	c->shown = xcalloc(m->nprocesses + 1, 1);
 	c->acc = xcalloc(m->nprocesses + 1, sizeof(*c->acc));
 	for (i = 0; i < m->nprocesses; i++) {
@@ -551,7 +561,7 @@ static void cpu_strip(FILE *out, const struct bp_chart *c, const struct bp_model
 		double b = 0, iw = 0;
 
 		/* A CPU is busy at most the whole column, whatever its spans claim. */
-		for (cpu = 0; cpu < c->ncpus; cpu++)
+		for (cpu = 0; cpu < c->nbusy; cpu++)
 			b += c->busy[cpu][k] < c->col_ns ? c->busy[cpu][k] : c->col_ns;
 		b /= c->col_ns * c->ncpus;
 		if ((size_t)k < m->nbuckets && m->window.bucket_ns)
