@@ -4,6 +4,7 @@
 #   make demo       install deps, record the built-in demo, print its report
 #   make bench      run the benchmarks (ratios against peers, printed)
 #   make fuzz       run each fuzz target for a bounded time
+#   make chart-example  regenerate examples/chart.svg and the chart/export goldens from fixtures
 #   make install    prefix=/usr/local DESTDIR=...
 # V=1 shows the full commands.
 
@@ -112,6 +113,12 @@ static:
 
 bench: all
 	$(Q)bench/run.sh
+
+# The README's picture and the goldens of t8100/t8101, from the checked-in
+# fixture: regenerated, never edited.
+chart-example: bootprof
+	$(Q)tests/fixtures/make-chart-fixtures.sh
+.PHONY: chart-example
 
 # ---- fuzzing: libFuzzer targets (clang) and a replay driver (make check) ----
 FUZZ_TARGETS := reader meta model

@@ -7,6 +7,7 @@
 # Usage: scripts/demo-boot.sh [REPORT-OPTIONS...]     (as root; needs network once)
 #   KERNEL=6.1|6.12   which kernel (default 6.12)
 #   KEEP=DIR          keep the images, console log and recording in DIR
+#   CHART=FILE        where to write the boot's chart (default: demo-boot.svg at the top)
 set -e
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 KERNEL=${KERNEL:-6.12}
@@ -40,3 +41,9 @@ boot_fetch_recording || fail "the boot saved no recording"
 say "booted in $BOOT_SECONDS s; recording $(stat -c %s "$TEST_DIR/latest.dat") bytes"
 echo
 "$TOP/build-static/bootprof" report "$@" "$TEST_DIR/latest.dat"
+# The boot's chart next to the report, kept after the demo.
+chart=${CHART:-$TOP/demo-boot.svg}
+if "$TOP/build/bootprof" chart --force "$TEST_DIR/latest.dat" -o "$chart"; then
+	echo
+	echo "chart of this boot: $chart"
+fi

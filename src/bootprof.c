@@ -34,6 +34,8 @@ static const struct bp_cmd commands[] = {
 	CMD(dump, "print the raw events of a recording, one per line"),
 	CMD(readahead, "make a readahead pack of the pages a recording used"),
 	CMD(replay, "preload a readahead pack into the page cache"),
+	CMD(chart, "draw the bootchart of a recording as one SVG"),
+	CMD(export, "write a recording as a Chrome/Perfetto trace (JSON)"),
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -34,5 +34,7 @@ BP_DECLARE_CMD(top);
 BP_DECLARE_CMD(dump);
 BP_DECLARE_CMD(readahead);
 BP_DECLARE_CMD(replay);
+BP_DECLARE_CMD(chart);
+BP_DECLARE_CMD(export);
 
 #endif

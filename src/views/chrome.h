@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BP_VIEWS_CHROME_H
+#define BP_VIEWS_CHROME_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analysis/model.h"
+#include "views/marks.h"
+
+/*
+ * The Trace Event Format (Chrome's JSON trace, which Perfetto UI,
+ * chrome://tracing and speedscope open), written as the recording streams:
+ *
+ *   x = bp_chrome_begin(out, m1, &opts);   header, process and thread names
+ *   hooks.span = bp_chrome_span; hooks.arg = x;
+ *   m2 = bp_model_build(...same window..., &hooks);   one X event per span
+ *   bp_chrome_end(x, m2);                  counters, first reads, phases; frees x
+ *
+ * Timestamps are microseconds (with ns decimals) from the timeline's 0.
+ * Events: "M" process_name / thread_name; "X" running / I/O wait (args
+ * cause, file, bytes) / other uninterruptible sleep, per thread; "C"
+ * counters "disk read" (MB/s) and "tasks in I/O wait", on pid 0; "i"
+ * instants: each file's first read (thread scope, on its first reader)
+ * and each phase (global scope).
+ */
+
+struct bp_chrome_opts {
+	const char *file;          /* the recording's name, for otherData */
+	uint64_t origin_ns;        /* the timeline's 0 (bp_timeline_origin()) */
+	const struct bp_marks *marks; /* phases, or NULL; borrowed until bp_chrome_end() */
+};
+
+struct bp_chrome;
+
+/**
+ * bp_chrome_begin() - start the trace
+ * @out: stream
+ * @m: the first pass's model; borrowed until bp_chrome_end()
+ * @o: options (copied)
+ *
+ * Return: the writer (freed by bp_chrome_end()).
+ */
+struct bp_chrome *bp_chrome_begin(FILE *out, const struct bp_model *m,
+				  const struct bp_chrome_opts *o);
+
+/* The span hook (bp_build_hooks.span; arg: the writer). */
+void bp_chrome_span(void *arg, const struct bp_span *span);
+
+/**
+ * bp_chrome_end() - finish the trace and free the writer
+ * @x: writer, or NULL (no-op, returns -1)
+ * @m: the second pass's model (its timeline makes the counters), or NULL
+ *     to only close the JSON
+ *
+ * Return: 0, or -1 with bp_set_error() on a write error.
+ */
+int bp_chrome_end(struct bp_chrome *x, const struct bp_model *m);
+
+#endif

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BP_VIEWS_MARKS_H
+#define BP_VIEWS_MARKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/model.h"
+
+/*
+ * What a timeline (chart, export) shows besides processes: the boot's
+ * phase markers and the kernel's initcalls. Both come from plugins run
+ * during the model's pass, never from parsing events here:
+ *  - phases: a private plugin watches PID 1's execs (the initramfs's /init,
+ *    switch_root/run-init/pivot_root, the real init), plus the first
+ *    service start from the model and the stop condition from the header;
+ *  - initcalls: the initcall plugin's table (all calls: initcall.top=0).
+ *
+ *   set = bp_marks_plugins();            pass bp_plugins_hooks(set) to bp_model_build()
+ *   bp_marks_collect(set, model, &marks);
+ *   ...
+ *   bp_marks_release(&marks); bp_plugins_free(set);
+ */
+
+struct bp_plugin_set;
+
+/* One phase marker: the instant a phase begins. */
+struct bp_mark {
+	uint64_t ns;    /* recording clock */
+	char *name;     /* "kernel", "initramfs /init", "real root", "init /sbin/init" ...; owned */
+};
+
+/* One initcall, as the initcall plugin measured it. */
+struct bp_initcall_bar {
+	uint64_t start_ns;
+	uint64_t duration_ns;  /* as the plugin printed it: 3 significant digits */
+	char *name;            /* function name or address; owned */
+	char *level;           /* initcall level, or "?"; owned */
+};
+
+struct bp_marks {
+	struct bp_mark *phases;        /* by time */
+	size_t nphases;
+	struct bp_initcall_bar *calls; /* by start */
+	size_t ncalls;
+};
+
+/**
+ * bp_marks_plugins() - the plugins whose output bp_marks_collect() reads
+ *
+ * Return: a new plugin set (bp_plugins_free()), not started.
+ */
+struct bp_plugin_set *bp_marks_plugins(void);
+
+/**
+ * bp_marks_collect() - phases and initcalls after the model's pass
+ * @set: the set from bp_marks_plugins(), started and fed by the pass
+ * @m: the finished model
+ * @origin_ns: the timeline's 0 (bp_timeline_origin()): a "kernel" phase
+ *             from 0 when it is the kernel's start
+ * @out: filled; release with bp_marks_release()
+ *
+ * Runs the plugins' model callbacks (bp_plugins_finish()).
+ */
+void bp_marks_collect(struct bp_plugin_set *set, const struct bp_model *m, uint64_t origin_ns,
+		      struct bp_marks *out);
+
+/* Free what bp_marks_collect() filled; safe on a zeroed struct. */
+void bp_marks_release(struct bp_marks *marks);
+
+/**
+ * bp_timeline_origin() - the instant a timeline's 0 stands for
+ * @clock: the recording's trace clock ("boot", "local" ...), or NULL
+ * @start_ns: the recording's start (metadata), 0 when unknown
+ * @first_ns: its first event
+ *
+ * 0 (kernel start) for a recording on the boot or local clock (both count
+ * from boot) that starts in the first two minutes after boot; else the
+ * recording's start (its first event when that came earlier, as
+ * boot-instance events do).
+ */
+uint64_t bp_timeline_origin(const char *clock, uint64_t start_ns, uint64_t first_ns);
+
+#endif

@@ -1,0 +1,1113 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The bootchart as one SVG (see svg.h). Every number drawn comes from the
+ * model and the span hook; this file only lays them out.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/map.h"
+#include "util/xalloc.h"
+#include "views/format.h"
+#include "views/svg.h"
+#include "views/timeline.h"
+
+/* Geometry, px. */
+#define WIDTH 1400
+#define X0 240                         /* left edge of the plot */
+#define PLOT_W BP_CHART_COLUMNS        /* one px per column */
+#define LANE_H 12
+#define BAR_H 9
+#define STRIP_H 50
+#define MAX_DEPTH 12                   /* indentation levels of process labels */
+#define INITCALL_ROWS 4
+#define TOP_FILE_MARKS 3
+#define MAX_CPUS 8192                  /* CPU numbers above are ignored (corrupt) */
+
+/* Tracked states per pixel column; their order is the tie-break (first wins). */
+enum { ST_IO, ST_OTHER, ST_RUN, ST_RUNNABLE, ST_SLEEP, NST };
+static const char *const st_class[NST] = { "io", "dw", "run", "rq", "sl" };
+
+/* Span time of one lane (or task) over the pixel columns [c0, c0 + n). */
+struct lane_acc {
+	int c0;
+	int n;
+	int cap;                 /* columns allocated (>= n) */
+	float (*col)[NST];
+};
+
+struct bp_chart {
+	const struct bp_model *m; /* set by bp_chart_attach() */
+	struct bp_chart_opts o;
+	uint64_t since, until;   /* the window */
+	double col_ns;           /* width of one column */
+	int ncpus;               /* for the CPU strip: the model's, at least nbusy */
+	float (*busy)[PLOT_W];   /* by CPU: time it ran a task, per column */
+	int nbusy;
+	struct bp_map tids;      /* tid -> index in tacc */
+	struct lane_acc *tacc;   /* by task (tid), during the pass */
+	size_t ntacc, tcap;
+	unsigned char *shown;    /* by process index: 1 own lane, 0 folded into others */
+	struct lane_acc *acc;    /* by process index, after bp_chart_attach() */
+	struct lane_acc others;
+	size_t nothers;
+};
+
+/* ---- geometry ---- */
+
+static int col_of(const struct bp_chart *c, uint64_t ns)
+{
+	double x;
+
+	if (ns <= c->since)
+		return 0;
+	x = (double)(ns - c->since) / c->col_ns;
+	return x >= PLOT_W ? PLOT_W - 1 : (int)x;
+}
+
+static double x_of(const struct bp_chart *c, uint64_t ns)
+{
+	if (ns <= c->since)
+		return X0;
+	if (ns >= c->until)
+		return X0 + PLOT_W;
+	return X0 + (double)(ns - c->since) / c->col_ns;
+}
+
+uint64_t bp_chart_bucket_ns(const struct bp_window *w)
+{
+	uint64_t span = w->until_ns > w->since_ns ? w->until_ns - w->since_ns : 1;
+
+	return span / PLOT_W + 1;
+}
+
+/* ---- accumulating spans ---- */
+
+/* Make a cover columns [k0, k1]; spans of a task come in time order: mostly rightwards. */
+static void acc_cover(struct lane_acc *a, int k0, int k1)
+{
+	int lo, hi, n;
+
+	if (!a->col) {
+		a->c0 = k0;
+		a->n = k1 - k0 + 1;
+		a->cap = a->n < 8 ? 8 : a->n;
+		a->col = xcalloc((size_t)a->cap, sizeof(*a->col));
+		return;
+	}
+	lo = k0 < a->c0 ? k0 : a->c0;
+	hi = k1 > a->c0 + a->n - 1 ? k1 : a->c0 + a->n - 1;
+	n = hi - lo + 1;
+	if (lo == a->c0 && n <= a->cap) {
+		a->n = n;
+		return;
+	}
+	if (n > a->cap || lo < a->c0) {
+		int cap = n > 2 * a->cap ? n : 2 * a->cap;
+
+		if (cap > PLOT_W)
+			cap = PLOT_W > n ? PLOT_W : n;
+		a->col = xrealloc(a->col, (size_t)cap * sizeof(*a->col));
+		memset(a->col + a->cap, 0, (size_t)(cap - a->cap) * sizeof(*a->col));
+		a->cap = cap;
+	}
+	if (lo < a->c0) {
+		memmove(a->col + (a->c0 - lo), a->col, (size_t)a->n * sizeof(*a->col));
+		memset(a->col, 0, (size_t)(a->c0 - lo) * sizeof(*a->col));
+	}
+	a->c0 = lo;
+	a->n = n;
+}
+
+/* Add [start, end) of state st to a's columns. */
+static void acc_add(const struct bp_chart *c, struct lane_acc *a, int st, uint64_t start,
+		    uint64_t end)
+{
+	int k, k0 = col_of(c, start), k1 = col_of(c, end);
+
+	acc_cover(a, k0, k1);
+	for (k = k0; k <= k1; k++) {
+		double lo = c->since + k * c->col_ns, hi = lo + c->col_ns;
+		double s = (double)start > lo ? (double)start : lo;
+		double e = (double)end < hi ? (double)end : hi;
+
+		if (e > s)
+			a->col[k - a->c0][st] += (float)(e - s);
+	}
+}
+
+struct bp_chart *bp_chart_new(const struct bp_window *w, int ncpus, const struct bp_chart_opts *o)
+{
+	struct bp_chart *c = xcalloc(1, sizeof(*c));
+
+	c->o = *o;
+	c->since = w->since_ns;
+	c->until = w->until_ns > c->since ? w->until_ns : c->since + 1;
+	c->col_ns = (double)(c->until - c->since) / PLOT_W;
+	c->ncpus = ncpus > 0 ? ncpus : 1;
+	bp_map_init(&c->tids);
+	return c;
+}
+
+void bp_chart_span(void *arg, const struct bp_span *span)
+{
+	static const int state_of[] = {
+		[BP_SPAN_RUN] = ST_RUN,
+		[BP_SPAN_RUNNABLE] = ST_RUNNABLE,
+		[BP_SPAN_IO_WAIT] = ST_IO,
+		[BP_SPAN_OTHER_WAIT] = ST_OTHER,
+		[BP_SPAN_SLEEP] = ST_SLEEP,
+	};
+	struct bp_chart *c = arg;
+	uint64_t *slot;
+	int k, k0, k1, inserted;
+
+	if (span->tid <= 0 || (unsigned)span->state > BP_SPAN_SLEEP || span->end_ns <= span->start_ns)
+		return;
+	if (span->state == BP_SPAN_RUN && span->cpu >= 0 && span->cpu < MAX_CPUS) {
+		if (span->cpu >= c->nbusy) {
+			c->busy = xrealloc(c->busy, (size_t)(span->cpu + 1) * sizeof(*c->busy));
+			memset(c->busy + c->nbusy, 0, (size_t)(span->cpu + 1 - c->nbusy) * sizeof(*c->busy));
+			c->nbusy = span->cpu + 1;
+		}
+		k0 = col_of(c, span->start_ns);
+		k1 = col_of(c, span->end_ns);
+		for (k = k0; k <= k1; k++) {
+			double lo = c->since + k * c->col_ns, hi = lo + c->col_ns;
+			double s = (double)span->start_ns > lo ? (double)span->start_ns : lo;
+			double e = (double)span->end_ns < hi ? (double)span->end_ns : hi;
+
+			if (e > s)
+				c->busy[span->cpu][k] += (float)(e - s);
+		}
+	}
+	slot = bp_map_put(&c->tids, (uint64_t)span->tid, 0, &inserted);
+	if (inserted) {
+		if (c->ntacc == c->tcap) {
+			c->tcap = c->tcap ? 2 * c->tcap : 64;
+			c->tacc = xrealloc(c->tacc, c->tcap * sizeof(*c->tacc));
+		}
+		memset(&c->tacc[c->ntacc], 0, sizeof(*c->tacc));
+		*slot = c->ntacc++;
+	}
+	acc_add(c, &c->tacc[*slot], state_of[span->state], span->start_ns, span->end_ns);
+}
+
+static int process_shown(const struct bp_chart_opts *o, const struct bp_process *p)
+{
+	return p->wait_ns >= o->min_wait_ns && p->bytes_read >= o->min_bytes;
+}
+
+/* Add the columns of task acc t inside [k0, k1] to lane acc a. */
+static void acc_merge(struct lane_acc *a, const struct lane_acc *t, int k0, int k1)
+{
+	int k, s;
+
+	if (!t->col)
+		return;
+	if (k0 < t->c0)
+		k0 = t->c0;
+	if (k1 > t->c0 + t->n - 1)
+		k1 = t->c0 + t->n - 1;
+	if (k1 < k0)
+		return;
+	acc_cover(a, k0, k1);
+	for (k = k0; k <= k1; k++) {
+		for (s = 0; s < NST; s++)
+			a->col[k - a->c0][s] += t->col[k - t->c0][s];
+	}
+}
+
+void bp_chart_attach(struct bp_chart *c, const struct bp_model *m)
+{
+	size_t i, j;
+
+	c->m = m;
+	if (m->header.ncpus > c->ncpus)
+		c->ncpus = m->header.ncpus;
+	if (c->nbusy > c->ncpus)
+		c->ncpus = c->nbusy;
+	c->shown = xcalloc(m->nprocesses + 1, 1);
+	c->acc = xcalloc(m->nprocesses + 1, sizeof(*c->acc));
+	for (i = 0; i < m->nprocesses; i++) {
+		const struct bp_process *p = &m->processes[i];
+		struct lane_acc *lane;
+
+		c->shown[i] = (unsigned char)process_shown(&c->o, p);
+		c->nothers += !c->shown[i];
+		lane = c->shown[i] ? &c->acc[i] : &c->others;
+		/* A thread's columns only: a reused tid's other tasks belong elsewhere. */
+		for (j = 0; j < p->nthreads; j++) {
+			const struct bp_thread *t = p->threads[j];
+			const uint64_t *slot = bp_map_get(&c->tids, (uint64_t)t->tid, 0);
+
+			if (slot)
+				acc_merge(lane, &c->tacc[*slot], col_of(c, t->start_ns),
+					  t->exit_ns ? col_of(c, t->exit_ns) : PLOT_W - 1);
+		}
+	}
+	/* The task columns are merged into lanes: free them now. */
+	for (i = 0; i < c->ntacc; i++)
+		free(c->tacc[i].col);
+	free(c->tacc);
+	c->tacc = NULL;
+	c->ntacc = c->tcap = 0;
+	bp_map_release(&c->tids);
+	bp_map_init(&c->tids);
+}
+
+void bp_chart_free(struct bp_chart *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	for (i = 0; c->m && i < c->m->nprocesses; i++)
+		free(c->acc[i].col);
+	for (i = 0; i < c->ntacc; i++)
+		free(c->tacc[i].col);
+	free(c->tacc);
+	bp_map_release(&c->tids);
+	free(c->acc);
+	free(c->others.col);
+	free(c->shown);
+	free(c->busy);
+	free(c);
+}
+
+/* ---- output helpers ---- */
+
+/* Length of the valid UTF-8 sequence at s, 0 when it is not one. */
+static size_t utf8_seq(const unsigned char *s)
+{
+	size_t n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+	if (s[0] > 0xf4)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	}
+	return n;
+}
+
+/* Text as XML character data: escaped, control characters and bad UTF-8 as '?'. */
+static void xml_text(FILE *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t n;
+
+	while (*p) {
+		switch (*p) {
+		case '&': fputs("&amp;", out); p++; continue;
+		case '<': fputs("&lt;", out); p++; continue;
+		case '>': fputs("&gt;", out); p++; continue;
+		case '"': fputs("&quot;", out); p++; continue;
+		default: break;
+		}
+		n = utf8_seq(p);
+		if (*p < 0x20 && *p != '\n' && *p != '\t')
+			n = 0;
+		if (!n) {
+			fputc('?', out);
+			p++;
+			continue;
+		}
+		fwrite(p, 1, n, out);
+		p += n;
+	}
+}
+
+/* Seconds from the origin with ms (or finer when the chart is short). */
+static void fmt_at(const struct bp_chart *c, char *buf, size_t len, uint64_t ns)
+{
+	double s = ns >= c->o.origin_ns ? (double)(ns - c->o.origin_ns) / 1e9 :
+					  -(double)(c->o.origin_ns - ns) / 1e9;
+
+	snprintf(buf, len, c->until - c->since < 100000000ull ? "%.6f s" : "%.3f s", s);
+}
+
+static const char *exe_of(const struct bp_process *p)
+{
+	return p->nexec ? p->exec[p->nexec - 1] : p->comm;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s && s[1] ? s + 1 : path;
+}
+
+/* The state drawn in a column: the one with most time (ties: io, dw, run, rq, sl). */
+static int dominant(const float *v)
+{
+	int s, best = NST;
+	float most = 0;
+
+	for (s = 0; s < NST; s++) {
+		if (v[s] > most) {
+			most = v[s];
+			best = s;
+		}
+	}
+	return best;
+}
+
+/* One path per drawn state: the runs of columns where that state dominates. */
+static void lane_runs(FILE *out, const struct lane_acc *a, int y)
+{
+	unsigned char dom[PLOT_W];
+	int s, k, start;
+
+	if (!a->col)
+		return;
+	for (k = 0; k < a->n; k++)
+		dom[k] = (unsigned char)dominant(a->col[k]);
+	for (s = 0; s < ST_SLEEP; s++) {
+		int any = 0;
+
+		for (k = 0, start = -1; k <= a->n; k++) {
+			int here = k < a->n && dom[k] == s;
+
+			if (here && start < 0)
+				start = k;
+			if (here || start < 0)
+				continue;
+			if (!any)
+				fprintf(out, "<path class=\"%s\" d=\"", st_class[s]);
+			any = 1;
+			fprintf(out, "M%d %dh%dv%dh-%dz", X0 + a->c0 + start, y, k - start, BAR_H,
+				k - start);
+			start = -1;
+		}
+		if (any)
+			fputs("\"/>", out);
+	}
+}
+
+/*
+ * Columns of heights h[k] (px) standing on base (up when up, else hanging
+ * from base downwards), as one path; equal neighbours merge.
+ */
+static void columns(FILE *out, const char *cls, const double *h, int n, int base, int up)
+{
+	int k, start = 0, any = 0;
+	long prev = -1;
+
+	for (k = 0; k <= n; k++) {
+		long cur = k < n ? lround(h[k] * 2) : -1; /* half-pixel steps */
+
+		if (k < n && cur == prev)
+			continue;
+		if (prev > 0) {
+			if (!any)
+				fprintf(out, "<path class=\"%s\" d=\"", cls);
+			any = 1;
+			fprintf(out, "M%d %dv%s%.1fh%dv%s%.1fz", X0 + start, base, up ? "-" : "",
+				prev / 2.0, k - start, up ? "" : "-", prev / 2.0);
+		}
+		prev = cur;
+		start = k;
+	}
+	if (any)
+		fputs("\"/>\n", out);
+}
+
+/* A "nice" tick step (1, 2, 5 x 10^k seconds) for about 10 ticks. */
+static double tick_step(double span_s)
+{
+	double raw = span_s / 10, p = pow(10, floor(log10(raw)));
+
+	if (raw / p >= 5)
+		return 5 * p;
+	if (raw / p >= 2)
+		return 2 * p;
+	return p;
+}
+
+struct layout {
+	int y_axis, y_cpu, y_disk, y_initcalls, y_services, y_lanes, y_legend, height;
+	int initcall_rows;
+	size_t nservices, nlanes;
+};
+
+/* ---- the header ---- */
+
+static void header(FILE *out, const struct bp_chart *c, const struct bp_model *m)
+{
+	const struct bp_model_header *h = &m->header;
+	const struct bp_totals *t = &m->totals;
+	char a[BP_FMT_LEN], b[BP_FMT_LEN], d[BP_FMT_LEN], e[BP_FMT_LEN];
+
+	fputs("<text class=\"h\" x=\"8\" y=\"20\">bootprof chart: ", out);
+	xml_text(out, c->o.file ? c->o.file : "-");
+	fputs("</text>\n<text x=\"8\" y=\"38\">host: ", out);
+	xml_text(out, h->hostname ? h->hostname : "?");
+	fputs("   kernel: ", out);
+	xml_text(out, h->kernel_release ? h->kernel_release : "?");
+	if (h->machine) {
+		fputs(" (", out);
+		xml_text(out, h->machine);
+		fputc(')', out);
+	}
+	fprintf(out, "   cpus: %d   clock: ", h->ncpus);
+	xml_text(out, h->clock ? h->clock : "?");
+	if (h->stop_reason) {
+		fputs("   stopped: ", out);
+		xml_text(out, h->stop_reason);
+	}
+	fmt_at(c, a, sizeof(a), c->since);
+	fmt_at(c, b, sizeof(b), c->until);
+	fprintf(out, "</text>\n<text x=\"8\" y=\"54\">span: %s .. %s (%s)   events: %" PRIu64
+		"   lost events: %" PRIu64 "%s%s</text>\n", a, b,
+		bp_fmt_ns(d, c->until - c->since), t->events, t->lost_events,
+		t->lost_events || t->lost_pages ? " (every total is a lower bound)" : "",
+		t->truncated ? "   TRUNCATED recording" : "");
+	fprintf(out, "<text x=\"8\" y=\"70\">read from storage: %s   I/O wait: %s   CPU idle "
+		"while waiting: %s   ", bp_fmt_bytes(a, t->read_bytes), bp_fmt_ns(b, t->wait_ns),
+		bp_fmt_ns(d, t->idle_wait_ns));
+	if (t->attributed_permille >= 0)
+		fprintf(out, "attributed: %" PRId64 ".%" PRId64 "%% of %s read at the block layer",
+			t->attributed_permille / 10, t->attributed_permille % 10,
+			bp_fmt_bytes(e, t->rq_read_bytes));
+	else
+		fputs("attributed: not available (no block-layer events)", out);
+	fputs("</text>\n", out);
+}
+
+/* ---- axis and phases ---- */
+
+static void axis(FILE *out, const struct bp_chart *c, const struct layout *l)
+{
+	double span_s = (double)(c->until - c->since) / 1e9, step = tick_step(span_s);
+	double from = ((double)c->since - (double)c->o.origin_ns) / 1e9, t;
+	int decimals = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
+	long i;
+
+	fprintf(out, "<path class=\"axis\" d=\"M%d %dh%d\"/>\n", X0, l->y_axis, PLOT_W);
+	fputs("<g class=\"ticks\">", out);
+	for (i = (long)ceil(from / step - 1e-9);; i++) {
+		double x;
+
+		t = (double)i * step;
+		x = X0 + (t - from) * 1e9 / c->col_ns;
+		if (x > X0 + PLOT_W + 0.01)
+			break;
+		fprintf(out, "<path class=\"grid\" d=\"M%.1f %dV%d\"/>", x, l->y_axis, l->y_legend - 10);
+		fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.*f s</text>", x,
+			l->y_axis - 4, decimals, t);
+	}
+	fputs("</g>\n", out);
+}
+
+static void phases(FILE *out, const struct bp_chart *c, const struct layout *l)
+{
+	const struct bp_marks *mk = c->o.marks;
+	size_t i, row = 0;
+
+	if (!mk || !mk->nphases)
+		return;
+	fputs("<g class=\"phases\">", out);
+	for (i = 0; i < mk->nphases; i++) {
+		const struct bp_mark *p = &mk->phases[i];
+		char at[BP_FMT_LEN];
+		double x;
+
+		if (p->ns < c->since || p->ns > c->until)
+			continue;
+		x = x_of(c, p->ns);
+		fmt_at(c, at, sizeof(at), p->ns);
+		fprintf(out, "<g><title>%s: ", at);
+		xml_text(out, p->name);
+		fprintf(out, "</title><path class=\"ph\" d=\"M%.1f %dV%d\"/>", x,
+			l->y_axis - 30 + (int)(row % 2) * 11, l->y_legend - 10);
+		fprintf(out, "<text class=\"phl\" x=\"%.1f\" y=\"%d\">", x + 2,
+			l->y_axis - 22 + (int)(row % 2) * 11);
+		xml_text(out, p->name);
+		fputs("</text></g>", out);
+		row++;
+	}
+	fputs("</g>\n", out);
+}
+
+/* ---- strips ---- */
+
+static void strip_frame(FILE *out, int y, const char *label, const char *note)
+{
+	fprintf(out, "<rect class=\"strip\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", X0, y,
+		PLOT_W, STRIP_H);
+	fprintf(out, "<text x=\"8\" y=\"%d\">%s</text>", y + 14, label);
+	fprintf(out, "<text class=\"small\" x=\"8\" y=\"%d\">", y + 28);
+	xml_text(out, note);
+	fputs("</text>\n", out);
+}
+
+static void cpu_strip(FILE *out, const struct bp_chart *c, const struct bp_model *m, int y)
+{
+	double busy[PLOT_W], idle_wait[PLOT_W];
+	int k, cpu;
+	char note[64];
+
+	for (k = 0; k < PLOT_W; k++) {
+		double b = 0, iw = 0;
+
+		/* A CPU is busy at most the whole column, whatever its spans claim. */
+		for (cpu = 0; cpu < c->nbusy; cpu++)
+			b += c->busy[cpu][k] < c->col_ns ? c->busy[cpu][k] : c->col_ns;
+		b /= c->col_ns * c->ncpus;
+		if ((size_t)k < m->nbuckets && m->window.bucket_ns)
+			iw = (double)m->timeline[k].idle_wait_ns / (double)m->window.bucket_ns;
+		if (iw > 1 - b)
+			iw = 1 - b;
+		busy[k] = b * STRIP_H;
+		idle_wait[k] = iw > 0 ? iw * STRIP_H : 0;
+	}
+	snprintf(note, sizeof(note), "%d CPUs, busy / idle on I/O", c->ncpus);
+	strip_frame(out, y, "CPU", note);
+	fputs("<g class=\"cpu\">", out);
+	columns(out, "busy", busy, PLOT_W, y + STRIP_H, 1);
+	columns(out, "iw", idle_wait, PLOT_W, y, 0);
+	fputs("</g>\n", out);
+}
+
+/* Disk throughput is averaged over at least this long: a 40 us column would show bursts. */
+#define TPUT_MIN_NS 1000000.0
+
+static void disk_strip(FILE *out, const struct bp_chart *c, const struct bp_model *m, int y)
+{
+	double bytes[PLOT_W], tput[PLOT_W], most = 0, sum = 0, mb;
+	uint32_t waiting_most = 1;
+	char label[64], names[48] = "";
+	int k, half = c->col_ns < TPUT_MIN_NS ? (int)(TPUT_MIN_NS / c->col_ns / 2) : 0;
+	size_t i, len = 0;
+
+	for (k = 0; k < PLOT_W; k++) {
+		bytes[k] = (size_t)k < m->nbuckets ? (double)m->timeline[k].rq_read_bytes : 0;
+		if ((size_t)k < m->nbuckets && m->timeline[k].waiting_max > waiting_most)
+			waiting_most = m->timeline[k].waiting_max;
+	}
+	/* A moving average over 2 * half + 1 columns: bytes per ns. */
+	for (k = 0; k < half && k < PLOT_W; k++)
+		sum += bytes[k];
+	for (k = 0; k < PLOT_W; k++) {
+		int lo = k - half > 0 ? k - half : 0, hi = k + half < PLOT_W ? k + half : PLOT_W - 1;
+
+		if (k + half < PLOT_W)
+			sum += bytes[k + half];
+		if (k - half - 1 >= 0)
+			sum -= bytes[k - half - 1];
+		tput[k] = sum / ((hi - lo + 1) * c->col_ns);
+		if (tput[k] > most)
+			most = tput[k];
+	}
+	for (k = 0; k < PLOT_W; k++)
+		tput[k] = most > 0 ? tput[k] / most * (STRIP_H - 2) : 0;
+	for (i = 0; i < m->ndisks && len + 1 < sizeof(names); i++)
+		len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", i ? "," : "",
+					m->disks[i].name);
+	mb = most * 1e9 / 1e6;
+	snprintf(label, sizeof(label), "max %.1f MB/s, %u waiting", mb, (unsigned)waiting_most);
+	strip_frame(out, y, "disk reads", label);
+	fputs("<g class=\"disk\">", out);
+	fprintf(out, "<title>block-layer read throughput (%s), max %.1f MB/s%s; tasks in I/O wait, "
+		"max %u</title>", len ? names : "no disks", mb, half ? " over 1 ms" : "",
+		(unsigned)waiting_most);
+	columns(out, "tput", tput, PLOT_W, y + STRIP_H, 1);
+	fputs("<path class=\"wq\" d=\"", out);
+	for (k = 0; k < PLOT_W; k++) {
+		uint32_t w = (size_t)k < m->nbuckets ? m->timeline[k].waiting_max : 0;
+		double wy = y + STRIP_H - (double)w / waiting_most * (STRIP_H - 4);
+
+		fprintf(out, k ? "H%dV%.1f" : "M%d %.1f", X0 + k, wy);
+	}
+	fprintf(out, "H%d\"/>", X0 + PLOT_W);
+	fputs("</g>\n", out);
+}
+
+/* ---- initcall and service lanes ---- */
+
+static int initcall_rows(const struct bp_chart *c, int *row_of)
+{
+	const struct bp_marks *mk = c->o.marks;
+	double end[INITCALL_ROWS] = { 0 };
+	int rows = 0, r;
+	size_t i;
+
+	for (i = 0; mk && i < mk->ncalls; i++) {
+		const struct bp_initcall_bar *b = &mk->calls[i];
+		double x = x_of(c, b->start_ns);
+
+		row_of[i] = -1;
+		if (b->start_ns + b->duration_ns < c->since || b->start_ns > c->until)
+			continue;
+		for (r = 0; r < INITCALL_ROWS - 1 && r < rows && end[r] > x; r++)
+			;
+		row_of[i] = r;
+		end[r] = x_of(c, b->start_ns + b->duration_ns) + 1;
+		if (r + 1 > rows)
+			rows = r + 1;
+	}
+	return rows;
+}
+
+static void initcalls(FILE *out, const struct bp_chart *c, const struct layout *l,
+		      const int *row_of)
+{
+	const struct bp_marks *mk = c->o.marks;
+	size_t i;
+
+	if (!l->initcall_rows)
+		return;
+	fprintf(out, "<text x=\"8\" y=\"%d\">kernel initcalls</text>\n<g class=\"initcalls\">",
+		l->y_initcalls + 10);
+	for (i = 0; i < mk->ncalls; i++) {
+		const struct bp_initcall_bar *b = &mk->calls[i];
+		double x0, x1;
+		char at[BP_FMT_LEN], dur[BP_FMT_LEN];
+
+		if (row_of[i] < 0)
+			continue;
+		x0 = x_of(c, b->start_ns);
+		x1 = x_of(c, b->start_ns + b->duration_ns);
+		fmt_at(c, at, sizeof(at), b->start_ns);
+		fprintf(out, "<rect class=\"ic\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\">"
+			"<title>", x0, l->y_initcalls + row_of[i] * LANE_H,
+			x1 - x0 < 0.5 ? 0.5 : x1 - x0, BAR_H);
+		xml_text(out, b->name);
+		fprintf(out, " (level %s): %s at %s</title></rect>",
+			b->level, bp_fmt_ns(dur, b->duration_ns), at);
+	}
+	fputs("</g>\n", out);
+}
+
+struct service_span {
+	const struct bp_service *s;
+	uint64_t start, end;
+};
+
+static int by_service_start(const void *a, const void *b)
+{
+	const struct service_span *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return strcmp(x->s->path, y->s->path);
+}
+
+/* Each service from its first process start to its last exit, by start. */
+static struct service_span *service_spans(const struct bp_chart *c, const struct bp_model *m)
+{
+	struct service_span *v = xcalloc(m->nservices + 1, sizeof(*v));
+	size_t i, k;
+
+	for (k = 0; k < m->nservices; k++)
+		v[k].s = &m->services[k];
+	for (i = 0; i < m->nprocesses; i++) {
+		const struct bp_process *p = &m->processes[i];
+		uint64_t s = p->start_ns > c->since ? p->start_ns : c->since;
+		uint64_t e = p->exit_ns && p->exit_ns < c->until ? p->exit_ns : c->until;
+
+		if (!p->service)
+			continue;
+		k = (size_t)(p->service - m->services);
+		if (k >= m->nservices)
+			continue;
+		if (!v[k].start || s < v[k].start)
+			v[k].start = s;
+		if (e > v[k].end)
+			v[k].end = e;
+	}
+	if (m->nservices)
+		qsort(v, m->nservices, sizeof(*v), by_service_start);
+	return v;
+}
+
+static void services(FILE *out, const struct bp_chart *c, const struct bp_model *m,
+		     const struct layout *l)
+{
+	struct service_span *v;
+	size_t k;
+
+	if (!l->nservices)
+		return;
+	v = service_spans(c, m);
+	fprintf(out, "<text x=\"8\" y=\"%d\" font-weight=\"bold\">services</text>\n",
+		l->y_services - 3);
+	for (k = 0; k < m->nservices; k++) {
+		const struct bp_service *s = v[k].s;
+		int y = l->y_services + (int)k * LANE_H;
+		char w[BP_FMT_LEN], b[BP_FMT_LEN], at[BP_FMT_LEN];
+		double x0 = x_of(c, v[k].start), x1 = x_of(c, v[k].end);
+
+		fmt_at(c, at, sizeof(at), v[k].start);
+		fputs("<g class=\"service\"><title>", out);
+		xml_text(out, s->path);
+		fprintf(out, "\nfrom %s, %zu processes, I/O wait %s, read %s</title>", at,
+			s->nprocesses, bp_fmt_ns(w, s->wait_ns), bp_fmt_bytes(b, s->bytes_read));
+		fprintf(out, "<rect class=\"svc\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\"/>",
+			x0, y, x1 - x0 < 0.5 ? 0.5 : x1 - x0, BAR_H);
+		fprintf(out, "<text x=\"12\" y=\"%d\">", y + BAR_H);
+		xml_text(out, base_name(s->path));
+		fputs("</text></g>\n", out);
+	}
+	free(v);
+}
+
+/* ---- process lanes ---- */
+
+/* Shown processes in tree order: by start, each followed by its shown descendants. */
+struct lane_order {
+	size_t *idx;    /* process indexes, in drawing order */
+	int *depth;
+	size_t n;
+};
+
+static int by_start(const void *a, const void *b, void *arg)
+{
+	const struct bp_model *m = arg;
+	const struct bp_process *x = &m->processes[*(const size_t *)a];
+	const struct bp_process *y = &m->processes[*(const size_t *)b];
+
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return 0;
+}
+
+/* The nearest shown ancestor's index, or (size_t)-1. */
+static size_t shown_parent(const struct bp_chart *c, const struct bp_process *p)
+{
+	const struct bp_model *m = c->m;
+	int guard = 0;
+
+	for (p = p->parent; p && guard < 100000; p = p->parent, guard++) {
+		size_t i = (size_t)(p - m->processes);
+
+		if (i < m->nprocesses && c->shown[i])
+			return i;
+	}
+	return (size_t)-1;
+}
+
+static void lane_order(const struct bp_chart *c, struct lane_order *lo)
+{
+	const struct bp_model *m = c->m;
+	size_t n = m->nprocesses, i, k, nsorted = 0, top = 0, none = (size_t)-1;
+	size_t *sorted = xcalloc(n + 1, sizeof(*sorted));
+	size_t *first = xcalloc(n + 1, sizeof(*first)), *next = xcalloc(n + 1, sizeof(*next));
+	size_t *last = xcalloc(n + 1, sizeof(*last)), *stack = xcalloc(n + 1, sizeof(*stack));
+	int *sdepth = xcalloc(n + 1, sizeof(*sdepth));
+	size_t roots = none, roots_last = none;
+
+	lo->idx = xcalloc(n + 1, sizeof(*lo->idx));
+	lo->depth = xcalloc(n + 1, sizeof(*lo->depth));
+	lo->n = 0;
+	for (i = 0; i < n; i++) {
+		first[i] = next[i] = last[i] = none;
+		if (c->shown[i])
+			sorted[nsorted++] = i;
+	}
+	if (nsorted)
+		qsort_r(sorted, nsorted, sizeof(*sorted), by_start, (void *)m);
+	/* Children lists in start order: appended while walking the sorted array. */
+	for (k = 0; k < nsorted; k++) {
+		size_t p = shown_parent(c, &m->processes[sorted[k]]);
+
+		i = sorted[k];
+		if (p == none) {
+			if (roots == none)
+				roots = i;
+			else
+				next[roots_last] = i;
+			roots_last = i;
+		} else {
+			if (first[p] == none)
+				first[p] = i;
+			else
+				next[last[p]] = i;
+			last[p] = i;
+		}
+	}
+	/* Depth-first; a node's siblings wait on the stack under its children. */
+	{
+		size_t *r = xcalloc(nsorted + 1, sizeof(*r)), nr = 0;
+
+		for (i = roots; i != none; i = next[i])
+			r[nr++] = i;
+		while (nr) {
+			stack[top] = r[--nr];
+			sdepth[top++] = 0;
+		}
+		free(r);
+	}
+	while (top) {
+		size_t cur = stack[--top], ch, nch = 0, base;
+		int d = sdepth[top];
+
+		lo->idx[lo->n] = cur;
+		lo->depth[lo->n++] = d;
+		for (ch = first[cur]; ch != none; ch = next[ch])
+			nch++;
+		base = top;
+		top += nch;
+		for (ch = first[cur], k = 0; ch != none; ch = next[ch], k++) {
+			stack[base + nch - 1 - k] = ch;
+			sdepth[base + nch - 1 - k] = d + 1;
+		}
+	}
+	free(sorted);
+	free(first);
+	free(next);
+	free(last);
+	free(stack);
+	free(sdepth);
+}
+
+static void wait_causes(FILE *out, const uint64_t *by_cause)
+{
+	char t[BP_FMT_LEN];
+	int k, any = 0;
+
+	for (k = 0; k < BP_NCAUSES; k++) {
+		if (!by_cause[k])
+			continue;
+		fprintf(out, "%s%s %s", any ? ", " : " (", bp_cause_name((enum bp_cause)k),
+			bp_fmt_ns(t, by_cause[k]));
+		any = 1;
+	}
+	if (any)
+		fputc(')', out);
+}
+
+static void process_title(FILE *out, const struct bp_chart *c, const struct bp_process *p)
+{
+	char a[BP_FMT_LEN], b[BP_FMT_LEN];
+	size_t f, shown = 0;
+
+	fprintf(out, "<title>pid %d", p->pid);
+	if (p->ppid)
+		fprintf(out, " (parent %d)", p->ppid);
+	fputs(": ", out);
+	xml_text(out, p->comm);
+	fputs("\nexe: ", out);
+	xml_text(out, exe_of(p));
+	fmt_at(c, a, sizeof(a), p->start_ns > c->since ? p->start_ns : c->since);
+	fprintf(out, "\nfrom %s%s", a, p->start_ns ? "" : " (before the window)");
+	if (p->exit_ns) {
+		fmt_at(c, b, sizeof(b), p->exit_ns);
+		fprintf(out, " to exit at %s", b);
+	}
+	fprintf(out, "\nCPU %s, I/O wait %s", bp_fmt_ns(a, p->run_ns), bp_fmt_ns(b, p->wait_ns));
+	wait_causes(out, p->wait_by_cause);
+	fprintf(out, "\nread %s from storage, %zu files, %zu threads", bp_fmt_bytes(a, p->bytes_read),
+		p->nfiles, p->nthreads);
+	if (p->worst_file) {
+		fputs("\nworst file: ", out);
+		xml_text(out, p->worst_file->path);
+	}
+	for (f = 0; f < p->nfiles && shown < TOP_FILE_MARKS; f++) {
+		const struct bp_access *ac = p->files[f];
+
+		if (!ac->wait_ns && !ac->bytes_read)
+			continue;
+		fmt_at(c, a, sizeof(a), ac->first_ns);
+		fprintf(out, "\n| %s: ", a);
+		xml_text(out, ac->file->path);
+		fprintf(out, " (%s, %s)", bp_fmt_ns(b, ac->wait_ns), bp_fmt_bytes(a, ac->bytes_read));
+		shown++;
+	}
+	fputs("</title>", out);
+}
+
+/* Thin marks at the first read of the process's top files. */
+static void file_marks(FILE *out, const struct bp_chart *c, const struct bp_process *p, int y)
+{
+	size_t f, shown = 0;
+
+	for (f = 0; f < p->nfiles && shown < TOP_FILE_MARKS; f++) {
+		const struct bp_access *ac = p->files[f];
+
+		if (!ac->wait_ns && !ac->bytes_read)
+			continue;
+		if (ac->first_ns < c->since || ac->first_ns > c->until)
+			continue;
+		fprintf(out, "%sM%.1f %dv%d", shown ? "" : "<path class=\"fm\" d=\"",
+			x_of(c, ac->first_ns), y - 1, BAR_H + 2);
+		shown++;
+	}
+	if (shown)
+		fputs("\"/>", out);
+}
+
+static void process_lane(FILE *out, const struct bp_chart *c, const struct bp_process *p,
+			 const struct lane_acc *a, int depth, int y)
+{
+	uint64_t end = p->exit_ns && p->exit_ns < c->until ? p->exit_ns : c->until;
+	double x0 = x_of(c, p->start_ns), x1 = x_of(c, end);
+	/* The exec'd name (comm is cut at 15 bytes), unless it was exec'd as /proc/self/exe. */
+	const char *name = p->nexec && strncmp(exe_of(p), "/proc/", 6) ? base_name(exe_of(p)) :
+									      p->comm;
+	int indent = 4 + (depth < MAX_DEPTH ? depth : MAX_DEPTH) * 8;
+	int room = (X0 - 8 - indent) / 6;
+	char label[96];
+
+	fputs("<g class=\"lane\">", out);
+	process_title(out, c, p);
+	fprintf(out, "<rect class=\"sl\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\"/>", x0, y,
+		x1 - x0 < 1 ? 1 : x1 - x0, BAR_H);
+	lane_runs(out, a, y);
+	file_marks(out, c, p, y);
+	snprintf(label, sizeof(label), "%s [%d]", name, p->pid);
+	if (room > 4 && (int)strlen(label) > room)
+		snprintf(label, sizeof(label), "%.*s~ [%d]", room - 9 > 1 ? room - 9 : 1, name,
+			 p->pid);
+	fprintf(out, "<text x=\"%d\" y=\"%d\">", indent, y + BAR_H);
+	xml_text(out, label);
+	fputs("</text></g>\n", out);
+}
+
+static void others_lane(FILE *out, const struct bp_chart *c, const struct bp_model *m, int y)
+{
+	uint64_t wait = 0, bytes = 0, by_cause[BP_NCAUSES] = { 0 };
+	char a[BP_FMT_LEN], b[BP_FMT_LEN];
+	size_t i;
+	int k;
+
+	for (i = 0; i < m->nprocesses; i++) {
+		if (c->shown[i])
+			continue;
+		wait += m->processes[i].wait_ns;
+		bytes += m->processes[i].bytes_read;
+		for (k = 0; k < BP_NCAUSES; k++)
+			by_cause[k] += m->processes[i].wait_by_cause[k];
+	}
+	fprintf(out, "<g class=\"lane others\"><title>%zu processes below --min-wait %s or "
+		"--min-bytes %s\nI/O wait %s", c->nothers, bp_fmt_ns(a, c->o.min_wait_ns),
+		bp_fmt_bytes(b, c->o.min_bytes), bp_fmt_ns(a, wait));
+	wait_causes(out, by_cause);
+	fprintf(out, "\nread %s from storage</title>", bp_fmt_bytes(a, bytes));
+	fprintf(out, "<rect class=\"sl\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", X0, y,
+		PLOT_W, BAR_H);
+	lane_runs(out, &c->others, y);
+	fprintf(out, "<text x=\"4\" y=\"%d\">others (%zu processes)</text></g>\n", y + BAR_H,
+		c->nothers);
+}
+
+/* ---- legend ---- */
+
+static void legend(FILE *out, int y)
+{
+	static const struct {
+		const char *cls, *text;
+	} items[] = {
+		{ "run", "running" },
+		{ "rq", "runnable (waiting for a CPU)" },
+		{ "io", "I/O wait" },
+		{ "dw", "other uninterruptible sleep" },
+		{ "sl", "sleeping" },
+		{ "busy", "CPU busy" },
+		{ "iw", "CPU idle while a task waited on I/O" },
+		{ "tput", "disk read throughput" },
+		{ "ic", "initcall" },
+		{ "svc", "service" },
+	};
+	size_t i;
+	int x = 8;
+
+	fputs("<g class=\"legend\">", out);
+	for (i = 0; i < sizeof(items) / sizeof(items[0]); i++) {
+		fprintf(out, "<rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"12\" height=\"%d\"/>"
+			"<text x=\"%d\" y=\"%d\">%s</text>", items[i].cls, x, y, BAR_H, x + 16,
+			y + BAR_H, items[i].text);
+		x += 24 + (int)strlen(items[i].text) * 6;
+		if (x > WIDTH - 220) {
+			x = 8;
+			y += 16;
+		}
+	}
+	fprintf(out, "<path class=\"wq\" d=\"M%d %dh14\"/><text x=\"%d\" y=\"%d\">tasks in I/O "
+		"wait</text>", x, y + 5, x + 18, y + BAR_H);
+	x += 130;
+	fprintf(out, "<path class=\"fm\" d=\"M%d %dv%d\"/><text x=\"%d\" y=\"%d\">first read of a "
+		"top file</text>", x + 6, y - 1, BAR_H + 2, x + 12, y + BAR_H);
+	x += 150;
+	fprintf(out, "<path class=\"ph\" d=\"M%d %dv%d\"/><text x=\"%d\" y=\"%d\">phase</text>",
+		x + 6, y - 2, BAR_H + 4, x + 12, y + BAR_H);
+	fprintf(out, "<text x=\"8\" y=\"%d\" class=\"small\">Each pixel column of a lane shows the "
+		"state its tasks spent most time in. Hover a bar for its numbers.</text>", y + 28);
+	fputs("</g>\n", out);
+}
+
+static const char style[] =
+	"<style>"
+	"text{fill:#222;white-space:pre}.h{font-size:15px;font-weight:bold}.small{font-size:9px;fill:#555}"
+	".run,.busy{fill:#2c7bb6}.rq{fill:#abd9e9}.io,.iw{fill:#d7191c}.dw{fill:#fdae61}"
+	".sl{fill:#dcdcdc}.tput{fill:#1a9641}.wq{fill:none;stroke:#7b3294;stroke-width:1}"
+	".ic{fill:#8c6bb1}.svc{fill:#66a61e}.fm{stroke:#000;stroke-width:1}"
+	".ph{stroke:#444;stroke-width:1;stroke-dasharray:4 3}.phl{font-size:10px;fill:#444}"
+	".grid{stroke:#e6e6e6;stroke-width:1}.axis{stroke:#222}.strip{fill:#f6f6f6}"
+	"</style>\n";
+
+int bp_chart_write(struct bp_chart *c, FILE *out)
+{
+	const struct bp_model *m = c->m;
+	struct lane_order lo;
+	struct layout l = { 0 };
+	int *row_of = xcalloc(c->o.marks ? c->o.marks->ncalls + 1 : 1, sizeof(int));
+	int y;
+	size_t i;
+
+	lane_order(c, &lo);
+	l.initcall_rows = initcall_rows(c, row_of);
+	l.nservices = m->nservices;
+	l.nlanes = lo.n + (c->nothers ? 1 : 0);
+	l.y_axis = 116;
+	l.y_cpu = l.y_axis + 10;
+	l.y_disk = l.y_cpu + STRIP_H + 10;
+	l.y_initcalls = l.y_disk + STRIP_H + 14;
+	l.y_services = l.y_initcalls + (l.initcall_rows ? l.initcall_rows * LANE_H + 16 : 0) + 14;
+	l.y_lanes = l.y_services + (int)l.nservices * LANE_H + (l.nservices ? 18 : 0);
+	l.y_legend = l.y_lanes + (int)l.nlanes * LANE_H + 20;
+	l.height = l.y_legend + 64;
+
+	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">\n<title>"
+		"bootprof chart: ", WIDTH, l.height, WIDTH, l.height);
+	xml_text(out, c->o.file ? c->o.file : "-");
+	fprintf(out, "</title>\n%s<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", style, WIDTH,
+		l.height);
+	header(out, c, m);
+	axis(out, c, &l);
+	cpu_strip(out, c, m, l.y_cpu);
+	disk_strip(out, c, m, l.y_disk);
+	initcalls(out, c, &l, row_of);
+	services(out, c, m, &l);
+	fprintf(out, "<text x=\"8\" y=\"%d\" font-weight=\"bold\">processes</text>\n",
+		l.y_lanes - 3);
+	for (i = 0, y = l.y_lanes; i < lo.n; i++, y += LANE_H)
+		process_lane(out, c, &m->processes[lo.idx[i]], &c->acc[lo.idx[i]], lo.depth[i], y);
+	if (c->nothers)
+		others_lane(out, c, m, y);
+	phases(out, c, &l);
+	legend(out, l.y_legend);
+	fputs("</svg>\n", out);
+	free(lo.idx);
+	free(lo.depth);
+	free(row_of);
+	if (fflush(out) || ferror(out)) {
+		bp_set_error_errno("cannot write the chart");
+		return -1;
+	}
+	return 0;
+}

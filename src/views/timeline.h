@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BP_VIEWS_TIMELINE_H
+#define BP_VIEWS_TIMELINE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analysis/model.h"
+#include "views/marks.h"
+
+/*
+ * How a timeline (chart, export) reads a recording:
+ *
+ *   bp_timeline_open(&t, file, &range)    the reader, the timeline's 0, the window
+ *   bp_timeline_resolve(&t)               a pass only when the window's end is not
+ *                                         known (no stop time in the recording)
+ *   m = bp_timeline_pass(&t, bucket_ns, span_hook, arg)
+ *                                         a pass with the span hook; the first one
+ *                                         also runs the plugins behind the phases
+ *                                         and initcalls (t.marks)
+ *   ...
+ *   bp_model_free(m); bp_timeline_release(&t);
+ *
+ * Every pass builds the model over the same explicit window, so two
+ * passes' process, thread and file arrays match index for index.
+ */
+
+struct bp_reader;
+struct bp_plugin_set;
+
+/**
+ * struct bp_timeline_range - the window asked for, relative to the timeline's 0
+ * @since_ns: start, from 0 (bp_timeline_origin()); used when @has_since
+ * @until_ns: end, from 0; used when @has_until
+ */
+struct bp_timeline_range {
+	uint64_t since_ns;
+	uint64_t until_ns;
+	int has_since;
+	int has_until;
+};
+
+struct bp_timeline {
+	struct bp_reader *reader;
+	const char *file;              /* borrowed */
+	struct bp_window window;       /* recording clock; until_ns 0 until resolved */
+	uint64_t origin_ns;            /* the timeline's 0, recording clock */
+	int ncpus;
+	struct bp_plugin_set *plugins;
+	int plugins_fed;               /* the first pass ran them */
+	struct bp_marks marks;         /* after the first pass */
+};
+
+/**
+ * bp_timeline_open() - open a recording and set the window
+ * @t: filled; release with bp_timeline_release() (also on failure)
+ * @file: the recording (borrowed)
+ * @range: the window, relative to the timeline's 0
+ *
+ * Return: 0, or -1 with bp_set_error() when the recording cannot be read.
+ */
+int bp_timeline_open(struct bp_timeline *t, const char *file, const struct bp_timeline_range *range);
+
+/**
+ * bp_timeline_resolve() - know the window's end before the pass that needs it
+ * @t: an opened timeline
+ *
+ * A pass without hooks when the recording has no stop time (trace-cmd
+ * files) and no --until was given.
+ *
+ * Return: 0, or -1 with bp_set_error() (unreadable or corrupt recording,
+ * no event inside the window).
+ */
+int bp_timeline_resolve(struct bp_timeline *t);
+
+/**
+ * bp_timeline_pass() - one pass over the window, with a span hook
+ * @t: an opened timeline
+ * @bucket_ns: timeline bucket width of the model (0: the model's default)
+ * @span: the span hook, or NULL
+ * @arg: its argument
+ *
+ * Return: the model (bp_model_free()), or NULL with bp_set_error()
+ * (unreadable or corrupt recording, no event inside the window).
+ */
+struct bp_model *bp_timeline_pass(struct bp_timeline *t, uint64_t bucket_ns,
+				  void (*span)(void *arg, const struct bp_span *span), void *arg);
+
+/* Free what bp_timeline_open() made; safe after a failed open. */
+void bp_timeline_release(struct bp_timeline *t);
+
+/**
+ * bp_timeline_thread() - the thread a span of @tid at @ns belongs to
+ * @m: a model of the same window as the pass that emitted the span
+ * @tid: the span's task
+ * @ns: the span's start
+ *
+ * Tids are reused: the latest thread with @tid started by @ns (the first
+ * one when none had started).
+ *
+ * Return: the thread, or NULL when @m has no task @tid.
+ */
+const struct bp_thread *bp_timeline_thread(const struct bp_model *m, int tid, uint64_t ns);
+
+/*
+ * Option values: "20ms", "1.5s", "500us", "250ns", a bare number is
+ * seconds; sizes "4096", "64k", "1.5M", "2G" (binary units). 0 or -1 on junk.
+ */
+int bp_parse_ns(const char *s, uint64_t *ns);
+int bp_parse_size(const char *s, uint64_t *bytes);
+
+/**
+ * bp_output_open() - the stream a view writes to
+ * @path: "-" for stdout, else a file created 0644 (a picture or trace to
+ *        share, unlike the recording), never through a symbolic link
+ * @force: overwrite an existing file
+ *
+ * Return: the stream, or NULL with bp_set_error().
+ */
+FILE *bp_output_open(const char *path, int force);
+
+/**
+ * bp_output_close() - close what bp_output_open() opened
+ * @f: the stream (stdout is left open)
+ * @path: its path
+ * @failed: writing already failed: the file is removed
+ *
+ * Return: 0, or -1 (with bp_set_error() when closing failed); a failed
+ * file is removed.
+ */
+int bp_output_close(FILE *f, const char *path, int failed);
+
+#endif

@@ -1,0 +1,127 @@
+#!/bin/sh
+# bootprof chart: usage errors, a valid (xmllint) and deterministic SVG
+# equal to its golden file, one lane per process of the report (and the
+# "others" lane when folding), and a real browser (Debian's chromium,
+# headless) that loads it, finds the lanes in its DOM with a size, and
+# draws a picture that is not blank.
+. "$(dirname "$0")/../test-lib.sh"
+
+FIX=$TOP/tests/fixtures
+REC=$FIX/basic.dat
+command -v jq >/dev/null || skip_all "jq not installed (scripts/deps.sh check)"
+
+# 1. Usage and failures.
+expect "no -o is a usage error (2)" '"$BOOTPROF" chart "$REC"; [ $? -eq 2 ]'
+expect "a bad --since is a usage error (2)" '"$BOOTPROF" chart --since 1x "$REC" -o -; [ $? -eq 2 ]'
+expect "a bad --min-bytes is a usage error (2)" \
+	'"$BOOTPROF" chart --min-bytes lots "$REC" -o -; [ $? -eq 2 ]'
+expect "--until before --since is a usage error (2)" \
+	'"$BOOTPROF" chart --since 2 --until 1 "$REC" -o -; [ $? -eq 2 ]'
+expect "a missing recording fails (1) with one line" '
+	"$BOOTPROF" chart "$TEST_DIR/none.dat" -o "$TEST_DIR/x.svg" 2>"$TEST_DIR/err"; rc=$?
+	cat "$TEST_DIR/err"; [ $rc -eq 1 ] && [ $(wc -l <"$TEST_DIR/err") -eq 1 ] &&
+	[ ! -e "$TEST_DIR/x.svg" ]'
+expect "a window without events fails (1)" \
+	'"$BOOTPROF" chart --since 1000 "$REC" -o -; [ $? -eq 1 ]'
+
+# 2. The SVG.
+SVG=$TEST_DIR/basic.svg
+expect "chart writes the SVG" '"$BOOTPROF" chart "$REC" -o "$SVG" && [ -s "$SVG" ]'
+expect "an existing output is kept without --force (1)" '
+	"$BOOTPROF" chart "$REC" -o "$SVG"; [ $? -eq 1 ] && [ -s "$SVG" ]'
+expect "--force overwrites it, with the same bytes (deterministic)" '
+	cp "$SVG" "$TEST_DIR/first.svg" && "$BOOTPROF" chart "$REC" -o "$SVG" --force &&
+	cmp "$SVG" "$TEST_DIR/first.svg"'
+if command -v xmllint >/dev/null; then
+	expect "xmllint: well-formed XML" 'xmllint --noout "$SVG"'
+else
+	skip "xmllint: well-formed XML" "xmllint not installed (libxml2-utils)"
+fi
+expect "self-contained: no script, no link, no external reference" '
+	! grep -E "<script|href=|url\(|@import|<image|<foreignObject" "$SVG"'
+expect "equal to tests/fixtures/basic.chart.svg (tests/fixtures/make-chart-fixtures.sh)" '
+	sed "s|$REC|basic.dat|" "$SVG" | diff -u "$FIX/basic.chart.svg" - | head -n 40
+	sed "s|$REC|basic.dat|" "$SVG" | cmp -s - "$FIX/basic.chart.svg"'
+
+# One lane per process of the report, none missing, none twice.
+"$BOOTPROF" report --format json "$REC" | jq -r '.processes[] | "[\(.pid)]"' | sort \
+	>"$TEST_DIR/pids.report"
+grep -o '\[[0-9]*\]</text></g>$' "$SVG" | sed 's/<.*//' | sort >"$TEST_DIR/pids.chart"
+expect "one lane per process of the report" '
+	[ -s "$TEST_DIR/pids.report" ] && diff "$TEST_DIR/pids.report" "$TEST_DIR/pids.chart"'
+expect "lanes are in tree order: find [11112] right under its parent sh's other children" '
+	grep -o "<text x=\"[0-9]*\" y=\"[0-9]*\">[^<]*</text></g>" "$SVG" |
+		sed "s/<text x=\"\([0-9]*\)\"[^>]*>\([^<]*\)<.*/\1 \2/" >"$TEST_DIR/order"
+	grep -q "^4 sh \[11077\]" "$TEST_DIR/order" && grep -q "^12 find \[11112\]" "$TEST_DIR/order"'
+expect "the header says lost events and the attributed share, as report does" '
+	grep -q "lost events: 0" "$SVG" && grep -q "attributed: 191.1% of 3.3 MiB" "$SVG"'
+
+# Folding: processes below --min-wait share the "others" lane.
+waited=$("$BOOTPROF" report --format json "$REC" | jq '[.processes[] | select(.wait_ns >= 1000000)] | length')
+rest=$("$BOOTPROF" report --format json "$REC" | jq '[.processes[] | select(.wait_ns < 1000000)] | length')
+expect "--min-wait 1ms: $waited lanes and one others lane of $rest processes" '
+	"$BOOTPROF" chart --min-wait 1ms "$REC" -o "$TEST_DIR/fold.svg" &&
+	[ $(grep -c "<g class=\"lane\">" "$TEST_DIR/fold.svg") -eq '"$waited"' ] &&
+	grep -q "others ('"$rest"' processes)" "$TEST_DIR/fold.svg"'
+expect "--since/--until narrow the axis" '
+	"$BOOTPROF" chart --since 0.01 --until 0.02 "$REC" -o "$TEST_DIR/win.svg" &&
+	grep -q "span: 0.010000 s .. 0.020000 s" "$TEST_DIR/win.svg"'
+
+# 3. A boot: PID 1's execs make the phases, the initcall plugin the initcall bars.
+BOOT=$FIX/boot.dat
+"$BOOTPROF" chart "$BOOT" -o "$TEST_DIR/boot.svg" 2>"$TEST_DIR/boot.err"
+grep -o '<g class="phases">.*' "$TEST_DIR/boot.svg" | grep -o '<title>[^<]*</title>' |
+	sed 's/<[^>]*>//g' >"$TEST_DIR/phases"
+expect "boot: 0 is the kernel's start" 'grep -q "span: 0.000 s \.\." "$TEST_DIR/boot.svg"'
+expect "boot: phases kernel, initramfs, init, stop, in this order" '
+	cat "$TEST_DIR/phases"
+	[ "$(sed "s/^[0-9.]* s: //" "$TEST_DIR/phases" | tr "\n" "|")" = \
+		"kernel|initramfs /init|init /sbin/test-init|stop: file /run/test-done appeared|" ]'
+expect "boot: the initramfs phase starts at the exec of /init" '
+	t=$("$BOOTPROF" dump --events sched:sched_process_exec "$BOOT" | grep "filename=/init pid=1 " |
+		awk "{ printf \"%.3f\", \$1 }")
+	echo "exec of /init at $t s"; grep -q "^$t s: initramfs /init" "$TEST_DIR/phases"'
+calls=$("$BOOTPROF" report --format json "$BOOT" | jq .plugins.initcall.count)
+expect "boot: one bar per initcall of the initcall plugin ($calls)" '
+	[ "$(grep -o "<rect class=\"ic\" x=" "$TEST_DIR/boot.svg" | wc -l)" -eq $((calls + 1)) ]'
+expect "examples/chart.svg is up to date (make chart-example)" '
+	sed "s|$BOOT|boot.dat|" "$TEST_DIR/boot.svg" | cmp -s - "$TOP/examples/chart.svg"'
+
+# 4. A real browser.
+CHROMIUM=$(command -v chromium || command -v chromium-browser)
+if [ -z "$CHROMIUM" ]; then
+	skip "chromium renders the chart" "chromium not installed (scripts/deps.sh check)"
+	exit 0
+fi
+[ "$(id -u)" = 0 ] || { skip "chromium renders the chart" "needs root (--no-sandbox)"; exit 0; }
+browse() {
+	prof=$(mktemp -d)
+	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$prof" "$@" 2>"$TEST_DIR/chromium.err"
+	rc=$?
+	rm -rf "$prof"
+	return $rc
+}
+# The page inlines the SVG; its own script (not the SVG's) counts what the
+# browser laid out: lanes with a non-empty box.
+{
+	echo '<!DOCTYPE html><html><body>'
+	sed 1d "$SVG"
+	echo '<pre id="out"></pre><script>'
+	echo 'var l = document.querySelectorAll("svg g.lane"), n = 0;'
+	echo 'for (var i = 0; i < l.length; i++) { var b = l[i].getBBox(); if (b.width > 0 && b.height > 0) n++; }'
+	echo 'var s = document.querySelector("svg").getBBox();'
+	echo 'document.getElementById("out").textContent = "lanes=" + n + " of " + l.length +'
+	echo '  " titles=" + document.querySelectorAll("svg g.lane > title").length +'
+	echo '  " size=" + Math.round(s.width) + "x" + Math.round(s.height);'
+	echo '</script></body></html>'
+} >"$TEST_DIR/page.html"
+n=$(wc -l <"$TEST_DIR/pids.report")
+expect "chromium lays out $n lanes, each with its tooltip" '
+	browse --dump-dom "file://$TEST_DIR/page.html" >"$TEST_DIR/dom.html"
+	grep -o "lanes=[^<]*" "$TEST_DIR/dom.html"
+	grep -q "lanes='"$n"' of '"$n"' titles='"$n"' size=1[34][0-9][0-9]x" "$TEST_DIR/dom.html"'
+expect "chromium's screenshot of the SVG is not blank" '
+	browse --screenshot="$TEST_DIR/shot.png" --window-size=1400,900 "file://$SVG" >/dev/null &&
+	python3 "$TOP/tests/helpers/png-ink.py" "$TEST_DIR/shot.png" 0.05'

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * views/svg, views/chrome, views/timeline: spans fed by hand into the
+ * chart and the trace of a fixture's model land where they should.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "views/chrome.h"
+#include "views/svg.h"
+#include "views/timeline.h"
+
+#define BASIC "tests/fixtures/basic.dat"
+#define PID 11093 /* t3-mmap in basic.dat: one thread, waits in page faults */
+
+static void test_parse(void **state)
+{
+	uint64_t v;
+
+	(void)state;
+	assert_int_equal(bp_parse_ns("20ms", &v), 0);
+	assert_int_equal(v, 20000000);
+	assert_int_equal(bp_parse_ns("1.5s", &v), 0);
+	assert_int_equal(v, 1500000000);
+	assert_int_equal(bp_parse_ns("2", &v), 0);
+	assert_int_equal(v, 2000000000);
+	assert_int_equal(bp_parse_ns("500us", &v), 0);
+	assert_int_equal(v, 500000);
+	assert_int_equal(bp_parse_ns("0.000001", &v), 0);
+	assert_int_equal(v, 1000);
+	assert_int_equal(bp_parse_ns("7ns", &v), 0);
+	assert_int_equal(v, 7);
+	assert_int_equal(bp_parse_ns("", &v), -1);
+	assert_int_equal(bp_parse_ns("ms", &v), -1);
+	assert_int_equal(bp_parse_ns("1.5q", &v), -1);
+	assert_int_equal(bp_parse_ns("-1", &v), -1);
+	assert_int_equal(bp_parse_ns("99999999999999999999", &v), -1);
+	assert_int_equal(bp_parse_size("4096", &v), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(bp_parse_size("64k", &v), 0);
+	assert_int_equal(v, 65536);
+	assert_int_equal(bp_parse_size("1.5M", &v), 0);
+	assert_int_equal(v, 1572864);
+	assert_int_equal(bp_parse_size("2G", &v), 0);
+	assert_int_equal(v, 2ull << 30);
+	assert_int_equal(bp_parse_size("k", &v), -1);
+	assert_int_equal(bp_parse_size("12x", &v), -1);
+	assert_int_equal(bp_parse_size("", &v), -1);
+}
+
+struct fixture {
+	struct bp_timeline t;
+	struct bp_model *m;
+	const struct bp_process *p;
+	uint64_t mid;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct bp_timeline_range all = { 0 };
+	size_t i;
+
+	if (!f)
+		return -1;
+	if (bp_timeline_open(&f->t, BASIC, &all) || bp_timeline_resolve(&f->t) ||
+	    !(f->m = bp_timeline_pass(&f->t, 0, NULL, NULL))) {
+		bp_timeline_release(&f->t);
+		free(f);
+		return -1;
+	}
+	for (i = 0; i < f->m->nprocesses; i++) {
+		if (f->m->processes[i].pid == PID)
+			f->p = &f->m->processes[i];
+	}
+	if (!f->p || !f->p->exit_ns || !f->p->worst_file) {
+		bp_model_free(f->m);
+		bp_timeline_release(&f->t);
+		free(f);
+		return -1;
+	}
+	f->mid = f->p->start_ns + (f->p->exit_ns - f->p->start_ns) / 2;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	bp_model_free(f->m);
+	bp_timeline_release(&f->t);
+	free(f);
+	return 0;
+}
+
+/* The process runs on CPU 1 for its first half, then waits on its worst file. */
+static void feed(const struct fixture *f, void (*hook)(void *, const struct bp_span *), void *arg)
+{
+	struct bp_span run = { .tid = PID, .cpu = 1, .state = BP_SPAN_RUN,
+			       .cause = BP_CAUSE_OTHER, .start_ns = f->p->start_ns,
+			       .end_ns = f->mid };
+	struct bp_span io = { .tid = PID, .cpu = -1, .state = BP_SPAN_IO_WAIT,
+			      .cause = BP_CAUSE_FAULT, .dev = f->p->worst_file->dev,
+			      .ino = f->p->worst_file->ino, .start_ns = f->mid,
+			      .end_ns = f->p->exit_ns };
+	struct bp_span stray = { .tid = 999999, .cpu = 0, .state = BP_SPAN_RUN,
+				 .start_ns = f->p->start_ns, .end_ns = f->mid };
+	struct bp_span idle = stray;
+
+	idle.tid = 0;
+	hook(arg, &run);
+	hook(arg, &io);
+	hook(arg, &stray); /* a task the model does not know: its CPU time only */
+	hook(arg, &idle);  /* the idle task: nothing */
+}
+
+/* The text of the lane <g> holding label, or NULL. */
+static char *lane_of(const char *svg, const char *label)
+{
+	const char *l = strstr(svg, label), *g, *end;
+
+	if (!l)
+		return NULL;
+	for (g = l; g > svg && strncmp(g, "<g class=\"lane\">", 16); g--)
+		;
+	end = strstr(l, "</g>");
+	return end ? strndup(g, (size_t)(end - g)) : NULL;
+}
+
+static void test_chart_spans(void **state)
+{
+	struct fixture *f = *state;
+	struct bp_chart_opts o = { .file = "basic.dat", .origin_ns = f->t.origin_ns,
+				   .marks = &f->t.marks };
+	struct bp_chart *c = bp_chart_new(&f->t.window, 2, &o);
+	char *svg = NULL, *lane, want[64];
+	size_t len = 0;
+	FILE *out = open_memstream(&svg, &len);
+	double xmid = 240 + (double)(f->mid - f->m->window.since_ns) * BP_CHART_COLUMNS /
+				    (double)(f->m->window.until_ns - f->m->window.since_ns);
+	int x;
+
+	assert_non_null(out);
+	feed(f, bp_chart_span, c);
+	bp_chart_attach(c, f->m);
+	assert_int_equal(bp_chart_write(c, out), 0);
+	fclose(out);
+	lane = lane_of(svg, "t3-mmap [11093]");
+	assert_non_null(lane);
+	/* The I/O-wait run starts in the column of the middle of its life. */
+	assert_non_null(strstr(lane, "<path class=\"io\" d=\"M"));
+	assert_int_equal(sscanf(strstr(lane, "<path class=\"io\" d=\"M") + 21, "%d", &x), 1);
+	assert_true(x >= (int)xmid - 1 && x <= (int)xmid + 1);
+	assert_non_null(strstr(lane, "<path class=\"run\" d=\"M"));
+	snprintf(want, sizeof(want), "I/O wait %s", "6.4 ms");
+	assert_non_null(strstr(lane, want));
+	/* Other lanes got no span: no run, no wait drawn. */
+	free(lane);
+	lane = lane_of(svg, "dd [11087]");
+	assert_non_null(lane);
+	assert_null(strstr(lane, "class=\"io\""));
+	assert_null(strstr(lane, "class=\"run\""));
+	free(lane);
+	assert_non_null(strstr(svg, "<path class=\"busy\""));
+	bp_chart_free(c);
+	free(svg);
+}
+
+static void test_chart_fold(void **state)
+{
+	struct fixture *f = *state;
+	struct bp_chart_opts o = { .file = "basic.dat", .origin_ns = f->t.origin_ns,
+				   .min_wait_ns = 1000000 };
+	struct bp_chart *c = bp_chart_new(&f->t.window, 2, &o);
+	char *svg = NULL;
+	size_t len = 0, lanes = 0;
+	FILE *out = open_memstream(&svg, &len);
+	const char *s;
+
+	assert_non_null(out);
+	feed(f, bp_chart_span, c);
+	bp_chart_attach(c, f->m);
+	assert_int_equal(bp_chart_write(c, out), 0);
+	fclose(out);
+	for (s = svg; (s = strstr(s, "<g class=\"lane")); s++)
+		lanes++;
+	/* basic.dat: t3-mmap, find and cat waited 1 ms or more; the rest is "others". */
+	assert_int_equal(lanes, 4);
+	assert_non_null(strstr(svg, "others ("));
+	assert_non_null(strstr(svg, "t3-mmap [11093]"));
+	assert_null(strstr(svg, "dd [11087]"));
+	bp_chart_free(c);
+	free(svg);
+}
+
+static void test_chrome_spans(void **state)
+{
+	struct fixture *f = *state;
+	struct bp_chrome_opts o = { .file = "basic.dat", .origin_ns = f->t.origin_ns,
+				    .marks = &f->t.marks };
+	char *json = NULL, want[512];
+	size_t len = 0;
+	FILE *out = open_memstream(&json, &len);
+	struct bp_chrome *x;
+	uint64_t d = f->mid - f->t.origin_ns;
+
+	assert_non_null(out);
+	x = bp_chrome_begin(out, f->m, &o);
+	feed(f, bp_chrome_span, x);
+	assert_int_equal(bp_chrome_end(x, f->m), 0);
+	fclose(out);
+	snprintf(want, sizeof(want),
+		 "{\"ph\":\"X\",\"name\":\"I/O wait\",\"pid\":%d,\"tid\":%d,\"ts\":%llu.%03llu,",
+		 PID, PID, (unsigned long long)(d / 1000), (unsigned long long)(d % 1000));
+	assert_non_null(strstr(json, want));
+	snprintf(want, sizeof(want), "\"args\":{\"cause\":\"fault\",\"file\":\"%s\",\"bytes\":",
+		 f->p->worst_file->path);
+	assert_non_null(strstr(json, want));
+	assert_non_null(strstr(json, "{\"ph\":\"X\",\"name\":\"running\",\"pid\":11093,"));
+	assert_non_null(strstr(json, "\"name\":\"thread_name\",\"pid\":11093,\"tid\":11093"));
+	assert_non_null(strstr(json, "\"pid\":999999,\"tid\":999999"));
+	assert_null(strstr(json, "\"ph\":\"X\",\"name\":\"running\",\"pid\":0,"));
+	assert_non_null(strstr(json, "\"ph\":\"C\",\"name\":\"disk read\""));
+	assert_non_null(strstr(json, "\"ph\":\"i\",\"name\":\"first read\""));
+	free(json);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test_setup_teardown(test_chart_spans, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_chart_fold, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_chrome_spans, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
