@@ -29,6 +29,9 @@ static const struct bp_cmd commands[] = {
 	CMD(report, "report I/O wait and reads per process and per file"),
 	CMD(top, "interactive view of a recording, or of the live system"),
 	CMD(dump, "print the raw events of a recording, one per line"),
+	CMD(diff, "what changed between two recordings, or two groups of them"),
+	CMD(check, "check a recording against a budget file (exit 1 when over)"),
+	CMD(db, "add recordings to an SQLite database of many boots, or export it"),
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -32,5 +32,8 @@ BP_DECLARE_CMD(collect);
 BP_DECLARE_CMD(report);
 BP_DECLARE_CMD(top);
 BP_DECLARE_CMD(dump);
+BP_DECLARE_CMD(diff);
+BP_DECLARE_CMD(check);
+BP_DECLARE_CMD(db);
 
 #endif
