@@ -60,6 +60,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "analysis/phases.h"
 #include "plugin/plugins.h"
 #include "views/format.h"
 #include "views/report.h"
@@ -249,6 +250,31 @@ static void totals(struct json *j, const struct bp_model *m)
 	num(j, "last_ns", t->last_ns);
 	num(j, "span_ns", t->span_ns);
 	close_(j, '}');
+}
+
+static void phases(struct json *j, const struct bp_report_opts *o)
+{
+	size_t i;
+
+	open_(j, "phases", '[');
+	for (i = 0; i < o->nphases; i++) {
+		const struct bp_phase *p = &o->phases[i];
+
+		open_(j, NULL, '{');
+		str(j, "name", p->name);
+		str(j, "ends_at", p->kind == BP_PHASE_BUILTIN ? p->name : bp_phase_kind_name(p->kind));
+		boolean(j, "reached", p->reached);
+		if (p->reached) {
+			num(j, "start_ns", p->start_ns);
+			num(j, "end_ns", p->end_ns);
+			num(j, "duration_ns", p->end_ns - p->start_ns);
+			num(j, "wait_ns", p->wait_ns);
+			num(j, "read_bytes", p->read_bytes);
+			num(j, "idle_wait_ns", p->idle_wait_ns);
+		}
+		close_(j, '}');
+	}
+	close_(j, ']');
 }
 
 static void processes(struct json *j, const struct bp_model *m, const struct bp_report_opts *o)
@@ -449,6 +475,7 @@ int bp_view_json(FILE *out, const struct bp_model *m, const struct bp_report_opt
 	num(&j, "schema_version", SCHEMA_VERSION);
 	recording(&j, m, o);
 	totals(&j, m);
+	phases(&j, o);
 	processes(&j, m, o);
 	files(&j, m, o);
 	file_list(&j, m, o, "never_used", BP_SORT_FILE_NEVER_USED);

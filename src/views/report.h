@@ -13,6 +13,7 @@
  * Output is deterministic: every list is sorted with tie-breaks.
  */
 struct bp_plugin_set;
+struct bp_phase;
 
 struct bp_report_opts {
 	const char *file;         /* the recording's name, shown in the header */
@@ -21,12 +22,24 @@ struct bp_report_opts {
 	int tree;                 /* processes as a tree with descendant totals */
 	const char *table;        /* csv: which table (see bp_csv_tables) */
 	const struct bp_plugin_set *plugins; /* their sections, after ours; NULL: none */
+	const struct bp_phase *phases; /* analysis/phases.h, by end; NULL: none */
+	size_t nphases;
 };
 
 int bp_view_text(FILE *out, const struct bp_model *m, const struct bp_report_opts *o);
 int bp_view_markdown(FILE *out, const struct bp_model *m, const struct bp_report_opts *o);
 int bp_view_json(FILE *out, const struct bp_model *m, const struct bp_report_opts *o);
 int bp_view_csv(FILE *out, const struct bp_model *m, const struct bp_report_opts *o);
+
+struct bp_group;
+struct bp_summary;
+/*
+ * Many recordings (report --boots): per phase, process, file and service
+ * the median/min/max over the recordings it appeared in, and how many.
+ * format: "text", "json" or "markdown"; top: rows per section (0 all).
+ */
+int bp_view_boots(FILE *out, const struct bp_group *g, struct bp_summary *const *s, size_t n,
+		  const char *format, size_t top);
 
 /* The csv tables, NULL-terminated: "processes", "files", ... */
 extern const char *const bp_csv_tables[];
