@@ -378,6 +378,8 @@ static int row_matches(const struct bp_summary_row *r, const char *pattern)
 {
 	const char *base;
 
+	if (r->kind == BP_ROW_SERVICE)
+		return bp_unit_matches(pattern, r->key);
 	if (r->kind != BP_ROW_PROCESS)
 		return !fnmatch(pattern, r->key, 0);
 	if (!fnmatch(pattern, r->comm, 0))

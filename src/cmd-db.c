@@ -26,7 +26,7 @@
 #define MAX_PHASES 32
 
 const char cmd_db_usage[] =
-	"usage: bootprof db add [--phase NAME=...] DB FILE...\n"
+	"usage: bootprof db add [--phase NAME=...] [--all] DB FILE...\n"
 	"   or: bootprof db export [--format csv|jsonl] DB TABLE\n"
 	"   or: bootprof db schema [--clickhouse]\n"
 	"\n"
@@ -39,6 +39,8 @@ const char cmd_db_usage[] =
 	"\n"
 	"      --phase NAME=exec:PROG|file:PATH|service:UNIT\n"
 	"                       add: a phase ending at that event (repeatable)\n"
+	"      --all            add: every process of a `record -- CMD` recording, not\n"
+	"                       only CMD's process tree\n"
 	"  -f, --format FMT     export: csv (default) or jsonl\n"
 	"      --clickhouse     schema: ClickHouse CREATE TABLE statements instead\n"
 	"  -h, --help           this text\n";
@@ -47,6 +49,7 @@ const struct option cmd_db_options[] = {
 	{ "phase", required_argument, NULL, 'P' },
 	{ "format", required_argument, NULL, 'f' },
 	{ "clickhouse", no_argument, NULL, 'C' },
+	{ "all", no_argument, NULL, 'a' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 }
 };
@@ -588,6 +591,9 @@ int cmd_db(int argc, char **argv)
 		case 'C':
 			clickhouse = 1;
 			break;
+		case 'a':
+			so.all = 1;
+			break;
 		case 'h':
 			fputs(cmd_db_usage, stdout);
 			rc = 0;
@@ -602,8 +608,6 @@ int cmd_db(int argc, char **argv)
 	}
 	so.specs = specs;
 	so.nspecs = nspecs;
-	/* A fleet database keeps every process, not only a traced command's. */
-	so.all = 1;
 	if (!strcmp(sub, "add")) {
 		rc = db_add(argc - optind, argv + optind, &so);
 	} else if (!strcmp(sub, "export")) {

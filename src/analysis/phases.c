@@ -222,14 +222,13 @@ static int exec_matches(const char *pattern, const char *path)
 	return !fnmatch(pattern, path, 0) || !fnmatch(pattern, base_name(path), 0);
 }
 
-/* The last component of a cgroup path is UNIT, or UNIT.service. */
-static int unit_matches(const char *pattern, const char *cgroup)
+int bp_unit_matches(const char *pattern, const char *cgroup)
 {
 	const char *last = base_name(cgroup);
 	size_t n = strlen(last);
 	char stem[256];
 
-	if (!fnmatch(pattern, last, 0))
+	if (!fnmatch(pattern, cgroup, 0) || !fnmatch(pattern, last, 0))
 		return 1;
 	if (n > 8 && n - 8 < sizeof(stem) && !strcmp(last + n - 8, ".service")) {
 		memcpy(stem, last, n - 8);
@@ -266,7 +265,7 @@ void bp_phase_finder_event(void *arg, const struct bp_event *ev)
 
 		for (i = 0; i < f->nspecs; i++) {
 			if (f->specs[i].kind == BP_PHASE_SERVICE && f->spec_end[i] == NO_TIME &&
-			    unit_matches(f->specs[i].arg, path))
+			    bp_unit_matches(f->specs[i].arg, path))
 				f->spec_end[i] = ev->ts;
 		}
 	}

@@ -115,6 +115,12 @@ long bp_phases_compute(struct bp_phase_finder *f, struct bp_reader *reader,
 		       const struct bp_model *m, struct bp_phase **out);
 void bp_phases_free(struct bp_phase *v, size_t n);
 
+/*
+ * Does a cgroup path name UNIT? The whole path, its last component, or
+ * that component without ".service" matches the fnmatch pattern.
+ */
+int bp_unit_matches(const char *pattern, const char *cgroup);
+
 /* "kernel", "initramfs", "userspace", "exec", "file", "service" */
 const char *bp_phase_kind_name(enum bp_phase_kind kind);
 
