@@ -235,10 +235,12 @@ static int parse_line(struct budget_file *b, char *line, size_t lineno)
 	const struct metric *m = NULL;
 	struct budget *bu;
 	int n, s, argi;
-	size_t i;
+	size_t i, len;
 
 	line[strcspn(line, "#\r\n")] = 0;
-	text = xstrdup(line);
+	for (len = strlen(line); len && (line[len - 1] == ' ' || line[len - 1] == '\t'); len--)
+		line[len - 1] = 0;
+	text = xstrdup(line + strspn(line, " \t"));
 	n = split(line, w);
 	if (!n) {
 		free(text);
