@@ -31,9 +31,8 @@ const char cmd_check_usage[] =
 	"\n"
 	"  -b, --budget FILE    the budget file (required)\n"
 	"  -f, --format FMT     text (default), tap or junit\n"
-	"      --phase NAME=exec:PROG|file:PATH|service:UNIT\n"
-	"                       a phase ending at that event (repeatable; a budget\n"
-	"                       file can define phases too)\n"
+	"      --phase NAME=END a phase ending at END: exec:PROG, file:PATH\n"
+	"                       or service:UNIT (repeatable; also in budgets)\n"
 	"      --all            every process of a `record -- CMD` recording, not only\n"
 	"                       CMD's process tree\n"
 	"  -h, --help           this text\n";

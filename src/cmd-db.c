@@ -27,7 +27,7 @@
 
 const char cmd_db_usage[] =
 	"usage: bootprof db add [--phase NAME=...] [--all] DB FILE...\n"
-	"   or: bootprof db export [--format csv|jsonl] DB TABLE\n"
+	"   or: bootprof db export [--format FMT] DB TABLE\n"
 	"   or: bootprof db schema [--clickhouse]\n"
 	"\n"
 	"A database of many boots: 'add' appends recordings to the SQLite database DB\n"
@@ -37,11 +37,11 @@ const char cmd_db_usage[] =
 	"files, services) as CSV or JSON Lines, for a warehouse. 'schema' prints the\n"
 	"tables (see bootprof-db(1)).\n"
 	"\n"
-	"      --phase NAME=exec:PROG|file:PATH|service:UNIT\n"
-	"                       add: a phase ending at that event (repeatable)\n"
+	"      --phase NAME=END add: a phase ending at END: exec:PROG, file:PATH\n"
+	"                       or service:UNIT (repeatable)\n"
 	"      --all            add: every process of a `record -- CMD` recording, not\n"
 	"                       only CMD's process tree\n"
-	"  -f, --format FMT     export: csv (default) or jsonl\n"
+	"  -f, --format FMT     export: CSV (the default, csv) or JSON Lines (jsonl)\n"
 	"      --clickhouse     schema: ClickHouse CREATE TABLE statements instead\n"
 	"  -h, --help           this text\n";
 

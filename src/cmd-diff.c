@@ -21,13 +21,14 @@
 #define MAX_GLOBS 64
 
 const char cmd_diff_usage[] =
-	"usage: bootprof diff [options] BEFORE AFTER\n"
+	"usage: bootprof diff [options] BEFORE [AFTER]\n"
 	"   or: bootprof diff [options] --before GLOB --after GLOB\n"
 	"\n"
 	"What changed between two recordings: phases, processes (matched by comm and\n"
 	"exec path), files (by path) and services; per row the before, after and\n"
 	"change of I/O wait, bytes read and wall span; new and gone rows; sorted by\n"
-	"absolute change. Two groups compare medians, and flag a change (*) only\n"
+	"absolute change. AFTER defaults to " "/var/log/bootprof/latest.dat, else\n"
+	"./bootprof.dat. Two groups compare medians, and flag a change (*) only\n"
 	"when every after-recording lies outside the before-recordings' range.\n"
 	"\n"
 	"  -f, --format FMT     text (default), json or markdown\n"
@@ -37,8 +38,8 @@ const char cmd_diff_usage[] =
 	"                       for the rest)\n"
 	"      --before GLOB    the before-group (repeatable; quote the pattern)\n"
 	"      --after GLOB     the after-group (repeatable)\n"
-	"      --phase NAME=exec:PROG|file:PATH|service:UNIT\n"
-	"                       a phase ending at that event (repeatable)\n"
+	"      --phase NAME=END a phase ending at END: exec:PROG, file:PATH\n"
+	"                       or service:UNIT (repeatable)\n"
 	"      --all            every process of a `record -- CMD` recording, not only\n"
 	"                       CMD's process tree\n"
 	"  -h, --help           this text\n";
@@ -506,19 +507,19 @@ int cmd_diff(int argc, char **argv)
 		rc = bp_usage_error("diff", "give --before GLOB and --after GLOB, and no file");
 		goto out;
 	}
-	if (!nb && argc - optind != 2) {
+	if (!nb && (argc - optind < 1 || argc - optind > 2)) {
 		rc = bp_usage_error("diff", "give two recordings: BEFORE AFTER");
 		goto out;
 	}
 	if (!nb) {
 		before[nb++] = argv[optind];
-		after[na++] = argv[optind + 1];
+		after[na++] = argc - optind == 2 ? argv[optind + 1] : bp_default_recording();
 	}
 	if (top < 0)
 		top = strcmp(format, "json") ? DEFAULT_TOP : 0;
 	so.specs = specs;
 	so.nspecs = nspecs;
-	d.groups = argc - optind != 2;
+	d.groups = optind == argc;
 	sb = bp_summaries_load(before, nb, d.groups, &so, &d.nbefore);
 	if (!sb) {
 		rc = bp_error_last();
