@@ -362,7 +362,7 @@ int cmd_report(int argc, char **argv)
 			 bp_reader_meta(r) ? bp_reader_meta(r)->machine : NULL);
 	bp_plugins_window(plugins, w.since_ns, w.until_ns);
 	bp_plugins_hooks(plugins, &rh.plugins);
-	rh.phases = bp_phase_finder_new(r, specs, nspecs);
+	rh.phases = bp_phase_finder_new(bp_reader_tep(r), specs, nspecs);
 	hooks.event = report_event;
 	hooks.span = rh.plugins.span ? report_span : NULL;
 	hooks.arg = &rh;

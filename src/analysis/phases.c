@@ -131,14 +131,14 @@ static int event_id(struct tep_handle *tep, const char *sys, const char *name, s
 	return *e ? (*e)->id : -1;
 }
 
-struct bp_phase_finder *bp_phase_finder_new(struct bp_reader *reader,
+struct bp_phase_finder *bp_phase_finder_new(struct tep_handle *tep,
 					    const struct bp_phase_spec *specs, size_t nspecs)
 {
 	struct bp_phase_finder *f = xcalloc(1, sizeof(*f));
 	struct tep_event *e;
 	size_t i;
 
-	f->tep = bp_reader_tep(reader);
+	f->tep = tep;
 	f->exec_id = event_id(f->tep, "sched", "sched_process_exec", &e);
 	f->exec_file = find_field(e, "filename", NULL);
 	f->exec_pid = find_field(e, "pid", NULL);
@@ -374,7 +374,7 @@ long bp_phases_compute(struct bp_phase_finder *f, struct bp_reader *reader,
 		struct bp_window w = { 0 };
 		struct bp_model *pm;
 
-		if (!p->reached || p->end_ns <= p->start_ns)
+		if (!reader || !p->reached || p->end_ns <= p->start_ns)
 			continue;
 		w.since_ns = p->start_ns ? p->start_ns : 1;
 		w.until_ns = p->end_ns;

@@ -85,9 +85,12 @@ struct bp_phase {
 
 struct bp_phase_finder;
 
+struct tep_handle;
+
 /**
  * bp_phase_finder_new() - watch a pass for phase boundaries
- * @reader: the recording the pass reads (its formats name the fields)
+ * @tep: the event formats of the recording the pass reads
+ *       (bp_reader_tep()); NULL: no event marks a boundary
  * @specs: user-defined phases (copied), or NULL
  * @nspecs: entries in @specs
  *
@@ -95,7 +98,7 @@ struct bp_phase_finder;
  * bp_build_hooks.event), then bp_phases_compute().
  * Return: a finder (free with bp_phase_finder_free()).
  */
-struct bp_phase_finder *bp_phase_finder_new(struct bp_reader *reader,
+struct bp_phase_finder *bp_phase_finder_new(struct tep_handle *tep,
 					    const struct bp_phase_spec *specs, size_t nspecs);
 void bp_phase_finder_event(void *finder, const struct bp_event *ev);
 void bp_phase_finder_free(struct bp_phase_finder *f);
@@ -103,7 +106,8 @@ void bp_phase_finder_free(struct bp_phase_finder *f);
 /**
  * bp_phases_compute() - the phases of a recording, with their numbers
  * @f: a finder that saw the whole pass
- * @reader: the same recording (read again: one pass per phase)
+ * @reader: the same recording (read again: one pass per phase), or NULL
+ *          for the boundaries alone (the numbers stay 0)
  * @m: the model of the whole recording
  * @out: set to a new array of phases by end time, the ones not reached last
  *       (free with bp_phases_free())

@@ -199,7 +199,7 @@ struct bp_summary *bp_summary_load(const char *path, const struct bp_summary_opt
 		bp_set_error("cannot read '%s': %s", path, bp_last_error());
 		return NULL;
 	}
-	finder = bp_phase_finder_new(r, o->specs, o->nspecs);
+	finder = bp_phase_finder_new(bp_reader_tep(r), o->specs, o->nspecs);
 	hooks.event = bp_phase_finder_event;
 	hooks.arg = finder;
 	m = bp_model_build(r, NULL, &hooks);
