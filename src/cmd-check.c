@@ -21,13 +21,14 @@
 #define MAX_LINE 4096
 
 const char cmd_check_usage[] =
-	"usage: bootprof check [options] --budget FILE [RECORDING]\n"
+	"usage: bootprof check [options] --budget FILE [FILE]\n"
 	"\n"
 	"Check a recording against a budget file (see bootprof-budget(5)): one\n"
 	"line per limit, e.g. 'phase kernel 2s', 'process zygote* io_wait 5s',\n"
 	"'file /system/framework/*.jar bytes 50M', 'never_used share 10%'.\n"
 	"Exit 0 when every limit holds, 1 when one is over, 2 for a bad budget file.\n"
-	"RECORDING defaults to /var/log/bootprof/latest.dat, else ./bootprof.dat.\n"
+	"The recording, FILE, defaults to /var/log/bootprof/latest.dat, else\n"
+	"./bootprof.dat.\n"
 	"\n"
 	"  -b, --budget FILE    the budget file (required)\n"
 	"  -f, --format FMT     text (default), tap or junit\n"

@@ -21,15 +21,16 @@
 #define MAX_GLOBS 64
 
 const char cmd_diff_usage[] =
-	"usage: bootprof diff [options] BEFORE [AFTER]\n"
+	"usage: bootprof diff [options] FILE [FILE]\n"
 	"   or: bootprof diff [options] --before GLOB --after GLOB\n"
 	"\n"
-	"What changed between two recordings: phases, processes (matched by comm and\n"
-	"exec path), files (by path) and services; per row the before, after and\n"
-	"change of I/O wait, bytes read and wall span; new and gone rows; sorted by\n"
-	"absolute change. AFTER defaults to " "/var/log/bootprof/latest.dat, else\n"
-	"./bootprof.dat. Two groups compare medians, and flag a change (*) only\n"
-	"when every after-recording lies outside the before-recordings' range.\n"
+	"What changed from the first recording to the second (default: the latest,\n"
+	"/var/log/bootprof/latest.dat, else ./bootprof.dat): phases, processes\n"
+	"(matched by comm and exec path), files (by path) and services; per row the\n"
+	"before, after and change of I/O wait, bytes read and wall span; new and\n"
+	"gone rows; sorted by absolute change. Two groups compare medians, and flag\n"
+	"a change (*) only when every after-recording lies outside the\n"
+	"before-recordings' range.\n"
 	"\n"
 	"  -f, --format FMT     text (default), json or markdown\n"
 	"  -n, --top N          rows per section (default 10 for text/markdown, all\n"

@@ -376,6 +376,14 @@ long bp_phases_compute(struct bp_phase_finder *f, struct bp_reader *reader,
 
 		if (!reader || !p->reached || p->end_ns <= p->start_ns)
 			continue;
+		/* A phase over every event of a whole-recording model: its numbers. */
+		if (m->totals.events == m->totals.events_total && p->start_ns <= m->totals.first_ns &&
+		    p->end_ns >= m->totals.last_ns) {
+			p->wait_ns = m->totals.wait_ns;
+			p->read_bytes = m->totals.read_bytes;
+			p->idle_wait_ns = m->totals.idle_wait_ns;
+			continue;
+		}
 		w.since_ns = p->start_ns ? p->start_ns : 1;
 		w.until_ns = p->end_ns;
 		pm = bp_model_build(reader, &w, NULL);

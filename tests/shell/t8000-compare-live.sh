@@ -26,7 +26,7 @@ sync
 # The disk under $TEST_DIR (the whole disk: throttles apply to it).
 dev=$(findmnt -no MAJ:MIN -T "$TEST_DIR" | tr -d ' ')
 [ -e "/sys/dev/block/$dev/partition" ] && dev=$(cat "/sys/dev/block/$dev/../dev")
-CG=/sys/fs/cgroup/blkio/bootprof-t5000-$$
+CG=/sys/fs/cgroup/blkio/bootprof-t8000-$$
 throttled=
 if [ -n "$dev" ] && [ -d /sys/fs/cgroup/blkio ] && mkdir "$CG" 2>/dev/null; then
 	if echo "$dev 4194304" >"$CG/blkio.throttle.read_bps_device" 2>/dev/null; then
