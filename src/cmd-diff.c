@@ -312,16 +312,6 @@ static void text(FILE *out, const struct diff *d, size_t top, struct bp_summary 
 	free(v);
 }
 
-/* Markdown: one table per section; cells never hold '|' unescaped. */
-static void md_cell(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|' || *s == '\\' || *s == '`' || *s == '*' || *s == '_')
-			fputc('\\', out);
-		fputc(*s == '\n' ? ' ' : *s, out);
-	}
-}
-
 static void markdown(FILE *out, const struct diff *d, size_t top, struct bp_summary *const *b,
 		     struct bp_summary *const *a)
 {
@@ -331,9 +321,9 @@ static void markdown(FILE *out, const struct diff *d, size_t top, struct bp_summ
 
 	fputs("# bootprof diff\n\n", out);
 	fprintf(out, "- before: ");
-	md_cell(out, d->nbefore == 1 ? b[0]->path : "group (medians)");
+	bp_md_str(out, d->nbefore == 1 ? b[0]->path : "group (medians)");
 	fprintf(out, " (%zu recording%s)\n- after: ", d->nbefore, d->nbefore == 1 ? "" : "s");
-	md_cell(out, d->nafter == 1 ? a[0]->path : "group (medians)");
+	bp_md_str(out, d->nafter == 1 ? a[0]->path : "group (medians)");
 	fprintf(out, " (%zu recording%s)\n", d->nafter, d->nafter == 1 ? "" : "s");
 	if (d->groups)
 		fputs("- \\* = every after-recording lies outside the before-recordings' range\n", out);
@@ -352,12 +342,12 @@ static void markdown(FILE *out, const struct diff *d, size_t top, struct bp_summ
 		      "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n", out);
 		for (j = 0; j < n; j++) {
 			fputs("| ", out);
-			md_cell(out, v[j]->key);
+			bp_md_str(out, v[j]->key);
 			fprintf(out, " | %s |", status_names[v[j]->status]);
 			cells(v[j], c, d->groups);
 			for (i = 0; i < NMETRICS * 3; i++) {
 				fputc(' ', out);
-				md_cell(out, c[i]);
+				bp_md_str(out, c[i]);
 				fputs(" |", out);
 			}
 			fputc('\n', out);

@@ -135,15 +135,6 @@ static void text(FILE *out, const struct bp_group *g, size_t top, const struct b
 	}
 }
 
-static void md_cell(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|' || *s == '\\' || *s == '`' || *s == '*' || *s == '_')
-			fputc('\\', out);
-		fputc(*s == '\n' ? ' ' : *s, out);
-	}
-}
-
 static void markdown(FILE *out, const struct bp_group *g, size_t top,
 		     const struct bp_group_row **v)
 {
@@ -163,7 +154,7 @@ static void markdown(FILE *out, const struct bp_group *g, size_t top,
 		      "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n", out);
 		for (j = 0; j < n; j++) {
 			fputs("| ", out);
-			md_cell(out, v[j]->key);
+			bp_md_str(out, v[j]->key);
 			fprintf(out, " | %zu |", v[j]->boots);
 			for (c = 0; c < NCOLS; c++) {
 				fmt(a, c, col(v[j], c)->median);
