@@ -248,12 +248,15 @@ void bp_phase_finder_event(void *arg, const struct bp_event *ev)
 		const char *path = read_str(f, ev, f->exec_file, buf, sizeof(buf));
 
 		if (read_int(f, ev, f->exec_pid) == 1) {
+			const char *prog = base_name(path);
+
 			if (!f->pid1_execs++)
 				f->kernel_end = ev->ts;
-			else if (!f->pid1_wrapper && f->initramfs_end == NO_TIME)
+			else if (!f->pid1_wrapper && f->initramfs_end == NO_TIME &&
+				 strcmp(prog, "switch_root") && strcmp(prog, "run-init"))
 				f->initramfs_end = ev->ts;
 			/* bootprof's PID-1 wrapper hands over to the real init: no root switch. */
-			f->pid1_wrapper = !strncmp(base_name(path), "bootprof", 8);
+			f->pid1_wrapper = !strncmp(prog, "bootprof", 8);
 		}
 		for (i = 0; i < f->nspecs; i++) {
 			if (f->specs[i].kind == BP_PHASE_EXEC && f->spec_end[i] == NO_TIME &&

@@ -13,7 +13,8 @@
  *  kernel     0 -> the first exec by PID 1 (only when the recording holds it)
  *  initramfs  -> the switch to the real root: PID 1 exec'ing again after a
  *             program other than bootprof's own wrapper (switch_root,
- *             run-init and systemd's switch-root all exec the real init)
+ *             run-init and systemd's switch-root all exec the real init;
+ *             the exec of switch_root or run-init itself is not the switch)
  *  userspace  the end of the last of those (or the first event) -> the stop
  *             (the recording's stop time, else its last event)
  *
