@@ -253,7 +253,8 @@ void bp_phase_finder_event(void *arg, const struct bp_event *ev)
 			if (!f->pid1_execs++)
 				f->kernel_end = ev->ts;
 			else if (!f->pid1_wrapper && f->initramfs_end == NO_TIME &&
-				 strcmp(prog, "switch_root") && strcmp(prog, "run-init"))
+				 strcmp(prog, "switch_root") && strcmp(prog, "run-init") &&
+				 strcmp(path, "/proc/self/exe"))
 				f->initramfs_end = ev->ts;
 			/* bootprof's PID-1 wrapper hands over to the real init: no root switch. */
 			f->pid1_wrapper = !strncmp(prog, "bootprof", 8);

@@ -14,7 +14,9 @@
  *  initramfs  -> the switch to the real root: PID 1 exec'ing again after a
  *             program other than bootprof's own wrapper (switch_root,
  *             run-init and systemd's switch-root all exec the real init;
- *             the exec of switch_root or run-init itself is not the switch)
+ *             the exec of switch_root or run-init itself is not the switch,
+ *             nor a re-exec of /proc/self/exe: busybox runs its
+ *             switch_root applet so)
  *  userspace  the end of the last of those (or the first event) -> the stop
  *             (the recording's stop time, else its last event)
  *

@@ -111,6 +111,7 @@ static void test_boot_phases(void **state)
 	exec_event(f, 1 * S, 1, "/init");
 	exec_event(f, 2 * S, 77, "/sbin/udevd");
 	exec_event(f, 2 * S + 1, 1, "/bin/switch_root");
+	exec_event(f, 2 * S + 2, 1, "/proc/self/exe");
 	exec_event(f, 3 * S, 1, "/sbin/init");
 	exec_event(f, 5 * S, 200, "/usr/bin/Xorg");
 	exec_event(f, 6 * S, 201, "/usr/bin/Xorg");
