@@ -3,20 +3,14 @@
 #include <string.h>
 
 #include "views/doc.h"
+#include "views/format.h"
 #include "views/report.h"
 
 /* A table cell: '|' escaped, newlines flattened. */
 static void put_cell(FILE *out, const char *s)
 {
 	fputc(' ', out);
-	for (; *s; s++) {
-		if (*s == '|')
-			fputs("\\|", out);
-		else if (*s == '\n')
-			fputc(' ', out);
-		else
-			fputc(*s, out);
-	}
+	bp_md_str(out, s);
 	fputs(" |", out);
 }
 
