@@ -18,7 +18,7 @@ datadir   := $(PREFIX)/share
 plugindir := $(libdir)/bootprof/plugins
 
 CC        ?= cc
-PKGS      := libtracefs libtraceevent ncursesw libzstd
+PKGS      := libtracefs libtraceevent ncursesw libzstd sqlite3
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 

@@ -280,6 +280,16 @@ _bootprof()
 		_bootprof_value "$bp" "$cmd" "$prev" "$cur" && return 0
 	fi
 
+	# Subcommands ("bootprof db add|export|schema"): the lowercase words
+	# that follow "bootprof CMD" in its synopsis, as the first argument.
+	if [[ $cur != -* ]] && ((COMP_CWORD == i + 1)); then
+		words=$("$bp" "$cmd" -h 2>/dev/null | sed -n "s/^.*bootprof $cmd \([a-z][a-z-]*\).*/\1/p")
+		if [[ -n $words ]]; then
+			COMPREPLY=($(compgen -W "$words" -- "$cur"))
+			return 0
+		fi
+	fi
+
 	if [[ $cur == -* ]] || ! _bootprof_takes_file "$bp" "$cmd"; then
 		words=$("$bp" "$cmd" --list-opts 2>/dev/null)
 		COMPREPLY=($(compgen -W "$words" -- "$cur"))

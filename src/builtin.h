@@ -36,5 +36,8 @@ BP_DECLARE_CMD(readahead);
 BP_DECLARE_CMD(replay);
 BP_DECLARE_CMD(chart);
 BP_DECLARE_CMD(export);
+BP_DECLARE_CMD(diff);
+BP_DECLARE_CMD(check);
+BP_DECLARE_CMD(db);
 
 #endif

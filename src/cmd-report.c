@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "analysis/model.h"
+#include "analysis/phases.h"
+#include "analysis/summary.h"
 #include "analysis/redact.h"
 #include "builtin.h"
 #include "plugin/plugins.h"
@@ -26,9 +28,12 @@
 
 const char cmd_report_usage[] =
 	"usage: bootprof report [options] [FILE]\n"
+	"   or: bootprof report [options] --boots GLOB | FILE FILE...\n"
 	"\n"
 	"Report I/O wait and reads per process and per file. FILE defaults to\n"
-	DEFAULT_RECORDING ", else ./" FALLBACK_RECORDING ".\n"
+	DEFAULT_RECORDING ", else ./" FALLBACK_RECORDING ". Several files (or\n"
+	"--boots): median, min and max per phase, process, file and service, and in\n"
+	"how many boots each appeared.\n"
 	"\n"
 	"  -f, --format FMT     text (default), json, csv or markdown\n"
 	"      --table NAME     one csv table (implies --format csv): processes, files,\n"
@@ -52,6 +57,11 @@ const char cmd_report_usage[] =
 	"                       an option of a plugin (repeatable)\n"
 	"      --no-plugins     run no plugin (built-in or external)\n"
 	"      --list-plugins   list the plugins and their options, and exit\n"
+	"      --phase NAME=END a phase ending at END: exec:PROG, file:PATH\n"
+	"                       or service:UNIT (repeatable)\n"
+	"      --boots GLOB     many recordings (a quoted pattern; repeatable)\n"
+	"      --all            with several recordings: every process of a\n"
+	"                       `record -- CMD` recording, not only CMD's tree\n"
 	"  -h, --help           this text\n";
 
 const struct option cmd_report_options[] = {
@@ -70,6 +80,9 @@ const struct option cmd_report_options[] = {
 	{ "plugin-opt", required_argument, NULL, 'O' },
 	{ "no-plugins", no_argument, NULL, 'N' },
 	{ "list-plugins", no_argument, NULL, 'L' },
+	{ "phase", required_argument, NULL, 'H' },
+	{ "boots", required_argument, NULL, 'B' },
+	{ "all", no_argument, NULL, 'a' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 }
 };
@@ -141,8 +154,79 @@ static void plugin_warnings(struct bp_plugin_set *set)
 	bp_plugins_clear_warnings(set);
 }
 
+/* The model's pass feeds the plugins and the phase finder. */
+struct report_hooks {
+	struct bp_build_hooks plugins;
+	struct bp_phase_finder *phases;
+};
+
+static void report_event(void *arg, const struct bp_event *ev)
+{
+	struct report_hooks *h = arg;
+
+	if (h->plugins.event)
+		h->plugins.event(h->plugins.arg, ev);
+	bp_phase_finder_event(h->phases, ev);
+}
+
+static void report_span(void *arg, const struct bp_span *span)
+{
+	struct report_hooks *h = arg;
+
+	h->plugins.span(h->plugins.arg, span);
+}
+
+/* The --phase values, parsed; -1 (usage error printed) on a bad one. */
+static int parse_phases(const char *const *args, size_t n, struct bp_phase_spec *specs)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (bp_phase_spec_parse(args[i], &specs[i])) {
+			while (i)
+				bp_phase_spec_release(&specs[--i]);
+			bp_usage_error("report", "%s", bp_last_error());
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* report FILE FILE... / --boots GLOB: statistics over recordings. */
+static int report_boots(const char *const *args, size_t nargs, int glob,
+			const struct bp_summary_opts *so, const char *format, size_t top)
+{
+	struct bp_summary **s;
+	struct bp_group g;
+	size_t n, i;
+	int rc;
+
+	if (!strcmp(format, "csv"))
+		return bp_usage_error("report", "several recordings: text, json or markdown");
+	s = bp_summaries_load(args, nargs, glob, so, &n);
+	if (!s)
+		return bp_error_last();
+	for (i = 0; i < n; i++) {
+		if (s[i]->lost_events)
+			bp_warn("'%s' lost events while recording: its totals are lower bounds",
+				s[i]->path);
+	}
+	bp_group_build(&g, s, n, 0);
+	rc = bp_view_boots(stdout, &g, s, n, format, top);
+	bp_group_release(&g);
+	bp_summaries_free(s, n);
+	return rc ? bp_error_last() : 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
+	const char *phase_args[32], *boots[64];
+	struct bp_phase_spec specs[32];
+	size_t nspecs = 0, nboots = 0, nphases = 0;
+	struct bp_summary_opts so = { 0 };
+	struct report_hooks rh = { { 0 }, NULL };
+	struct bp_phase *phase_list = NULL;
+	long np;
 	struct bp_report_opts o = { 0 };
 	struct bp_window w = { 0 };
 	const char *format = NULL;
@@ -218,6 +302,19 @@ int cmd_report(int argc, char **argv)
 		case 'R':
 			redact = 1;
 			break;
+		case 'H':
+			if (nspecs == sizeof(phase_args) / sizeof(phase_args[0]))
+				return bp_usage_error("report", "too many --phase");
+			phase_args[nspecs++] = optarg;
+			break;
+		case 'B':
+			if (nboots == sizeof(boots) / sizeof(boots[0]))
+				return bp_usage_error("report", "too many --boots");
+			boots[nboots++] = optarg;
+			break;
+		case 'a':
+			so.all = 1;
+			break;
 		case 'h':
 			fputs(cmd_report_usage, stdout);
 			return 0;
@@ -227,8 +324,8 @@ int cmd_report(int argc, char **argv)
 			return bp_usage_error("report", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (argc - optind > 1)
-		return bp_usage_error("report", "too many arguments");
+	if (nboots && optind < argc)
+		return bp_usage_error("report", "give --boots GLOB or files, not both");
 	if (!format)
 		format = o.table ? "csv" : "text";
 	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv") &&
@@ -251,36 +348,61 @@ int cmd_report(int argc, char **argv)
 	if (!o.width)
 		o.width = terminal_width();
 	o.top = (size_t)top;
+	if (parse_phases(phase_args, nspecs, specs))
+		return BP_EXIT_USAGE;
+	so.specs = specs;
+	so.nspecs = nspecs;
+	if (nboots || argc - optind > 1) {
+		rc = nboots ? report_boots(boots, nboots, 1, &so, format, o.top) :
+			      report_boots((const char *const *)argv + optind,
+					   (size_t)(argc - optind), 0, &so, format, o.top);
+		goto out_phases;
+	}
 	po.opts = popts;
 	po.dirs = pdirs;
 	po.ndirs = bp_plugin_dirs(pdirs);
 	plugins = bp_plugins_load(&po);
-	if (!plugins)
-		return bp_error_last();
+	if (!plugins) {
+		rc = bp_error_last();
+		goto out_phases;
+	}
 	plugin_warnings(plugins);
 	if (list_plugins) {
 		bp_plugins_list(plugins, stdout);
 		bp_plugins_free(plugins);
-		return bp_finish_stdout(0);
+		rc = bp_finish_stdout(0);
+		goto out_phases;
 	}
 	o.file = optind < argc ? argv[optind] : default_file();
 
 	r = bp_reader_open(o.file);
 	if (!r) {
 		bp_plugins_free(plugins);
-		return bp_error_last();
+		rc = bp_error_last();
+		goto out_phases;
 	}
 	bp_plugins_start(plugins, bp_reader_tep(r),
 			 bp_reader_meta(r) ? bp_reader_meta(r)->machine : NULL);
 	bp_plugins_window(plugins, w.since_ns, w.until_ns);
-	bp_plugins_hooks(plugins, &hooks);
+	bp_plugins_hooks(plugins, &rh.plugins);
+	rh.phases = bp_phase_finder_new(bp_reader_tep(r), specs, nspecs);
+	hooks.event = report_event;
+	hooks.span = rh.plugins.span ? report_span : NULL;
+	hooks.arg = &rh;
 	m = bp_model_build(r, &w, &hooks);
-	if (!m) {
+	/* Phases are the recording's, whatever the window. */
+	np = m ? bp_phases_compute(rh.phases, r, m, &phase_list) : -1;
+	if (np < 0) {
 		bp_error("cannot read '%s': %s", o.file, bp_last_error());
 		bp_plugins_free(plugins);
+		bp_model_free(m);
 		bp_reader_free(r);
-		return BP_EXIT_FAILURE;
+		rc = BP_EXIT_FAILURE;
+		goto out_phases;
 	}
+	nphases = (size_t)np;
+	o.phases = phase_list;
+	o.nphases = nphases;
 	if (bp_reader_stats(r)->corrupt_pages) {
 		/* A corrupt file is an error, never a partial report with a warning. */
 		bp_error("'%s' is corrupt: %llu ring-buffer pages are damaged or do not match the "
@@ -289,7 +411,8 @@ int cmd_report(int argc, char **argv)
 		bp_plugins_free(plugins);
 		bp_model_free(m);
 		bp_reader_free(r);
-		return BP_EXIT_FAILURE;
+		rc = BP_EXIT_FAILURE;
+		goto out_phases;
 	}
 	bp_plugins_finish(plugins, m);
 	plugin_warnings(plugins);
@@ -325,5 +448,12 @@ int cmd_report(int argc, char **argv)
 	bp_model_free(m);
 	bp_reader_free(r);
 	free(shown);
-	return rc ? bp_error_last() : 0;
+	if (rc)
+		rc = bp_error_last();
+out_phases:
+	bp_phases_free(phase_list, nphases);
+	bp_phase_finder_free(rh.phases);
+	while (nspecs)
+		bp_phase_spec_release(&specs[--nspecs]);
+	return rc;
 }

@@ -11,6 +11,7 @@
 
 #include "util/xalloc.h"
 #include "views/doc.h"
+#include "analysis/phases.h"
 #include "views/format.h"
 #include "views/report.h"
 
@@ -204,6 +205,33 @@ static void summary(struct bp_doc *d, const struct bp_model *m)
 		line(s, "re-read:                 %s", missing_why(m, BP_MISSING_DELETE));
 	else
 		line(s, "re-read:                 %s", bp_fmt_bytes(a, t->reread_bytes));
+}
+
+static const char *const phase_head[] = { "PHASE", "START", "END", "DURATION", "I/O WAIT",
+					  "READ", "IDLE WAITING" };
+
+static void phases(struct bp_doc *d, const struct bp_report_opts *o)
+{
+	struct bp_section *s;
+	size_t i;
+
+	if (!o->nphases)
+		return;
+	s = section(d, "Phases");
+	columns(s, phase_head, "lrrrrrr");
+	for (i = 0; i < o->nphases; i++) {
+		const struct bp_phase *p = &o->phases[i];
+		char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], w[BP_FMT_LEN], r[BP_FMT_LEN],
+			idle[BP_FMT_LEN];
+
+		if (!p->reached) {
+			row(s, NULL, p->name, "-", "not reached", "-", "-", "-", "-");
+			continue;
+		}
+		row(s, NULL, p->name, bp_fmt_ts(a, p->start_ns), bp_fmt_ts(b, p->end_ns),
+		    bp_fmt_ns(c, p->end_ns - p->start_ns), bp_fmt_ns(w, p->wait_ns),
+		    bp_fmt_bytes(r, p->read_bytes), bp_fmt_ns(idle, p->idle_wait_ns));
+	}
 }
 
 static const char *proc_name(char *buf, size_t len, const struct bp_process *p)
@@ -572,6 +600,7 @@ void bp_doc_build(struct bp_doc *d, const struct bp_model *m, const struct bp_re
 	memset(d, 0, sizeof(*d));
 	header(d, m, o);
 	summary(d, m);
+	phases(d, o);
 	if (o->tree)
 		tree(d, m, o);
 	else

@@ -70,3 +70,15 @@ void bp_csv_str(FILE *out, const char *s)
 	fputc('"', out);
 	free(shown);
 }
+
+void bp_md_str(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputs("\\|", out);
+		else if (*s == '\n')
+			fputc(' ', out);
+		else
+			fputc(*s, out);
+	}
+}

@@ -18,5 +18,7 @@ char *bp_fmt_path(char *buf, size_t len, const char *path, size_t width);
 
 /* Write s as a CSV field (quoted when it holds a comma, quote or newline). */
 void bp_csv_str(FILE *out, const char *s);
+/* Write s as the text of a Markdown table cell: '|' escaped, newlines flattened. */
+void bp_md_str(FILE *out, const char *s);
 
 #endif

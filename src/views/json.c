@@ -64,6 +64,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "analysis/phases.h"
 #include "util/json.h"
 #include "views/doc.h"
 #include "views/report.h"
@@ -179,6 +180,31 @@ static void totals(struct bp_json *j, const struct bp_model *m)
 	bp_json_u64(j, "first_ns", t->first_ns);
 	bp_json_u64(j, "last_ns", t->last_ns);
 	bp_json_u64(j, "span_ns", t->span_ns);
+	bp_json_end(j);
+}
+
+static void phases(struct bp_json *j, const struct bp_report_opts *o)
+{
+	size_t i;
+
+	bp_json_array_begin(j, "phases");
+	for (i = 0; i < o->nphases; i++) {
+		const struct bp_phase *p = &o->phases[i];
+
+		bp_json_object_begin(j, NULL);
+		bp_json_string(j, "name", p->name);
+		bp_json_string(j, "ends_at", p->kind == BP_PHASE_BUILTIN ? p->name : bp_phase_kind_name(p->kind));
+		bp_json_bool(j, "reached", p->reached);
+		if (p->reached) {
+			bp_json_u64(j, "start_ns", p->start_ns);
+			bp_json_u64(j, "end_ns", p->end_ns);
+			bp_json_u64(j, "duration_ns", p->end_ns - p->start_ns);
+			bp_json_u64(j, "wait_ns", p->wait_ns);
+			bp_json_u64(j, "read_bytes", p->read_bytes);
+			bp_json_u64(j, "idle_wait_ns", p->idle_wait_ns);
+		}
+		bp_json_end(j);
+	}
 	bp_json_end(j);
 }
 
@@ -389,6 +415,7 @@ int bp_view_json(FILE *out, const struct bp_model *m, const struct bp_report_opt
 	bp_json_u64(&j, "schema_version", SCHEMA_VERSION);
 	recording(&j, m, o);
 	totals(&j, m);
+	phases(&j, o);
 	processes(&j, m, o);
 	files(&j, m, o);
 	file_list(&j, m, o, "never_used", BP_SORT_FILE_NEVER_USED);

@@ -10,14 +10,7 @@
 static void put_cell(FILE *out, const char *s)
 {
 	fputc(' ', out);
-	for (; *s; s++) {
-		if (*s == '|')
-			fputs("\\|", out);
-		else if (*s == '\n')
-			fputc(' ', out);
-		else
-			fputc(*s, out);
-	}
+	bp_md_str(out, s);
 	fputs(" |", out);
 }
 

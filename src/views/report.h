@@ -13,6 +13,7 @@
  * Output is deterministic: every list is sorted with tie-breaks.
  */
 struct bp_doc;
+struct bp_phase;
 
 struct bp_report_opts {
 	const char *file;         /* the recording's name, shown in the header */
@@ -22,6 +23,8 @@ struct bp_report_opts {
 	const char *table;        /* csv: which table (see bp_csv_tables) */
 	size_t width;             /* text: columns per line (0: 100) */
 	const struct bp_doc *plugins; /* the plugins' sections and JSON, after ours; NULL: none */
+	const struct bp_phase *phases; /* analysis/phases.h, by end; NULL: none */
+	size_t nphases;
 };
 
 int bp_view_text(FILE *out, const struct bp_model *m, const struct bp_report_opts *o);
@@ -48,6 +51,15 @@ struct bp_service_row {
 
 /* The model's services, in its order (by I/O wait); caller frees. */
 struct bp_service_row *bp_view_services(const struct bp_model *m);
+struct bp_group;
+struct bp_summary;
+/*
+ * Many recordings (report --boots): per phase, process, file and service
+ * the median/min/max over the recordings it appeared in, and how many.
+ * format: "text", "json" or "markdown"; top: rows per section (0 all).
+ */
+int bp_view_boots(FILE *out, const struct bp_group *g, struct bp_summary *const *s, size_t n,
+		  const char *format, size_t top);
 
 /* The csv tables, NULL-terminated: "processes", "files", ... */
 extern const char *const bp_csv_tables[];

@@ -135,6 +135,14 @@ for m in $modes; do
 	# Commands whose synopsis takes a recording complete *.dat files; the
 	# others complete their options.
 	for c in $(cat "$T/cmds"); do
+		# A command with subcommands ("bootprof db add ...") offers them first.
+		subs=$("$BOOTPROF" "$c" -h | sed -n "s/^.*bootprof $c \([a-z][a-z-]*\).*/\1/p" | sort -u)
+		if [ -n "$subs" ]; then
+			echo "$subs" >"$T/want"
+			complete_words $m "$c" '' >"$T/got"
+			same "$m: 'bootprof $c <TAB>' offers its subcommands" "$T/want" "$T/got"
+			continue
+		fi
 		if ! "$BOOTPROF" "$c" -h | grep -- "bootprof $c" |
 			sed -E 's/-{1,2}[a-z0-9-]+[ =][A-Z<][^] ]*//g' | grep -qw FILE; then
 			"$BOOTPROF" "$c" --list-opts | sort >"$T/want"

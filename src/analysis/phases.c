@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Phases: boundaries found in the model's one pass (exec of PID 1, the
+ * switch to the real root, user-defined exec/file/service ends), then one
+ * model per phase window for its exact numbers. See phases.h.
+ */
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+
+#include "analysis/phases.h"
+#include "tracefile/tracefile.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+#define NO_TIME UINT64_MAX
+
+struct field {
+	int off, size, dyn;
+};
+
+struct bp_phase_finder {
+	struct tep_handle *tep;
+	int exec_id, attach_id;
+	struct field exec_file, exec_pid, attach_path;
+	struct bp_phase_spec *specs;
+	size_t nspecs;
+	uint64_t *spec_end;       /* per spec: first matching event, NO_TIME */
+	uint64_t kernel_end;      /* first exec of PID 1 */
+	uint64_t initramfs_end;   /* PID 1's exec of the real root's init */
+	int pid1_wrapper;         /* PID 1's last exec was bootprof itself */
+	int pid1_execs;
+};
+
+const char *bp_phase_kind_name(enum bp_phase_kind kind)
+{
+	switch (kind) {
+	case BP_PHASE_BUILTIN:
+		return "builtin";
+	case BP_PHASE_EXEC:
+		return "exec";
+	case BP_PHASE_FILE:
+		return "file";
+	case BP_PHASE_SERVICE:
+		return "service";
+	}
+	return "?";
+}
+
+int bp_phase_spec_parse(const char *text, struct bp_phase_spec *out)
+{
+	static const struct {
+		const char *prefix;
+		enum bp_phase_kind kind;
+	} kinds[] = { { "exec:", BP_PHASE_EXEC },
+		      { "file:", BP_PHASE_FILE },
+		      { "service:", BP_PHASE_SERVICE } };
+	const char *eq = strchr(text, '='), *p;
+	size_t i;
+
+	if (!eq || eq == text) {
+		bp_set_error("phase '%s' is not NAME=exec:PROG, NAME=file:PATH or NAME=service:UNIT",
+			     text);
+		return -1;
+	}
+	for (p = text; p < eq; p++) {
+		if (!(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') &&
+		    !(*p >= '0' && *p <= '9') && *p != '-' && *p != '_' && *p != '.') {
+			bp_set_error("phase name '%.*s' may hold only letters, digits, '-', '_' and '.'",
+				     (int)(eq - text), text);
+			return -1;
+		}
+	}
+	if ((eq - text == 6 && !strncmp(text, "kernel", 6)) ||
+	    (eq - text == 9 && !strncmp(text, "initramfs", 9)) ||
+	    (eq - text == 9 && !strncmp(text, "userspace", 9))) {
+		bp_set_error("phase '%.*s' is built in", (int)(eq - text), text);
+		return -1;
+	}
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		size_t n = strlen(kinds[i].prefix);
+
+		if (!strncmp(eq + 1, kinds[i].prefix, n)) {
+			if (!eq[1 + n]) {
+				bp_set_error("phase '%s' has an empty %.*s", text, (int)n - 1,
+					     kinds[i].prefix);
+				return -1;
+			}
+			out->name = xstrndup(text, (size_t)(eq - text));
+			out->kind = kinds[i].kind;
+			out->arg = xstrdup(eq + 1 + n);
+			return 0;
+		}
+	}
+	bp_set_error("phase '%s' does not end at exec:PROG, file:PATH or service:UNIT", text);
+	return -1;
+}
+
+void bp_phase_spec_release(struct bp_phase_spec *s)
+{
+	free(s->name);
+	free(s->arg);
+	s->name = s->arg = NULL;
+}
+
+static struct field find_field(struct tep_event *e, const char *name, const char *alt)
+{
+	struct field r = { -1, 0, 0 };
+	struct tep_format_field *f;
+
+	if (!e)
+		return r;
+	f = tep_find_field(e, name);
+	if (!f && alt)
+		f = tep_find_field(e, alt);
+	if (!f)
+		return r;
+	r.off = f->offset;
+	r.size = f->size;
+	r.dyn = !!(f->flags & TEP_FIELD_IS_DYNAMIC);
+	if (f->flags & TEP_FIELD_IS_RELATIVE)
+		r.dyn = 2;
+	return r;
+}
+
+static int event_id(struct tep_handle *tep, const char *sys, const char *name, struct tep_event **e)
+{
+	*e = tep ? tep_find_event_by_name(tep, sys, name) : NULL;
+	return *e ? (*e)->id : -1;
+}
+
+struct bp_phase_finder *bp_phase_finder_new(struct tep_handle *tep,
+					    const struct bp_phase_spec *specs, size_t nspecs)
+{
+	struct bp_phase_finder *f = xcalloc(1, sizeof(*f));
+	struct tep_event *e;
+	size_t i;
+
+	f->tep = tep;
+	f->exec_id = event_id(f->tep, "sched", "sched_process_exec", &e);
+	f->exec_file = find_field(e, "filename", NULL);
+	f->exec_pid = find_field(e, "pid", NULL);
+	f->attach_id = event_id(f->tep, "cgroup", "cgroup_attach_task", &e);
+	f->attach_path = find_field(e, "dst_path", "path");
+	f->kernel_end = f->initramfs_end = NO_TIME;
+	f->nspecs = nspecs;
+	f->specs = xcalloc(nspecs ? nspecs : 1, sizeof(*f->specs));
+	f->spec_end = xcalloc(nspecs ? nspecs : 1, sizeof(*f->spec_end));
+	for (i = 0; i < nspecs; i++) {
+		f->specs[i].name = xstrdup(specs[i].name);
+		f->specs[i].kind = specs[i].kind;
+		f->specs[i].arg = xstrdup(specs[i].arg);
+		f->spec_end[i] = NO_TIME;
+	}
+	return f;
+}
+
+void bp_phase_finder_free(struct bp_phase_finder *f)
+{
+	size_t i;
+
+	if (!f)
+		return;
+	for (i = 0; i < f->nspecs; i++)
+		bp_phase_spec_release(&f->specs[i]);
+	free(f->specs);
+	free(f->spec_end);
+	free(f);
+}
+
+static long long read_int(struct bp_phase_finder *f, const struct bp_event *ev, struct field fl)
+{
+	unsigned long long v;
+
+	if (fl.off < 0 || fl.size <= 0 || fl.size > 8 || fl.off > ev->size ||
+	    fl.size > ev->size - fl.off)
+		return -1;
+	v = tep_read_number(f->tep, (const char *)ev->data + fl.off, fl.size);
+	if (fl.size == 4)
+		return (int)(unsigned)v;
+	return (long long)v;
+}
+
+/* A string field (fixed array or __data_loc/__rel_loc) into buf. */
+static const char *read_str(struct bp_phase_finder *f, const struct bp_event *ev, struct field fl,
+			    char *buf, size_t len)
+{
+	size_t off = (size_t)fl.off, n = (size_t)fl.size;
+
+	buf[0] = 0;
+	if (fl.off < 0 || fl.off > ev->size || (fl.dyn ? 4 : fl.size) > ev->size - fl.off)
+		return buf;
+	if (fl.dyn) {
+		unsigned loc = (unsigned)tep_read_number(f->tep, (const char *)ev->data + fl.off, 4);
+
+		off = loc & 0xffff;
+		n = loc >> 16;
+		if (fl.dyn == 2)
+			off += (size_t)fl.off + 4;
+	}
+	if (off > (size_t)ev->size || n > (size_t)ev->size - off)
+		return buf;
+	n = strnlen((const char *)ev->data + off, n);
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, (const char *)ev->data + off, n);
+	buf[n] = 0;
+	return buf;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static int exec_matches(const char *pattern, const char *path)
+{
+	return !fnmatch(pattern, path, 0) || !fnmatch(pattern, base_name(path), 0);
+}
+
+int bp_unit_matches(const char *pattern, const char *cgroup)
+{
+	const char *last = base_name(cgroup);
+	size_t n = strlen(last);
+	char stem[256];
+
+	if (!fnmatch(pattern, cgroup, 0) || !fnmatch(pattern, last, 0))
+		return 1;
+	if (n > 8 && n - 8 < sizeof(stem) && !strcmp(last + n - 8, ".service")) {
+		memcpy(stem, last, n - 8);
+		stem[n - 8] = 0;
+		return !fnmatch(pattern, stem, 0);
+	}
+	return 0;
+}
+
+void bp_phase_finder_event(void *arg, const struct bp_event *ev)
+{
+	struct bp_phase_finder *f = arg;
+	char buf[4096];
+	size_t i;
+
+	if (ev->id == f->exec_id && f->exec_id >= 0) {
+		const char *path = read_str(f, ev, f->exec_file, buf, sizeof(buf));
+
+		if (read_int(f, ev, f->exec_pid) == 1) {
+			const char *prog = base_name(path);
+
+			if (!f->pid1_execs++)
+				f->kernel_end = ev->ts;
+			else if (!f->pid1_wrapper && f->initramfs_end == NO_TIME &&
+				 strcmp(prog, "switch_root") && strcmp(prog, "run-init") &&
+				 strcmp(path, "/proc/self/exe"))
+				f->initramfs_end = ev->ts;
+			/* bootprof's PID-1 wrapper hands over to the real init: no root switch. */
+			f->pid1_wrapper = !strncmp(prog, "bootprof", 8);
+		}
+		for (i = 0; i < f->nspecs; i++) {
+			if (f->specs[i].kind == BP_PHASE_EXEC && f->spec_end[i] == NO_TIME &&
+			    exec_matches(f->specs[i].arg, path))
+				f->spec_end[i] = ev->ts;
+		}
+	} else if (ev->id == f->attach_id && f->attach_id >= 0) {
+		const char *path = read_str(f, ev, f->attach_path, buf, sizeof(buf));
+
+		for (i = 0; i < f->nspecs; i++) {
+			if (f->specs[i].kind == BP_PHASE_SERVICE && f->spec_end[i] == NO_TIME &&
+			    bp_unit_matches(f->specs[i].arg, path))
+				f->spec_end[i] = ev->ts;
+		}
+	}
+}
+
+void bp_phases_free(struct bp_phase *v, size_t n)
+{
+	size_t i;
+
+	if (!v)
+		return;
+	for (i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+}
+
+static void add_phase(struct bp_phase **v, size_t *n, size_t *cap, const char *name,
+		      enum bp_phase_kind kind, uint64_t end)
+{
+	struct bp_phase *p;
+
+	BP_GROW(*v, *n, *cap);
+	p = &(*v)[(*n)++];
+	memset(p, 0, sizeof(*p));
+	p->name = xstrdup(name);
+	p->kind = kind;
+	p->reached = end != NO_TIME;
+	p->end_ns = p->reached ? end : 0;
+}
+
+static int cmp_end(const void *pa, const void *pb)
+{
+	const struct bp_phase *a = pa, *b = pb;
+
+	if (a->reached != b->reached)
+		return a->reached ? -1 : 1;
+	if (a->end_ns != b->end_ns)
+		return a->end_ns < b->end_ns ? -1 : 1;
+	/* userspace, the widest, after the user phases ending with it */
+	if ((a->kind == BP_PHASE_BUILTIN) != (b->kind == BP_PHASE_BUILTIN))
+		return a->kind == BP_PHASE_BUILTIN ? 1 : -1;
+	return 0;
+}
+
+/* The first event on a file whose path matches, NO_TIME when none. */
+static uint64_t file_first(const struct bp_model *m, const char *pattern)
+{
+	uint64_t first = NO_TIME;
+	size_t i;
+
+	for (i = 0; i < m->nfiles; i++) {
+		const struct bp_file *file = &m->files[i];
+
+		if (file->kind == BP_FILE_REGULAR && !fnmatch(pattern, file->path, 0) &&
+		    file->first_ns < first)
+			first = file->first_ns;
+	}
+	return first;
+}
+
+long bp_phases_compute(struct bp_phase_finder *f, struct bp_reader *reader,
+		       const struct bp_model *m, struct bp_phase **out)
+{
+	struct bp_phase *v = NULL;
+	size_t n = 0, cap = 0, i, j;
+	uint64_t first = m->totals.first_ns, stop, user_start;
+
+	stop = m->header.stop_ns > first ? m->header.stop_ns : m->totals.last_ns;
+	if (f->kernel_end != NO_TIME)
+		add_phase(&v, &n, &cap, "kernel", BP_PHASE_BUILTIN, f->kernel_end);
+	if (f->initramfs_end != NO_TIME)
+		add_phase(&v, &n, &cap, "initramfs", BP_PHASE_BUILTIN, f->initramfs_end);
+	user_start = f->initramfs_end != NO_TIME ? f->initramfs_end :
+		     f->kernel_end != NO_TIME    ? f->kernel_end :
+						   first;
+	for (i = 0; i < f->nspecs; i++) {
+		uint64_t end = f->spec_end[i];
+
+		if (f->specs[i].kind == BP_PHASE_FILE)
+			end = file_first(m, f->specs[i].arg);
+		add_phase(&v, &n, &cap, f->specs[i].name, f->specs[i].kind, end);
+	}
+	add_phase(&v, &n, &cap, "userspace", BP_PHASE_BUILTIN, stop);
+	qsort(v, n, sizeof(*v), cmp_end);
+	for (i = 0; i < n; i++) {
+		struct bp_phase *p = &v[i];
+
+		if (!p->reached)
+			continue;
+		if (!strcmp(p->name, "kernel") && p->kind == BP_PHASE_BUILTIN) {
+			p->start_ns = 0;
+		} else if (!strcmp(p->name, "userspace") && p->kind == BP_PHASE_BUILTIN) {
+			p->start_ns = user_start;
+		} else {
+			/* Where the latest phase that ended before this one ended. */
+			p->start_ns = f->kernel_end != NO_TIME ? 0 : first;
+			for (j = 0; j < i; j++) {
+				if (v[j].reached && v[j].end_ns <= p->end_ns &&
+				    v[j].end_ns > p->start_ns)
+					p->start_ns = v[j].end_ns;
+			}
+		}
+	}
+	for (i = 0; i < n; i++) {
+		struct bp_phase *p = &v[i];
+		struct bp_window w = { 0 };
+		struct bp_model *pm;
+
+		if (!reader || !p->reached || p->end_ns <= p->start_ns)
+			continue;
+		/* A phase over every event of a whole-recording model: its numbers. */
+		if (m->totals.events == m->totals.events_total && p->start_ns <= m->totals.first_ns &&
+		    p->end_ns >= m->totals.last_ns) {
+			p->wait_ns = m->totals.wait_ns;
+			p->read_bytes = m->totals.read_bytes;
+			p->idle_wait_ns = m->totals.idle_wait_ns;
+			continue;
+		}
+		w.since_ns = p->start_ns ? p->start_ns : 1;
+		w.until_ns = p->end_ns;
+		pm = bp_model_build(reader, &w, NULL);
+		if (!pm) {
+			bp_phases_free(v, n);
+			return -1;
+		}
+		p->wait_ns = pm->totals.wait_ns;
+		p->read_bytes = pm->totals.read_bytes;
+		p->idle_wait_ns = pm->totals.idle_wait_ns;
+		bp_model_free(pm);
+	}
+	*out = v;
+	return (long)n;
+}

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BP_ANALYSIS_PHASES_H
+#define BP_ANALYSIS_PHASES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/model.h"
+
+/*
+ * Phases of a boot (DESIGN §6): named intervals bounded by events.
+ *
+ *  kernel     0 -> the first exec by PID 1 (only when the recording holds it)
+ *  initramfs  -> the switch to the real root: PID 1 exec'ing again after a
+ *             program other than bootprof's own wrapper (switch_root,
+ *             run-init and systemd's switch-root all exec the real init;
+ *             the exec of switch_root or run-init itself is not the switch,
+ *             nor a re-exec of /proc/self/exe: busybox runs its
+ *             switch_root applet so)
+ *  userspace  the end of the last of those (or the first event) -> the stop
+ *             (the recording's stop time, else its last event)
+ *
+ * User-defined phases (NAME=exec:PROG, file:PATH, service:UNIT) end at the
+ * first exec of PROG (exec'd filename, or its base name; fnmatch), the
+ * first event on a file whose path matches PATH (fnmatch), or the first
+ * cgroup_attach_task into a cgroup whose last component is UNIT (or
+ * UNIT.service). Each starts where the latest phase ending before it
+ * ended, so the user phases split user space in sequence: an Ubuntu
+ * budget's platform / X / desktop.
+ *
+ * The numbers of a phase are those of the model built over its window
+ * (bp_window, clipped waits), so they are exact: I/O wait of all tasks,
+ * bytes read from storage, CPU idle while waiting.
+ */
+
+enum bp_phase_kind {
+	BP_PHASE_BUILTIN,  /* kernel, initramfs, userspace */
+	BP_PHASE_EXEC,
+	BP_PHASE_FILE,
+	BP_PHASE_SERVICE,
+};
+
+/**
+ * struct bp_phase_spec - a user-defined phase
+ * @name: its name (letters, digits, '-', '_', '.'); owned
+ * @kind: BP_PHASE_EXEC, BP_PHASE_FILE or BP_PHASE_SERVICE
+ * @arg: program, path or unit (fnmatch pattern); owned
+ */
+struct bp_phase_spec {
+	char *name;
+	enum bp_phase_kind kind;
+	char *arg;
+};
+
+/**
+ * bp_phase_spec_parse() - parse "NAME=exec:PROG", "NAME=file:PATH" or
+ *                         "NAME=service:UNIT"
+ * @text: the text
+ * @out: filled on success (release with bp_phase_spec_release())
+ *
+ * Return: 0, or -1 with bp_set_error() saying what is wrong.
+ */
+int bp_phase_spec_parse(const char *text, struct bp_phase_spec *out);
+void bp_phase_spec_release(struct bp_phase_spec *s);
+
+/**
+ * struct bp_phase - one phase of a recording
+ * @name: owned
+ * @kind: how it ends
+ * @reached: 1 when its end event is in the recording; 0: not reached
+ *           (no numbers; views say "not reached")
+ * @start_ns: start on the recording clock
+ * @end_ns: end on the recording clock
+ * @wait_ns: I/O wait of all tasks inside [@start_ns, @end_ns]
+ * @read_bytes: bytes read from storage inside it
+ * @idle_wait_ns: CPU idle while some task waited on I/O, inside it
+ */
+struct bp_phase {
+	char *name;
+	enum bp_phase_kind kind;
+	int reached;
+	uint64_t start_ns;
+	uint64_t end_ns;
+	uint64_t wait_ns;
+	uint64_t read_bytes;
+	uint64_t idle_wait_ns;
+};
+
+struct bp_phase_finder;
+
+struct tep_handle;
+
+/**
+ * bp_phase_finder_new() - watch a pass for phase boundaries
+ * @tep: the event formats of the recording the pass reads
+ *       (bp_reader_tep()); NULL: no event marks a boundary
+ * @specs: user-defined phases (copied), or NULL
+ * @nspecs: entries in @specs
+ *
+ * Run bp_phase_finder_event() on every event of the model's pass (as a
+ * bp_build_hooks.event), then bp_phases_compute().
+ * Return: a finder (free with bp_phase_finder_free()).
+ */
+struct bp_phase_finder *bp_phase_finder_new(struct tep_handle *tep,
+					    const struct bp_phase_spec *specs, size_t nspecs);
+void bp_phase_finder_event(void *finder, const struct bp_event *ev);
+void bp_phase_finder_free(struct bp_phase_finder *f);
+
+/**
+ * bp_phases_compute() - the phases of a recording, with their numbers
+ * @f: a finder that saw the whole pass
+ * @reader: the same recording (read again: one pass per phase), or NULL
+ *          for the boundaries alone (the numbers stay 0)
+ * @m: the model of the whole recording
+ * @out: set to a new array of phases by end time, the ones not reached last
+ *       (free with bp_phases_free())
+ *
+ * Return: number of phases, or -1 with bp_set_error() when the recording
+ * cannot be read again.
+ */
+long bp_phases_compute(struct bp_phase_finder *f, struct bp_reader *reader,
+		       const struct bp_model *m, struct bp_phase **out);
+void bp_phases_free(struct bp_phase *v, size_t n);
+
+/*
+ * Does a cgroup path name UNIT? The whole path, its last component, or
+ * that component without ".service" matches the fnmatch pattern.
+ */
+int bp_unit_matches(const char *pattern, const char *cgroup);
+
+/* "kernel", "initramfs", "userspace", "exec", "file", "service" */
+const char *bp_phase_kind_name(enum bp_phase_kind kind);
+
+#endif

@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bootprof diff A B / diff --before GLOB --after GLOB: what changed between
+ * two recordings, or two groups of recordings (medians, flagged only when
+ * the after-group lies outside the before-group's range).
+ */
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/summary.h"
+#include "builtin.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+#include "views/format.h"
+
+#define DEFAULT_TOP 10
+#define MAX_PHASES 32
+#define MAX_GLOBS 64
+
+const char cmd_diff_usage[] =
+	"usage: bootprof diff [options] FILE [FILE]\n"
+	"   or: bootprof diff [options] --before GLOB --after GLOB\n"
+	"\n"
+	"What changed from the first recording to the second (default: the latest,\n"
+	"/var/log/bootprof/latest.dat, else ./bootprof.dat): phases, processes\n"
+	"(matched by comm and exec path), files (by path) and services; per row the\n"
+	"before, after and change of I/O wait, bytes read and wall span; new and\n"
+	"gone rows; sorted by absolute change. Two groups compare medians, and flag\n"
+	"a change (*) only when every after-recording lies outside the\n"
+	"before-recordings' range.\n"
+	"\n"
+	"  -f, --format FMT     text (default), json or markdown\n"
+	"  -n, --top N          rows per section (default 10 for text/markdown, all\n"
+	"                       for json; 0 = all)\n"
+	"  -s, --sort KEY       wait, bytes or span (default: span for phases, wait\n"
+	"                       for the rest)\n"
+	"      --before GLOB    the before-group (repeatable; quote the pattern)\n"
+	"      --after GLOB     the after-group (repeatable)\n"
+	"      --phase NAME=END a phase ending at END: exec:PROG, file:PATH\n"
+	"                       or service:UNIT (repeatable)\n"
+	"      --all            every process of a `record -- CMD` recording, not only\n"
+	"                       CMD's process tree\n"
+	"  -h, --help           this text\n";
+
+const struct option cmd_diff_options[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ "top", required_argument, NULL, 'n' },
+	{ "sort", required_argument, NULL, 's' },
+	{ "before", required_argument, NULL, 'B' },
+	{ "after", required_argument, NULL, 'A' },
+	{ "phase", required_argument, NULL, 'P' },
+	{ "all", no_argument, NULL, 'a' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 }
+};
+
+enum metric { M_WAIT, M_BYTES, M_SPAN, NMETRICS };
+static const char *const metric_names[NMETRICS] = { "wait", "bytes", "span" };
+static const char *const metric_heads[NMETRICS] = { "I/O WAIT", "READ", "SPAN" };
+static const char *const kind_titles[BP_NROW_KINDS] = { "Phases", "Processes", "Files",
+							 "Services" };
+static const char *const json_keys[BP_NROW_KINDS] = { "phases", "processes", "files", "services" };
+
+enum status { ST_SAME, ST_CHANGED, ST_NEW, ST_GONE };
+static const char *const status_names[] = { "same", "changed", "new", "gone" };
+
+struct diff_row {
+	enum bp_row_kind kind;
+	const char *key;
+	enum status status;
+	struct bp_stat before[NMETRICS], after[NMETRICS];
+	int flagged[NMETRICS];
+	int any_flag;
+	int64_t sort_change;
+};
+
+struct diff {
+	struct diff_row *rows;
+	size_t nrows;
+	int groups;        /* comparing groups, not two files */
+	int sort;          /* enum metric, or -1: per kind */
+	size_t nbefore, nafter;
+};
+
+static struct bp_stat pick(const struct bp_group_row *r, enum metric m)
+{
+	return m == M_WAIT ? r->wait : m == M_BYTES ? r->bytes : r->span;
+}
+
+static int64_t change(const struct diff_row *r, enum metric m)
+{
+	return (int64_t)r->after[m].median - (int64_t)r->before[m].median;
+}
+
+static uint64_t abs64(int64_t v)
+{
+	return v < 0 ? (uint64_t)-v : (uint64_t)v;
+}
+
+static enum metric sort_metric(const struct diff *d, enum bp_row_kind kind)
+{
+	if (d->sort >= 0)
+		return (enum metric)d->sort;
+	return kind == BP_ROW_PHASE ? M_SPAN : M_WAIT;
+}
+
+static int cmp_diff(const void *pa, const void *pb, void *arg)
+{
+	const struct diff_row *a = pa, *b = pb;
+	const struct diff *d = arg;
+	enum metric m;
+	int i;
+
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	if (a->any_flag != b->any_flag)
+		return a->any_flag ? -1 : 1;
+	m = sort_metric(d, a->kind);
+	if (abs64(change(a, m)) != abs64(change(b, m)))
+		return abs64(change(a, m)) > abs64(change(b, m)) ? -1 : 1;
+	for (i = 0; i < NMETRICS; i++) {
+		if (abs64(change(a, i)) != abs64(change(b, i)))
+			return abs64(change(a, i)) > abs64(change(b, i)) ? -1 : 1;
+	}
+	return strcmp(a->key, b->key);
+}
+
+/* Both groups' row tables are sorted by (kind, key): merge them. */
+static void build_diff(struct diff *d, const struct bp_group *b, const struct bp_group *a)
+{
+	static const struct bp_group_row none = { 0 };
+	size_t i = 0, j = 0, cap = 0;
+
+	while (i < b->nrows || j < a->nrows) {
+		const struct bp_group_row *rb = i < b->nrows ? &b->rows[i] : NULL;
+		const struct bp_group_row *ra = j < a->nrows ? &a->rows[j] : NULL;
+		struct diff_row *r;
+		int c, m;
+
+		if (!rb)
+			c = 1;
+		else if (!ra)
+			c = -1;
+		else if (rb->kind != ra->kind)
+			c = rb->kind < ra->kind ? -1 : 1;
+		else
+			c = strcmp(rb->key, ra->key);
+		if (c < 0)
+			ra = NULL, i++;
+		else if (c > 0)
+			rb = NULL, j++;
+		else
+			i++, j++;
+		BP_GROW(d->rows, d->nrows, cap);
+		r = &d->rows[d->nrows++];
+		memset(r, 0, sizeof(*r));
+		r->kind = (rb ? rb : ra)->kind;
+		r->key = (rb ? rb : ra)->key;
+		if (!rb)
+			rb = &none;
+		if (!ra)
+			ra = &none;
+		for (m = 0; m < NMETRICS; m++) {
+			r->before[m] = pick(rb, m);
+			r->after[m] = pick(ra, m);
+			/* The rule: the whole after-range lies outside the before-range. */
+			r->flagged[m] = r->after[m].min > r->before[m].max ||
+					r->after[m].max < r->before[m].min;
+			r->any_flag |= r->flagged[m];
+		}
+		if (!rb->boots && ra->boots)
+			r->status = ST_NEW;
+		else if (rb->boots && !ra->boots)
+			r->status = ST_GONE;
+		else if (change(r, M_WAIT) || change(r, M_BYTES) || change(r, M_SPAN))
+			r->status = ST_CHANGED;
+		else
+			r->status = ST_SAME;
+		if (r->status == ST_SAME)
+			r->any_flag = 0;
+	}
+	if (d->nrows)
+		qsort_r(d->rows, d->nrows, sizeof(*d->rows), cmp_diff, d);
+}
+
+static void fmt_value(char *buf, enum metric m, uint64_t v)
+{
+	if (m == M_BYTES)
+		bp_fmt_bytes(buf, v);
+	else
+		bp_fmt_ns(buf, v);
+}
+
+/* buf: BP_FMT_LEN + 2 (sign and flag) */
+static void fmt_change(char *buf, enum metric m, int64_t v)
+{
+	/* Units never fill BP_FMT_LEN: there is room for the sign. */
+	buf[0] = v < 0 ? '-' : '+';
+	fmt_value(buf + (v != 0), m, abs64(v));
+}
+
+static size_t count_status(const struct diff *d, enum bp_row_kind k, enum status st)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < d->nrows; i++)
+		n += d->rows[i].kind == k && d->rows[i].status == st;
+	return n;
+}
+
+/* Rows a section shows: every row that changed, at most top (0: all). */
+static size_t shown_rows(const struct diff *d, enum bp_row_kind k, size_t top,
+			 const struct diff_row **v)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < d->nrows; i++) {
+		if (d->rows[i].kind != k || d->rows[i].status == ST_SAME)
+			continue;
+		if (top && n == top)
+			break;
+		v[n++] = &d->rows[i];
+	}
+	return n;
+}
+
+static void cells(const struct diff_row *r, char c[NMETRICS * 3][BP_FMT_LEN + 2], int groups)
+{
+	int m;
+
+	for (m = 0; m < NMETRICS; m++) {
+		fmt_value(c[m * 3], m, r->before[m].median);
+		fmt_value(c[m * 3 + 1], m, r->after[m].median);
+		fmt_change(c[m * 3 + 2], m, change(r, m));
+		if (groups && r->flagged[m])
+			strcat(c[m * 3 + 2], "*");
+	}
+}
+
+static void header_line(FILE *out, const char *what, struct bp_summary *const *s, size_t n)
+{
+	if (n == 1)
+		fprintf(out, "%s %s (host %s, kernel %s)\n", what, s[0]->path,
+			s[0]->hostname ? s[0]->hostname : "?",
+			s[0]->kernel_release ? s[0]->kernel_release : "?");
+	else
+		fprintf(out, "%s %zu recordings (medians), %s .. %s\n", what, n, s[0]->path,
+			s[n - 1]->path);
+}
+
+static void text(FILE *out, const struct diff *d, size_t top, struct bp_summary *const *b,
+		 struct bp_summary *const *a)
+{
+	const struct diff_row **v = xcalloc(d->nrows ? d->nrows : 1, sizeof(*v));
+	char c[NMETRICS * 3][BP_FMT_LEN + 2], name[128];
+	size_t w[NMETRICS * 3];
+	int k, m, i;
+
+	header_line(out, "before:", b, d->nbefore);
+	header_line(out, "after: ", a, d->nafter);
+	if (d->groups)
+		fputs("* = every after-recording lies outside the before-recordings' range\n", out);
+	for (k = 0; k < BP_NROW_KINDS; k++) {
+		size_t n = shown_rows(d, k, top, v), j;
+
+		fprintf(out, "\n== %s: %zu changed, %zu new, %zu gone; by change of %s\n",
+			kind_titles[k], count_status(d, k, ST_CHANGED), count_status(d, k, ST_NEW),
+			count_status(d, k, ST_GONE), metric_names[sort_metric(d, k)]);
+		if (!n) {
+			fputs("no change\n", out);
+			continue;
+		}
+		/* Column widths: numbers are never cut, so they set the width. */
+		for (i = 0; i < NMETRICS * 3; i++)
+			w[i] = 7;
+		for (j = 0; j < n; j++) {
+			cells(v[j], c, d->groups);
+			for (i = 0; i < NMETRICS * 3; i++) {
+				if (strlen(c[i]) > w[i])
+					w[i] = strlen(c[i]);
+			}
+		}
+		fputs("  ", out);
+		for (m = 0; m < NMETRICS; m++) {
+			size_t span = w[m * 3] + w[m * 3 + 1] + w[m * 3 + 2] + 2;
+
+			if (m + 1 < NMETRICS)
+				fprintf(out, "%-*s   ", (int)span, metric_heads[m]);
+			else
+				fprintf(out, "%s\n", metric_heads[m]);
+		}
+		fputs("  ", out);
+		for (m = 0; m < NMETRICS; m++)
+			fprintf(out, "%*s %*s %*s%s", (int)w[m * 3], "before", (int)w[m * 3 + 1],
+				"after", (int)w[m * 3 + 2], "change", m + 1 < NMETRICS ? "   " : "\n");
+		for (j = 0; j < n; j++) {
+			const char *st = status_names[v[j]->status];
+
+			bp_fmt_path(name, sizeof(name), v[j]->key, 100 - 4 - strlen(st));
+			fprintf(out, "%s  [%s]\n", name, st);
+			cells(v[j], c, d->groups);
+			fputs("  ", out);
+			for (m = 0; m < NMETRICS; m++)
+				fprintf(out, "%*s %*s %*s%s", (int)w[m * 3], c[m * 3], (int)w[m * 3 + 1],
+					c[m * 3 + 1], (int)w[m * 3 + 2], c[m * 3 + 2],
+					m + 1 < NMETRICS ? "   " : "\n");
+		}
+	}
+	free(v);
+}
+
+static void markdown(FILE *out, const struct diff *d, size_t top, struct bp_summary *const *b,
+		     struct bp_summary *const *a)
+{
+	const struct diff_row **v = xcalloc(d->nrows ? d->nrows : 1, sizeof(*v));
+	char c[NMETRICS * 3][BP_FMT_LEN + 2];
+	int k, i;
+
+	fputs("# bootprof diff\n\n", out);
+	fprintf(out, "- before: ");
+	bp_md_str(out, d->nbefore == 1 ? b[0]->path : "group (medians)");
+	fprintf(out, " (%zu recording%s)\n- after: ", d->nbefore, d->nbefore == 1 ? "" : "s");
+	bp_md_str(out, d->nafter == 1 ? a[0]->path : "group (medians)");
+	fprintf(out, " (%zu recording%s)\n", d->nafter, d->nafter == 1 ? "" : "s");
+	if (d->groups)
+		fputs("- \\* = every after-recording lies outside the before-recordings' range\n", out);
+	for (k = 0; k < BP_NROW_KINDS; k++) {
+		size_t n = shown_rows(d, k, top, v), j;
+
+		fprintf(out, "\n## %s: %zu changed, %zu new, %zu gone\n\n", kind_titles[k],
+			count_status(d, k, ST_CHANGED), count_status(d, k, ST_NEW),
+			count_status(d, k, ST_GONE));
+		if (!n) {
+			fputs("No change.\n", out);
+			continue;
+		}
+		fputs("| name | status | wait before | wait after | wait change | read before | "
+		      "read after | read change | span before | span after | span change |\n"
+		      "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n", out);
+		for (j = 0; j < n; j++) {
+			fputs("| ", out);
+			bp_md_str(out, v[j]->key);
+			fprintf(out, " | %s |", status_names[v[j]->status]);
+			cells(v[j], c, d->groups);
+			for (i = 0; i < NMETRICS * 3; i++) {
+				fputc(' ', out);
+				bp_md_str(out, c[i]);
+				fputs(" |", out);
+			}
+			fputc('\n', out);
+		}
+	}
+	free(v);
+}
+
+static void json_side(FILE *out, const char *name, struct bp_summary *const *s, size_t n)
+{
+	size_t i;
+
+	fprintf(out, "\"%s\":[", name);
+	for (i = 0; i < n; i++) {
+		fputs(i ? "," : "", out);
+		bp_json_str(out, s[i]->path);
+	}
+	fputs("]", out);
+}
+
+static void json(FILE *out, const struct diff *d, size_t top, struct bp_summary *const *b,
+		 struct bp_summary *const *a)
+{
+	const struct diff_row **v = xcalloc(d->nrows ? d->nrows : 1, sizeof(*v));
+	int k, m;
+
+	fputs("{", out);
+	json_side(out, "before", b, d->nbefore);
+	fputs(",", out);
+	json_side(out, "after", a, d->nafter);
+	fprintf(out, ",\"groups\":%s,\"rule\":", d->groups ? "true" : "false");
+	bp_json_str(out, "flagged: every after-recording lies outside the before-recordings' range");
+	for (k = 0; k < BP_NROW_KINDS; k++) {
+		size_t n = shown_rows(d, k, top, v), j;
+
+		fprintf(out, ",\"%s\":[", json_keys[k]);
+		for (j = 0; j < n; j++) {
+			fputs(j ? ",{\"name\":" : "{\"name\":", out);
+			bp_json_str(out, v[j]->key);
+			fprintf(out, ",\"status\":\"%s\"", status_names[v[j]->status]);
+			for (m = 0; m < NMETRICS; m++) {
+				const struct bp_stat *sb = &v[j]->before[m], *sa = &v[j]->after[m];
+
+				fprintf(out, ",\"%s\":{\"before\":%" PRIu64 ",\"after\":%" PRIu64
+					",\"change\":%" PRId64 ",\"flagged\":%s",
+					metric_names[m], sb->median, sa->median, change(v[j], m),
+					v[j]->flagged[m] && v[j]->status != ST_SAME ? "true" : "false");
+				if (d->groups)
+					fprintf(out, ",\"before_min\":%" PRIu64 ",\"before_max\":%" PRIu64
+						",\"after_min\":%" PRIu64 ",\"after_max\":%" PRIu64,
+						sb->min, sb->max, sa->min, sa->max);
+				fputs("}", out);
+			}
+			fputs("}", out);
+		}
+		fputs("]", out);
+	}
+	fputs("}\n", out);
+	free(v);
+}
+
+static int parse_top(const char *s, long *out)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (end == s || *end || v < 0 || v > INT_MAX)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct bp_phase_spec specs[MAX_PHASES];
+	const char *before[MAX_GLOBS], *after[MAX_GLOBS];
+	size_t nspecs = 0, nb = 0, na = 0, i;
+	struct bp_summary_opts so = { 0 };
+	struct bp_summary **sb = NULL, **sa = NULL;
+	struct bp_group gb, ga;
+	struct diff d = { 0 };
+	const char *format = "text";
+	long top = -1;
+	int c, rc = BP_EXIT_FAILURE;
+
+	d.sort = -1;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":f:n:s:h", cmd_diff_options, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			format = optarg;
+			break;
+		case 'n':
+			if (parse_top(optarg, &top))
+				rc = bp_usage_error("diff", "invalid --top '%s'", optarg);
+			break;
+		case 's':
+			for (d.sort = 0; d.sort < NMETRICS && strcmp(optarg, metric_names[d.sort]);
+			     d.sort++)
+				;
+			if (d.sort == NMETRICS)
+				rc = bp_usage_error("diff", "unknown sort key '%s'", optarg);
+			break;
+		case 'B':
+		case 'A':
+			if ((c == 'B' ? nb : na) == MAX_GLOBS) {
+				rc = bp_usage_error("diff", "too many --%s", c == 'B' ? "before" : "after");
+				break;
+			}
+			if (c == 'B')
+				before[nb++] = optarg;
+			else
+				after[na++] = optarg;
+			break;
+		case 'P':
+			if (nspecs == MAX_PHASES) {
+				rc = bp_usage_error("diff", "too many --phase");
+				break;
+			}
+			if (bp_phase_spec_parse(optarg, &specs[nspecs]))
+				rc = bp_usage_error("diff", "%s", bp_last_error());
+			else
+				nspecs++;
+			break;
+		case 'a':
+			so.all = 1;
+			break;
+		case 'h':
+			fputs(cmd_diff_usage, stdout);
+			rc = 0;
+			goto out;
+		case ':':
+			rc = bp_usage_error("diff", "option '%s' needs a value", argv[optind - 1]);
+			break;
+		default:
+			rc = bp_usage_error("diff", "unknown option '%s'", argv[optind - 1]);
+			break;
+		}
+		if (rc == BP_EXIT_USAGE)
+			goto out;
+	}
+	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "markdown")) {
+		rc = bp_usage_error("diff", "unknown format '%s'", format);
+		goto out;
+	}
+	if ((nb || na) && (!nb || !na || optind < argc)) {
+		rc = bp_usage_error("diff", "give --before GLOB and --after GLOB, and no file");
+		goto out;
+	}
+	if (!nb && (argc - optind < 1 || argc - optind > 2)) {
+		rc = bp_usage_error("diff", "give two recordings: BEFORE AFTER");
+		goto out;
+	}
+	if (!nb) {
+		before[nb++] = argv[optind];
+		after[na++] = argc - optind == 2 ? argv[optind + 1] : bp_default_recording();
+	}
+	if (top < 0)
+		top = strcmp(format, "json") ? DEFAULT_TOP : 0;
+	so.specs = specs;
+	so.nspecs = nspecs;
+	d.groups = optind == argc;
+	sb = bp_summaries_load(before, nb, d.groups, &so, &d.nbefore);
+	if (!sb) {
+		rc = bp_error_last();
+		goto out;
+	}
+	sa = bp_summaries_load(after, na, d.groups, &so, &d.nafter);
+	if (!sa) {
+		rc = bp_error_last();
+		goto out;
+	}
+	for (i = 0; i < d.nbefore + d.nafter; i++) {
+		const struct bp_summary *s = i < d.nbefore ? sb[i] : sa[i - d.nbefore];
+
+		if (s->lost_events)
+			bp_warn("'%s' lost events while recording: its totals are lower bounds",
+				s->path);
+	}
+	bp_group_build(&gb, sb, d.nbefore, 1);
+	bp_group_build(&ga, sa, d.nafter, 1);
+	build_diff(&d, &gb, &ga);
+	if (!strcmp(format, "json"))
+		json(stdout, &d, (size_t)top, sb, sa);
+	else if (!strcmp(format, "markdown"))
+		markdown(stdout, &d, (size_t)top, sb, sa);
+	else
+		text(stdout, &d, (size_t)top, sb, sa);
+	free(d.rows);
+	bp_group_release(&gb);
+	bp_group_release(&ga);
+	rc = 0;
+out:
+	bp_summaries_free(sb, d.nbefore);
+	bp_summaries_free(sa, d.nafter);
+	for (i = 0; i < nspecs; i++)
+		bp_phase_spec_release(&specs[i]);
+	return rc;
+}
