@@ -84,27 +84,28 @@ void bp_trace_headers_add_format(struct bp_trace_headers *h, const char *system,
 	f->len = len;
 }
 
-int bp_headers_read_page(struct bp_trace_headers *h, struct bp_cursor *c)
+/* "NAME\0", a 64-bit length and the text, as header_page and header_event are stored. */
+static int read_named(struct bp_cursor *c, const char *name, char **text, size_t *len)
 {
 	uint64_t n;
 	const uint8_t *p;
 
-	if (bp_cursor_expect(c, "header_page", 12))
+	if (bp_cursor_expect(c, name, strlen(name) + 1))
 		return -1;
 	n = bp_cursor_u64(c);
 	p = bp_cursor_take(c, n);
 	if (!p)
 		return -1;
-	h->header_page = nul_copy(p, n);
-	h->header_page_len = n;
-	if (bp_cursor_expect(c, "header_event", 13))
+	*text = nul_copy(p, n);
+	*len = n;
+	return 0;
+}
+
+int bp_headers_read_page(struct bp_trace_headers *h, struct bp_cursor *c)
+{
+	if (read_named(c, "header_page", &h->header_page, &h->header_page_len) ||
+	    read_named(c, "header_event", &h->header_event, &h->header_event_len))
 		return -1;
-	n = bp_cursor_u64(c);
-	p = bp_cursor_take(c, n);
-	if (!p)
-		return -1;
-	h->header_event = nul_copy(p, n);
-	h->header_event_len = n;
 	return 0;
 }
 
