@@ -66,7 +66,8 @@ int bp_guard_run(const void *lo, uint64_t len, int (*fn)(void *arg), void *arg, 
 
 	pthread_once(&once, install);
 	f.lo = lo;
-	f.hi = (const char *)lo + len;
+	/* An empty file is mapped nowhere: NULL + 0 is not valid C. */
+	f.hi = lo ? (const char *)lo + len : NULL;
 	f.prev = top;
 	if (sigsetjmp(f.env, 0))
 		return -1;
