@@ -121,7 +121,7 @@ chart-example: bootprof
 .PHONY: chart-example
 
 # ---- fuzzing: libFuzzer targets (clang) and a replay driver (make check) ----
-FUZZ_TARGETS := reader meta model
+FUZZ_TARGETS := reader meta model spool
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang-14
 FUZZ_SRCS    := $(FUZZ_TARGETS:%=tests/fuzz/fuzz-%.c) tests/fuzz/fuzz-file.c

@@ -8,7 +8,7 @@ BUILD=${BUILD:-$TOP/build}
 export BOOTPROF=${BOOTPROF:-$TOP/bootprof} BUILD
 # The unit tests run under the sanitizers too: leak checking always on.
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1
-export LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}detect_leaks=1
+export LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}detect_leaks=1:suppressions=$TOP/tests/lsan.supp:print_suppressions=0
 pattern=${1:-}
 passed=0 failed=0 skipped=0
 log=$(mktemp)

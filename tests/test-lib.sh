@@ -20,7 +20,7 @@ TEST_NAME=$(basename "$0" .sh)
 TEST_DIR=$(mktemp -d /var/tmp/bootprof-$TEST_NAME.XXXXXX)
 trap 'rm -rf "$TEST_DIR"' EXIT
 # Leak checking is always on: the caller's options come first, ours win.
-export LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}detect_leaks=1
+export LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}detect_leaks=1:suppressions=$TOP/tests/lsan.supp:print_suppressions=0
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0}:detect_leaks=1
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 

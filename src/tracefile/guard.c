@@ -60,31 +60,14 @@ static void install(void)
 	sigaction(SIGBUS, &sa, &old_action);
 }
 
-int bp_guard_copy(void *dst, const void *src, size_t n)
-{
-	struct frame f;
-
-	pthread_once(&once, install);
-	f.lo = src;
-	f.hi = (const char *)src + n;
-	f.prev = top;
-	if (sigsetjmp(f.env, 0))
-		return -1;
-	top = &f;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	memcpy(dst, src, n);
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	top = f.prev;
-	return 0;
-}
-
 int bp_guard_run(const void *lo, uint64_t len, int (*fn)(void *arg), void *arg, int *ret)
 {
 	struct frame f;
 
 	pthread_once(&once, install);
 	f.lo = lo;
-	f.hi = (const char *)lo + len;
+	/* An empty file is mapped nowhere: NULL + 0 is not valid C. */
+	f.hi = lo ? (const char *)lo + len : NULL;
 	f.prev = top;
 	if (sigsetjmp(f.env, 0))
 		return -1;
@@ -94,4 +77,26 @@ int bp_guard_run(const void *lo, uint64_t len, int (*fn)(void *arg), void *arg, 
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	top = f.prev;
 	return 0;
+}
+
+struct copy {
+	void *dst;
+	const void *src;
+	size_t n;
+};
+
+static int do_copy(void *arg)
+{
+	struct copy *c = arg;
+
+	memcpy(c->dst, c->src, c->n);
+	return 0;
+}
+
+int bp_guard_copy(void *dst, const void *src, size_t n)
+{
+	struct copy c = { dst, src, n };
+	int unused;
+
+	return bp_guard_run(src, n, do_copy, &c, &unused);
 }

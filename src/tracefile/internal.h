@@ -47,11 +47,10 @@ enum {
 #define BP_MAX_PAGE (1 << 24)
 
 /*
- * A reader over per-CPU raw page streams held in descriptors (the writer's
- * spool): each fd is read from offset 0 to its current size, whole pages.
+ * The writer's spool, for bp_writer_reader() (spool.c): the CPU count, page
+ * size and each CPU's descriptor (borrowed). 0, or -1 once finished.
  */
-struct bp_reader *bp_reader_new_spool(const struct bp_trace_headers *h, int ncpus,
-				      int page_size, const int *fds);
+int bp_writer_spool(struct bp_writer *w, int *ncpus, int *page_size, const int **fds);
 
 /*
  * For rewriting a recording (tests, fixtures): copies of the header texts

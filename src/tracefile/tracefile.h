@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tracefile/headers.h"
 #include "tracefile/meta.h"
 
 /*
@@ -74,32 +75,6 @@ int bp_reader_version(struct bp_reader *r);
 const char *bp_reader_warnings(struct bp_reader *r);
 
 /* ---- writing ---- */
-
-/* The tracefs texts that make the raw pages parseable, copied at record start. */
-struct bp_event_format {
-	char *system;   /* "sched", "ftrace" ... */
-	char *text;     /* contents of events/SYSTEM/EVENT/format */
-	size_t len;
-};
-
-struct bp_trace_headers {
-	char *header_page;            /* events/header_page */
-	size_t header_page_len;
-	char *header_event;           /* events/header_event */
-	size_t header_event_len;
-	struct bp_event_format *formats;
-	size_t nformats;
-	char *kallsyms;               /* may be NULL */
-	size_t kallsyms_len;
-	char *printk;                 /* printk_formats, may be NULL */
-	size_t printk_len;
-	char *cmdlines;               /* saved_cmdlines: "pid comm\n"..., may be NULL */
-	size_t cmdlines_len;
-	char *tgids;                  /* saved_tgids: "pid tgid\n"..., may be NULL */
-	size_t tgids_len;
-};
-
-void bp_trace_headers_release(struct bp_trace_headers *h);
 
 struct bp_writer;
 

@@ -57,26 +57,6 @@ struct bp_writer {
 	int keep_spool;   /* the file reads its pages from the spool: leave it */
 };
 
-void bp_trace_headers_release(struct bp_trace_headers *h)
-{
-	size_t i;
-
-	if (!h)
-		return;
-	free(h->header_page);
-	free(h->header_event);
-	for (i = 0; i < h->nformats; i++) {
-		free(h->formats[i].system);
-		free(h->formats[i].text);
-	}
-	free(h->formats);
-	free(h->kallsyms);
-	free(h->printk);
-	free(h->cmdlines);
-	free(h->tgids);
-	memset(h, 0, sizeof(*h));
-}
-
 /* Open the output; with force, an existing regular file (never a symlink) is replaced. */
 static int open_output(const char *path, int force)
 {
@@ -756,11 +736,12 @@ static int write_provisional(struct bp_writer *w, const struct bp_trace_headers 
 	return 0;
 }
 
-struct bp_reader *bp_writer_reader(struct bp_writer *w, const struct bp_trace_headers *h)
+int bp_writer_spool(struct bp_writer *w, int *ncpus, int *page_size, const int **fds)
 {
-	if (!w || w->finished || !w->spool_dir) {
-		bp_set_error("no spooled recording to read");
-		return NULL;
-	}
-	return bp_reader_new_spool(h, w->ncpus, w->page_size, w->cpu_fds);
+	if (!w || w->finished || !w->spool_dir)
+		return -1;
+	*ncpus = w->ncpus;
+	*page_size = w->page_size;
+	*fds = w->cpu_fds;
+	return 0;
 }

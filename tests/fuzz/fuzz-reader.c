@@ -2,7 +2,10 @@
 /*
  * Fuzz target: open a recording and read every event, printing each as
  * `bootprof dump` does (libtraceevent formats the fields the file describes).
+ * A file that does not open must say why in one piece.
  */
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <traceevent/event-parse.h>
@@ -10,12 +13,14 @@
 
 #include "fuzz.h"
 #include "tracefile/tracefile.h"
+#include "util/error.h"
 
 int bp_fuzz_reader(const uint8_t *data, size_t size)
 {
 	struct bp_reader *r;
 	struct trace_seq seq;
 	struct bp_event ev;
+	uint64_t missed, missed_pages;
 	char path[64];
 	int fd;
 
@@ -23,8 +28,17 @@ int bp_fuzz_reader(const uint8_t *data, size_t size)
 	if (fd < 0)
 		return 0;
 	r = bp_reader_open(path);
-	if (!r)
+	if (!r) {
+		/* One reason, whole: never the file named twice, never empty. */
+		const char *e = bp_last_error(), *c = strstr(e, "is corrupt");
+
+		if (!*e || (c && strstr(c + 1, "is corrupt")))
+			abort();
 		goto out;
+	}
+	/* dump's header: the page-header losses counted before the events. */
+	if (bp_reader_page_losses(r, &missed, &missed_pages) < 0)
+		goto out_free;
 	trace_seq_init(&seq);
 	while (bp_reader_next(r, &ev) == 1) {
 		struct tep_record rec = {
@@ -39,6 +53,7 @@ int bp_fuzz_reader(const uint8_t *data, size_t size)
 	}
 	trace_seq_destroy(&seq);
 	bp_reader_warnings(r);
+out_free:
 	bp_reader_free(r);
 out:
 	close(fd);

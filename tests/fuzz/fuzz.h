@@ -14,6 +14,7 @@
 int bp_fuzz_reader(const uint8_t *data, size_t size);
 int bp_fuzz_meta(const uint8_t *data, size_t size);
 int bp_fuzz_model(const uint8_t *data, size_t size);
+int bp_fuzz_spool(const uint8_t *data, size_t size);
 
 /*
  * The input as a file the reader can open: a memfd, named in path

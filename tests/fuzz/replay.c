@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Replays saved fuzz inputs without libFuzzer: fuzz-replay TARGET FILE...
- * runs the target (reader, meta, model) on each file. Under the ASan build
+ * runs the target (reader, meta, model, spool) on each file. Under the ASan build
  * any crash, leak or undefined behaviour ends the run with a report.
  */
 #include <errno.h>
@@ -18,6 +18,7 @@ static const struct {
 	{ "reader", bp_fuzz_reader },
 	{ "meta", bp_fuzz_meta },
 	{ "model", bp_fuzz_model },
+	{ "spool", bp_fuzz_spool },
 };
 
 static int replay(int (*run)(const uint8_t *, size_t), const char *path)
@@ -52,7 +53,7 @@ int main(int argc, char **argv)
 	int i, failed = 0;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: fuzz-replay reader|meta|model FILE...\n");
+		fprintf(stderr, "usage: fuzz-replay reader|meta|model|spool FILE...\n");
 		return 2;
 	}
 	for (t = 0; t < sizeof(targets) / sizeof(targets[0]); t++) {

@@ -12,6 +12,7 @@ status=0
 for t in "$@"; do
 	case $t in
 	meta) seeds=tests/fuzz/corpus/meta ;;
+	spool) seeds=tests/fuzz/corpus/spool ;;
 	*) seeds=tests/fuzz/corpus/recordings ;;
 	esac
 	work=$build/fuzz/corpus-$t
@@ -19,6 +20,7 @@ for t in "$@"; do
 	mkdir -p "$work"
 	cp "$seeds"/* tests/fuzz/regressions/$t/* "$work"/ 2>/dev/null
 	echo "== fuzz-$t for $seconds s"
+	LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$PWD/tests/lsan.supp:print_suppressions=0 \
 	ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=5} "$build/fuzz/fuzz-$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
 		-max_len=1048576 -print_final_stats=1 -artifact_prefix="$build/fuzz/$t-" \
 		"$work" >"$build/fuzz/$t.log" 2>&1

@@ -6,6 +6,9 @@
 #   tracedat.py shrink IN OUT [N]  IN with at most N pages per CPU (default 4),
 #                                  no printk formats, saved_cmdlines and
 #                                  metadata cut to what those pages name
+#   tracedat.py spoolseed IN OUT [WHY]
+#                                  the killed recording of IN as one input of
+#                                  the spool fuzz target (tests/fuzz/fuzz-spool.c)
 #   tracedat.py repeat IN OUT N    IN with each CPU's pages N times over (a large
 #                                  recording; time goes back at each repeat)
 #   tracedat.py killed IN OUT SUFFIX [WHY]
@@ -184,6 +187,13 @@ def main():
         open(sys.argv[3], 'wb').write(out)
     elif len(sys.argv) == 5 and sys.argv[1] == 'repeat':
         out = repeat(open(sys.argv[2], 'rb').read(), int(sys.argv[4]))
+        open(sys.argv[3], 'wb').write(out)
+    elif len(sys.argv) in (4, 5) and sys.argv[1] == 'spoolseed':
+        head, cpus = killed(open(sys.argv[2], 'rb').read(), 'seed00',
+                            sys.argv[4] if len(sys.argv) == 5 else None)
+        out = b'bpspool\n'
+        for blob in [head] + cpus:
+            out += struct.pack('<I', len(blob)) + blob
         open(sys.argv[3], 'wb').write(out)
     elif len(sys.argv) in (5, 6) and sys.argv[1] == 'killed':
         import os

@@ -7,9 +7,10 @@
 replay=$BUILD/tests/fuzz-replay
 [ -x "$replay" ] || skip_all "no $replay (make check builds it)"
 
-for target in reader meta model; do
+for target in reader meta model spool; do
 	case $target in
 	meta) seeds=$TOP/tests/fuzz/corpus/meta ;;
+	spool) seeds=$TOP/tests/fuzz/corpus/spool ;;
 	*) seeds=$TOP/tests/fuzz/corpus/recordings ;;
 	esac
 	for f in "$TOP"/tests/fuzz/regressions/$target/* "$seeds"/*; do
