@@ -2,6 +2,7 @@
 # Boot bookworm-backports' 6.12 kernel under QEMU with bootprof as init and
 # trace_instance=bootprof,...: filemap access events, never-used pages; the
 # instance keeps the local clock (trace_clock= sets only the top level).
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$TOP/tests/boot/lib.sh"
 require_root

@@ -5,6 +5,7 @@
 # blkio_delay_total (taskstats) while it is stopped, before it is reaped.
 # The readers run SCHED_FIFO: for fair tasks, EEVDF's delayed dequeue makes
 # the kernel's own blkio numbers wrong (see tests/helpers/t3-readers.c).
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$(dirname "$0")/lib-t3.sh"
 require_tracefs

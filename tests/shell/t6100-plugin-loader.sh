@@ -116,7 +116,7 @@ expect '--plugin selects, and an unknown name is an error' \
 	 grep -q \"no plugin named 'nosuch'\" '$TEST_DIR/err2'"
 
 # Running it needs a recording.
-if [ "$(id -u)" != 0 ] || ! [ -d /sys/kernel/tracing/events ]; then
+if ! can_record; then
 	skip 'the external plugin runs over a recording' 'needs root and tracefs'
 	exit 0
 fi
