@@ -28,7 +28,8 @@ WARN := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 	-Wvla -Wwrite-strings -Wundef -Wimplicit-fallthrough -fno-common
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(PKG_CFLAGS) \
-	-Isrc -Iinclude -DBOOTPROF_VERSION='"$(VERSION)"' -DBOOTPROF_PLUGIN_DIR='"$(plugindir)"' -MMD -MP
+	-Isrc -Iinclude -DBOOTPROF_VERSION='"$(VERSION)"' -DBOOTPROF_PLUGIN_DIR='"$(plugindir)"' \
+	-DBOOTPROF_BINDIR='"$(bindir)"' -MMD -MP
 LDLIBS   := $(PKG_LIBS) -lpthread -ldl -lm
 
 ifneq ($(V),1)

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bootprof: find out why a boot is slow. main() only dispatches; each
- * command lives in src/cmd-NAME.c.
+ * command lives in src/cmd-NAME.c and parses its own options with its
+ * option table (src/util/parse-options.h), which also prints its usage.
  */
 #include <libgen.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -15,11 +17,13 @@ struct bp_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *summary;
-	const char *usage;
-	const struct option *options;
+	/* Commands still parsing with getopt: their usage text, else NULL. */
+	const char *legacy_usage;
 };
 
-#define CMD(n, s) { #n, cmd_##n, s, cmd_##n##_usage, cmd_##n##_options }
+#define CMD(n, s) { #n, cmd_##n, s, NULL }
+/* A command not yet converted to an option table (see builtin.h). */
+#define CMD_LEGACY(n, s) { #n, cmd_##n, s, cmd_##n##_usage }
 
 static const struct bp_cmd commands[] = {
 	CMD(record, "record boot I/O tracepoints into a trace.dat recording"),
@@ -62,26 +66,98 @@ static const struct bp_cmd *find_cmd(const char *name)
 	return NULL;
 }
 
-/* One option per line, "--name" then "-c" when it has a short form. */
-static void list_opts(const struct bp_cmd *cmd)
+/*
+ * Optimal string alignment distance (Levenshtein plus swapping two
+ * neighbours, so "recrod" is 1 from "record"); names longer than 63 bytes
+ * count as far from everything.
+ */
+static size_t edit_distance(const char *a, const char *b)
 {
-	const struct option *o;
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t d[64][64];
 
-	for (o = cmd->options; o && o->name; o++)
-		printf("--%s\n", o->name);
+	if (la >= 64 || lb >= 64)
+		return (size_t)-1;
+	for (i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (i = 1; i <= la; i++) {
+		for (j = 1; j <= lb; j++) {
+			size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	}
+	return d[la][lb];
+}
+
+/* "'recrod' is not a bootprof command; did you mean 'record'?" */
+static int unknown_command(const char *name)
+{
+	size_t i, dist, best = (size_t)-1;
+	char similar[256] = "";
+
+	for (i = 0; i < NCOMMANDS; i++) {
+		dist = edit_distance(name, commands[i].name);
+		if (dist < best)
+			best = dist;
+	}
+	/* Close: at most 2 edits, and fewer than half of what was typed. */
+	if (best > 2 || best * 2 >= strlen(name))
+		return bp_usage_error("help", "'%s' is not a bootprof command", name);
+	for (i = 0; i < NCOMMANDS; i++) {
+		size_t len = strlen(similar);
+
+		if (edit_distance(name, commands[i].name) == best)
+			snprintf(similar + len, sizeof(similar) - len, "%s'%s'", len ? " or " : "",
+				 commands[i].name);
+	}
+	bp_error("'%s' is not a bootprof command; did you mean %s?", name, similar);
+	return BP_EXIT_USAGE;
+}
+
+/* CMD -h and help CMD: every command prints its own usage. */
+static int print_cmd_usage(const struct bp_cmd *cmd)
+{
+	char *argv[] = { (char *)cmd->name, (char *)"-h", NULL };
+
+	if (cmd->legacy_usage) {
+		fputs(cmd->legacy_usage, stdout);
+		return bp_finish_stdout(0);
+	}
+	return bp_finish_stdout(cmd->fn(2, argv));
 }
 
 static int run_cmd(const struct bp_cmd *cmd, int argc, char **argv)
 {
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		fputs(cmd->usage, stdout);
-		return bp_finish_stdout(0);
-	}
-	if (argc > 1 && !strcmp(argv[1], "--list-opts")) {
-		list_opts(cmd);
-		return bp_finish_stdout(0);
-	}
+	if (cmd->legacy_usage && argc > 1 &&
+	    (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
+		return print_cmd_usage(cmd);
 	return bp_finish_stdout(cmd->fn(argc, argv));
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	const struct bp_cmd *cmd;
+
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		print_main_usage(stdout);
+		return bp_finish_stdout(0);
+	}
+	if (argc > 2)
+		return bp_usage_error("help", "too many arguments");
+	cmd = find_cmd(argv[1]);
+	if (!cmd)
+		return unknown_command(argv[1]);
+	return print_cmd_usage(cmd);
 }
 
 int main(int argc, char **argv)
@@ -111,21 +187,10 @@ int main(int argc, char **argv)
 			printf("%s\n", commands[i].name);
 		return bp_finish_stdout(0);
 	}
-	if (!strcmp(argv[1], "help")) {
-		if (argc < 3) {
-			print_main_usage(stdout);
-			return bp_finish_stdout(0);
-		}
-		cmd = find_cmd(argv[2]);
-		if (!cmd)
-			return bp_usage_error("help", "'%s' is not a bootprof command", argv[2]);
-		fputs(cmd->usage, stdout);
-		return bp_finish_stdout(0);
-	}
+	if (!strcmp(argv[1], "help"))
+		return cmd_help(argc - 1, argv + 1);
 	cmd = find_cmd(argv[1]);
-	if (!cmd) {
-		bp_error("'%s' is not a bootprof command; see 'bootprof --help'", argv[1]);
-		return BP_EXIT_USAGE;
-	}
+	if (!cmd)
+		return unknown_command(argv[1]);
 	return run_cmd(cmd, argc - 1, argv + 1);
 }

@@ -857,8 +857,13 @@ void top_render(struct top *t, struct top_frame *f, int width, int height)
 	put_head(f, new_line(f, TA_HEAD), cols, ncols, lv->sort);
 	t->list_top = (int)f->nlines;
 	if (!height) {
-		for (i = 0; i < t->nrows; i++)
+		size_t n = t->max_rows && t->max_rows < t->nrows ? t->max_rows : t->nrows;
+
+		for (i = 0; i < n; i++)
 			put_row(t, f, &t->rows[i], 0);
+		if (n < t->nrows)
+			putf(f, new_line(f, TA_NORMAL), 0, "... %zu more (use --top 0)",
+			     t->nrows - n);
 		return;
 	}
 	list_height = height - (int)f->nlines - 1;
@@ -952,6 +957,7 @@ int top_init(struct top *t, const struct bp_top_source *src, const struct bp_top
 	memset(t, 0, sizeof(*t));
 	t->src = src;
 	t->batch = batch;
+	t->max_rows = batch && o->rows > 0 ? (size_t)o->rows : 0;
 	t->cumulative = o->cumulative;
 	t->since_ns = o->since_ns;
 	t->until_ns = o->until_ns;

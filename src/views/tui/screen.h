@@ -120,6 +120,7 @@ struct top_row {
 struct top {
 	const struct bp_top_source *src;
 	int batch;                  /* no footer, no timings */
+	size_t max_rows;            /* batch: rows of the list, 0: all */
 	struct bp_model *full;      /* the whole recording: the timeline strip */
 	struct bp_model *win;       /* the window: every other number (== full when unset) */
 	uint64_t since_ns;          /* the selected window; 0/0: the whole recording */

@@ -50,6 +50,7 @@ enum bp_top_view { BP_TOP_FILES, BP_TOP_PROCS };
  *              interval
  * @iterations: --batch: frames to print (live: one per interval)
  * @width: --batch: columns of the frame
+ * @rows: --batch: rows of the list (0: all)
  * @stop: set asynchronously (signals) to leave at once; may be NULL
  */
 struct bp_top_opts {
@@ -60,6 +61,7 @@ struct bp_top_opts {
 	int cumulative;
 	int iterations;
 	int width;
+	int rows;
 	volatile sig_atomic_t *stop;
 };
 
