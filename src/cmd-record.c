@@ -39,7 +39,7 @@ static const struct bp_usage record_usage = {
 	"trace.dat recording (as root). Stops when CMD exits, after --duration seconds,\n"
 	"when a program named NAME is exec'd, when PATH exists, or on SIGINT/SIGTERM/SIGHUP.\n",
 	NULL,
-	"@command",
+	NULL, /* the command after "--": completions complete it as a command line */
 };
 
 #define DEFAULT_OUTPUT "bootprof.dat"

@@ -167,7 +167,7 @@ int cmd_report(int argc, char **argv)
 		OPT_STRING_C(0, "plugin", &po.select, "NAMES",
 			     "run only these plugins (comma-separated)", "@plugin"),
 		OPT_STRING_LIST(0, "plugin-opt", &popt_list, "NAME.KEY=VALUE",
-				"an option of a plugin (repeatable)"),
+				"an option of a plugin (repeatable)", "@plugin-opt"),
 		OPT_FLAG(0, "no-plugins", &po.disabled, "run no plugin (built-in or external)"),
 		OPT_FLAG(0, "list-plugins", &list_plugins,
 			 "list the plugins and their options, and exit"),

@@ -35,10 +35,13 @@
 #define FALLBACK_RECORDING "bootprof.dat"
 
 static const char *const top_synopsis[] = {
-	"bootprof top [--sort COL] [--view files|procs] [--since S] [--until S] [FILE]",
-	"bootprof top --live [-d SECS] [-n ITER] [--cumulative] [--sort COL] [--view files|procs]",
-	"bootprof top --batch [--top N] [--width N] [--sort COL] [--view files|procs]",
-	"             [--since S] [--until S] [--live [-d SECS] [-n ITER] [--cumulative]] [FILE]",
+	"bootprof top [--sort COL] [--reverse] [--tree] [--view files|procs] [--since S]",
+	"             [--until S] [FILE]",
+	"bootprof top --live [-d SECS] [-n ITER] [--cumulative] [--sort COL] [--reverse]",
+	"             [--tree] [--view files|procs]",
+	"bootprof top --batch [--top N] [--width N] [--sort COL] [--reverse] [--tree]",
+	"             [--view files|procs] [--since S] [--until S]",
+	"             [--live [-d SECS] [-n ITER] [--cumulative]] [FILE]",
 	NULL,
 };
 
@@ -152,7 +155,11 @@ static int parse_options(struct top_args *a, int argc, char **argv, int *status)
 			     "sort column (files: wait, read, never-used, reread,\n"
 			     "readers, path; procs: pid, comm, wait, tree-wait, cpu,\n"
 			     "read, files, start, worst)",
-			     "wait read never-used reread readers path pid comm tree-wait cpu files start worst"),
+			     "files: wait read never-used reread readers path; "
+			     "procs: pid comm wait tree-wait cpu read files start worst"),
+		OPT_FLAG('r', "reverse", &a->o.reverse, "reverse the sort order (key r)"),
+		OPT_FLAG('t', "tree", &a->o.tree,
+			 "the procs view as a tree: children under their parent (key t)"),
 		OPT_CALLBACK_C(0, "view", &a->o.view, "VIEW",
 			       "start in the files or the procs view (default files)", "files procs",
 			       opt_view),

@@ -90,7 +90,6 @@ static void print_completion(const struct bp_option *options, const struct bp_us
 			printf("--%s", o->long_name);
 		printf("\t%s\t%s\n", o->argh ? o->argh : "", o->complete ? o->complete : "");
 	}
-	printf("opt\t-h\t--help\t\t\n");
 	if (usage->args_complete)
 		printf("arg\t%s\n", usage->args_complete);
 }

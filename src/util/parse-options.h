@@ -58,8 +58,10 @@ struct bp_option {
 	const char *help;      /* lines separated by '\n' */
 	/*
 	 * How a shell completes the value: words separated by spaces
-	 * ("text json csv markdown"), or one class: "@file", "@recording"
-	 * (*.dat), "@command", "@plugin", "@kernel", "@instance",
+	 * ("text json csv markdown"); groups of words chosen by a word of
+	 * the command line ("files: wait read; procs: pid comm": the group
+	 * of --view procs, else the first); or one class: "@file", "@recording"
+	 * (*.dat), "@command", "@plugin", "@kernel", "@instance", "@plugin-opt" (NAME.),
 	 * "@events" (of the recording on the command line), "@live-events".
 	 * NULL: nothing to offer.
 	 */
@@ -75,8 +77,8 @@ struct bp_option {
 #define OPT_CALLBACK(s, l, v, a, h, cb) { BP_OPT_CALLBACK, (s), (l), (v), (a), (h), NULL, (cb), 0 }
 #define OPT_CALLBACK_C(s, l, v, a, h, c, cb) \
 	{ BP_OPT_CALLBACK, (s), (l), (v), (a), (h), (c), (cb), 0 }
-#define OPT_STRING_LIST(s, l, v, a, h) \
-	{ BP_OPT_STRING_LIST, (s), (l), (v), (a), (h), NULL, NULL, 0 }
+#define OPT_STRING_LIST(s, l, v, a, h, c) \
+	{ BP_OPT_STRING_LIST, (s), (l), (v), (a), (h), (c), NULL, 0 }
 #define OPT_HIDDEN_FLAG(s, l, v) { BP_OPT_FLAG, (s), (l), (v), NULL, NULL, NULL, NULL, BP_OPT_HIDDEN }
 
 /* What the usage text says around the option table. */
