@@ -12,6 +12,7 @@
 
 #include "builtin.h"
 #include "tracefile/tracefile.h"
+#include "util/default-file.h"
 #include "util/error.h"
 #include "util/parse-options.h"
 #include "util/xalloc.h"
@@ -24,9 +25,9 @@ static const char *const dump_synopsis[] = {
 static const struct bp_usage dump_usage = {
 	"dump",
 	dump_synopsis,
-	"Print the events of a recording (default trace.dat), one per line in time\n"
-	"order: seconds.micros [cpu] pid comm event: fields.\n",
-	NULL,
+	"Print the events of a recording, one per line in time order:\n"
+	"seconds.micros [cpu] pid comm event: fields.\n",
+	BP_DEFAULT_RECORDING_TEXT,
 	"@recording",
 };
 
@@ -85,7 +86,9 @@ static int parse_options(struct dump_opts *o, int argc, char **argv)
 		return BP_EXIT_USAGE;
 	if (argc > 1)
 		return bp_usage_error("dump", "too many arguments");
-	o->file = argc > 0 ? argv[0] : "trace.dat";
+	o->file = argc > 0 ? argv[0] : bp_default_recording();
+	if (!o->file)
+		return bp_error_last();
 	return 0;
 }
 

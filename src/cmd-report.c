@@ -15,12 +15,11 @@
 #include "builtin.h"
 #include "plugin/plugins.h"
 #include "tracefile/tracefile.h"
+#include "util/default-file.h"
 #include "util/error.h"
 #include "util/parse-options.h"
 #include "views/report.h"
 
-#define DEFAULT_RECORDING "/var/log/bootprof/latest.dat"
-#define FALLBACK_RECORDING "bootprof.dat"
 #define DEFAULT_TOP 10
 
 static const char *const report_synopsis[] = {
@@ -31,8 +30,8 @@ static const char *const report_synopsis[] = {
 static const struct bp_usage report_usage = {
 	"report",
 	report_synopsis,
-	"Report I/O wait and reads per process and per file. FILE defaults to\n"
-	DEFAULT_RECORDING ", else ./" FALLBACK_RECORDING ".\n",
+	"Report I/O wait and reads per process and per file.\n"
+	BP_DEFAULT_RECORDING_TEXT,
 	NULL,
 	"@recording",
 };
@@ -102,13 +101,6 @@ static int opt_seconds(const struct bp_option *opt, const char *arg)
 	if (parse_seconds(arg, opt->value))
 		return bp_set_error("invalid --%s '%s'", opt->long_name, arg), -1;
 	return 0;
-}
-
-static const char *default_file(void)
-{
-	if (access(DEFAULT_RECORDING, F_OK) == 0)
-		return DEFAULT_RECORDING;
-	return FALLBACK_RECORDING;
 }
 
 /* Print the plugins' warnings once, then forget them. */
@@ -213,7 +205,11 @@ int cmd_report(int argc, char **argv)
 		bp_plugins_free(plugins);
 		return bp_finish_stdout(0);
 	}
-	o.file = argc > 0 ? argv[0] : default_file();
+	o.file = argc > 0 ? argv[0] : bp_default_recording();
+	if (!o.file) {
+		bp_plugins_free(plugins);
+		return bp_error_last();
+	}
 
 	r = bp_reader_open(o.file);
 	if (!r) {

@@ -25,14 +25,12 @@
 #include "builtin.h"
 #include "capture/live.h"
 #include "tracefile/tracefile.h"
+#include "util/default-file.h"
 #include "util/error.h"
 #include "util/parse-options.h"
 #include "util/signals.h"
 #include "views/tui/top.h"
 
-/* As report: the last boot recorded by bootprof init, else ./bootprof.dat. */
-#define DEFAULT_RECORDING "/var/log/bootprof/latest.dat"
-#define FALLBACK_RECORDING "bootprof.dat"
 
 static const char *const top_synopsis[] = {
 	"bootprof top [--sort COL] [--reverse] [--tree] [--view files|procs] [--since S]",
@@ -50,7 +48,7 @@ static const struct bp_usage top_usage = {
 	top_synopsis,
 	"Show I/O wait and reads per file and per process, over a window of the\n"
 	"recording that the timeline selects, in a full-screen view.\n",
-	"FILE defaults to " DEFAULT_RECORDING ", else ./" FALLBACK_RECORDING ".\n"
+	BP_DEFAULT_RECORDING_TEXT
 	"Keys: ? for help, q to quit.\n",
 	"@recording",
 };
@@ -200,9 +198,13 @@ static int parse_options(struct top_args *a, int argc, char **argv, int *status)
 		return bp_usage_error("top", "--since and --until are for recordings"), -1;
 	if (!a->live && (a->delay_set || a->o.cumulative))
 		return bp_usage_error("top", "--delay and --cumulative need --live"), -1;
-	if (!a->file)
-		a->file = access(DEFAULT_RECORDING, F_OK) == 0 ? DEFAULT_RECORDING :
-			  FALLBACK_RECORDING;
+	if (!a->file && !a->live) {
+		a->file = bp_default_recording();
+		if (!a->file) {
+			*status = bp_error_last();
+			return -1;
+		}
+	}
 	return 0;
 }
 
