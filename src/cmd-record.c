@@ -134,11 +134,12 @@ static int split_events(struct record_opts *o, const char *list)
 	return o->nevents ? 0 : -1;
 }
 
-/* 0: go on; -1: return *status (-h, or a usage error). */
-static int parse_options(struct record_opts *o, int argc, char **argv, int *status)
+/* BP_OPTIONS_GO_ON, or the exit status to return (-h, a usage error). */
+static int parse_options(struct record_opts *o, int argc, char **argv)
 {
 	const char *duration = NULL, *buffer = NULL, *events = NULL;
 	char *end;
+	int status;
 	const struct bp_option options[] = {
 		OPT_STRING_C('o', "output", &o->output, "FILE", "the recording (default bootprof.dat)",
 			     "@file"),
@@ -159,34 +160,33 @@ static int parse_options(struct record_opts *o, int argc, char **argv, int *stat
 	o->output = DEFAULT_OUTPUT;
 	o->buffer_kb = DEFAULT_BUFFER_KB;
 	argc = bp_parse_options(argc, argv, options, &record_usage,
-				BP_PARSE_STOP_AT_NON_OPTION, status);
+				BP_PARSE_STOP_AT_NON_OPTION, &status);
 	if (argc < 0)
-		return -1;
-	*status = BP_EXIT_USAGE;
+		return status;
 	if (!*o->output)
-		return bp_usage_error("record", "empty output file name"), -1;
+		return bp_usage_error("record", "empty output file name");
 	if (duration) {
 		errno = 0;
 		o->duration = strtod(duration, &end);
 		if (errno || end == duration || *end || !(o->duration > 0) || o->duration > 1e7)
-			return bp_usage_error("record", "bad duration '%s'", duration), -1;
+			return bp_usage_error("record", "bad duration '%s'", duration);
 	}
 	if (o->until_file && !*o->until_file)
-		return bp_usage_error("record", "empty --until-file path"), -1;
+		return bp_usage_error("record", "empty --until-file path");
 	if (buffer) {
 		unsigned long long kb;
 
 		errno = 0;
 		kb = strtoull(buffer, &end, 10);
 		if (errno || end == buffer || *end || !kb || kb > (1ull << 24) || buffer[0] == '-')
-			return bp_usage_error("record", "bad buffer size '%s'", buffer), -1;
+			return bp_usage_error("record", "bad buffer size '%s'", buffer);
 		o->buffer_kb = (size_t)kb;
 	}
 	if (events && split_events(o, events) < 0)
-		return bp_usage_error("record", "empty event list"), -1;
+		return bp_usage_error("record", "empty event list");
 	if (argc > 0)
 		o->cmd = argv;
-	return 0;
+	return BP_OPTIONS_GO_ON;
 }
 
 static char *join_words(char **words)
@@ -518,7 +518,8 @@ int cmd_record(int argc, char **argv)
 	int ret;
 
 	bp_meta_init(&meta);
-	if (parse_options(&o, argc, argv, &ret))
+	ret = parse_options(&o, argc, argv);
+	if (ret != BP_OPTIONS_GO_ON)
 		goto out_free_opts;
 	ret = BP_EXIT_FAILURE;
 	if (geteuid() != 0) {

@@ -80,7 +80,7 @@ static int parse_count(const char *s, long max, long *out)
 static int opt_top(const struct bp_option *opt, const char *arg)
 {
 	if (parse_count(arg, 1000000000L, opt->value))
-		return bp_set_error("invalid --top '%s'", arg), -1;
+		return bp_option_fail("invalid --top '%s'", arg);
 	return 0;
 }
 
@@ -90,7 +90,7 @@ static int opt_pid(const struct bp_option *opt, const char *arg)
 	long v;
 
 	if (parse_count(arg, INT_MAX, &v) || !v)
-		return bp_set_error("invalid --pid '%s'", arg), -1;
+		return bp_option_fail("invalid --pid '%s'", arg);
 	*(int *)opt->value = (int)v;
 	return 0;
 }
@@ -99,7 +99,7 @@ static int opt_pid(const struct bp_option *opt, const char *arg)
 static int opt_seconds(const struct bp_option *opt, const char *arg)
 {
 	if (parse_seconds(arg, opt->value))
-		return bp_set_error("invalid --%s '%s'", opt->long_name, arg), -1;
+		return bp_option_fail("invalid --%s '%s'", opt->long_name, arg);
 	return 0;
 }
 

@@ -92,13 +92,14 @@ static int parse_int(const char *s, int min, int max, int *out)
 	return 0;
 }
 
-/* --delay SECS (double *value). */
+/* --delay SECS (struct top_args *value). */
 static int opt_delay(const struct bp_option *opt, const char *arg)
 {
-	if (parse_seconds(arg, 3600, opt->value) || *(double *)opt->value < 0.1) {
-		bp_set_error("bad delay '%s'", arg);
-		return -1;
-	}
+	struct top_args *a = opt->value;
+
+	if (parse_seconds(arg, 3600, &a->delay) || a->delay < 0.1)
+		return bp_option_fail("bad delay '%s'", arg);
+	a->delay_set = 1;
 	return 0;
 }
 
@@ -111,10 +112,8 @@ static int opt_view(const struct bp_option *opt, const char *arg)
 		*view = BP_TOP_FILES;
 	else if (!strcmp(arg, "procs") || !strcmp(arg, "processes"))
 		*view = BP_TOP_PROCS;
-	else {
-		bp_set_error("bad view '%s' (files or procs)", arg);
-		return -1;
-	}
+	else
+		return bp_option_fail("bad view '%s' (files or procs)", arg);
 	return 0;
 }
 
@@ -123,21 +122,20 @@ static int opt_time(const struct bp_option *opt, const char *arg)
 {
 	double secs;
 
-	if (parse_seconds(arg, 1e9, &secs)) {
-		bp_set_error("bad time '%s'", arg);
-		return -1;
-	}
+	if (parse_seconds(arg, 1e9, &secs))
+		return bp_option_fail("bad time '%s'", arg);
 	*(uint64_t *)opt->value = (uint64_t)(secs * 1e9 + 0.5);
 	return 0;
 }
 
-/* 0: go on; -1: return *status (-h, or a usage error). */
-static int parse_options(struct top_args *a, int argc, char **argv, int *status)
+/* BP_OPTIONS_GO_ON, or the exit status to return (-h, a usage error). */
+static int parse_options(struct top_args *a, int argc, char **argv)
 {
 	const char *iterations = NULL, *width = NULL, *rows = NULL;
+	int status;
 	const struct bp_option options[] = {
 		OPT_FLAG(0, "live", &a->live, "record and show the live system (as root)"),
-		OPT_CALLBACK('d', "delay", &a->delay, "SECS",
+		OPT_CALLBACK('d', "delay", a, "SECS",
 			     "with --live, refresh every SECS seconds (default 2)", opt_delay),
 		OPT_FLAG('c', "cumulative", &a->o.cumulative,
 			 "with --live, show everything since the start, not\n"
@@ -172,40 +170,36 @@ static int parse_options(struct top_args *a, int argc, char **argv, int *status)
 	a->delay = DEFAULT_DELAY_S;
 	a->o.width = DEFAULT_WIDTH;
 	a->o.iterations = 1;
-	argc = bp_parse_options(argc, argv, options, &top_usage, 0, status);
+	argc = bp_parse_options(argc, argv, options, &top_usage, 0, &status);
 	if (argc < 0)
-		return -1;
-	*status = BP_EXIT_USAGE;
-	a->delay_set = a->delay != DEFAULT_DELAY_S;
+		return status;
 	if (iterations && parse_int(iterations, 1, 1000000, &a->o.iterations))
-		return bp_usage_error("top", "bad iteration count '%s'", iterations), -1;
+		return bp_usage_error("top", "bad iteration count '%s'", iterations);
 	if (rows && parse_int(rows, 0, 1000000000, &a->o.rows))
-		return bp_usage_error("top", "bad --top '%s'", rows), -1;
+		return bp_usage_error("top", "bad --top '%s'", rows);
 	if (width && parse_int(width, 40, 400, &a->o.width))
-		return bp_usage_error("top", "bad width '%s' (40 to 400)", width), -1;
+		return bp_usage_error("top", "bad width '%s' (40 to 400)", width);
 	if (argc > 0)
 		a->file = argv[0];
 	if (argc > 1)
-		return bp_usage_error("top", "too many arguments"), -1;
+		return bp_usage_error("top", "too many arguments");
 	if (a->o.sort && !bp_top_sort_valid(a->o.view, a->o.sort))
 		return bp_usage_error("top", "bad sort column '%s' (%s)", a->o.sort,
-				      bp_top_sort_names(a->o.view)), -1;
+				      bp_top_sort_names(a->o.view));
 	if (a->o.until_ns && a->o.until_ns < a->o.since_ns)
-		return bp_usage_error("top", "--until is before --since"), -1;
+		return bp_usage_error("top", "--until is before --since");
 	if (a->live && a->file)
-		return bp_usage_error("top", "--live takes no file"), -1;
+		return bp_usage_error("top", "--live takes no file");
 	if (a->live && (a->o.since_ns || a->o.until_ns))
-		return bp_usage_error("top", "--since and --until are for recordings"), -1;
+		return bp_usage_error("top", "--since and --until are for recordings");
 	if (!a->live && (a->delay_set || a->o.cumulative))
-		return bp_usage_error("top", "--delay and --cumulative need --live"), -1;
+		return bp_usage_error("top", "--delay and --cumulative need --live");
 	if (!a->file && !a->live) {
 		a->file = bp_default_recording();
-		if (!a->file) {
-			*status = bp_error_last();
-			return -1;
-		}
+		if (!a->file)
+			return bp_error_last();
 	}
-	return 0;
+	return BP_OPTIONS_GO_ON;
 }
 
 /* ---- a recording ---- */
@@ -287,7 +281,8 @@ int cmd_top(int argc, char **argv)
 	struct top_args a;
 	int ret;
 
-	if (parse_options(&a, argc, argv, &ret))
+	ret = parse_options(&a, argc, argv);
+	if (ret != BP_OPTIONS_GO_ON)
 		return ret;
 	/* Signals only ask to stop: the terminal and the instance are always restored. */
 	bp_stop_signals_catch(&old);

@@ -3,7 +3,9 @@
  * The option table of a command: parsing, usage text and completion data
  * from one description of each option.
  */
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/error.h"
@@ -212,6 +214,20 @@ static int parse_short(const struct bp_option *options, const struct bp_usage *u
 		return apply(o, argv[*i], usage, spelled);
 	}
 	return 0;
+}
+
+int bp_option_fail(const char *fmt, ...)
+{
+	va_list ap;
+	char *msg = NULL;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	bp_set_error("%s", msg ? msg : "invalid option value");
+	free(msg);
+	return -1;
 }
 
 int bp_parse_options(int argc, char **argv, const struct bp_option *options,

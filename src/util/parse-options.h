@@ -111,6 +111,15 @@ struct bp_usage {
 int bp_parse_options(int argc, char **argv, const struct bp_option *options,
 		     const struct bp_usage *usage, int flags, int *status);
 
+/* A callback's failure: bp_set_error(@fmt, ...), then return -1. */
+int bp_option_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * What a command's own parse_options() returns to go on; any other value
+ * is the exit status to return at once (0 after -h, 2 on a usage error).
+ */
+#define BP_OPTIONS_GO_ON (-1)
+
 /* Print the usage text of a table to @out. */
 void bp_print_usage(FILE *out, const struct bp_option *options, const struct bp_usage *usage);
 
