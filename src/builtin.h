@@ -60,11 +60,15 @@
  * -h and `help NAME`.
  */
 
+/* Commands not yet converted still parse with getopt_long. */
+#include <getopt.h>
+
 #define BP_DECLARE_CMD(name) int cmd_##name(int argc, char **argv)
 
-#define BP_DECLARE_LEGACY_CMD(name)            \
-	int cmd_##name(int argc, char **argv); \
-	extern const char cmd_##name##_usage[]
+#define BP_DECLARE_LEGACY_CMD(name)                \
+	int cmd_##name(int argc, char **argv);     \
+	extern const char cmd_##name##_usage[];    \
+	extern const struct option cmd_##name##_options[]
 
 BP_DECLARE_CMD(record);
 BP_DECLARE_CMD(init);
