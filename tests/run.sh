@@ -13,7 +13,10 @@
 # drop_caches, cgroups, sysctls, a QEMU boot) says so with a line
 #   # tags: serial
 # near its top. Those run one after another, in name order, while the other
-# tests run in parallel beside them. Each test's output is printed in one
+# tests run in parallel beside them. "# tags: records" marks a test that
+# only makes a system-wide recording when it can (can_record): serial too,
+# since its recorder would show up in the others' recordings, but run with
+# the parallel ones by --quick, where it records nothing. Each test's output is printed in one
 # piece when it ends, followed by its time.
 cd "$(dirname "$0")/.." || exit 1
 TOP=$(pwd)
@@ -96,6 +99,8 @@ for t in "$BUILD"/tests/test-* tests/shell/t*.sh tests/boot/t*.sh; do
 	case "$t" in *.sh) tags=$(sed -n 's/^# tags://p' "$t" | head -n 1) ;; esac
 	if echo " $tags " | grep -q ' serial '; then
 		[ -n "$quick" ] && continue
+		serial="$serial $t"
+	elif [ -z "$quick" ] && echo " $tags " | grep -q ' records '; then
 		serial="$serial $t"
 	else
 		parallel="$parallel $t"

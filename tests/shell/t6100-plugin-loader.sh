@@ -6,6 +6,7 @@
 # file owned by another user, is refused with a warning; a plugin built for
 # another ABI version is refused with a message naming both versions;
 # --no-plugins runs none; --plugin selects.
+# tags: records
 . "$(dirname "$0")/../test-lib.sh"
 
 CC=${CC:-cc}

@@ -4,6 +4,7 @@
 # crash, a hang, a sanitizer report or a silent wrong number. Each case is
 # a real recording patched at an offset computed from the format
 # (tests/fuzz/tracedat.py layout).
+# tags: records
 . "$(dirname "$0")/../test-lib.sh"
 
 command -v python3 >/dev/null || skip_all "python3 not installed"
