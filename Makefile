@@ -1,6 +1,9 @@
 # bootprof — one non-recursive Makefile.
 #   make            build ./bootprof
-#   make check      install test deps, build with -Werror (+ ASan/UBSan), run all tests
+#   make deps       install the Debian packages the tests and the demo need
+#   make check      make deps, build with -Werror (+ ASan/UBSan), run all tests
+#                   (in parallel; T=PATTERN runs only matching tests, J=N jobs)
+#   make test       the fast root-free part: unit tests and fixture tests
 #   make demo       install deps, record the built-in demo, print its report
 #   make bench      run the benchmarks (ratios against peers, printed)
 #   make fuzz       run each fuzz target for a bounded time
@@ -26,7 +29,8 @@ WARN := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 	-Wvla -Wwrite-strings -Wundef -Wimplicit-fallthrough -fno-common
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(PKG_CFLAGS) \
-	-Isrc -Iinclude -DBOOTPROF_VERSION='"$(VERSION)"' -DBOOTPROF_PLUGIN_DIR='"$(plugindir)"' -MMD -MP
+	-Isrc -Iinclude -DBOOTPROF_VERSION='"$(VERSION)"' -DBOOTPROF_PLUGIN_DIR='"$(plugindir)"' \
+	-DBOOTPROF_BINDIR='"$(bindir)"' -MMD -MP
 LDLIBS   := $(PKG_LIBS) -lpthread -ldl -lm
 
 ifneq ($(V),1)
@@ -86,19 +90,32 @@ unit-tests: $(UNIT_BINS)
 deps-build:
 	@scripts/deps.sh build
 
+# Packages are installed by this one step (per target); check, demo and
+# fuzz call it.
+deps:
+	@scripts/deps.sh check
+deps-demo:
+	@scripts/deps.sh demo
+deps-fuzz:
+	@scripts/deps.sh fuzz
+
 # The test build: -Werror, AddressSanitizer and UndefinedBehaviorSanitizer.
 ASAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
-check:
-	@scripts/deps.sh check
+TEST_JOBS := $(if $(J),-j $(J))
+check: deps
 	$(Q)$(MAKE) --no-print-directory O=build EXTRA_CFLAGS=-Werror all
 	$(Q)$(MAKE) --no-print-directory O=build-asan EXTRA_CFLAGS="-Werror $(ASAN_FLAGS)" \
 		LDFLAGS="-fsanitize=address,undefined" build-asan/bootprof unit-tests examples plugins \
 		build-asan/tests/fuzz-replay build-asan/tests/fault.so
 	$(Q)BOOTPROF=$(CURDIR)/build-asan/bootprof BOOTPROF_FAST=$(CURDIR)/build/bootprof \
-		BUILD=$(CURDIR)/build-asan tests/run.sh $(T)
+		BUILD=$(CURDIR)/build-asan tests/run.sh $(TEST_JOBS) $(T)
 
-demo:
-	@scripts/deps.sh demo
+# No root, no tracefs, no sanitizers: the unit tests and the tests on
+# fixtures, in parallel (tests tagged serial are left to make check).
+test: all unit-tests
+	$(Q)BOOTPROF=$(CURDIR)/build/bootprof BUILD=$(CURDIR)/build tests/run.sh --quick $(TEST_JOBS) $(T)
+
+demo: deps-demo
 	$(Q)$(MAKE) --no-print-directory all
 	@# The boot of a real kernel under QEMU; where no kernel can be had,
 	@# the cold-cache examples (zygote, package scan) recorded live.
@@ -144,8 +161,7 @@ $(O)/tests/fault.so: tests/fault/fault.c
 	$(call quiet,CCLD,$@)$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) -Werror -O2 -g -fPIC -shared \
 		-o $@ $< -ldl
 
-fuzz:
-	@scripts/deps.sh fuzz
+fuzz: deps-fuzz
 	$(Q)$(MAKE) --no-print-directory O=build-fuzz CC=$(FUZZ_CC) EXTRA_CFLAGS="$(FUZZ_FLAGS)" \
 		LDFLAGS="-fsanitize=address,undefined" $(FUZZ_TARGETS:%=build-fuzz/fuzz/fuzz-%)
 	$(Q)tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
@@ -153,7 +169,7 @@ fuzz:
 clean:
 	rm -rf build build-asan build-static build-fuzz bootprof
 
-.PHONY: all bootprof examples plugins unit-tests deps-build check demo bench clean install uninstall fuzz static
+.PHONY: all bootprof examples plugins unit-tests deps deps-build deps-demo deps-fuzz check test demo bench clean install uninstall fuzz static
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
 

@@ -1,11 +1,16 @@
 # bash completion for bootprof                             -*- shell-script -*-
 # SPDX-License-Identifier: GPL-2.0
 #
-# Commands, options and plugin names come from the program itself
-# (`bootprof --list-cmds`, `bootprof CMD --list-opts`, `bootprof report
-# --list-plugins`); whether an option takes a value, and its choices, are
-# read from the command's usage text (`--format text|json`, `--output FILE`),
-# so nothing here has to change when a command gains an option.
+# Everything comes from the program itself: the commands from
+# `bootprof --list-cmds`, and each command's options, what they take and
+# how to complete it from its option table, `bootprof CMD
+# --completion-helper`:
+#   opt<TAB>-o<TAB>--output<TAB>FILE<TAB>@file
+#   opt<TAB><TAB>--format<TAB>FMT<TAB>text json csv markdown
+#   arg<TAB>@recording
+# The last field is a list of words or a class (@file, @recording,
+# @command, @plugin, @plugin-opt, @kernel, @instance, @events,
+# @live-events), so nothing here changes when a command gains an option.
 
 # The bootprof being completed: the word typed (./bootprof, ~/bin/bootprof)
 # when it can be run, else the one on PATH.
@@ -23,110 +28,12 @@ _bootprof_prog()
 	printf 'bootprof\n'
 }
 
-# _bootprof_optarg USAGE OPT: print what OPT takes according to the usage
-# text ("FILE", "text|json|csv", ...), or nothing when it takes no value.
-# A short option is first mapped to its long form ("-o, --output FILE").
-_bootprof_optarg()
+# _bootprof_opt DATA OPT: "ARGH<TAB>COMPLETE" of OPT (-o or --output);
+# returns 1 when OPT is unknown.
+_bootprof_opt()
 {
-	local usage=$1 opt=$2 long re arg choices
-
-	if [[ $opt == -[!-] ]]; then
-		re="(^|[[ ])${opt}(, *| *\\| *)(--[a-z0-9-]+)"
-		if [[ $usage =~ $re ]]; then
-			opt=${BASH_REMATCH[3]}
-		else
-			re="(^|[[ ])${opt}[ =]([A-Z<][^] ]*)"
-			[[ $usage =~ $re ]] && printf '%s\n' "${BASH_REMATCH[2]}"
-			return
-		fi
-	fi
-	long=${opt%%=*}
-	re="(^|[[ ,|])${long}(=| )([A-Z<][^] ]*|[a-z0-9_-]+(\\|[a-z0-9_-]+)+)"
-	[[ $usage =~ $re ]] || return 0
-	arg=${BASH_REMATCH[3]}
-	if [[ $arg == [A-Z]* ]]; then
-		choices=$(_bootprof_choices "$usage" "$long" "${COMP_WORDS[*]}")
-		[[ -n $choices ]] && arg=$choices
-	fi
-	printf '%s\n' "$arg"
-}
-
-# _bootprof_choices USAGE LONGOPT WORDS: "a|b|c" when the option's
-# description lists its values: "--format FMT  text (default), json, csv or
-# markdown", "--table NAME  csv table: processes, files, ..." over several
-# lines, or "--sort COL  sort column (files: wait, read; procs: pid, comm)"
-# where WORDS (the command line) picks the group ("--view procs").
-_bootprof_choices()
-{
-	printf '%s\n' "$1" |
-	awk -v opt="$2" -v line="$3" '
-	function islist(s) { return s ~ /^[a-z0-9_-]+((,? or |, )[a-z0-9_-]+)+$/ }
-	function tolist(s) { gsub(/,? or |, /, "|", s); return s }
-	function emit(d, inner, g, ng, i, label, lst, first) {
-		done = 1
-		d = cur
-		gsub(/\([^)]*\)/, "", d)
-		sub(/^[^:]*: */, "", d)
-		gsub(/ +,/, ",", d)
-		sub(/ +$/, "", d)
-		if (islist(d)) {
-			print tolist(d)
-			return
-		}
-		# "(files: wait, read; procs: pid, comm)": the group named by a
-		# word of the command line (--view procs), else the first.
-		if (!match(cur, /\([^)]*\)/))
-			return
-		inner = substr(cur, RSTART + 1, RLENGTH - 2)
-		ng = split(inner, g, /; */)
-		for (i = 1; i <= ng; i++) {
-			if (g[i] !~ /^[a-z0-9_-]+: /)
-				continue
-			label = g[i]
-			sub(/:.*/, "", label)
-			lst = g[i]
-			sub(/^[^:]*: */, "", lst)
-			sub(/ +$/, "", lst)
-			if (!islist(lst))
-				continue
-			if (first == "")
-				first = lst
-			if (label in onl) {
-				print tolist(lst)
-				return
-			}
-		}
-		if (first != "")
-			print tolist(first)
-	}
-	BEGIN {
-		n = split(line, w, " ")
-		for (i = 1; i <= n; i++)
-			onl[w[i]] = 1
-	}
-	done { next }
-	cur != "" && /^        +[^ -]/ {
-		sub(/^ +/, "")
-		cur = cur " " $0
-		next
-	}
-	cur != "" { emit() }
-	$0 ~ "^ *(-[a-zA-Z0-9], *)?" opt "[ =][A-Z][A-Z_]* " {
-		cur = $0
-		sub("^ *(-[a-zA-Z0-9], *)?" opt "[ =][A-Z][A-Z_]* +", "", cur)
-	}
-	END { if (!done && cur != "") emit() }'
-}
-
-# Whether CMD takes a recording as an argument: its synopsis lines (those
-# naming "bootprof CMD") have FILE other than as the value of an option.
-_bootprof_takes_file()
-{
-	local usage
-
-	usage=$("$1" "$2" -h 2>/dev/null | grep -- "bootprof $2" |
-		sed -E 's/-{1,2}[a-z0-9-]+[ =][A-Z<][^] ]*//g')
-	[[ $usage =~ (^|[^A-Za-z_-])FILE([^A-Za-z_]|$) ]]
+	awk -F '\t' -v o="$2" '$1 == "opt" && (o == $2 || o == $3) { print $4 "\t" $5; found = 1; exit }
+		END { exit !found }' <<<"$1"
 }
 
 # Complete file names ending in .dat (and directories to walk into).
@@ -156,67 +63,98 @@ _bootprof_files()
 	COMPREPLY+=($(compgen -f -- "$cur"))
 }
 
-# Complete the value of option OPT of command CMD; returns 1 when OPT takes
-# no value.
-_bootprof_value()
+# The recording named on the command line (the first argument that is not
+# an option or an option's value), or nothing: the command's default.
+_bootprof_recording()
 {
-	local bp=$1 cmd=$2 opt=$3 cur=$4 usage arg words
+	local data=$1 from=$2 i w spec
 
-	usage=$("$bp" "$cmd" -h 2>/dev/null)
-	arg=$(_bootprof_optarg "$usage" "$opt")
-	[[ -n $arg ]] || return 1
+	for ((i = from; i < COMP_CWORD; i++)); do
+		w=${COMP_WORDS[i]}
+		case $w in
+		--*=* | -) ;;
+		-*)
+			spec=$(_bootprof_opt "$data" "$w") || continue
+			[[ -n ${spec%%$'\t'*} ]] && ((i++))
+			;;
+		*)
+			printf '%s\n' "$w"
+			return
+			;;
+		esac
+	done
+}
 
-	case $arg in
-	*'|'*)
-		COMPREPLY=($(compgen -W "${arg//|/ }" -- "$cur"))
-		return 0
-		;;
-	esac
-	case $opt in
-	*plugin*)
+# Complete a comma-separated list from WORDS (system:event names).
+_bootprof_list()
+{
+	local words=$1 cur=$2 prefix=${2%"${2##*,}"}
+
+	COMPREPLY=($(compgen -P "$prefix" -W "$words" -- "${cur##*,}"))
+	compopt -o nospace 2>/dev/null
+}
+
+# _bootprof_complete CLASS-OR-WORDS CUR DATA CMDPOS: fill COMPREPLY.
+_bootprof_complete()
+{
+	local comp=$1 cur=$2 data=$3 from=$4 words file
+
+	case $comp in
+	@file) _bootprof_files "$cur" ;;
+	@recording) _bootprof_dat_files "$cur" ;;
+	@command) COMPREPLY=($(compgen -c -- "$cur")) ;;
+	@plugin | @plugin-opt)
 		# Names are the first word of each --list-plugins line; a
 		# plugin option is NAME.KEY=VALUE, a selection NAME,NAME.
 		words=$("$bp" report --list-plugins 2>/dev/null | awk '{ print $1 }')
-		if [[ $arg == *KEY* || $arg == *=* ]]; then
+		if [[ $comp == @plugin-opt ]]; then
 			COMPREPLY=($(compgen -S . -W "$words" -- "$cur"))
+			compopt -o nospace 2>/dev/null
 		else
-			local prefix=${cur%"${cur##*,}"}
-			COMPREPLY=($(compgen -P "$prefix" -W "$words" -- "${cur##*,}"))
+			_bootprof_list "$words" "$cur"
 		fi
-		compopt -o nospace 2>/dev/null
 		;;
-	--until-exec)
-		COMPREPLY=($(compgen -c -- "$cur"))
-		;;
-	--kernel)
-		words=$(command ls /lib/modules 2>/dev/null)
-		COMPREPLY=($(compgen -W "$words" -- "$cur"))
-		;;
-	--instance)
+	@kernel) COMPREPLY=($(compgen -W "$(command ls /lib/modules 2>/dev/null)" -- "$cur")) ;;
+	@instance)
 		words=$(command ls /sys/kernel/tracing/instances 2>/dev/null)
 		COMPREPLY=($(compgen -W "$words" -- "$cur"))
 		;;
-	--events)
-		# Comma-separated system:event names, when tracefs is readable.
-		local prefix=${cur%"${cur##*,}"}
-		words=$(sed 's/$/ /' /sys/kernel/tracing/available_events 2>/dev/null)
-		COMPREPLY=($(compgen -P "$prefix" -W "$words" -- "${cur##*,}"))
-		compopt -o nospace 2>/dev/null
+	@live-events)
+		_bootprof_list "$(cat /sys/kernel/tracing/available_events 2>/dev/null)" "$cur"
 		;;
-	*)
-		case $arg in
-		FILE* | PATH* | DIR* | '<file'* | '<path'*) _bootprof_files "$cur" ;;
-		esac
+	@events)
+		# The events in the recording, not in the running kernel.
+		file=$(_bootprof_recording "$data" "$from")
+		words=$("$bp" dump --count ${file:+"$file"} 2>/dev/null |
+			awk '$2 ~ /^[a-z0-9_]+:[a-z0-9_]+$/ { print $2 }')
+		_bootprof_list "$words" "$cur"
 		;;
+	@*) ;;
+	*': '*)
+		# "files: a b; procs: c d": the group named by a word of the
+		# line (--view procs, --view=procs), else the first.
+		local group label pick=
+		IFS=';' read -ra words <<<"$comp"
+		for group in "${words[@]}"; do
+			group=${group# }
+			label=${group%%:*}
+			[[ -z $pick ]] && pick=${group#*: }
+			if [[ " ${COMP_WORDS[*]} " == *[\ =]"$label "* ]]; then
+				pick=${group#*: }
+				break
+			fi
+		done
+		COMPREPLY=($(compgen -W "$pick" -- "$cur"))
+		;;
+	*) COMPREPLY=($(compgen -W "$comp" -- "$cur")) ;;
 	esac
-	return 0
 }
 
 _bootprof()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]}
 	local prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local bp cmd= i words
+	local bp cmd= i j words data spec opt
 
 	COMPREPLY=()
 	bp=$(_bootprof_prog)
@@ -246,7 +184,6 @@ _bootprof()
 	fi
 
 	# After "--" comes a command line to run (record -- CMD ...).
-	local j
 	for ((j = i + 1; j < COMP_CWORD; j++)); do
 		if [[ ${COMP_WORDS[j]} == -- ]]; then
 			if declare -F _command_offset >/dev/null; then
@@ -260,42 +197,35 @@ _bootprof()
 		fi
 	done
 
+	data=$("$bp" "$cmd" --completion-helper 2>/dev/null)
+
 	# --opt=value: one word, or three when COMP_WORDBREAKS has "=".
+	opt=
 	if [[ $cur == --*=* ]]; then
-		local opt=${cur%%=*}
+		opt=${cur%%=*}
 		cur=${cur#*=}
-		_bootprof_value "$bp" "$cmd" "$opt" "$cur"
-		return 0
+	elif [[ $cur == = && $prev == --* ]]; then
+		opt=$prev
+		cur=
+	elif [[ $prev == = ]] && ((COMP_CWORD >= 2)) && [[ ${COMP_WORDS[COMP_CWORD - 2]} == --* ]]; then
+		opt=${COMP_WORDS[COMP_CWORD - 2]}
+	elif [[ $prev == -* && $prev != -- ]] && ((COMP_CWORD - 1 > i)); then
+		# --opt value, when the option takes one.
+		spec=$(_bootprof_opt "$data" "$prev") && [[ -n ${spec%%$'\t'*} ]] && opt=$prev
 	fi
-	if [[ $cur == = && $prev == --* ]]; then
-		_bootprof_value "$bp" "$cmd" "$prev" ""
+	if [[ -n $opt ]]; then
+		spec=$(_bootprof_opt "$data" "$opt") || return 0
+		_bootprof_complete "${spec#*$'\t'}" "$cur" "$data" $((i + 1))
 		return 0
-	fi
-	if [[ $prev == = ]] && ((COMP_CWORD >= 2)) && [[ ${COMP_WORDS[COMP_CWORD - 2]} == --* ]]; then
-		_bootprof_value "$bp" "$cmd" "${COMP_WORDS[COMP_CWORD - 2]}" "$cur"
-		return 0
-	fi
-	# --opt value
-	if [[ $prev == -* && $prev != -- ]] && ((COMP_CWORD - 1 > i)); then
-		_bootprof_value "$bp" "$cmd" "$prev" "$cur" && return 0
 	fi
 
-	# Subcommands ("bootprof db add|export|schema"): the lowercase words
-	# that follow "bootprof CMD" in its synopsis, as the first argument.
-	if [[ $cur != -* ]] && ((COMP_CWORD == i + 1)); then
-		words=$("$bp" "$cmd" -h 2>/dev/null | sed -n "s/^.*bootprof $cmd \([a-z][a-z-]*\).*/\1/p")
-		if [[ -n $words ]]; then
-			COMPREPLY=($(compgen -W "$words" -- "$cur"))
-			return 0
-		fi
-	fi
-
-	if [[ $cur == -* ]] || ! _bootprof_takes_file "$bp" "$cmd"; then
-		words=$("$bp" "$cmd" --list-opts 2>/dev/null)
+	spec=$(sed -n 's/^arg\t//p' <<<"$data")
+	if [[ $cur == -* || -z $spec ]]; then
+		words=$(awk -F '\t' '$1 == "opt" && $3 != "" { print $3 }' <<<"$data")
 		COMPREPLY=($(compgen -W "$words" -- "$cur"))
 		return 0
 	fi
-	_bootprof_dat_files "$cur"
+	_bootprof_complete "$spec" "$cur" "$data" $((i + 1))
 	return 0
 }
 

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bootprof: find out why a boot is slow. main() only dispatches; each
- * command lives in src/cmd-NAME.c.
+ * command lives in src/cmd-NAME.c and parses its own options with its
+ * option table (src/util/parse-options.h), which also prints its usage.
  */
 #include <libgen.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -18,11 +20,14 @@ struct bp_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *summary;
-	const char *usage;
-	const struct option *options;
+	/* Commands still parsing with getopt: their usage text, else NULL. */
+	const char *legacy_usage;
+	const struct option *legacy_options; /* and their getopt table */
 };
 
-#define CMD(n, s) { #n, cmd_##n, s, cmd_##n##_usage, cmd_##n##_options }
+#define CMD(n, s) { #n, cmd_##n, s, NULL, NULL }
+/* A command not yet converted to an option table (see builtin.h). */
+#define CMD_LEGACY(n, s) { #n, cmd_##n, s, cmd_##n##_usage, cmd_##n##_options }
 
 static const struct bp_cmd commands[] = {
 	CMD(record, "record boot I/O tracepoints into a trace.dat recording"),
@@ -32,13 +37,13 @@ static const struct bp_cmd commands[] = {
 	CMD(report, "report I/O wait and reads per process and per file"),
 	CMD(top, "interactive view of a recording, or of the live system"),
 	CMD(dump, "print the raw events of a recording, one per line"),
-	CMD(readahead, "make a readahead pack of the pages a recording used"),
-	CMD(replay, "preload a readahead pack into the page cache"),
-	CMD(chart, "draw the bootchart of a recording as one SVG"),
-	CMD(export, "write a recording as a Chrome/Perfetto trace (JSON)"),
-	CMD(diff, "what changed between two recordings, or two groups of them"),
-	CMD(check, "check a recording against a budget file (exit 1 when over)"),
-	CMD(db, "add recordings to an SQLite database of many boots, or export it"),
+	CMD_LEGACY(readahead, "make a readahead pack of the pages a recording used"),
+	CMD_LEGACY(replay, "preload a readahead pack into the page cache"),
+	CMD_LEGACY(chart, "draw the bootchart of a recording as one SVG"),
+	CMD_LEGACY(export, "write a recording as a Chrome/Perfetto trace (JSON)"),
+	CMD_LEGACY(diff, "what changed between two recordings, or two groups of them"),
+	CMD_LEGACY(check, "check a recording against a budget file (exit 1 when over)"),
+	CMD_LEGACY(db, "add recordings to an SQLite database of many boots, or export it"),
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -72,25 +77,131 @@ static const struct bp_cmd *find_cmd(const char *name)
 	return NULL;
 }
 
-/* One option per line, "--name" then "-c" when it has a short form. */
-static void list_opts(const struct bp_cmd *cmd)
+/*
+ * Optimal string alignment distance (Levenshtein plus swapping two
+ * neighbours, so "recrod" is 1 from "record"); names longer than 63 bytes
+ * count as far from everything.
+ */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t d[64][64];
+
+	if (la >= 64 || lb >= 64)
+		return (size_t)-1;
+	for (i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (i = 1; i <= la; i++) {
+		for (j = 1; j <= lb; j++) {
+			size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	}
+	return d[la][lb];
+}
+
+/* "'recrod' is not a bootprof command; did you mean 'record'?" */
+static int unknown_command(const char *name)
+{
+	size_t i, dist, best = (size_t)-1;
+	char similar[256] = "";
+
+	for (i = 0; i < NCOMMANDS; i++) {
+		dist = edit_distance(name, commands[i].name);
+		if (dist < best)
+			best = dist;
+	}
+	/* Close: at most 2 edits, and fewer than half of what was typed. */
+	if (best > 2 || best * 2 >= strlen(name))
+		return bp_usage_error("help", "'%s' is not a bootprof command", name);
+	for (i = 0; i < NCOMMANDS; i++) {
+		size_t len = strlen(similar);
+
+		if (edit_distance(name, commands[i].name) == best)
+			snprintf(similar + len, sizeof(similar) - len, "%s'%s'", len ? " or " : "",
+				 commands[i].name);
+	}
+	bp_error("'%s' is not a bootprof command; did you mean %s?", name, similar);
+	return BP_EXIT_USAGE;
+}
+
+/* CMD -h and help CMD: every command prints its own usage. */
+static int print_cmd_usage(const struct bp_cmd *cmd)
+{
+	char *argv[] = { (char *)cmd->name, (char *)"-h", NULL };
+
+	if (cmd->legacy_usage) {
+		fputs(cmd->legacy_usage, stdout);
+		return bp_finish_stdout(0);
+	}
+	return bp_finish_stdout(cmd->fn(2, argv));
+}
+
+/* The value name the usage text gives "--NAME VALUE" (or "--NAME=VALUE"); else ARG. */
+static void print_value_name(const char *usage, const char *name)
+{
+	size_t n = strlen(name), len;
+	const char *p;
+
+	for (p = strstr(usage, "--"); p; p = strstr(p + 2, "--")) {
+		if (strncmp(p + 2, name, n) || (p[2 + n] != ' ' && p[2 + n] != '='))
+			continue;
+		p += 3 + n;
+		len = strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_.=:-0123456789abcdefghijklmnopqrstuvwxyz");
+		if (len && *p >= 'A' && *p <= 'Z') {
+			printf("%.*s", (int)len, p);
+			return;
+		}
+	}
+	printf("ARG");
+}
+
+/*
+ * --completion-helper and --list-opts of a command still parsing with
+ * getopt, in the option tables' format (util/parse-options.h), derived from
+ * its getopt table: the completions treat every command alike.
+ */
+static int print_legacy_options(const struct bp_cmd *cmd, int helper)
 {
 	const struct option *o;
 
-	for (o = cmd->options; o && o->name; o++)
-		printf("--%s\n", o->name);
+	for (o = cmd->legacy_options; o->name; o++) {
+		if (!strcmp(o->name, "help"))
+			continue;
+		if (!helper) {
+			printf("--%s\n", o->name);
+			continue;
+		}
+		/* getopt's val is not always the short option: long names only. */
+		printf("opt\t\t--%s\t", o->name);
+		if (o->has_arg != no_argument)
+			print_value_name(cmd->legacy_usage, o->name);
+		printf("\t\n");
+	}
+	/* A usage that names a FILE takes recordings. */
+	if (helper && strstr(cmd->legacy_usage, "FILE"))
+		printf("arg\t@recording\n");
+	return bp_finish_stdout(0);
 }
 
 static int run_cmd(const struct bp_cmd *cmd, int argc, char **argv)
 {
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		fputs(cmd->usage, stdout);
-		return bp_finish_stdout(0);
-	}
-	if (argc > 1 && !strcmp(argv[1], "--list-opts")) {
-		list_opts(cmd);
-		return bp_finish_stdout(0);
-	}
+	if (cmd->legacy_usage && argc > 1 &&
+	    (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
+		return print_cmd_usage(cmd);
+	if (cmd->legacy_usage && argc > 1 && (!strcmp(argv[1], "--completion-helper") ||
+					      !strcmp(argv[1], "--list-opts")))
+		return print_legacy_options(cmd, !strcmp(argv[1], "--completion-helper"));
 	return bp_finish_stdout(cmd->fn(argc, argv));
 }
 
@@ -138,6 +249,22 @@ static int init_mode(int argc, char **argv, const char *self)
 	return in_initial_pid_ns();
 }
 
+static int cmd_help(int argc, char **argv)
+{
+	const struct bp_cmd *cmd;
+
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		print_main_usage(stdout);
+		return bp_finish_stdout(0);
+	}
+	if (argc > 2)
+		return bp_usage_error("help", "too many arguments");
+	cmd = find_cmd(argv[1]);
+	if (!cmd)
+		return unknown_command(argv[1]);
+	return print_cmd_usage(cmd);
+}
+
 int main(int argc, char **argv)
 {
 	const struct bp_cmd *cmd;
@@ -164,21 +291,10 @@ int main(int argc, char **argv)
 			printf("%s\n", commands[i].name);
 		return bp_finish_stdout(0);
 	}
-	if (!strcmp(argv[1], "help")) {
-		if (argc < 3) {
-			print_main_usage(stdout);
-			return bp_finish_stdout(0);
-		}
-		cmd = find_cmd(argv[2]);
-		if (!cmd)
-			return bp_usage_error("help", "'%s' is not a bootprof command", argv[2]);
-		fputs(cmd->usage, stdout);
-		return bp_finish_stdout(0);
-	}
+	if (!strcmp(argv[1], "help"))
+		return cmd_help(argc - 1, argv + 1);
 	cmd = find_cmd(argv[1]);
-	if (!cmd) {
-		bp_error("'%s' is not a bootprof command; see 'bootprof --help'", argv[1]);
-		return BP_EXIT_USAGE;
-	}
+	if (!cmd)
+		return unknown_command(argv[1]);
 	return run_cmd(cmd, argc - 1, argv + 1);
 }

@@ -2,27 +2,72 @@
 #ifndef BP_BUILTIN_H
 #define BP_BUILTIN_H
 
-#include <getopt.h>
-
 /*
  * Adding a command:
- *  1. src/cmd-NAME.c defining cmd_NAME(), cmd_NAME_usage[] and
- *     cmd_NAME_options[] (getopt_long table, { 0 }-terminated);
- *  2. a row in the command table in src/bootprof.c;
+ *  1. src/cmd-NAME.c defining cmd_NAME(), which parses its arguments with
+ *     an option table first thing (below);
+ *  2. a CMD() row in the command table in src/bootprof.c;
  *  3. nothing in the Makefile (it builds every src file);
- *  4. man/bootprof-NAME.1 (its SYNOPSIS options must match the usage);
- *  5. completions pick it up from `bootprof --list-cmds` and --list-opts;
+ *  4. man/bootprof-NAME.1 (its SYNOPSIS options must match `-h`);
+ *  5. nothing in completions/: they read `bootprof NAME --completion-helper`;
  *  6. tests/shell/tNNNN-NAME.sh.
  *
  * A command returns its exit status (0 ok, 1 failure, 2 usage) and never
  * calls exit(), so tests can run it in-process. `bootprof CMD -h` and
- * `bootprof help CMD` print cmd_NAME_usage to stdout and exit 0 before the
- * command runs.
+ * `bootprof help CMD` run cmd_NAME(2, { "NAME", "-h" }): the option table
+ * prints the usage to stdout and the command returns 0 before doing
+ * anything else.
+ *
+ * The option table (src/util/parse-options.h), and how to convert a
+ * command that still has a getopt_long table, a usage string and a switch:
+ *
+ *	static const char *const synopsis[] = {
+ *		"bootprof NAME [-o FILE] [FILE]",	// the usage line(s), no "usage: "
+ *		NULL,
+ *	};
+ *	static const struct bp_usage usage = {
+ *		"NAME", synopsis,
+ *		"What the command does (the paragraph of the old usage text).\n",
+ *		NULL,			// text after the options, or NULL
+ *		"@recording",		// completion of the arguments (FILE)
+ *	};
+ *
+ *	int cmd_NAME(int argc, char **argv)
+ *	{
+ *		const char *output = NULL;
+ *		int force = 0, status;
+ *		const struct bp_option options[] = {
+ *			// one row per old `case`: the old usage line's words
+ *			OPT_STRING_C('o', "output", &output, "FILE", "the output", "@file"),
+ *			OPT_FLAG('f', "force", &force, "replace an existing FILE"),
+ *			// a case that checked its value: a callback that
+ *			// returns -1 after bp_set_error("bad --top '%s'", arg)
+ *			OPT_CALLBACK(0, "top", &top, "N", "rows per list", parse_top),
+ *			OPT_END(),
+ *		};
+ *
+ *		argc = bp_parse_options(argc, argv, options, &usage, 0, &status);
+ *		if (argc < 0)
+ *			return status;
+ *		// argv[0..argc-1]: the arguments that are not options
+ *		...
+ *	}
+ *
+ * Then delete cmd_NAME_usage[], cmd_NAME_options[] and the switch, and
+ * turn the row CMD_LEGACY(NAME, ...) into CMD(NAME, ...). Until then a
+ * command declared with BP_DECLARE_LEGACY_CMD and listed with
+ * CMD_LEGACY() keeps working: the dispatcher prints its usage string for
+ * -h and `help NAME`.
  */
 
-#define BP_DECLARE_CMD(name)                                 \
-	int cmd_##name(int argc, char **argv);               \
-	extern const char cmd_##name##_usage[];              \
+/* Commands not yet converted still parse with getopt_long. */
+#include <getopt.h>
+
+#define BP_DECLARE_CMD(name) int cmd_##name(int argc, char **argv)
+
+#define BP_DECLARE_LEGACY_CMD(name)                \
+	int cmd_##name(int argc, char **argv);     \
+	extern const char cmd_##name##_usage[];    \
 	extern const struct option cmd_##name##_options[]
 
 BP_DECLARE_CMD(record);
@@ -32,12 +77,12 @@ BP_DECLARE_CMD(collect);
 BP_DECLARE_CMD(report);
 BP_DECLARE_CMD(top);
 BP_DECLARE_CMD(dump);
-BP_DECLARE_CMD(readahead);
-BP_DECLARE_CMD(replay);
-BP_DECLARE_CMD(chart);
-BP_DECLARE_CMD(export);
-BP_DECLARE_CMD(diff);
-BP_DECLARE_CMD(check);
-BP_DECLARE_CMD(db);
+BP_DECLARE_LEGACY_CMD(readahead);
+BP_DECLARE_LEGACY_CMD(replay);
+BP_DECLARE_LEGACY_CMD(chart);
+BP_DECLARE_LEGACY_CMD(export);
+BP_DECLARE_LEGACY_CMD(diff);
+BP_DECLARE_LEGACY_CMD(check);
+BP_DECLARE_LEGACY_CMD(db);
 
 #endif

@@ -10,12 +10,11 @@
 
 #include "analysis/model.h"
 #include "builtin.h"
+#include "util/default-file.h"
 #include "util/error.h"
 #include "views/svg.h"
 #include "views/timeline.h"
 
-#define DEFAULT_RECORDING "/var/log/bootprof/latest.dat"
-#define FALLBACK_RECORDING "bootprof.dat"
 
 const char cmd_chart_usage[] =
 	"usage: bootprof chart [options] [FILE] -o OUT.svg\n"
@@ -23,7 +22,7 @@ const char cmd_chart_usage[] =
 	"Draw the bootchart of a recording as one self-contained SVG: CPU and disk,\n"
 	"one lane per process (running, I/O wait, other uninterruptible sleep,\n"
 	"sleeping), services, initcalls and the boot's phases. FILE defaults to\n"
-	DEFAULT_RECORDING ", else ./" FALLBACK_RECORDING ".\n"
+	BP_LATEST_RECORDING ", else ./" BP_LOCAL_RECORDING ".\n"
 	"\n"
 	"  -o, --output FILE    the SVG ('-' for stdout); required\n"
 	"      --since T        start of the chart, from its 0 (kernel start for a boot\n"
@@ -44,13 +43,6 @@ const struct option cmd_chart_options[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 }
 };
-
-static const char *default_file(void)
-{
-	if (access(DEFAULT_RECORDING, F_OK) == 0)
-		return DEFAULT_RECORDING;
-	return FALLBACK_RECORDING;
-}
 
 int cmd_chart(int argc, char **argv)
 {
@@ -106,7 +98,9 @@ int cmd_chart(int argc, char **argv)
 		return bp_usage_error("chart", "no output: give -o OUT.svg (or -o - for stdout)");
 	if (range.has_since && range.has_until && range.until_ns <= range.since_ns)
 		return bp_usage_error("chart", "--until is not after --since");
-	o.file = optind < argc ? argv[optind] : default_file();
+	o.file = optind < argc ? argv[optind] : bp_default_recording();
+	if (!o.file)
+		return bp_error_last();
 
 	if (bp_timeline_open(&t, o.file, &range) || bp_timeline_resolve(&t)) {
 		bp_error("cannot chart '%s': %s", o.file, bp_last_error());

@@ -12,28 +12,23 @@
 #include "builtin.h"
 #include "capture/boot.h"
 #include "util/error.h"
+#include "util/parse-options.h"
 
-const char cmd_cmdline_usage[] =
-	"usage: bootprof cmdline [--kernel VERSION] [--buffer-size KB] [--instance NAME]\n"
-	"\n"
+static const char *const cmdline_synopsis[] = {
+	"bootprof cmdline [--kernel VERSION] [--buffer-size KB] [--instance NAME]",
+	NULL,
+};
+
+static const struct bp_usage cmdline_usage = {
+	"cmdline",
+	cmdline_synopsis,
 	"Print the kernel command-line words that record the boot from before the\n"
 	"first process: trace_instance=NAME,EVENTS on Linux 6.3 and later,\n"
 	"trace_event=EVENTS (the top-level buffer) and trace_clock=boot before;\n"
 	"both with trace_buf_size=. Add them to the boot loader's command line, then\n"
-	"run 'bootprof collect' after boot, or boot with init=bootprof.\n"
-	"\n"
-	"    --kernel VERSION     for that kernel release (default: uname -r); the events\n"
-	"                         are then those known for that version, not the live list\n"
-	"    --buffer-size KB     ring buffer per CPU (default 16384)\n"
-	"    --instance NAME      instance to create on 6.3+ (default bootprof)\n"
-	"\n"
-	"Events a kernel lacks are left out, with a warning on stderr.\n";
-
-const struct option cmd_cmdline_options[] = {
-	{ "kernel", required_argument, NULL, 'k' },
-	{ "buffer-size", required_argument, NULL, 'b' },
-	{ "instance", required_argument, NULL, 'i' },
-	{ 0 },
+	"run 'bootprof collect' after boot, or boot with init=bootprof.\n",
+	"Events a kernel lacks are left out, with a warning on stderr.\n",
+	NULL,
 };
 
 #define DEFAULT_BUFFER_KB 16384
@@ -58,32 +53,32 @@ int cmd_cmdline(int argc, char **argv)
 	unsigned long long buffer_kb = DEFAULT_BUFFER_KB;
 	char *available = NULL, *words, *missing = NULL, *end;
 	struct utsname uts;
+	const char *buffer_arg = NULL;
 	int c, version, live;
+	const struct bp_option options[] = {
+		OPT_STRING_C(0, "kernel", &kernel, "VERSION",
+			     "for that kernel release (default: uname -r); the events\n"
+			     "are then those known for that version, not the live list", "@kernel"),
+		OPT_STRING(0, "buffer-size", &buffer_arg, "KB", "ring buffer per CPU (default 16384)"),
+		OPT_STRING_C(0, "instance", &instance, "NAME",
+			     "instance to create on 6.3+ (default bootprof)", "@instance"),
+		OPT_END(),
+	};
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "k:b:i:", cmd_cmdline_options, NULL)) != -1) {
-		switch (c) {
-		case 'k':
-			kernel = optarg;
-			break;
-		case 'b':
-			errno = 0;
-			buffer_kb = strtoull(optarg, &end, 10);
-			if (errno || end == optarg || *end || buffer_kb < 4 ||
-			    buffer_kb > 4ULL * 1024 * 1024)
-				return bp_usage_error("cmdline", "bad --buffer-size '%s'", optarg);
-			break;
-		case 'i':
-			if (!valid_instance(optarg))
-				return bp_usage_error("cmdline", "bad --instance '%s'", optarg);
-			instance = optarg;
-			break;
-		default:
-			return bp_usage_error("cmdline", "unknown option");
-		}
+	argc = bp_parse_options(argc, argv, options, &cmdline_usage, 0, &c);
+	if (argc < 0)
+		return c;
+	if (argc > 0)
+		return bp_usage_error("cmdline", "unexpected argument '%s'", argv[0]);
+	if (buffer_arg) {
+		errno = 0;
+		buffer_kb = strtoull(buffer_arg, &end, 10);
+		if (errno || end == buffer_arg || *end || buffer_kb < 4 ||
+		    buffer_kb > 4ULL * 1024 * 1024)
+			return bp_usage_error("cmdline", "bad --buffer-size '%s'", buffer_arg);
 	}
-	if (optind < argc)
-		return bp_usage_error("cmdline", "unexpected argument '%s'", argv[optind]);
+	if (!valid_instance(instance))
+		return bp_usage_error("cmdline", "bad --instance '%s'", instance);
 
 	if (uname(&uts) < 0)
 		return bp_error("cannot get the kernel release: %s", strerror(errno));

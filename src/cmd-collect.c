@@ -14,40 +14,25 @@
 #include "capture/boot.h"
 #include "util/error.h"
 #include "util/signals.h"
+#include "util/parse-options.h"
 
-const char cmd_collect_usage[] =
-	"usage: bootprof collect [-o FILE] [--force] [--instance NAME] [--keep]\n"
-	"                        [--duration S] [--until-exec NAME] [--until-file PATH]\n"
-	"\n"
+static const char *const collect_synopsis[] = {
+	"bootprof collect [-o FILE] [--force] [--instance NAME] [--keep]",
+	"                 [--duration S] [--until-exec NAME] [--until-file PATH]",
+	NULL,
+};
+
+static const struct bp_usage collect_usage = {
+	"collect",
+	collect_synopsis,
 	"Drain the trace buffer the kernel filled since boot (the words 'bootprof\n"
 	"cmdline' prints) into a recording: the instance 'bootprof' (Linux 6.3+,\n"
 	"trace_instance=), else the top-level buffer (trace_event=). Nothing is\n"
 	"created. With a stop condition, recording goes on live until it is met.\n"
-	"The instance is removed afterwards (the top-level events disabled).\n"
-	"\n"
-	"  -o, --output FILE      the recording (default /var/log/bootprof/\n"
-	"                         boot-YYYYMMDD-HHMMSS.dat, with a latest.dat link)\n"
-	"  -f, --force            replace an existing FILE\n"
-	"      --instance NAME    the boot-time instance (default bootprof)\n"
-	"      --keep             leave the buffer tracing, do not remove it\n"
-	"      --duration S       go on recording for S seconds\n"
-	"      --until-exec NAME  go on until a program named NAME is exec'd\n"
-	"      --until-file PATH  go on until PATH exists\n"
-	"\n"
+	"The instance is removed afterwards (the top-level events disabled).\n",
 	"Events overwritten before collect ran (the buffer was too small) are counted\n"
-	"and reported; boot with a larger trace_buf_size= to keep them.\n";
-
-enum { OPT_UNTIL_EXEC = 256, OPT_UNTIL_FILE };
-
-const struct option cmd_collect_options[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "force", no_argument, NULL, 'f' },
-	{ "instance", required_argument, NULL, 'i' },
-	{ "keep", no_argument, NULL, 'k' },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "until-exec", required_argument, NULL, OPT_UNTIL_EXEC },
-	{ "until-file", required_argument, NULL, OPT_UNTIL_FILE },
-	{ 0 },
+	"and reported; boot with a larger trace_buf_size= to keep them.\n",
+	NULL,
 };
 
 static void print_warning(void *arg, const char *msg)
@@ -65,52 +50,42 @@ int cmd_collect(int argc, char **argv)
 	struct bp_stop_signals old;
 	char *end, path[256];
 	int c, ret, fd, dflt = 0;
+	const char *duration = NULL;
+	const struct bp_option options[] = {
+		OPT_STRING_C('o', "output", &r.output, "FILE",
+			     "the recording (default /var/log/bootprof/\n"
+			     "boot-YYYYMMDD-HHMMSS.dat, with a latest.dat link)", "@file"),
+		OPT_FLAG('f', "force", &r.force, "replace an existing FILE"),
+		OPT_STRING_C(0, "instance", &r.instance, "NAME",
+			     "the boot-time instance (default bootprof)", "@instance"),
+		OPT_FLAG(0, "keep", &r.keep, "leave the buffer tracing, do not remove it"),
+		OPT_STRING(0, "duration", &duration, "S", "go on recording for S seconds"),
+		OPT_STRING_C(0, "until-exec", &r.until_exec, "NAME",
+			     "go on until a program named NAME is exec'd", "@command"),
+		OPT_STRING_C(0, "until-file", &r.until_file, "PATH", "go on until PATH exists",
+			     "@file"),
+		OPT_END(),
+	};
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:o:f", cmd_collect_options, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			if (!*optarg)
-				return bp_usage_error("collect", "empty output file name");
-			r.output = optarg;
-			break;
-		case 'f':
-			r.force = 1;
-			break;
-		case 'i':
-			if (!*optarg || strchr(optarg, '/'))
-				return bp_usage_error("collect", "bad instance name '%s'", optarg);
-			r.instance = optarg;
-			break;
-		case 'k':
-			r.keep = 1;
-			break;
-		case 'd':
-			errno = 0;
-			r.duration = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(r.duration > 0) || r.duration > 1e7)
-				return bp_usage_error("collect", "bad duration '%s'", optarg);
-			break;
-		case OPT_UNTIL_EXEC:
-			if (!*optarg)
-				return bp_usage_error("collect", "empty --until-exec name");
-			r.until_exec = optarg;
-			break;
-		case OPT_UNTIL_FILE:
-			if (!*optarg)
-				return bp_usage_error("collect", "empty --until-file path");
-			r.until_file = optarg;
-			break;
-		case ':':
-			return bp_usage_error("collect", "option '%s' needs a value",
-					      argv[optind - 1]);
-		default:
-			return bp_usage_error("collect", "unknown option '%s'", argv[optind - 1]);
-		}
+	argc = bp_parse_options(argc, argv, options, &collect_usage, 0, &c);
+	if (argc < 0)
+		return c;
+	if (argc > 0)
+		return bp_usage_error("collect", "unexpected argument '%s'", argv[0]);
+	if (r.output && !*r.output)
+		return bp_usage_error("collect", "empty output file name");
+	if (r.instance && (!*r.instance || strchr(r.instance, '/')))
+		return bp_usage_error("collect", "bad instance name '%s'", r.instance);
+	if (duration) {
+		errno = 0;
+		r.duration = strtod(duration, &end);
+		if (errno || end == duration || *end || !(r.duration > 0) || r.duration > 1e7)
+			return bp_usage_error("collect", "bad duration '%s'", duration);
 	}
-	if (optind < argc)
-		return bp_usage_error("collect", "unexpected argument '%s'", argv[optind]);
+	if (r.until_exec && !*r.until_exec)
+		return bp_usage_error("collect", "empty --until-exec name");
+	if (r.until_file && !*r.until_file)
+		return bp_usage_error("collect", "empty --until-file path");
 	if (geteuid() != 0)
 		return bp_error("collect needs root (tracefs)");
 

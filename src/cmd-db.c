@@ -620,7 +620,8 @@ int cmd_db(int argc, char **argv)
 			rc = 0;
 		}
 	} else {
-		rc = bp_usage_error("db", "unknown subcommand '%s' (add, export, schema)", sub);
+		rc = bp_usage_error("db", sub[0] == '-' ? "unknown option '%s'" :
+				     "unknown subcommand '%s' (add, export, schema)", sub);
 	}
 out:
 	for (i = 0; i < nspecs; i++)

@@ -12,6 +12,7 @@
 
 #include "analysis/summary.h"
 #include "builtin.h"
+#include "util/default-file.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 #include "views/format.h"

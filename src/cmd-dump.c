@@ -12,27 +12,24 @@
 
 #include "builtin.h"
 #include "tracefile/tracefile.h"
+#include "util/default-file.h"
 #include "util/error.h"
 #include "util/printable.h"
+#include "util/parse-options.h"
 #include "util/xalloc.h"
 
-const char cmd_dump_usage[] =
-	"usage: bootprof dump [--meta] [--events LIST] [--count] [FILE]\n"
-	"\n"
-	"Print the events of a recording (default trace.dat), one per line in time\n"
-	"order: seconds.micros [cpu] pid comm event: fields.\n"
-	"\n"
-	"  --meta           also print the whole metadata: mounts, disks, inode->path table\n"
-	"  --events LIST    only these events: comma-separated system:event, event or system\n"
-	"  --count          print the number of events of each type instead of the events\n"
-	"  -h, --help       show this help\n";
+static const char *const dump_synopsis[] = {
+	"bootprof dump [--meta] [--events LIST] [--count] [FILE]",
+	NULL,
+};
 
-const struct option cmd_dump_options[] = {
-	{ "meta", no_argument, NULL, 'm' },
-	{ "events", required_argument, NULL, 'e' },
-	{ "count", no_argument, NULL, 'c' },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 }
+static const struct bp_usage dump_usage = {
+	"dump",
+	dump_synopsis,
+	"Print the events of a recording, one per line in time order:\n"
+	"seconds.micros [cpu] pid comm event: fields.\n",
+	BP_DEFAULT_RECORDING_TEXT,
+	"@recording",
 };
 
 struct dump_opts {
@@ -66,35 +63,33 @@ static int parse_events(struct dump_opts *o, const char *list)
 	return 0;
 }
 
+/* 0: go on; -1: -h printed the usage; else a usage error's exit status. */
 static int parse_options(struct dump_opts *o, int argc, char **argv)
 {
-	int c;
+	const char *events = NULL;
+	int status;
+	const struct bp_option options[] = {
+		OPT_FLAG(0, "meta", &o->meta,
+			 "also print the whole metadata: mounts, disks, inode->path table"),
+		OPT_STRING_C(0, "events", &events, "LIST",
+			     "only these events: comma-separated system:event, event or system",
+			     "@events"),
+		OPT_FLAG(0, "count", &o->count,
+			 "print the number of events of each type instead of the events"),
+		OPT_END(),
+	};
 
 	memset(o, 0, sizeof(*o));
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", cmd_dump_options, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			o->meta = 1;
-			break;
-		case 'c':
-			o->count = 1;
-			break;
-		case 'e':
-			if (parse_events(o, optarg))
-				return BP_EXIT_USAGE;
-			break;
-		case 'h':
-			fputs(cmd_dump_usage, stdout);
-			return -1;
-		default:
-			return bp_usage_error("dump", "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (argc - optind > 1)
+	argc = bp_parse_options(argc, argv, options, &dump_usage, 0, &status);
+	if (argc < 0)
+		return status ? status : -1;
+	if (events && parse_events(o, events))
+		return BP_EXIT_USAGE;
+	if (argc > 1)
 		return bp_usage_error("dump", "too many arguments");
-	o->file = optind < argc ? argv[optind] : "trace.dat";
+	o->file = argc > 0 ? argv[0] : bp_default_recording();
+	if (!o->file)
+		return bp_error_last();
 	return 0;
 }
 

@@ -9,18 +9,17 @@
 
 #include "analysis/model.h"
 #include "builtin.h"
+#include "util/default-file.h"
 #include "util/error.h"
 #include "views/chrome.h"
 #include "views/timeline.h"
 
-#define DEFAULT_RECORDING "/var/log/bootprof/latest.dat"
-#define FALLBACK_RECORDING "bootprof.dat"
 
 const char cmd_export_usage[] =
 	"usage: bootprof export --format chrome [options] [FILE] -o OUT.json\n"
 	"\n"
 	"Write a recording in another tool's format. FILE defaults to\n"
-	DEFAULT_RECORDING ", else ./" FALLBACK_RECORDING ".\n"
+	BP_LATEST_RECORDING ", else ./" BP_LOCAL_RECORDING ".\n"
 	"\n"
 	"  -f, --format FMT     chrome: the Trace Event Format (JSON) that Perfetto UI,\n"
 	"                       chrome://tracing and speedscope open; required\n"
@@ -40,13 +39,6 @@ const struct option cmd_export_options[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 }
 };
-
-static const char *default_file(void)
-{
-	if (access(DEFAULT_RECORDING, F_OK) == 0)
-		return DEFAULT_RECORDING;
-	return FALLBACK_RECORDING;
-}
 
 int cmd_export(int argc, char **argv)
 {
@@ -102,7 +94,9 @@ int cmd_export(int argc, char **argv)
 		return bp_usage_error("export", "no output: give -o OUT.json (or -o - for stdout)");
 	if (range.has_since && range.has_until && range.until_ns <= range.since_ns)
 		return bp_usage_error("export", "--until is not after --since");
-	o.file = optind < argc ? argv[optind] : default_file();
+	o.file = optind < argc ? argv[optind] : bp_default_recording();
+	if (!o.file)
+		return bp_error_last();
 
 	if (bp_timeline_open(&t, o.file, &range)) {
 		bp_error("cannot export '%s': %s", o.file, bp_last_error());

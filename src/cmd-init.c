@@ -41,18 +41,24 @@
 #include "replay/preload.h"
 #include "util/error.h"
 #include "util/signals.h"
+#include "util/install.h"
+#include "util/parse-options.h"
 #include "util/xalloc.h"
 
-const char cmd_init_usage[] =
-	"usage: bootprof init   (as PID 1: init=/path/to/bootprof, or a link named bootprof-init)\n"
-	"\n"
+static const char *const init_synopsis[] = {
+	"bootprof init   (as PID 1: init=/path/to/bootprof-init, or a link named bootprof-init)",
+	NULL,
+};
+
+static const struct bp_usage init_usage = {
+	"init",
+	init_synopsis,
 	"Record the boot from PID 1: mount /proc, /sys, tracefs and /dev when absent,\n"
 	"fork a recorder, and exec the real init at once. The recorder drains the\n"
 	"boot-time trace buffer ('bootprof cmdline' words; else it records from\n"
 	"now), stops on a condition, and once the root file system is writable saves\n"
 	"/var/log/bootprof/boot-YYYYMMDD-HHMMSS.dat and a latest.dat link.\n"
-	"Any failure is logged to the kernel log and the real init still runs.\n"
-	"\n"
+	"Any failure is logged to the kernel log and the real init still runs.\n",
 	"Kernel command-line options:\n"
 	"  bootprof.init=PATH        the real init (default /sbin/init)\n"
 	"  bootprof.until-exec=NAME  stop when a program named NAME is exec'd\n"
@@ -62,9 +68,9 @@ const char cmd_init_usage[] =
 	"                            boot-time buffer (default 8192)\n"
 	"  bootprof.save-timeout=S   give up saving when the root is not writable\n"
 	"                            S seconds after the stop (default 600)\n"
-	"  bootprof.replay=PACK      preload a readahead pack meanwhile (bootprof-replay(1))\n";
-
-const struct option cmd_init_options[] = { { 0 } };
+	"  bootprof.replay=PACK      preload a readahead pack meanwhile (bootprof-replay(1))\n",
+	NULL,
+};
 
 #define DEFAULT_INIT "/sbin/init"
 #define SPOOL_NAME "boot.dat"
@@ -536,9 +542,17 @@ int cmd_init(int argc, char **argv)
 		read_options(&o);
 		return recorder_main(&o, NULL);
 	}
-	if (getpid() != 1)
-		return bp_error("init runs as process 1: add init=/usr/local/bin/bootprof-init "
-				"(where it is installed) to the kernel command line");
+	if (getpid() != 1) {
+		/* Options only outside PID 1: the kernel's arguments belong to init. */
+		const struct bp_option options[] = { OPT_END() };
+		char path[4096];
+		int status;
+
+		if (bp_parse_options(argc, argv, options, &init_usage, 0, &status) < 0)
+			return status;
+		return bp_error("init runs as process 1 (init=%s on the kernel command line)",
+				bp_installed_init(path, sizeof(path)));
+	}
 	mount_if_absent("/proc/self", "proc", "/proc");
 	mount_if_absent("/sys/kernel", "sysfs", "/sys");
 	mount_if_absent("/dev/null", "devtmpfs", "/dev");

@@ -18,10 +18,9 @@
 #include "builtin.h"
 #include "replay/build.h"
 #include "replay/pack.h"
+#include "util/default-file.h"
 #include "util/error.h"
 
-#define DEFAULT_RECORDING "/var/log/bootprof/latest.dat"
-#define FALLBACK_RECORDING "bootprof.dat"
 #define DEFAULT_GAP 8
 #define DEFAULT_MAX_BYTES (1ull << 30)
 
@@ -33,7 +32,7 @@ const char cmd_readahead_usage[] =
 	"Make a readahead pack from a recording: per file, the page ranges that were\n"
 	"used, in order of first use (physical order on rotational disks), for\n"
 	"'bootprof replay' or 'bootprof.replay=PACK'. FILE defaults to\n"
-	DEFAULT_RECORDING ", else ./" FALLBACK_RECORDING ".\n"
+	BP_LATEST_RECORDING ", else ./" BP_LOCAL_RECORDING ".\n"
 	"\n"
 	"  -o, --output PACK    write the pack to PACK (default: standard output)\n"
 	"      --force          replace an existing PACK\n"
@@ -99,11 +98,6 @@ static int parse_secs(const char *s, uint64_t *ns)
 		return -1;
 	*ns = a * 1000000000u + b;
 	return 0;
-}
-
-static const char *default_file(void)
-{
-	return access(DEFAULT_RECORDING, F_OK) == 0 ? DEFAULT_RECORDING : FALLBACK_RECORDING;
 }
 
 static void print_secs(uint64_t ns)
@@ -290,7 +284,9 @@ int cmd_readahead(int argc, char **argv)
 			return bp_usage_error("readahead", "--explain takes only the pack");
 		return explain(explain_pack);
 	}
-	o.recording = optind < argc ? argv[optind] : default_file();
+	o.recording = optind < argc ? argv[optind] : bp_default_recording();
+	if (!o.recording)
+		return bp_error_last();
 	if (want_preloaded) {
 		if (out)
 			return bp_usage_error("readahead", "--preloaded writes no pack");

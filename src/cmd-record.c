@@ -26,35 +26,23 @@
 #include "util/error.h"
 #include "util/run-command.h"
 #include "util/signals.h"
+#include "util/parse-options.h"
 #include "util/xalloc.h"
 
-const char cmd_record_usage[] =
-	"usage: bootprof record [-o FILE] [--force] [--duration S] [--until-exec NAME]\n"
-	"                       [--until-file PATH] [--buffer-size KB] [--events LIST] [-- CMD...]\n"
-	"\n"
+static const char *const record_synopsis[] = {
+	"bootprof record [-o FILE] [--force] [--duration S] [--until-exec NAME]",
+	"                [--until-file PATH] [--buffer-size KB] [--events LIST] [-- CMD...]",
+	NULL,
+};
+
+static const struct bp_usage record_usage = {
+	"record",
+	record_synopsis,
 	"Record block, filemap, readahead, scheduler and I/O syscall tracepoints into a\n"
 	"trace.dat recording (as root). Stops when CMD exits, after --duration seconds,\n"
-	"when a program named NAME is exec'd, when PATH exists, or on SIGINT/SIGTERM/SIGHUP.\n"
-	"\n"
-	"  -o, --output FILE      the recording (default bootprof.dat)\n"
-	"  -f, --force            replace an existing FILE\n"
-	"  -d, --duration S       stop after S seconds\n"
-	"      --until-exec NAME  stop when a program named NAME is exec'd\n"
-	"      --until-file PATH  stop when PATH exists\n"
-	"  -b, --buffer-size KB   ring buffer per CPU (default 8192)\n"
-	"  -e, --events LIST      record only these system:event names (comma-separated)\n";
-
-enum { OPT_UNTIL_EXEC = 256, OPT_UNTIL_FILE };
-
-const struct option cmd_record_options[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "force", no_argument, NULL, 'f' },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "until-exec", required_argument, NULL, OPT_UNTIL_EXEC },
-	{ "until-file", required_argument, NULL, OPT_UNTIL_FILE },
-	{ "buffer-size", required_argument, NULL, 'b' },
-	{ "events", required_argument, NULL, 'e' },
-	{ 0 },
+	"when a program named NAME is exec'd, when PATH exists, or on SIGINT/SIGTERM/SIGHUP.\n",
+	NULL,
+	NULL, /* the command after "--": completions complete it as a command line */
 };
 
 #define DEFAULT_OUTPUT "bootprof.dat"
@@ -116,68 +104,59 @@ static int split_events(struct record_opts *o, const char *list)
 	return o->nevents ? 0 : -1;
 }
 
+/* BP_OPTIONS_GO_ON, or the exit status to return (-h, a usage error). */
 static int parse_options(struct record_opts *o, int argc, char **argv)
 {
+	const char *duration = NULL, *buffer = NULL, *events = NULL;
 	char *end;
-	int c;
+	int status;
+	const struct bp_option options[] = {
+		OPT_STRING_C('o', "output", &o->output, "FILE", "the recording (default bootprof.dat)",
+			     "@file"),
+		OPT_FLAG('f', "force", &o->force, "replace an existing FILE"),
+		OPT_STRING('d', "duration", &duration, "S", "stop after S seconds"),
+		OPT_STRING_C(0, "until-exec", &o->until_exec, "NAME",
+			     "stop when a program named NAME is exec'd", "@command"),
+		OPT_STRING_C(0, "until-file", &o->until_file, "PATH", "stop when PATH exists",
+			     "@file"),
+		OPT_STRING('b', "buffer-size", &buffer, "KB", "ring buffer per CPU (default 8192)"),
+		OPT_STRING_C('e', "events", &events, "LIST",
+			     "record only these system:event names (comma-separated)",
+			     "@live-events"),
+		OPT_END(),
+	};
 
 	memset(o, 0, sizeof(*o));
 	o->output = DEFAULT_OUTPUT;
 	o->buffer_kb = DEFAULT_BUFFER_KB;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:o:fd:b:e:", cmd_record_options, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			if (!*optarg)
-				return bp_usage_error("record", "empty output file name");
-			o->output = optarg;
-			break;
-		case 'f':
-			o->force = 1;
-			break;
-		case 'd':
-			errno = 0;
-			o->duration = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(o->duration > 0) ||
-			    o->duration > 1e7)
-				return bp_usage_error("record", "bad duration '%s'", optarg);
-			break;
-		case OPT_UNTIL_EXEC:
-			o->until_exec = optarg;
-			break;
-		case OPT_UNTIL_FILE:
-			if (!*optarg)
-				return bp_usage_error("record", "empty --until-file path");
-			o->until_file = optarg;
-			break;
-		case 'b': {
-			unsigned long long kb;
-
-			errno = 0;
-			kb = strtoull(optarg, &end, 10);
-			if (errno || end == optarg || *end || !kb || kb > (1ull << 24) ||
-			    optarg[0] == '-')
-				return bp_usage_error("record", "bad buffer size '%s'", optarg);
-			o->buffer_kb = (size_t)kb;
-			break;
-		}
-		case 'e':
-			if (split_events(o, optarg) < 0)
-				return bp_usage_error("record", "empty event list");
-			break;
-		case ':':
-			return bp_usage_error("record", "option '%s' needs a value",
-					      argv[optind - 1]);
-		default:
-			if (optopt && optopt < 256)
-				return bp_usage_error("record", "unknown option '-%c'", optopt);
-			return bp_usage_error("record", "unknown option '%s'", argv[optind - 1]);
-		}
+	argc = bp_parse_options(argc, argv, options, &record_usage,
+				BP_PARSE_STOP_AT_NON_OPTION, &status);
+	if (argc < 0)
+		return status;
+	if (!*o->output)
+		return bp_usage_error("record", "empty output file name");
+	if (duration) {
+		errno = 0;
+		o->duration = strtod(duration, &end);
+		if (errno || end == duration || *end || !(o->duration > 0) || o->duration > 1e7)
+			return bp_usage_error("record", "bad duration '%s'", duration);
 	}
-	if (optind < argc)
-		o->cmd = argv + optind;
-	return 0;
+	if (o->until_file && !*o->until_file)
+		return bp_usage_error("record", "empty --until-file path");
+	if (buffer) {
+		unsigned long long kb;
+
+		errno = 0;
+		kb = strtoull(buffer, &end, 10);
+		if (errno || end == buffer || *end || !kb || kb > (1ull << 24) || buffer[0] == '-')
+			return bp_usage_error("record", "bad buffer size '%s'", buffer);
+		o->buffer_kb = (size_t)kb;
+	}
+	if (events && split_events(o, events) < 0)
+		return bp_usage_error("record", "empty event list");
+	if (argc > 0)
+		o->cmd = argv;
+	return BP_OPTIONS_GO_ON;
 }
 
 static char *join_words(char **words)
@@ -355,7 +334,7 @@ int cmd_record(int argc, char **argv)
 	cmd.pid = -1;
 	cmd.go_fd = cmd.err_fd = -1;
 	ret = parse_options(&o, argc, argv);
-	if (ret)
+	if (ret != BP_OPTIONS_GO_ON)
 		goto out_free_opts;
 	ret = failure_code(&o, &cmd);
 	if (geteuid() != 0) {

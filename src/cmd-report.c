@@ -18,73 +18,29 @@
 #include "builtin.h"
 #include "plugin/plugins.h"
 #include "tracefile/tracefile.h"
+#include "util/default-file.h"
 #include "util/error.h"
+#include "util/parse-options.h"
 #include "util/printable.h"
 #include "views/report.h"
 
-#define DEFAULT_RECORDING "/var/log/bootprof/latest.dat"
-#define FALLBACK_RECORDING "bootprof.dat"
 #define DEFAULT_TOP 10
 
-const char cmd_report_usage[] =
-	"usage: bootprof report [options] [FILE]\n"
-	"   or: bootprof report [options] --boots GLOB | FILE FILE...\n"
-	"\n"
-	"Report I/O wait and reads per process and per file. FILE defaults to\n"
-	DEFAULT_RECORDING ", else ./" FALLBACK_RECORDING ". Several files (or\n"
+static const char *const report_synopsis[] = {
+	"bootprof report [options] [FILE]",
+	"bootprof report [options] --boots GLOB | FILE FILE...",
+	NULL,
+};
+
+static const struct bp_usage report_usage = {
+	"report",
+	report_synopsis,
+	"Report I/O wait and reads per process and per file. Several files (or\n"
 	"--boots): median, min and max per phase, process, file and service, and in\n"
 	"how many boots each appeared.\n"
-	"\n"
-	"  -f, --format FMT     text (default), json, csv or markdown\n"
-	"      --table NAME     one csv table (implies --format csv): processes, files,\n"
-	"                       readers, never-used, reread, disks, execs, timeline,\n"
-	"                       totals (or summary), services (default processes)\n"
-	"  -n, --top N          rows per list (default 10 for text/markdown, all for\n"
-	"                       json/csv; 0 = all)\n"
-	"  -w, --width N        text: columns per line (default: the terminal's width,\n"
-	"                       100 when not a terminal); longer lines wrap, nothing is cut\n"
-	"  -p, --pid PID        only this process (and the files it touched)\n"
-	"  -c, --comm STR       only processes whose comm or exec path contains STR\n"
-	"      --file STR       only files whose path contains STR\n"
-	"      --since S        start of the window, seconds on the recording clock\n"
-	"      --until S        end of the window, seconds on the recording clock\n"
-	"      --tree           processes with their descendants' totals\n"
-	"      --redact         replace user paths, command lines, the hostname and kernel\n"
-	"                       command-line values with stable hashes, to share the report\n"
-	"                       (plugin sections are left out)\n"
-	"      --plugin NAMES   run only these plugins (comma-separated)\n"
-	"      --plugin-opt NAME.KEY=VALUE\n"
-	"                       an option of a plugin (repeatable)\n"
-	"      --no-plugins     run no plugin (built-in or external)\n"
-	"      --list-plugins   list the plugins and their options, and exit\n"
-	"      --phase NAME=END a phase ending at END: exec:PROG, file:PATH\n"
-	"                       or service:UNIT (repeatable)\n"
-	"      --boots GLOB     many recordings (a quoted pattern; repeatable)\n"
-	"      --all            with several recordings: every process of a\n"
-	"                       `record -- CMD` recording, not only CMD's tree\n"
-	"  -h, --help           this text\n";
-
-const struct option cmd_report_options[] = {
-	{ "format", required_argument, NULL, 'f' },
-	{ "table", required_argument, NULL, 'T' },
-	{ "top", required_argument, NULL, 'n' },
-	{ "width", required_argument, NULL, 'w' },
-	{ "pid", required_argument, NULL, 'p' },
-	{ "comm", required_argument, NULL, 'c' },
-	{ "file", required_argument, NULL, 'F' },
-	{ "since", required_argument, NULL, 'S' },
-	{ "until", required_argument, NULL, 'U' },
-	{ "tree", no_argument, NULL, 't' },
-	{ "redact", no_argument, NULL, 'R' },
-	{ "plugin", required_argument, NULL, 'P' },
-	{ "plugin-opt", required_argument, NULL, 'O' },
-	{ "no-plugins", no_argument, NULL, 'N' },
-	{ "list-plugins", no_argument, NULL, 'L' },
-	{ "phase", required_argument, NULL, 'H' },
-	{ "boots", required_argument, NULL, 'B' },
-	{ "all", no_argument, NULL, 'a' },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 }
+	BP_DEFAULT_RECORDING_TEXT,
+	NULL,
+	"@recording",
 };
 
 /* "12", "12.5", "0.000001" seconds -> ns, exactly; -1 on junk. */
@@ -137,11 +93,42 @@ static size_t terminal_width(void)
 	return 100;
 }
 
-static const char *default_file(void)
+/* --top N: rows per list (long *value). */
+static int opt_top(const struct bp_option *opt, const char *arg)
 {
-	if (access(DEFAULT_RECORDING, F_OK) == 0)
-		return DEFAULT_RECORDING;
-	return FALLBACK_RECORDING;
+	if (parse_count(arg, 1000000000L, opt->value))
+		return bp_option_fail("invalid --top '%s'", arg);
+	return 0;
+}
+
+/* --pid PID (int *value), never 0. */
+static int opt_pid(const struct bp_option *opt, const char *arg)
+{
+	long v;
+
+	if (parse_count(arg, INT_MAX, &v) || !v)
+		return bp_option_fail("invalid --pid '%s'", arg);
+	*(int *)opt->value = (int)v;
+	return 0;
+}
+
+/* --since S, --until S (uint64_t *value, ns). */
+static int opt_seconds(const struct bp_option *opt, const char *arg)
+{
+	if (parse_seconds(arg, opt->value))
+		return bp_option_fail("invalid --%s '%s'", opt->long_name, arg);
+	return 0;
+}
+
+/* --width N (size_t *value): 40 to 10000 columns. */
+static int opt_width(const struct bp_option *opt, const char *arg)
+{
+	long v;
+
+	if (parse_count(arg, 10000, &v) || v < 40)
+		return bp_option_fail("invalid --width '%s' (40 to 10000)", arg);
+	*(size_t *)opt->value = (size_t)v;
+	return 0;
 }
 
 /* Print the plugins' warnings once, then forget them. */
@@ -238,93 +225,71 @@ int cmd_report(int argc, char **argv)
 	int list_plugins = 0;
 	struct bp_reader *r;
 	struct bp_model *m;
-	long top = -1, v;
+	long top = -1;
 	char *shown = NULL;
-	int c, rc, redact = 0;
+	int rc, redact = 0, tree = 0;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:n:w:p:c:h", cmd_report_options, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			format = optarg;
-			break;
-		case 'T':
-			o.table = optarg;
-			break;
-		case 'n':
-			if (parse_count(optarg, 1000000000L, &top))
-				return bp_usage_error("report", "invalid --top '%s'", optarg);
-			break;
-		case 'w':
-			if (parse_count(optarg, 10000, &v) || v < 40)
-				return bp_usage_error("report", "invalid --width '%s' (40 to 10000)",
-						      optarg);
-			o.width = (size_t)v;
-			break;
-		case 'p':
-			if (parse_count(optarg, INT_MAX, &v) || !v)
-				return bp_usage_error("report", "invalid --pid '%s'", optarg);
-			o.filter.pid = (int)v;
-			break;
-		case 'c':
-			o.filter.comm = optarg;
-			break;
-		case 'F':
-			o.filter.file = optarg;
-			break;
-		case 'S':
-			if (parse_seconds(optarg, &w.since_ns))
-				return bp_usage_error("report", "invalid --since '%s'", optarg);
-			break;
-		case 'U':
-			if (parse_seconds(optarg, &w.until_ns))
-				return bp_usage_error("report", "invalid --until '%s'", optarg);
-			break;
-		case 't':
-			o.tree = 1;
-			o.filter.tree = 1;
-			break;
-		case 'P':
-			po.select = optarg;
-			break;
-		case 'O':
-			if (po.nopts == sizeof(popts) / sizeof(popts[0]))
-				return bp_usage_error("report", "too many --plugin-opt");
-			popts[po.nopts++] = optarg;
-			break;
-		case 'N':
-			po.disabled = 1;
-			break;
-		case 'L':
-			list_plugins = 1;
-			break;
-		case 'R':
-			redact = 1;
-			break;
-		case 'H':
-			if (nspecs == sizeof(phase_args) / sizeof(phase_args[0]))
-				return bp_usage_error("report", "too many --phase");
-			phase_args[nspecs++] = optarg;
-			break;
-		case 'B':
-			if (nboots == sizeof(boots) / sizeof(boots[0]))
-				return bp_usage_error("report", "too many --boots");
-			boots[nboots++] = optarg;
-			break;
-		case 'a':
-			so.all = 1;
-			break;
-		case 'h':
-			fputs(cmd_report_usage, stdout);
-			return 0;
-		case ':':
-			return bp_usage_error("report", "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return bp_usage_error("report", "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (nboots && optind < argc)
+	struct bp_string_list popt_list = { popts, 0, sizeof(popts) / sizeof(popts[0]) };
+	struct bp_string_list phase_list_args = { phase_args, 0,
+						  sizeof(phase_args) / sizeof(phase_args[0]) };
+	struct bp_string_list boot_list = { boots, 0, sizeof(boots) / sizeof(boots[0]) };
+	const struct bp_option options[] = {
+		OPT_STRING_C('f', "format", &format, "FMT", "text (default), json, csv or markdown",
+			     "text json csv markdown"),
+		OPT_STRING_C(0, "table", &o.table, "NAME",
+			     "one csv table (implies --format csv): processes, files,\n"
+			     "readers, never-used, reread, disks, execs, timeline,\n"
+			     "totals (or summary), services (default processes)",
+			     "processes files readers never-used reread disks execs timeline totals "
+			     "services"),
+		OPT_CALLBACK('n', "top", &top, "N",
+			     "rows per list (default 10 for text/markdown, all for\n"
+			     "json/csv; 0 = all)", opt_top),
+		OPT_CALLBACK('w', "width", &o.width, "N",
+			     "text: columns per line (default: the terminal's width,\n"
+			     "100 when not a terminal); longer lines wrap, nothing is cut",
+			     opt_width),
+		OPT_CALLBACK('p', "pid", &o.filter.pid, "PID",
+			     "only this process (and the files it touched)", opt_pid),
+		OPT_STRING('c', "comm", &o.filter.comm, "STR",
+			   "only processes whose comm or exec path contains STR"),
+		OPT_STRING(0, "file", &o.filter.file, "STR", "only files whose path contains STR"),
+		OPT_CALLBACK(0, "since", &w.since_ns, "S",
+			     "start of the window, seconds on the recording clock", opt_seconds),
+		OPT_CALLBACK(0, "until", &w.until_ns, "S",
+			     "end of the window, seconds on the recording clock", opt_seconds),
+		OPT_FLAG(0, "tree", &tree, "processes with their descendants' totals"),
+		OPT_FLAG(0, "redact", &redact,
+			 "replace user paths, command lines, the hostname and kernel\n"
+			 "command-line values with stable hashes, to share the report\n"
+			 "(plugin sections are left out)"),
+		OPT_STRING_C(0, "plugin", &po.select, "NAMES",
+			     "run only these plugins (comma-separated)", "@plugin"),
+		OPT_STRING_LIST(0, "plugin-opt", &popt_list, "NAME.KEY=VALUE",
+				"an option of a plugin (repeatable)", "@plugin-opt"),
+		OPT_FLAG(0, "no-plugins", &po.disabled, "run no plugin (built-in or external)"),
+		OPT_FLAG(0, "list-plugins", &list_plugins,
+			 "list the plugins and their options, and exit"),
+		OPT_STRING_LIST(0, "phase", &phase_list_args, "NAME=END",
+				"a phase ending at END: exec:PROG, file:PATH\n"
+				"or service:UNIT (repeatable)", NULL),
+		OPT_STRING_LIST(0, "boots", &boot_list, "GLOB",
+				"many recordings (a quoted pattern; repeatable)", "@file"),
+		OPT_FLAG(0, "all", &so.all,
+			 "with several recordings: every process of a\n"
+			 "`record -- CMD` recording, not only CMD's tree"),
+		OPT_END(),
+	};
+
+
+	argc = bp_parse_options(argc, argv, options, &report_usage, 0, &rc);
+	if (argc < 0)
+		return rc;
+	o.tree = o.filter.tree = tree;
+	po.nopts = popt_list.n;
+	nspecs = phase_list_args.n;
+	nboots = boot_list.n;
+	if (nboots && argc > 0)
 		return bp_usage_error("report", "give --boots GLOB or files, not both");
 	if (!format)
 		format = o.table ? "csv" : "text";
@@ -352,10 +317,9 @@ int cmd_report(int argc, char **argv)
 		return BP_EXIT_USAGE;
 	so.specs = specs;
 	so.nspecs = nspecs;
-	if (nboots || argc - optind > 1) {
+	if (nboots || argc > 1) {
 		rc = nboots ? report_boots(boots, nboots, 1, &so, format, o.top) :
-			      report_boots((const char *const *)argv + optind,
-					   (size_t)(argc - optind), 0, &so, format, o.top);
+			      report_boots((const char *const *)argv, (size_t)argc, 0, &so, format, o.top);
 		goto out_phases;
 	}
 	po.opts = popts;
@@ -373,7 +337,12 @@ int cmd_report(int argc, char **argv)
 		rc = bp_finish_stdout(0);
 		goto out_phases;
 	}
-	o.file = optind < argc ? argv[optind] : default_file();
+	o.file = argc > 0 ? argv[0] : bp_default_recording();
+	if (!o.file) {
+		bp_plugins_free(plugins);
+		rc = bp_error_last();
+		goto out_phases;
+	}
 
 	r = bp_reader_open(o.file);
 	if (!r) {

@@ -25,54 +25,32 @@
 #include "builtin.h"
 #include "capture/live.h"
 #include "tracefile/tracefile.h"
+#include "util/default-file.h"
 #include "util/error.h"
+#include "util/parse-options.h"
 #include "util/signals.h"
 #include "views/tui/top.h"
 
-/* As report: the last boot recorded by bootprof init, else ./bootprof.dat. */
-#define DEFAULT_RECORDING "/var/log/bootprof/latest.dat"
-#define FALLBACK_RECORDING "bootprof.dat"
 
-const char cmd_top_usage[] =
-	"usage: bootprof top [--sort COL] [--view files|procs] [--since S] [--until S] [FILE]\n"
-	"       bootprof top --live [-d S] [--cumulative] [--sort COL] [--view files|procs]\n"
-	"       bootprof top --batch [-n N] [--width N] [--sort COL] [--view files|procs]\n"
-	"                    [--since S] [--until S] [--live [-d S] [--cumulative]] [FILE]\n"
-	"\n"
+static const char *const top_synopsis[] = {
+	"bootprof top [--sort COL] [--reverse] [--tree] [--view files|procs] [--since S]",
+	"             [--until S] [FILE]",
+	"bootprof top --live [-d SECS] [-n ITER] [--cumulative] [--sort COL] [--reverse]",
+	"             [--tree] [--view files|procs]",
+	"bootprof top --batch [--top N] [--width N] [--sort COL] [--reverse] [--tree]",
+	"             [--view files|procs] [--since S] [--until S]",
+	"             [--live [-d SECS] [-n ITER] [--cumulative]] [FILE]",
+	NULL,
+};
+
+static const struct bp_usage top_usage = {
+	"top",
+	top_synopsis,
 	"Show I/O wait and reads per file and per process, over a window of the\n"
-	"recording that the timeline selects, in a full-screen view.\n"
-	"\n"
-	"      --live           record and show the live system (as root)\n"
-	"  -d, --delay S        with --live, refresh every S seconds (default 2)\n"
-	"  -c, --cumulative     with --live, show everything since the start, not\n"
-	"                       the last interval\n"
-	"  -b, --batch          print the screen as text, every row, no terminal needed\n"
-	"  -n, --iterations N   with --batch, print N screens (--live: one per interval)\n"
-	"  -w, --width N        with --batch, columns of the text (default 100)\n"
-	"  -s, --sort COL       sort column (files: wait, read, never-used, reread,\n"
-	"                       readers, path; procs: pid, comm, wait, tree-wait, cpu,\n"
-	"                       read, files, start, worst)\n"
-	"      --view VIEW      start in the files or the procs view (default files)\n"
-	"      --since S        window start, seconds on the recording clock\n"
-	"      --until S        window end, seconds on the recording clock\n"
-	"\n"
-	"FILE defaults to " DEFAULT_RECORDING ", else ./" FALLBACK_RECORDING ".\n"
-	"Keys: ? for help, q to quit.\n";
-
-enum { OPT_LIVE = 256, OPT_VIEW, OPT_SINCE, OPT_UNTIL };
-
-const struct option cmd_top_options[] = {
-	{ "live", no_argument, NULL, OPT_LIVE },
-	{ "delay", required_argument, NULL, 'd' },
-	{ "cumulative", no_argument, NULL, 'c' },
-	{ "batch", no_argument, NULL, 'b' },
-	{ "iterations", required_argument, NULL, 'n' },
-	{ "width", required_argument, NULL, 'w' },
-	{ "sort", required_argument, NULL, 's' },
-	{ "view", required_argument, NULL, OPT_VIEW },
-	{ "since", required_argument, NULL, OPT_SINCE },
-	{ "until", required_argument, NULL, OPT_UNTIL },
-	{ 0 },
+	"recording that the timeline selects, in a full-screen view.\n",
+	BP_DEFAULT_RECORDING_TEXT
+	"Keys: ? for help, q to quit.\n",
+	"@recording",
 };
 
 #define DEFAULT_DELAY_S 2.0
@@ -114,72 +92,96 @@ static int parse_int(const char *s, int min, int max, int *out)
 	return 0;
 }
 
-static int parse_options(struct top_args *a, int argc, char **argv)
+/* --delay SECS (struct top_args *value). */
+static int opt_delay(const struct bp_option *opt, const char *arg)
+{
+	struct top_args *a = opt->value;
+
+	if (parse_seconds(arg, 3600, &a->delay) || a->delay < 0.1)
+		return bp_option_fail("bad delay '%s'", arg);
+	a->delay_set = 1;
+	return 0;
+}
+
+/* --view files|procs (enum bp_top_view *value). */
+static int opt_view(const struct bp_option *opt, const char *arg)
+{
+	enum bp_top_view *view = opt->value;
+
+	if (!strcmp(arg, "files"))
+		*view = BP_TOP_FILES;
+	else if (!strcmp(arg, "procs") || !strcmp(arg, "processes"))
+		*view = BP_TOP_PROCS;
+	else
+		return bp_option_fail("bad view '%s' (files or procs)", arg);
+	return 0;
+}
+
+/* --since S, --until S (uint64_t *value, ns). */
+static int opt_time(const struct bp_option *opt, const char *arg)
 {
 	double secs;
-	int c;
+
+	if (parse_seconds(arg, 1e9, &secs))
+		return bp_option_fail("bad time '%s'", arg);
+	*(uint64_t *)opt->value = (uint64_t)(secs * 1e9 + 0.5);
+	return 0;
+}
+
+/* BP_OPTIONS_GO_ON, or the exit status to return (-h, a usage error). */
+static int parse_options(struct top_args *a, int argc, char **argv)
+{
+	const char *iterations = NULL, *width = NULL, *rows = NULL;
+	int status;
+	const struct bp_option options[] = {
+		OPT_FLAG(0, "live", &a->live, "record and show the live system (as root)"),
+		OPT_CALLBACK('d', "delay", a, "SECS",
+			     "with --live, refresh every SECS seconds (default 2)", opt_delay),
+		OPT_FLAG('c', "cumulative", &a->o.cumulative,
+			 "with --live, show everything since the start, not\n"
+			 "the last interval"),
+		OPT_FLAG('b', "batch", &a->batch, "print the screen as text, no terminal needed"),
+		OPT_STRING('n', "iterations", &iterations, "ITER",
+			   "with --batch --live, print ITER screens, one per interval\n"
+			   "(as top -n)"),
+		OPT_STRING(0, "top", &rows, "N", "with --batch, rows per list (default all, as\n"
+			   "report --top; 0 = all)"),
+		OPT_STRING('w', "width", &width, "N", "with --batch, columns of the text (default 100)"),
+		OPT_STRING_C('s', "sort", &a->o.sort, "COL",
+			     "sort column (files: wait, read, never-used, reread,\n"
+			     "readers, path; procs: pid, comm, wait, tree-wait, cpu,\n"
+			     "read, files, start, worst)",
+			     "files: wait read never-used reread readers path; "
+			     "procs: pid comm wait tree-wait cpu read files start worst"),
+		OPT_FLAG('r', "reverse", &a->o.reverse, "reverse the sort order (key r)"),
+		OPT_FLAG('t', "tree", &a->o.tree,
+			 "the procs view as a tree: children under their parent (key t)"),
+		OPT_CALLBACK_C(0, "view", &a->o.view, "VIEW",
+			       "start in the files or the procs view (default files)", "files procs",
+			       opt_view),
+		OPT_CALLBACK(0, "since", &a->o.since_ns, "S",
+			     "window start, seconds on the recording clock", opt_time),
+		OPT_CALLBACK(0, "until", &a->o.until_ns, "S",
+			     "window end, seconds on the recording clock", opt_time),
+		OPT_END(),
+	};
 
 	memset(a, 0, sizeof(*a));
 	a->delay = DEFAULT_DELAY_S;
 	a->o.width = DEFAULT_WIDTH;
 	a->o.iterations = 1;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:cbn:w:s:", cmd_top_options, NULL)) != -1) {
-		switch (c) {
-		case OPT_LIVE:
-			a->live = 1;
-			break;
-		case 'd':
-			if (parse_seconds(optarg, 3600, &a->delay) || a->delay < 0.1)
-				return bp_usage_error("top", "bad delay '%s'", optarg);
-			a->delay_set = 1;
-			break;
-		case 'c':
-			a->o.cumulative = 1;
-			break;
-		case 'b':
-			a->batch = 1;
-			break;
-		case 'n':
-			if (parse_int(optarg, 1, 1000000, &a->o.iterations))
-				return bp_usage_error("top", "bad iteration count '%s'", optarg);
-			break;
-		case 'w':
-			if (parse_int(optarg, 40, 400, &a->o.width))
-				return bp_usage_error("top", "bad width '%s' (40 to 400)", optarg);
-			break;
-		case 's':
-			a->o.sort = optarg;
-			break;
-		case OPT_VIEW:
-			if (!strcmp(optarg, "files"))
-				a->o.view = BP_TOP_FILES;
-			else if (!strcmp(optarg, "procs") || !strcmp(optarg, "processes"))
-				a->o.view = BP_TOP_PROCS;
-			else
-				return bp_usage_error("top", "bad view '%s' (files or procs)", optarg);
-			break;
-		case OPT_SINCE:
-		case OPT_UNTIL:
-			if (parse_seconds(optarg, 1e9, &secs))
-				return bp_usage_error("top", "bad time '%s'", optarg);
-			if (c == OPT_SINCE)
-				a->o.since_ns = (uint64_t)(secs * 1e9 + 0.5);
-			else
-				a->o.until_ns = (uint64_t)(secs * 1e9 + 0.5);
-			break;
-		case ':':
-			return bp_usage_error("top", "option '%s' needs a value", argv[optind - 1]);
-		default:
-			if (optopt && optopt < 256)
-				return bp_usage_error("top", "unknown option '-%c'", optopt);
-			return bp_usage_error("top", "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		a->file = argv[optind++];
-	if (optind < argc)
+	argc = bp_parse_options(argc, argv, options, &top_usage, 0, &status);
+	if (argc < 0)
+		return status;
+	if (iterations && parse_int(iterations, 1, 1000000, &a->o.iterations))
+		return bp_usage_error("top", "bad iteration count '%s'", iterations);
+	if (rows && parse_int(rows, 0, 1000000000, &a->o.rows))
+		return bp_usage_error("top", "bad --top '%s'", rows);
+	if (width && parse_int(width, 40, 400, &a->o.width))
+		return bp_usage_error("top", "bad width '%s' (40 to 400)", width);
+	if (argc > 0)
+		a->file = argv[0];
+	if (argc > 1)
 		return bp_usage_error("top", "too many arguments");
 	if (a->o.sort && !bp_top_sort_valid(a->o.view, a->o.sort))
 		return bp_usage_error("top", "bad sort column '%s' (%s)", a->o.sort,
@@ -192,10 +194,12 @@ static int parse_options(struct top_args *a, int argc, char **argv)
 		return bp_usage_error("top", "--since and --until are for recordings");
 	if (!a->live && (a->delay_set || a->o.cumulative))
 		return bp_usage_error("top", "--delay and --cumulative need --live");
-	if (!a->file)
-		a->file = access(DEFAULT_RECORDING, F_OK) == 0 ? DEFAULT_RECORDING :
-			  FALLBACK_RECORDING;
-	return 0;
+	if (!a->file && !a->live) {
+		a->file = bp_default_recording();
+		if (!a->file)
+			return bp_error_last();
+	}
+	return BP_OPTIONS_GO_ON;
 }
 
 /* ---- a recording ---- */
@@ -278,7 +282,7 @@ int cmd_top(int argc, char **argv)
 	int ret;
 
 	ret = parse_options(&a, argc, argv);
-	if (ret)
+	if (ret != BP_OPTIONS_GO_ON)
 		return ret;
 	/* Signals only ask to stop: the terminal and the instance are always restored. */
 	bp_stop_signals_catch(&old);

@@ -437,10 +437,3 @@ void bp_summaries_free(struct bp_summary **v, size_t n)
 		bp_summary_free(v[i]);
 	free(v);
 }
-
-const char *bp_default_recording(void)
-{
-	if (access("/var/log/bootprof/latest.dat", F_OK) == 0)
-		return "/var/log/bootprof/latest.dat";
-	return "bootprof.dat";
-}

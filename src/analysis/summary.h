@@ -141,9 +141,6 @@ struct bp_summary **bp_summaries_load(const char *const *args, size_t nargs, int
 				      const struct bp_summary_opts *o, size_t *n);
 void bp_summaries_free(struct bp_summary **v, size_t n);
 
-/* The recording commands read by default: /var/log/bootprof/latest.dat, else ./bootprof.dat. */
-const char *bp_default_recording(void);
-
 /* A statistic of one number over recordings. */
 struct bp_stat {
 	uint64_t median, min, max;

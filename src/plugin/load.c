@@ -19,11 +19,8 @@
 
 #include "plugin/internal.h"
 #include "util/error.h"
+#include "util/install.h"
 #include "util/xalloc.h"
-
-#ifndef BOOTPROF_PLUGIN_DIR
-#define BOOTPROF_PLUGIN_DIR "/usr/local/lib/bootprof/plugins"
-#endif
 
 extern const struct bootprof_plugin bootprof_builtin_android;
 extern const struct bootprof_plugin bootprof_builtin_systemd;
@@ -42,9 +39,9 @@ size_t bp_plugin_dirs(const char *dirs[2])
 {
 	const char *env = getenv("BOOTPROF_PLUGIN_DIR");
 
-	dirs[0] = BOOTPROF_PLUGIN_DIR;
+	dirs[0] = bp_install_plugin_dir();
 	/* Naming the install directory again would load each plugin twice. */
-	dirs[1] = env && *env && strcmp(env, BOOTPROF_PLUGIN_DIR) ? env : NULL;
+	dirs[1] = env && *env && strcmp(env, dirs[0]) ? env : NULL;
 	return 2;
 }
 
@@ -330,7 +327,7 @@ struct bp_plugin_set *bp_plugins_load(const struct bp_plugin_opts *o)
 		bp_plugins_add(set, bp_builtin_plugins[i], "built-in");
 	for (i = 0; i < o->ndirs; i++) {
 		if (o->dirs[i])
-			load_dir(set, o->dirs[i], i == 0 && !strcmp(o->dirs[i], BOOTPROF_PLUGIN_DIR));
+			load_dir(set, o->dirs[i], i == 0 && !strcmp(o->dirs[i], bp_install_plugin_dir()));
 	}
 	if ((o->select && select_runs(set, o->select)) || check_opts(set)) {
 		bp_plugins_free(set);

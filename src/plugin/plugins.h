@@ -51,7 +51,8 @@ extern const struct bootprof_plugin *const bp_builtin_plugins[];
 
 /**
  * bp_plugin_dirs() - the default plugin directories
- * @dirs: filled with BOOTPROF_PLUGIN_DIR and $BOOTPROF_PLUGIN_DIR (or NULL)
+ * @dirs: filled with the install's plugin directory (bp_install_plugin_dir(),
+ *        beside the binary) and $BOOTPROF_PLUGIN_DIR (or NULL)
  *
  * Return: 2.
  */

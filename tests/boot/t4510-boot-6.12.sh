@@ -4,6 +4,7 @@
 # instance keeps the local clock (trace_clock= sets only the top level);
 # syscall context from the first process; a reader's I/O wait against its
 # schedstat truth.
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$TOP/tests/boot/lib.sh"
 require_root

@@ -2,6 +2,7 @@
 # bootprof init never prevents a boot: with tracefs missing (simulated),
 # bad and unknown options, an unwritable log directory, and the recorder
 # killed, the test init still runs to the end, and the kernel log says why.
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$TOP/tests/boot/lib.sh"
 require_root

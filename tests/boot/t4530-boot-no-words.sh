@@ -3,6 +3,7 @@
 # boot-time buffer, so the recorder creates its own instance (clock boot)
 # and records from the moment it starts; the rest of the boot is still
 # attributed, and the instance is gone afterwards.
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$TOP/tests/boot/lib.sh"
 require_root

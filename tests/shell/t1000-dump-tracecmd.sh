@@ -5,6 +5,7 @@
 # same number of events of each type as in `trace-cmd report`; a file
 # written by bootprof's writer must open in `trace-cmd report` with exit 0,
 # nothing on stderr, and the same counts.
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 
 command -v trace-cmd >/dev/null || skip_all "trace-cmd not installed"

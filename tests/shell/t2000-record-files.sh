@@ -3,6 +3,7 @@
 # default event type is recorded, the page-cache bytes inserted for each
 # file equal its size rounded up to whole pages, the recording names every
 # file in its inode -> path table, and no event is lost.
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 require_tracefs
 

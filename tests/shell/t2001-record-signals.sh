@@ -3,6 +3,7 @@
 # the recording is valid and says why it stopped, failures exit 1 with one
 # line, usage errors exit 2, and no path leaves its tracefs instance behind
 # or changes the top-level tracing settings.
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 require_tracefs
 

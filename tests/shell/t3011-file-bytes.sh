@@ -3,6 +3,7 @@
 # reported with their size rounded up to whole pages, by the reading
 # process; reading a large file, at least 95 % of the block-layer read
 # bytes are attributed to files.
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$(dirname "$0")/lib-t3.sh"
 require_tracefs

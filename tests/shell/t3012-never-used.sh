@@ -4,6 +4,7 @@
 # touched; what no access event covered is never used, charged to that
 # file and that process: never used = read - used, and used is between the
 # touched pages and the touched pages' fault-around windows (16 pages).
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$(dirname "$0")/lib-t3.sh"
 require_tracefs

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Re-read pages: a file read, dropped from the cache (POSIX_FADV_DONTNEED
 # through dd iflag=nocache) and read again has all its pages re-read.
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$(dirname "$0")/lib-t3.sh"
 require_tracefs

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Repeated work: a script exec'ing /bin/true 100 times is reported as 100
 # execs of /bin/true, in the text report and the csv table.
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$(dirname "$0")/lib-t3.sh"
 require_tracefs

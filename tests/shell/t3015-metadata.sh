@@ -2,6 +2,7 @@
 # Metadata: a cold walk over a fresh tree of many directories reads
 # directory blocks and inode tables through the block device; the report
 # charges those reads and the walker's waits to the metadata of the disk.
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$(dirname "$0")/lib-t3.sh"
 require_tracefs

@@ -2,6 +2,7 @@
 # Lost events: a busy workload recorded into a tiny ring buffer loses
 # events; the report says so in its header (totals are lower bounds), on
 # stderr, and in json, with at least the count the recorder reported.
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$(dirname "$0")/lib-t3.sh"
 require_tracefs

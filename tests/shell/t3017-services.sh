@@ -1,6 +1,7 @@
 #!/bin/sh
 # Services: a workload moved into its own cgroup is reported as a service
 # holding its processes, with their I/O wait and reads.
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$(dirname "$0")/lib-t3.sh"
 require_tracefs

@@ -2,6 +2,7 @@
 # The examples tell their stories: zygote is the top process by I/O wait,
 # waiting in page faults on its archive; package-scan's archives top the
 # never-used list (naive), and --smart reads a small fraction of that.
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$(dirname "$0")/lib-t3.sh"
 require_tracefs

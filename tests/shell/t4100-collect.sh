@@ -2,6 +2,7 @@
 # bootprof collect attaches to an instance it did not create (as the kernel
 # makes one at boot), drains it into a recording, counts overwritten events
 # and removes it (or keeps it with --keep).
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 require_tracefs
 tracing_snapshot

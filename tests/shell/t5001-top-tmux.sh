@@ -87,7 +87,7 @@ keys w
 expect "w: the whole recording again" "wait_for '^window\\[=*\\]\$'"
 
 keys '?'
-expect "?: help" "wait_for 'Press any key to return'"
+expect "?: help" "wait_for 'q, Q or F10 quits; any other key returns'"
 keys x
 expect "a key leaves help" "wait_for 'Processes: '"
 

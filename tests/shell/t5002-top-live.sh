@@ -3,6 +3,7 @@
 # the --batch screens with its size in pages, and the trace instance and
 # temporary files are gone after --batch ends, after q, after SIGTERM and
 # after SIGINT.
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 require_tracefs
 

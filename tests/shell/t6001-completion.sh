@@ -2,7 +2,7 @@
 # Shell completion: completions/bootprof.bash is sourced in bash and driven
 # the way readline does (COMP_WORDS, COMP_CWORD, then _bootprof); each
 # answer is compared with what the program itself says (--list-cmds,
-# CMD --list-opts, CMD -h). bash is driven with and without the
+# CMD --list-opts, CMD --completion-helper from its option table). bash is driven with and without the
 # bash-completion library; zsh (completions/_bootprof) through compinit in
 # an interactive zsh on a pseudo-terminal, typing the line and a TAB, with
 # compadd wrapped to write down the candidates it is given.
@@ -63,9 +63,24 @@ complete_words() {
 	' "$TEST_DIR/cwd" "$@" 2>>"$TEST_DIR/bash.err" | sed 's|/$||; /^$/d' | sort -u
 }
 
-# optarg USAGE OPT: what the completion's usage parser says OPT takes.
-optarg() {
-	bash -c '. "$0"; _bootprof_optarg "$1" "$2"' "$COMP" "$1" "$2"
+# helper CMD: the command's completion data, one option per line:
+# "opt<TAB>-s<TAB>--long<TAB>ARGH<TAB>COMPLETE", then "arg<TAB>COMPLETE".
+helper() {
+	"$BOOTPROF" "$1" --completion-helper
+}
+
+# choices CMD OPT: the words offered for OPT's value, one per line (nothing
+# when it completes a class such as @file); of words grouped by another
+# option's value ("files: a b; procs: c d"), the first group's.
+choices() {
+	helper "$1" | awk -F '\t' -v o="$2" '$1 == "opt" && $3 == o && $5 !~ /^@/ {
+		v = $5; sub(/;.*/, "", v); sub(/^[a-z0-9_-]+: /, "", v)
+		n = split(v, w, " "); for (i = 1; i <= n; i++) print w[i] }'
+}
+
+# class CMD OPT: the class (@file, @plugin ...) OPT's value completes as.
+class() {
+	helper "$1" | awk -F '\t' -v o="$2" '$1 == "opt" && $3 == o && $5 ~ /^@/ { print $5 }'
 }
 
 # same 'what' FILE-A FILE-B: the two candidate lists are equal.
@@ -132,19 +147,10 @@ for m in $modes; do
 		same "$m: 'bootprof $c $pre<TAB>' offers the options starting with $pre" "$T/want2" "$T/got"
 	done
 
-	# Commands whose synopsis takes a recording complete *.dat files; the
-	# others complete their options.
+	# Commands that take a recording complete *.dat files; the others
+	# complete their options.
 	for c in $(cat "$T/cmds"); do
-		# A command with subcommands ("bootprof db add ...") offers them first.
-		subs=$("$BOOTPROF" "$c" -h | sed -n "s/^.*bootprof $c \([a-z][a-z-]*\).*/\1/p" | sort -u)
-		if [ -n "$subs" ]; then
-			echo "$subs" >"$T/want"
-			complete_words $m "$c" '' >"$T/got"
-			same "$m: 'bootprof $c <TAB>' offers its subcommands" "$T/want" "$T/got"
-			continue
-		fi
-		if ! "$BOOTPROF" "$c" -h | grep -- "bootprof $c" |
-			sed -E 's/-{1,2}[a-z0-9-]+[ =][A-Z<][^] ]*//g' | grep -qw FILE; then
+		if ! helper "$c" | grep -qx "arg	@recording"; then
 			"$BOOTPROF" "$c" --list-opts | sort >"$T/want"
 			complete_words $m "$c" '' >"$T/got"
 			same "$m: 'bootprof $c <TAB>' (no FILE argument) offers its options" "$T/want" "$T/got"
@@ -158,42 +164,59 @@ for m in $modes; do
 		same "$m: 'bootprof $c b<TAB>' completes boot.dat" "$T/want" "$T/got"
 	done
 
-	# Options with a value: choices from the usage text, files for FILE.
+	# Options with a value: the words of the option table, files for @file.
 	for c in $(cat "$T/cmds"); do
-		"$BOOTPROF" "$c" -h >"$T/usage"
 		for o in $("$BOOTPROF" "$c" --list-opts); do
-			choices=$(optarg "$(cat "$T/usage")" "$o" | grep '|')
-			if grep -qE -- "$o(=| )(FILE|PATH)" "$T/usage"; then
+			cls=$(class "$c" "$o")
+			if [ "$cls" = @file ]; then
 				printf 'notes.txt\n' >"$T/want"
 				complete_words $m "$c" "$o" n >"$T/got"
 				same "$m: 'bootprof $c $o n<TAB>' completes any file" "$T/want" "$T/got"
 			fi
-			if case $o in *plugin*) true ;; *) false ;; esac &&
-				grep -qE -- "$o(=| )[A-Z]" "$T/usage"; then
+			case $cls in
+			@plugin | @plugin-opt)
 				if "$BOOTPROF" report --list-plugins >"$T/plugins" 2>/dev/null; then
-					# NAME.KEY=VALUE options complete "NAME."
+					# NAME.KEY=VALUE options complete "NAME." (zsh adds
+					# the dot as a suffix, which compadd -A does not show).
 					suffix=
-					# (zsh adds it as a suffix, which compadd -A does not show).
-					grep -qE -- "$o(=| )[A-Z]+\.[A-Z]" "$T/usage" && [ $m != zsh ] && suffix=.
+					[ $cls = @plugin-opt ] && [ $m != zsh ] && suffix=.
 					awk -v s="$suffix" '{ print $1 s }' "$T/plugins" | sort >"$T/want"
 					complete_words $m "$c" "$o" '' >"$T/got"
 					same "$m: 'bootprof $c $o <TAB>' offers the names of 'report --list-plugins'" "$T/want" "$T/got"
 				else
 					skip "$m: 'bootprof $c $o <TAB>'" "no 'bootprof report --list-plugins'"
 				fi
-			fi
-			[ -n "$choices" ] || continue
-			echo "$choices" | tr '|' '\n' | sort >"$T/want"
+				;;
+			esac
+			choices "$c" "$o" | sort >"$T/want"
+			[ -s "$T/want" ] || continue
+			list=$(tr '\n' '|' <"$T/want")
 			complete_words $m "$c" "$o" '' >"$T/got"
-			same "$m: 'bootprof $c $o <TAB>' offers $choices" "$T/want" "$T/got"
+			same "$m: 'bootprof $c $o <TAB>' offers $list" "$T/want" "$T/got"
 			if [ $m = zsh ]; then
 				complete_words $m "$c" "$o=" >"$T/got"
 			else
 				complete_words $m "$c" "$o" = '' >"$T/got"
 			fi
-			same "$m: 'bootprof $c $o=<TAB>' offers $choices" "$T/want" "$T/got"
+			same "$m: 'bootprof $c $o=<TAB>' offers $list" "$T/want" "$T/got"
 		done
 	done
+
+	# top --sort: the columns of the view named on the line.
+	helper top | awk -F '\t' '$3 == "--sort" { print $5 }' | sed 's/.*procs: //' | tr ' ' '\n' |
+		sort >"$T/want"
+	complete_words $m top --view procs --sort '' >"$T/got"
+	same "$m: 'bootprof top --view procs --sort <TAB>' offers the processes' columns" "$T/want" "$T/got"
+
+	# dump --events: the event types in the recording named on the line
+	# (ground truth: the events dump prints), not the running kernel's.
+	F=$TOP/tests/fixtures/basic.dat
+	"$BOOTPROF" dump "$F" | awk '!/^#/ { sub(/:$/, "", $5); print $5 }' | sort -u >"$T/want"
+	complete_words $m dump "$F" --events '' | sed 's/^[a-z0-9_]*://' | sort -u >"$T/got"
+	same "$m: 'bootprof dump FILE --events <TAB>' offers the recording's events" "$T/want" "$T/got"
+	complete_words $m dump "$F" --events sched:sched_sw >"$T/got"
+	expect "$m: 'bootprof dump FILE --events sched:sched_sw<TAB>' completes sched:sched_switch" \
+		"grep -qx 'sched:sched_switch' '$T/got'"
 
 	# record -- CMD: a command line, completed as commands.
 	if grep -qx record "$T/cmds"; then
@@ -206,9 +229,9 @@ done
 # it gets past option parsing (any status but 2 on a missing recording),
 # while a bogus value is a usage error.
 for c in $(cat "$T/cmds"); do
-	"$BOOTPROF" "$c" -h >"$T/usage"
 	for o in $("$BOOTPROF" "$c" --list-opts); do
-		choices=$(optarg "$(cat "$T/usage")" "$o" | grep '|') || continue
+		list=$(choices "$c" "$o" | tr '\n' ' ')
+		[ -n "$list" ] || continue
 		extra=
 		run() {
 			timeout 20 "$BOOTPROF" "$c" $extra "$o=$1" "$T/no-such.dat" </dev/null \
@@ -229,44 +252,25 @@ for c in $(cat "$T/cmds"); do
 			continue
 		fi
 		bad=
-		for v in $(echo "$choices" | tr '|' ' '); do
+		for v in $list; do
 			run "$v"
 			[ $? -eq 2 ] && bad="$bad $v"
 		done
-		expect "bootprof $c ${extra:+$extra }$o accepts every value offered ($choices)" \
+		expect "bootprof $c ${extra:+$extra }$o accepts every value offered ($list)" \
 			"[ -z '$bad' ] || { echo 'refused:$bad'; exit 1; }"
 	done
 done
 
-# The parser of usage texts, on the styles commands use.
-U='usage: bootprof x [-o FILE] [--force] [--format text|json|csv] [--top N] [FILE]
-  -o, --output FILE      write to FILE
-  -d, --delay=SECONDS    refresh period
-  --tree                 show a tree'
-expect "usage parser: --output FILE" "[ \"\$(optarg '$U' --output)\" = FILE ]"
-expect "usage parser: -o FILE" "[ \"\$(optarg '$U' -o)\" = FILE ]"
-expect "usage parser: -d maps to --delay=SECONDS" "[ \"\$(optarg '$U' -d)\" = SECONDS ]"
-expect "usage parser: --format choices" "[ \"\$(optarg '$U' --format)\" = 'text|json|csv' ]"
-expect "usage parser: --top N" "[ \"\$(optarg '$U' --top)\" = N ]"
-expect "usage parser: --force takes nothing" "[ -z \"\$(optarg '$U' --force)\" ]"
-expect "usage parser: --tree takes nothing" "[ -z \"\$(optarg '$U' --tree)\" ]"
-U='usage: bootprof x [options] [FILE]
-  -f, --format FMT     text (default), json, csv or markdown
-      --table NAME     csv table: processes, files,
-                       disks (default processes)
-  -n, --top N          rows per list (default 10, or all)
-      --comm STR       substring'
-expect "usage parser: choices listed in a description" \
-	"[ \"\$(optarg '$U' -f)\" = 'text|json|csv|markdown' ]"
-expect "usage parser: choices over two lines, after a colon" \
-	"[ \"\$(optarg '$U' --table)\" = 'processes|files|disks' ]"
-expect "usage parser: a description is not a list of choices" \
-	"[ \"\$(optarg '$U' --top)\" = N ] && [ \"\$(optarg '$U' --comm)\" = STR ]"
-U='usage: bootprof x [--view files|procs] [--sort COL]
-  -s, --sort COL       sort column (files: wait, read, path; procs: pid,
-                       comm, wait)'
-expect "usage parser: choices grouped by another option's value, first group" \
-	"[ \"\$(optarg '$U' --sort)\" = 'wait|read|path' ]"
-expect "usage parser: choices grouped by another option's value, named group" \
-	"[ \"\$(bash -c '. \"\$0\"; COMP_WORDS=(bootprof x --view procs -s); _bootprof_optarg \"\$1\" -s' '$COMP' '$U')\" = 'pid|comm|wait' ]"
-
+# The option table is the one source: every option of --list-opts is in
+# the completion data and in -h, with the same value name.
+for c in $(cat "$T/cmds"); do
+	expect "bootprof $c: --completion-helper has every option of --list-opts" \
+		"helper $c | awk -F '\t' '\$1 == \"opt\" { print \$3 }' | grep . | sort >'$T/h' &&
+		 '$BOOTPROF' $c --list-opts | sort | diff - '$T/h'"
+	expect "bootprof $c: -h shows each option with the value name of the table" '
+		helper '"$c"' | awk -F "\t" "\$1 == \"opt\" && \$3 != \"\" { print \$3, \$4 }" |
+		while read -r long argh; do
+			"$BOOTPROF" '"$c"' -h | grep -qE -- "(^|[ ,])$long${argh:+ $argh}( |\$)" ||
+				{ echo "$long $argh"; exit 1; }
+		done'
+done

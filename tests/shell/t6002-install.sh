@@ -68,20 +68,40 @@ expect "the installed bash completion completes commands" "
 		printf \"%s\\n\" \"\${COMPREPLY[@]}\"' | sort >'$TEST_DIR/comp' &&
 	'$BOOTPROF' --list-cmds | grep '^re' | sort | diff - '$TEST_DIR/comp'"
 
-# The installed plugins are plugins: loaded from the installed directory,
-# each is recognised (as a copy of the built-in of its name), none refused.
+# The installed plugins are plugins: each is recognised (as a copy of the
+# built-in of its name), none refused. A copy of the directory, so that it
+# is not the install's own (which is loaded quietly).
 sos=$(ls "$D$P"/lib/bootprof/plugins/*.so 2>/dev/null)
 if [ -z "$sos" ]; then
 	skip "installed plugins load" "no plugins were built"
 else
-	BOOTPROF_PLUGIN_DIR=$D$P/lib/bootprof/plugins "$D$P/bin/bootprof" report --list-plugins \
+	mkdir "$TEST_DIR/copy" && cp $sos "$TEST_DIR/copy/"
+	BOOTPROF_PLUGIN_DIR=$TEST_DIR/copy "$D$P/bin/bootprof" report --list-plugins \
 		>"$TEST_DIR/plugins.out" 2>"$TEST_DIR/plugins.err"
 	for so in $sos; do
+		so=$TEST_DIR/copy/$(basename "$so")
 		expect "installed $(basename "$so") is a loadable plugin" "
 			grep -F '$so' '$TEST_DIR/plugins.err' | grep -q 'already loaded' &&
 			! grep -F '$so' '$TEST_DIR/plugins.err' | grep -qi 'refus\|cannot'"
 	done
 fi
+
+# The staged binary finds its plugins beside itself ($ORIGIN/../lib/bootprof/
+# plugins), whatever PREFIX it was built with: make ran with the default
+# PREFIX, make install with PREFIX=$P. Proof that it looks there: a
+# directory anyone may write is refused, by its staged path.
+expect "the staged bootprof loads its own plugin directory quietly" \
+	"'$D$P/bin/bootprof' report --list-plugins >'$TEST_DIR/own.out' 2>'$TEST_DIR/own.err' &&
+	 ! test -s '$TEST_DIR/own.err' && grep -qx polling '$TEST_DIR/own.out'"
+chmod 777 "$D$P/lib/bootprof/plugins"
+expect "the staged bootprof reads $P/lib/bootprof/plugins under DESTDIR" \
+	"'$D$P/bin/bootprof' report --list-plugins 2>&1 >/dev/null |
+	 grep -F \"refusing plugin directory '$D$P/lib/bootprof/plugins'\""
+chmod 755 "$D$P/lib/bootprof/plugins"
+expect "bootprof init outside PID 1 names the staged bootprof-init" \
+	"'$D$P/bin/bootprof' init 2>&1 | grep -F 'init=$D$P/bin/bootprof-init '"
+expect "the built bootprof names the installed path" \
+	"'$B/bootprof' init 2>&1 | grep -F 'init=/usr/local/bin/bootprof-init '"
 
 # The first fixture that reads cleanly (robustness fixtures are broken on
 # purpose).

@@ -6,6 +6,7 @@
 # file owned by another user, is refused with a warning; a plugin built for
 # another ABI version is refused with a message naming both versions;
 # --no-plugins runs none; --plugin selects.
+# tags: records
 . "$(dirname "$0")/../test-lib.sh"
 
 CC=${CC:-cc}
@@ -136,7 +137,7 @@ expect '--plugin selects, and an unknown name is an error' \
 	 grep -q \"no plugin named 'nosuch'\" '$TEST_DIR/err2'"
 
 # Running it needs a recording.
-if [ "$(id -u)" != 0 ] || ! [ -d /sys/kernel/tracing/events ]; then
+if ! can_record; then
 	skip 'the external plugin runs over a recording' 'needs root and tracefs'
 	exit 0
 fi

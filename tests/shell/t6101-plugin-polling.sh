@@ -5,6 +5,7 @@
 # measured with its own clock, with a cost (CPU time, and the bytes the
 # first exec read from a cold cache), in the JSON and the text report;
 # with --no-plugins none of it is there.
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 require_tracefs
 command -v jq >/dev/null 2>&1 || skip_all "jq not installed"

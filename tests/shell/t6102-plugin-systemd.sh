@@ -5,6 +5,7 @@
 # shell and both cats, its bytes read cover both files, both are among its
 # top files with the bytes and wait the model charges to them; nothing
 # outside the cgroup is counted in the unit.
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 require_tracefs
 command -v jq >/dev/null 2>&1 || skip_all "jq not installed"

@@ -9,6 +9,7 @@
 # APKs; the plugin reports, per APK, 4 KiB used out of the readahead
 # window read. With examples/zygote and examples/package-scan built, their
 # recordings are checked the same way.
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 require_tracefs
 command -v jq >/dev/null 2>&1 || skip_all "jq not installed"

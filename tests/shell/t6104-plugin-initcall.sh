@@ -7,6 +7,7 @@
 # pair with the longest span, with the same duration and function, and its
 # levels add up to the total. The unit test tests/unit/test-plugin.c covers
 # symbol names from kallsyms on the real event formats.
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$TOP/tests/boot/lib.sh"
 require_root

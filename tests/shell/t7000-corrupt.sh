@@ -4,13 +4,14 @@
 # crash, a hang, a sanitizer report or a silent wrong number. Each case is
 # a real recording patched at an offset computed from the format
 # (tests/fuzz/tracedat.py layout).
+# tags: records
 . "$(dirname "$0")/../test-lib.sh"
 
 command -v python3 >/dev/null || skip_all "python3 not installed"
 
 # A fresh recording when we can make one, else the committed real one.
 src=$TOP/tests/fuzz/corpus/recordings/bootprof-default-events.dat
-if [ "$(id -u)" = 0 ] && [ -d $TRACEFS/events ] &&
+if can_record &&
 	$BOOTPROF_FAST record -o "$TEST_DIR/real.dat" -- sh -c 'cat /etc/services /bin/ls >/dev/null' \
 		2>/dev/null; then
 	src=$TEST_DIR/real.dat

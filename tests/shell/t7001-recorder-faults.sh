@@ -4,6 +4,7 @@
 # buffer too small for the I/O. Each leaves a readable recording (to its
 # last complete page), says what happened in one line, counts lost events
 # in every view, and leaves tracing as it found it.
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 require_tracefs
 

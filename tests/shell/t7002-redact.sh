@@ -2,6 +2,7 @@
 # report --redact: no user path, hostname, recorded command or kernel
 # command-line value appears in the text or JSON report; the same path gets
 # the same token in two recordings; every number is unchanged.
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 require_tracefs
 command -v python3 >/dev/null || skip_all "python3 not installed"

@@ -4,6 +4,7 @@
 # with and without --force, and its target is untouched; --force over a
 # hard link replaces the name, not the linked file; recordings are 0600
 # whatever the umask.
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 require_tracefs
 

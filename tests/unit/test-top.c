@@ -334,7 +334,7 @@ static void test_small_and_batch(void **state)
 	assert_null(strstr(s, "F1Help"));
 	assert_non_null(strstr(s, "/data/b\n"));
 	press("?");
-	assert_non_null(strstr(frame_text(80, 24), "Press any key to return"));
+	assert_non_null(strstr(frame_text(80, 24), "any other key returns"));
 	press("x");
 	assert_non_null(strstr(frame_text(80, 24), "Files: "));
 	assert_int_equal(top_key(&t, 'q'), 1);
@@ -385,6 +385,67 @@ static void test_no_lost_events(void **state)
 	assert_int_equal(line, 1);
 }
 
+/* The help screen is the key table: every action's keys and words are on it. */
+static void test_help_is_the_key_table(void **state)
+{
+	/* Keys that worked before the table but were missing from the help. */
+	static const char *const once_missing[] = { "k", "j", "g", "G", "Space", ".", ",",
+						    "F3", "Q", "r", "I", "t", "F5" };
+	char keys[64], line[TOP_MAX_WIDTH + 8];
+	const char *help, *s;
+	size_t i, n;
+
+	(void)state;
+	press("?");
+	s = frame_text(80, 24);
+	assert_true(f.nlines <= 24);
+	n = top_key_help(0, keys, sizeof(keys), &help);
+	assert_true(n > 20);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(top_key_help(i, keys, sizeof(keys), &help), n);
+		snprintf(line, sizeof(line), "%s", keys);
+		assert_non_null(strstr(s, line));
+		assert_non_null(strstr(s, help));
+		assert_true(strlen(help) <= 23);
+	}
+	assert_int_equal(top_key_help(n, keys, sizeof(keys), &help), 0);
+	for (i = 0; i < sizeof(once_missing) / sizeof(once_missing[0]); i++) {
+		int found = 0;
+		size_t j;
+
+		for (j = 0; j < n; j++) {
+			char *w, *save = NULL;
+
+			top_key_help(j, keys, sizeof(keys), &help);
+			for (w = strtok_r(keys, " ", &save); w; w = strtok_r(NULL, " ", &save))
+				found |= !strcmp(w, once_missing[i]);
+		}
+		assert_true(found);
+	}
+	/* In the help, q quits, as it says. */
+	assert_int_equal(top_key(&t, 'q'), 1);
+}
+
+/* r (and I) reverse the sort order; t (and F5) show processes as a tree. */
+static void test_reverse_and_tree(void **state)
+{
+	char before[TOP_MAX_WIDTH + 1];
+
+	(void)state;
+	snprintf(before, sizeof(before), "%s", first_row());
+	assert_non_null(strstr(before, "/data/a"));
+	press("r");
+	assert_non_null(strstr(frame_text(100, 30), "by WAIT, reversed"));
+	assert_null(strstr(first_row(), "/data/a"));
+	assert_int_equal(top_key(&t, 'I'), 0);
+	assert_string_equal(first_row(), before);
+	assert_int_equal(top_key(&t, TOP_KEY_TAB), 0);
+	press("t");
+	assert_non_null(strstr(frame_text(100, 30), ", as a tree"));
+	assert_int_equal(top_key(&t, TOP_KEY_F5), 0);
+	assert_null(strstr(frame_text(100, 30), ", as a tree"));
+}
+
 static int lost = 1;
 
 int main(void)
@@ -398,6 +459,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_small_and_batch, setup, teardown),
 		cmocka_unit_test_prestate_setup_teardown(test_lost_events, setup, teardown, &lost),
 		cmocka_unit_test_setup_teardown(test_no_lost_events, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_help_is_the_key_table, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reverse_and_tree, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

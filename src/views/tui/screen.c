@@ -258,7 +258,7 @@ static struct top_level *cur(struct top *t)
 static void add_row(struct top *t, enum top_row_kind kind, const void *obj)
 {
 	BP_GROW(t->rows, t->nrows, t->rows_cap);
-	t->rows[t->nrows++] = (struct top_row){ kind, obj };
+	t->rows[t->nrows++] = (struct top_row){ kind, obj, 0 };
 }
 
 static int selectable(const struct top_row *r)
@@ -301,6 +301,118 @@ static void sorted_accesses(struct top *t, struct bp_access **src, size_t n, int
 	free(v);
 }
 
+/* Reverse v[0..n). */
+static void reverse_ptrs(void **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n / 2; i++) {
+		void *tmp = v[i];
+
+		v[i] = v[n - 1 - i];
+		v[n - 1 - i] = tmp;
+	}
+}
+
+static void reverse_rows(struct top_row *rows, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n / 2; i++) {
+		struct top_row tmp = rows[i];
+
+		rows[i] = rows[n - 1 - i];
+		rows[n - 1 - i] = tmp;
+	}
+}
+
+/* A process of the list and where it is in the sort order. */
+struct tree_rank {
+	const struct bp_process *p;
+	size_t i;
+};
+
+static int by_process(const void *a, const void *b)
+{
+	const struct tree_rank *x = a, *y = b;
+
+	return x->p < y->p ? -1 : x->p > y->p;
+}
+
+static int by_index(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The position of @p in the list, or -1 when it is not listed. */
+static long tree_find(const struct tree_rank *r, size_t n, const struct bp_process *p)
+{
+	struct tree_rank key = { p, 0 }, *hit;
+
+	if (!p)
+		return -1;
+	hit = bsearch(&key, r, n, sizeof(*r), by_process);
+	return hit ? (long)hit->i : -1;
+}
+
+/* Deeper trees are shown flat from there: an untrusted recording may nest any depth. */
+#define TREE_MAX_DEPTH 64
+
+static void add_subtree(struct top *t, struct bp_process **v, const struct tree_rank *r, size_t n,
+			size_t i, int depth, unsigned char *done)
+{
+	const struct bp_process *p = v[i];
+	size_t *kids, nkids = 0, k;
+	long j;
+
+	done[i] = 1;
+	add_row(t, ROW_PROC, p);
+	t->rows[t->nrows - 1].depth = depth;
+	if (depth >= TREE_MAX_DEPTH || !p->nchildren)
+		return;
+	kids = xmalloc(p->nchildren * sizeof(*kids));
+	for (k = 0; k < p->nchildren; k++) {
+		j = tree_find(r, n, p->children[k]);
+		if (j >= 0 && !done[j])
+			kids[nkids++] = (size_t)j;
+	}
+	/* Siblings in the list's (sort) order. */
+	qsort(kids, nkids, sizeof(*kids), by_index);
+	for (k = 0; k < nkids; k++) {
+		if (!done[kids[k]])
+			add_subtree(t, v, r, n, kids[k], depth + 1, done);
+	}
+	free(kids);
+}
+
+/*
+ * The processes v[0..n) (sorted) as a tree: each process whose parent is
+ * not listed, then its listed descendants depth-first, siblings in order.
+ */
+static void add_tree(struct top *t, struct bp_process **v, size_t n)
+{
+	struct tree_rank *r = xmalloc((n ? n : 1) * sizeof(*r));
+	unsigned char *done = xcalloc(n ? n : 1, 1);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		r[i] = (struct tree_rank){ v[i], i };
+	qsort(r, n, sizeof(*r), by_process);
+	for (i = 0; i < n; i++) {
+		if (!done[i] && tree_find(r, n, v[i]->parent) < 0)
+			add_subtree(t, v, r, n, i, 0, done);
+	}
+	/* What a cycle or the depth limit left out, as roots. */
+	for (i = 0; i < n; i++) {
+		if (!done[i])
+			add_subtree(t, v, r, n, i, 0, done);
+	}
+	free(done);
+	free(r);
+}
+
 /* The rows of the current level, in its sort order. */
 static void build_rows(struct top *t)
 {
@@ -321,6 +433,8 @@ static void build_rows(struct top *t)
 		if (t->filter[0])
 			filter.file = t->filter;
 		n = bp_model_select_files(t->win, &filter, (enum bp_file_sort)order, &v);
+		if (lv->reverse)
+			reverse_ptrs((void **)v, n);
 		for (i = 0; i < n; i++) {
 			if (!t->active_only || v[i]->wait_ns || v[i]->bytes_read)
 				add_row(t, ROW_FILE, v[i]);
@@ -338,8 +452,21 @@ static void build_rows(struct top *t)
 					      BP_SORT_PROC_PID, &v);
 		if (order >= PROC_ORDER_EXTRA)
 			bp_sort_processes(v, n, (enum bp_process_order)(order - PROC_ORDER_EXTRA));
-		for (i = 0; i < n; i++) {
-			if (!t->active_only || v[i]->wait_ns || v[i]->bytes_read)
+		if (lv->reverse)
+			reverse_ptrs((void **)v, n);
+		if (t->active_only) {
+			size_t kept = 0;
+
+			for (i = 0; i < n; i++) {
+				if (v[i]->wait_ns || v[i]->bytes_read)
+					v[kept++] = v[i];
+			}
+			n = kept;
+		}
+		if (t->tree) {
+			add_tree(t, v, n);
+		} else {
+			for (i = 0; i < n; i++)
 				add_row(t, ROW_PROC, v[i]);
 		}
 		free(v);
@@ -350,6 +477,8 @@ static void build_rows(struct top *t)
 
 		if (file)
 			sorted_accesses(t, file->readers, file->nreaders, order, ROW_READER);
+		if (lv->reverse)
+			reverse_rows(t->rows, t->nrows);
 		break;
 	}
 	case LEVEL_PROC: {
@@ -358,6 +487,8 @@ static void build_rows(struct top *t)
 		if (!p)
 			break;
 		sorted_accesses(t, p->files, p->nfiles, order, ROW_ACCESS);
+		if (lv->reverse)
+			reverse_rows(t->rows, t->nrows);
 		add_row(t, ROW_TITLE, p);
 		if (p->nchildren)
 			add_row(t, ROW_HEAD, NULL);
@@ -401,13 +532,16 @@ static void file_cells(const struct top *t, const struct bp_file *file, char c[]
 	snprintf(c[5], CELL_LEN, "%s", file->path);
 }
 
-static void proc_cells(const struct top *t, const struct bp_process *p, char c[][CELL_LEN])
+/* @depth: the tree view's indentation of the command (two columns a generation). */
+static void proc_cells(const struct top *t, const struct bp_process *p, int depth,
+		       char c[][CELL_LEN])
 {
 	char a[BP_FMT_LEN];
 	unsigned miss = t->win->missing;
 
 	snprintf(c[0], CELL_LEN, "%d", p->pid);
-	snprintf(c[1], CELL_LEN, "%s", p->comm[0] ? p->comm : "?");
+	snprintf(c[1], CELL_LEN, "%*s%s", 2 * (depth < 8 ? depth : 8), "",
+		 p->comm[0] ? p->comm : "?");
 	na_or(c[2], miss & BP_MISSING_SCHED, bp_fmt_ns(a, p->wait_ns));
 	na_or(c[3], miss & BP_MISSING_SCHED, bp_fmt_ns(a, p->tree_wait_ns));
 	na_or(c[4], miss & BP_MISSING_SCHED, bp_fmt_ns(a, p->run_ns));
@@ -452,7 +586,7 @@ static void put_row(struct top *t, struct top_frame *f, const struct top_row *r,
 		put_cells(f, l, file_cols, NCOLS(file_cols), cells);
 		break;
 	case ROW_PROC:
-		proc_cells(t, r->obj, cells);
+		proc_cells(t, r->obj, r->depth, cells);
 		put_cells(f, l, proc_cols, NCOLS(proc_cols), cells);
 		break;
 	case ROW_READER:
@@ -661,6 +795,10 @@ static void put_strip(struct top *t, struct top_frame *f, int n)
 	}
 	span(f, lm, 6 + c0, c1 - c0, TA_WINDOW);
 	put(f, lm, 0, t->src->update ? "shown" : "window");
+	/* The legend: what the two levels and the marker are. */
+	putf(f, new_line(f, TA_NORMAL), 6, "wait: tasks in I/O wait  %s  [==]: %s",
+	     block ? "disk: bytes the disk read" : "read: bytes read into the cache",
+	     t->src->update ? "what is shown" : "the window");
 	t->strip_cols = n;
 	free(wait);
 	free(disk);
@@ -679,6 +817,10 @@ static void put_list_title(struct top *t, struct top_frame *f, const struct top_
 		col = putf(f, l, 0, "%s: %zu of %zu, by %s", lv->kind == LEVEL_FILES ? "Files" :
 			   "Processes", t->nrows, lv->kind == LEVEL_FILES ? t->win->nfiles :
 			   t->win->nprocesses, cols[lv->sort].head);
+		if (lv->reverse)
+			col = put(f, l, col, ", reversed");
+		if (t->tree && lv->kind == LEVEL_PROCS)
+			col = put(f, l, col, ", as a tree");
 		if (t->active_only)
 			col = put(f, l, col, "  waiting or reading only");
 		if (t->filter[0] || t->editing)
@@ -739,35 +881,37 @@ static void put_list_title(struct top *t, struct top_frame *f, const struct top_
 
 /* ---- help ---- */
 
-static const char *const help_text[] = {
-	"bootprof top: I/O wait and reads per file and per process, over a window of time",
-	"",
-	"  Tab            switch between the files and the processes view",
-	"  Up Down PgUp PgDn Home End   move the selection",
-	"  Enter          open: a file's readers, a process's files and children",
-	"  Backspace Esc  back; Esc at the top clears the filter",
-	"  s F6 >         sort by the next column     S <   the previous column",
-	"  / F4           filter by path (files) or command (processes); Enter keeps it",
-	"  Left Right     move the window one column of the timeline (Shift: ten)",
-	"  [ ]            make the window narrower / wider by one column ({ }: ten)",
-	"  w              window over the whole recording",
-	"  o              only what waited or read / everything",
-	"  c              live: cumulative / last interval",
-	"  ? h F1         this help             q F10   quit",
-	"",
-	"Every number on screen is for the window (the [====] under the timeline);",
-	"the timeline strip shows the whole recording: I/O wait (tasks waiting) and",
-	"disk reads, each scaled to its busiest column.",
-	"",
-	"Press any key to return.",
-};
-
+/* The help screen: the key table in two columns (one when narrow). */
 static void put_help(struct top_frame *f)
 {
-	size_t i;
+	static const char *const notes[] = {
+		"Every number on screen is for the window (the [====] under the timeline);",
+		"the timeline strip shows the whole recording: I/O wait (tasks waiting) and",
+		"disk reads, each scaled to its busiest column.",
+	};
+	char keys[64];
+	const char *help;
+	size_t i, n = top_key_help(0, keys, sizeof(keys), &help), rows;
+	int ncols = f->width >= 80 ? 2 : 1, c;
 
-	for (i = 0; i < sizeof(help_text) / sizeof(help_text[0]); i++)
-		put(f, new_line(f, i ? TA_NORMAL : TA_TITLE), 0, help_text[i]);
+	put(f, new_line(f, TA_TITLE), 0,
+	    "bootprof top: I/O wait and reads per file and per process, over a window of time");
+	new_line(f, TA_NORMAL);
+	rows = (n + (size_t)ncols - 1) / (size_t)ncols;
+	for (i = 0; i < rows; i++) {
+		struct top_line *l = new_line(f, TA_NORMAL);
+
+		for (c = 0; c < ncols && i + (size_t)c * rows < n; c++) {
+			top_key_help(i + (size_t)c * rows, keys, sizeof(keys), &help);
+			put_attr(f, l, 2 + 40 * c, keys, TA_KEY);
+			put(f, l, 2 + 40 * c + 15, help);
+		}
+	}
+	new_line(f, TA_NORMAL);
+	for (i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
+		put(f, new_line(f, TA_NORMAL), 0, notes[i]);
+	new_line(f, TA_NORMAL);
+	put(f, new_line(f, TA_NORMAL), 0, "q, Q or F10 quits; any other key returns.");
 }
 
 /* ---- footer ---- */
@@ -862,8 +1006,13 @@ void top_render(struct top *t, struct top_frame *f, int width, int height)
 	put_head(f, new_line(f, TA_HEAD), cols, ncols, lv->sort);
 	t->list_top = (int)f->nlines;
 	if (!height) {
-		for (i = 0; i < t->nrows; i++)
+		size_t n = t->max_rows && t->max_rows < t->nrows ? t->max_rows : t->nrows;
+
+		for (i = 0; i < n; i++)
 			put_row(t, f, &t->rows[i], 0);
+		if (n < t->nrows)
+			putf(f, new_line(f, TA_NORMAL), 0, "... %zu more (use --top 0)",
+			     t->nrows - n);
 		return;
 	}
 	list_height = height - (int)f->nlines - 1;
@@ -957,6 +1106,8 @@ int top_init(struct top *t, const struct bp_top_source *src, const struct bp_top
 	memset(t, 0, sizeof(*t));
 	t->src = src;
 	t->batch = batch;
+	t->max_rows = batch && o->rows > 0 ? (size_t)o->rows : 0;
+	t->tree = o->tree;
 	t->cumulative = o->cumulative;
 	t->since_ns = o->since_ns;
 	t->until_ns = o->until_ns;
@@ -966,6 +1117,7 @@ int top_init(struct top *t, const struct bp_top_source *src, const struct bp_top
 	lv->sort = o->sort ? find_col(lv->kind, o->sort) : wait_col(lv->kind);
 	if (lv->sort < 0)
 		lv->sort = wait_col(lv->kind);
+	lv->reverse = o->reverse;
 	t->full = src->build(src->arg, NULL);
 	if (!t->full)
 		return -1;
@@ -1175,143 +1327,344 @@ static int filter_key(struct top *t, int key)
 	return 0;
 }
 
-int top_key(struct top *t, int key)
+/* ---- the key table: dispatch and the help screen ---- */
+
+static int page_rows(const struct top *t)
+{
+	return t->list_height > 1 ? t->list_height - 1 : 1;
+}
+
+static int act_quit(struct top *t)
+{
+	(void)t;
+	return 1;
+}
+
+static int act_up(struct top *t)
+{
+	move_sel(t, -1);
+	return 0;
+}
+
+static int act_down(struct top *t)
+{
+	move_sel(t, 1);
+	return 0;
+}
+
+static int act_page_up(struct top *t)
+{
+	move_sel(t, -page_rows(t));
+	return 0;
+}
+
+static int act_page_down(struct top *t)
+{
+	move_sel(t, page_rows(t));
+	return 0;
+}
+
+static int act_first(struct top *t)
+{
+	move_sel(t, -(long)t->nrows);
+	return 0;
+}
+
+static int act_last(struct top *t)
+{
+	move_sel(t, (long)t->nrows);
+	return 0;
+}
+
+static int act_open(struct top *t)
+{
+	open_selected(t);
+	return 0;
+}
+
+static int act_back(struct top *t)
+{
+	if (t->depth > 1) {
+		t->depth--;
+		t->rows_dirty = 1;
+	}
+	return 0;
+}
+
+/* Esc: back, and at the top, clear the filter. */
+static int act_escape(struct top *t)
 {
 	struct top_level *lv = cur(t);
-	int page = t->list_height > 1 ? t->list_height - 1 : 1;
+
+	if (t->depth > 1)
+		return act_back(t);
+	if (t->filter[0]) {
+		t->filter[0] = '\0';
+		lv->sel = lv->first = 0;
+		t->rows_dirty = 1;
+	}
+	return 0;
+}
+
+static int act_switch_view(struct top *t)
+{
+	struct top_level *lv;
+
+	t->depth = 1;
+	lv = cur(t);
+	lv->kind = lv->kind == LEVEL_FILES ? LEVEL_PROCS : LEVEL_FILES;
+	lv->sort = wait_col(lv->kind);
+	lv->reverse = 0;
+	lv->sel = lv->first = 0;
+	t->rows_dirty = 1;
+	return 0;
+}
+
+static int act_sort_next(struct top *t)
+{
+	cycle_sort(t, 1);
+	return 0;
+}
+
+static int act_sort_prev(struct top *t)
+{
+	cycle_sort(t, -1);
+	return 0;
+}
+
+static int act_reverse(struct top *t)
+{
+	struct top_level *lv = cur(t);
+
+	lv->reverse = !lv->reverse;
+	lv->sel = lv->first = 0;
+	t->rows_dirty = 1;
+	return 0;
+}
+
+static int act_tree(struct top *t)
+{
+	t->tree = !t->tree;
+	cur(t)->sel = cur(t)->first = 0;
+	t->rows_dirty = 1;
+	return 0;
+}
+
+static int act_filter(struct top *t)
+{
+	t->editing = 1;
+	snprintf(t->saved_filter, sizeof(t->saved_filter), "%s", t->filter);
+	if (t->depth > 1) {
+		t->depth = 1;
+		t->rows_dirty = 1;
+	}
+	return 0;
+}
+
+static int act_help(struct top *t)
+{
+	t->help = 1;
+	return 0;
+}
+
+static int act_left(struct top *t)
+{
+	shift_window(t, -1, 0);
+	return 0;
+}
+
+static int act_right(struct top *t)
+{
+	shift_window(t, 1, 0);
+	return 0;
+}
+
+static int act_left10(struct top *t)
+{
+	shift_window(t, -10, 0);
+	return 0;
+}
+
+static int act_right10(struct top *t)
+{
+	shift_window(t, 10, 0);
+	return 0;
+}
+
+static int act_narrower(struct top *t)
+{
+	shift_window(t, 0, -1);
+	return 0;
+}
+
+static int act_wider(struct top *t)
+{
+	shift_window(t, 0, 1);
+	return 0;
+}
+
+static int act_narrower10(struct top *t)
+{
+	shift_window(t, 0, -10);
+	return 0;
+}
+
+static int act_wider10(struct top *t)
+{
+	shift_window(t, 0, 10);
+	return 0;
+}
+
+static int act_whole(struct top *t)
+{
+	if (!t->src->update || t->cumulative) {
+		t->since_ns = t->until_ns = 0;
+		t->window_dirty = 1;
+	}
+	return 0;
+}
+
+static int act_active_only(struct top *t)
+{
+	struct top_level *lv = cur(t);
+
+	t->active_only = !t->active_only;
+	lv->sel = lv->first = 0;
+	t->rows_dirty = 1;
+	return 0;
+}
+
+static int act_cumulative(struct top *t)
+{
+	if (t->src->update) {
+		t->cumulative = !t->cumulative;
+		t->since_ns = t->cumulative ? 0 : t->interval_since_ns;
+		t->until_ns = 0;
+		t->window_dirty = 1;
+		/* Cumulative needs the pages the last update did not keep. */
+		t->update_now = 1;
+	}
+	return 0;
+}
+
+#define TOP_MAX_KEYS 5
+
+/*
+ * Every key top knows (htop's Action.c): the help screen is printed from
+ * this table, so it cannot forget a key. An action returns 1 to quit.
+ */
+static const struct top_action {
+	int keys[TOP_MAX_KEYS]; /* 0-terminated */
+	const char *help;       /* at most 23 columns: the help has two columns */
+	int (*run)(struct top *t);
+} top_actions[] = {
+	{ { TOP_KEY_UP, 'k' }, "selection up", act_up },
+	{ { TOP_KEY_DOWN, 'j' }, "selection down", act_down },
+	{ { TOP_KEY_PGUP }, "page up", act_page_up },
+	{ { TOP_KEY_PGDN, ' ' }, "page down", act_page_down },
+	{ { TOP_KEY_HOME, 'g' }, "first row", act_first },
+	{ { TOP_KEY_END, 'G' }, "last row", act_last },
+	{ { TOP_KEY_ENTER }, "open: readers, files", act_open },
+	{ { TOP_KEY_BACKSPACE }, "back", act_back },
+	{ { TOP_KEY_ESC }, "back, or clear filter", act_escape },
+	{ { TOP_KEY_TAB }, "files / processes", act_switch_view },
+	{ { 's', '>', '.', TOP_KEY_F6 }, "sort: next column", act_sort_next },
+	{ { 'S', '<', ',' }, "sort: previous column", act_sort_prev },
+	{ { 'r', 'I' }, "sort: reverse order", act_reverse },
+	{ { 't', TOP_KEY_F5 }, "processes as a tree", act_tree },
+	{ { '/', TOP_KEY_F3, TOP_KEY_F4 }, "filter path / command", act_filter },
+	{ { 'o' }, "only waiting or reading", act_active_only },
+	{ { TOP_KEY_LEFT }, "window: left", act_left },
+	{ { TOP_KEY_RIGHT }, "window: right", act_right },
+	{ { TOP_KEY_SLEFT }, "window: 10 left", act_left10 },
+	{ { TOP_KEY_SRIGHT }, "window: 10 right", act_right10 },
+	{ { '[' }, "window: narrower", act_narrower },
+	{ { ']' }, "window: wider", act_wider },
+	{ { '{' }, "window: 10 narrower", act_narrower10 },
+	{ { '}' }, "window: 10 wider", act_wider10 },
+	{ { 'w' }, "window: everything", act_whole },
+	{ { 'c' }, "live: all / interval", act_cumulative },
+	{ { '?', 'h', TOP_KEY_F1 }, "this help", act_help },
+	{ { 'q', 'Q', TOP_KEY_F10 }, "quit", act_quit },
+};
+
+#define NACTIONS (sizeof(top_actions) / sizeof(top_actions[0]))
+
+static const char *key_name(int key, char buf[8])
+{
+	static const char *const names[] = {
+		[TOP_KEY_UP - TOP_KEY_UP] = "Up",
+		[TOP_KEY_DOWN - TOP_KEY_UP] = "Down",
+		[TOP_KEY_PGUP - TOP_KEY_UP] = "PgUp",
+		[TOP_KEY_PGDN - TOP_KEY_UP] = "PgDn",
+		[TOP_KEY_HOME - TOP_KEY_UP] = "Home",
+		[TOP_KEY_END - TOP_KEY_UP] = "End",
+		[TOP_KEY_LEFT - TOP_KEY_UP] = "Left",
+		[TOP_KEY_RIGHT - TOP_KEY_UP] = "Right",
+		[TOP_KEY_SLEFT - TOP_KEY_UP] = "S-Left",
+		[TOP_KEY_SRIGHT - TOP_KEY_UP] = "S-Right",
+		[TOP_KEY_ENTER - TOP_KEY_UP] = "Enter",
+		[TOP_KEY_BACKSPACE - TOP_KEY_UP] = "Backspace",
+		[TOP_KEY_ESC - TOP_KEY_UP] = "Esc",
+		[TOP_KEY_TAB - TOP_KEY_UP] = "Tab",
+		[TOP_KEY_F1 - TOP_KEY_UP] = "F1",
+		[TOP_KEY_F3 - TOP_KEY_UP] = "F3",
+		[TOP_KEY_F4 - TOP_KEY_UP] = "F4",
+		[TOP_KEY_F5 - TOP_KEY_UP] = "F5",
+		[TOP_KEY_F6 - TOP_KEY_UP] = "F6",
+		[TOP_KEY_F10 - TOP_KEY_UP] = "F10",
+	};
+
+	if (key == ' ')
+		return "Space";
+	if (key >= TOP_KEY_UP && key <= TOP_KEY_F10 && names[key - TOP_KEY_UP])
+		return names[key - TOP_KEY_UP];
+	buf[0] = (char)key;
+	buf[1] = '\0';
+	return buf;
+}
+
+size_t top_key_help(size_t i, char *keys, size_t size, const char **help)
+{
+	const struct top_action *a;
+	char buf[8];
+	size_t len = 0;
+	int k;
+
+	if (i >= NACTIONS)
+		return 0;
+	a = &top_actions[i];
+	keys[0] = '\0';
+	for (k = 0; k < TOP_MAX_KEYS && a->keys[k]; k++)
+		len += (size_t)snprintf(keys + len, len < size ? size - len : 0, "%s%s", k ? " " : "",
+					key_name(a->keys[k], buf));
+	*help = a->help;
+	return NACTIONS;
+}
+
+int top_key(struct top *t, int key)
+{
+	size_t i;
+	int k;
 
 	t->message[0] = '\0';
 	if (t->editing)
 		return filter_key(t, key);
 	if (t->help) {
+		/* Help: the quit keys quit, any other key returns. */
 		t->help = 0;
-		return key == 'q' || key == TOP_KEY_F10;
+		for (k = 0; k < TOP_MAX_KEYS && top_actions[NACTIONS - 1].keys[k]; k++)
+			if (top_actions[NACTIONS - 1].keys[k] == key)
+				return 1;
+		return 0;
 	}
 	if (t->rows_dirty)
 		build_rows(t);
-	switch (key) {
-	case 'q':
-	case 'Q':
-	case TOP_KEY_F10:
-		return 1;
-	case TOP_KEY_UP:
-	case 'k':
-		move_sel(t, -1);
-		break;
-	case TOP_KEY_DOWN:
-	case 'j':
-		move_sel(t, 1);
-		break;
-	case TOP_KEY_PGUP:
-		move_sel(t, -page);
-		break;
-	case TOP_KEY_PGDN:
-	case ' ':
-		move_sel(t, page);
-		break;
-	case TOP_KEY_HOME:
-	case 'g':
-		move_sel(t, -(long)t->nrows);
-		break;
-	case TOP_KEY_END:
-	case 'G':
-		move_sel(t, (long)t->nrows);
-		break;
-	case TOP_KEY_ENTER:
-		open_selected(t);
-		break;
-	case TOP_KEY_BACKSPACE:
-	case TOP_KEY_ESC:
-		if (t->depth > 1) {
-			t->depth--;
-			t->rows_dirty = 1;
-		} else if (key == TOP_KEY_ESC && t->filter[0]) {
-			t->filter[0] = '\0';
-			lv->sel = lv->first = 0;
-			t->rows_dirty = 1;
+	for (i = 0; i < NACTIONS; i++) {
+		for (k = 0; k < TOP_MAX_KEYS && top_actions[i].keys[k]; k++) {
+			if (top_actions[i].keys[k] == key)
+				return top_actions[i].run(t);
 		}
-		break;
-	case TOP_KEY_TAB:
-		t->depth = 1;
-		lv = cur(t);
-		lv->kind = lv->kind == LEVEL_FILES ? LEVEL_PROCS : LEVEL_FILES;
-		lv->sort = wait_col(lv->kind);
-		lv->sel = lv->first = 0;
-		t->rows_dirty = 1;
-		break;
-	case 's':
-	case '>':
-	case '.':
-	case TOP_KEY_F6:
-		cycle_sort(t, 1);
-		break;
-	case 'S':
-	case '<':
-	case ',':
-		cycle_sort(t, -1);
-		break;
-	case '/':
-	case TOP_KEY_F3:
-	case TOP_KEY_F4:
-		t->editing = 1;
-		snprintf(t->saved_filter, sizeof(t->saved_filter), "%s", t->filter);
-		if (t->depth > 1) {
-			t->depth = 1;
-			t->rows_dirty = 1;
-		}
-		break;
-	case '?':
-	case 'h':
-	case TOP_KEY_F1:
-		t->help = 1;
-		break;
-	case TOP_KEY_LEFT:
-		shift_window(t, -1, 0);
-		break;
-	case TOP_KEY_RIGHT:
-		shift_window(t, 1, 0);
-		break;
-	case TOP_KEY_SLEFT:
-		shift_window(t, -10, 0);
-		break;
-	case TOP_KEY_SRIGHT:
-		shift_window(t, 10, 0);
-		break;
-	case '[':
-		shift_window(t, 0, -1);
-		break;
-	case ']':
-		shift_window(t, 0, 1);
-		break;
-	case '{':
-		shift_window(t, 0, -10);
-		break;
-	case '}':
-		shift_window(t, 0, 10);
-		break;
-	case 'w':
-		if (!t->src->update || t->cumulative) {
-			t->since_ns = t->until_ns = 0;
-			t->window_dirty = 1;
-		}
-		break;
-	case 'o':
-		t->active_only = !t->active_only;
-		lv->sel = lv->first = 0;
-		t->rows_dirty = 1;
-		break;
-	case 'c':
-		if (t->src->update) {
-			t->cumulative = !t->cumulative;
-			t->since_ns = t->cumulative ? 0 : t->interval_since_ns;
-			t->until_ns = 0;
-			t->window_dirty = 1;
-			/* Cumulative needs the pages the last update did not keep. */
-			t->update_now = 1;
-		}
-		break;
-	default:
-		break;
 	}
 	return 0;
 }

@@ -96,6 +96,7 @@ struct top_level {
 	int pid;             /* LEVEL_PROC */
 	uint64_t start_ns;
 	int sort;            /* index into the level's columns */
+	int reverse;         /* the sort order reversed (r, I) */
 	size_t sel;          /* selected row */
 	size_t first;        /* first row shown */
 };
@@ -112,6 +113,7 @@ enum top_row_kind {
 struct top_row {
 	enum top_row_kind kind;
 	const void *obj;
+	int depth;      /* tree view: generations below its shown ancestor */
 };
 
 #define TOP_MAX_DEPTH 32
@@ -120,6 +122,7 @@ struct top_row {
 struct top {
 	const struct bp_top_source *src;
 	int batch;                  /* no footer, no timings */
+	size_t max_rows;            /* batch: rows of the list, 0: all */
 	struct bp_model *full;      /* the whole recording: the timeline strip */
 	struct bp_model *win;       /* the window: every other number (== full when unset) */
 	uint64_t since_ns;          /* the selected window; 0/0: the whole recording */
@@ -135,6 +138,7 @@ struct top {
 	int depth;                  /* stack[depth - 1] is shown */
 	char filter[TOP_FILTER_LEN];
 	int active_only;            /* list only what waited or read (like iotop -o) */
+	int tree;                   /* processes view: children under their parent (t, F5) */
 	int editing;                /* typing a filter */
 	char saved_filter[TOP_FILTER_LEN];
 	int help;                   /* help shown */
@@ -161,6 +165,13 @@ int top_update(struct top *t);
  * the window dirty: top_apply() rebuilds once after a burst of keys.
  */
 int top_key(struct top *t, int key);
+
+/*
+ * The key table, for the help screen and its tests: the keys of action
+ * @i ("s > . F6") into @keys and its help into *@help. Returns the number
+ * of actions, 0 when @i is past the last.
+ */
+size_t top_key_help(size_t i, char *keys, size_t size, const char **help);
 
 /* Rebuild the window's model if keys changed it. 0 or -1 (message set). */
 int top_apply(struct top *t);

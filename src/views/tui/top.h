@@ -50,6 +50,9 @@ enum bp_top_view { BP_TOP_FILES, BP_TOP_PROCS };
  *              interval
  * @iterations: --batch: frames to print (live: one per interval)
  * @width: --batch: columns of the frame
+ * @rows: --batch: rows of the list (0: all)
+ * @reverse: the sort order reversed
+ * @tree: the processes view as a tree
  * @stop: set asynchronously (signals) to leave at once; may be NULL
  */
 struct bp_top_opts {
@@ -60,6 +63,9 @@ struct bp_top_opts {
 	int cumulative;
 	int iterations;
 	int width;
+	int rows;
+	int reverse;
+	int tree;
 	volatile sig_atomic_t *stop;
 };
 

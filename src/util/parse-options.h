@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BP_UTIL_PARSE_OPTIONS_H
+#define BP_UTIL_PARSE_OPTIONS_H
+
+#include <stdio.h>
+
+/*
+ * One option table per command (git's parse-options): the table parses
+ * argv, prints the usage text (-h, --help, `bootprof help CMD`) and the
+ * completion data (--completion-helper), so an option is written once.
+ *
+ *	const char *out = NULL;
+ *	int force = 0;
+ *	const struct bp_option options[] = {
+ *		OPT_STRING('o', "output", &out, "FILE", "the recording"),
+ *		OPT_FLAG('f', "force", &force, "replace an existing FILE"),
+ *		OPT_END(),
+ *	};
+ *	const struct bp_usage usage = { "record", usage_lines, description, NULL };
+ *
+ *	argc = bp_parse_options(argc, argv, options, &usage, 0, &status);
+ *	if (argc < 0)
+ *		return status;     // -h printed the usage (0), or a usage error (2)
+ *	// argv[0..argc-1] are the arguments that are not options
+ *
+ * Values are checked by callbacks, which return 0, or -1 after
+ * bp_set_error("bad duration '%s'", arg): that message is printed as a
+ * usage error (exit status 2).
+ */
+
+enum bp_opt_type {
+	BP_OPT_END,
+	BP_OPT_FLAG,     /* int *value = 1 */
+	BP_OPT_STRING,   /* const char **value = the argument */
+	BP_OPT_CALLBACK, /* cb(opt, arg); arg is NULL when argh is NULL */
+	BP_OPT_STRING_LIST, /* struct bp_string_list *value: each use appends */
+};
+
+/* The values of a repeatable option, borrowed from argv. */
+struct bp_string_list {
+	const char **items; /* caller's array of @max entries */
+	size_t n;
+	size_t max;
+};
+
+/* Flags of one option. */
+#define BP_OPT_HIDDEN 1 /* accepted, not in the usage nor in completions */
+
+struct bp_option;
+typedef int (*bp_option_cb)(const struct bp_option *opt, const char *arg);
+
+struct bp_option {
+	enum bp_opt_type type;
+	int short_name;        /* 0 when none */
+	const char *long_name; /* NULL when none */
+	void *value;           /* see the types; callbacks may use it freely */
+	const char *argh;      /* the value's name in the usage ("FILE"); NULL: no value */
+	const char *help;      /* lines separated by '\n' */
+	/*
+	 * How a shell completes the value: words separated by spaces
+	 * ("text json csv markdown"); groups of words chosen by a word of
+	 * the command line ("files: wait read; procs: pid comm": the group
+	 * of --view procs, else the first); or one class: "@file", "@recording"
+	 * (*.dat), "@command", "@plugin", "@kernel", "@instance", "@plugin-opt" (NAME.),
+	 * "@events" (of the recording on the command line), "@live-events".
+	 * NULL: nothing to offer.
+	 */
+	const char *complete;
+	bp_option_cb cb;
+	int flags;
+};
+
+#define OPT_END() { BP_OPT_END, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0 }
+#define OPT_FLAG(s, l, v, h) { BP_OPT_FLAG, (s), (l), (v), NULL, (h), NULL, NULL, 0 }
+#define OPT_STRING(s, l, v, a, h) { BP_OPT_STRING, (s), (l), (v), (a), (h), NULL, NULL, 0 }
+#define OPT_STRING_C(s, l, v, a, h, c) { BP_OPT_STRING, (s), (l), (v), (a), (h), (c), NULL, 0 }
+#define OPT_CALLBACK(s, l, v, a, h, cb) { BP_OPT_CALLBACK, (s), (l), (v), (a), (h), NULL, (cb), 0 }
+#define OPT_CALLBACK_C(s, l, v, a, h, c, cb) \
+	{ BP_OPT_CALLBACK, (s), (l), (v), (a), (h), (c), (cb), 0 }
+#define OPT_STRING_LIST(s, l, v, a, h, c) \
+	{ BP_OPT_STRING_LIST, (s), (l), (v), (a), (h), (c), NULL, 0 }
+#define OPT_HIDDEN_FLAG(s, l, v) { BP_OPT_FLAG, (s), (l), (v), NULL, NULL, NULL, NULL, BP_OPT_HIDDEN }
+
+/* What the usage text says around the option table. */
+struct bp_usage {
+	const char *cmd;            /* "report": messages say "bootprof report: ..." */
+	const char *const *synopsis; /* lines after "usage: ", NULL-terminated */
+	const char *description;    /* paragraph(s) after the synopsis, or NULL */
+	const char *footer;         /* text after the options, or NULL */
+	/* Completion of the arguments that are not options (see complete). */
+	const char *args_complete;
+};
+
+/* Parse flags. */
+#define BP_PARSE_STOP_AT_NON_OPTION 1 /* the first argument ends the options (record -- CMD) */
+
+/**
+ * bp_parse_options() - parse argv[1..argc-1] (argv[0] is the command name)
+ * @status: the command's exit status when the result is -1
+ *
+ * Options and arguments may be mixed unless BP_PARSE_STOP_AT_NON_OPTION;
+ * "--" ends the options. -h/--help prints the usage to stdout (status 0);
+ * --completion-helper prints the completion data (status 0): one line
+ * "opt<TAB>-s<TAB>--long<TAB>ARGH<TAB>COMPLETE" per option (empty fields
+ * when absent) and "arg<TAB>COMPLETE" for the other arguments; --list-opts
+ * prints the long options one per line (status 0); an unknown option, a
+ * missing value or a failed callback prints one line to stderr (status 2).
+ *
+ * Return: the number of arguments left, moved to argv[0..], or -1.
+ */
+int bp_parse_options(int argc, char **argv, const struct bp_option *options,
+		     const struct bp_usage *usage, int flags, int *status);
+
+/* A callback's failure: bp_set_error(@fmt, ...), then return -1. */
+int bp_option_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * What a command's own parse_options() returns to go on; any other value
+ * is the exit status to return at once (0 after -h, 2 on a usage error).
+ */
+#define BP_OPTIONS_GO_ON (-1)
+
+/* Print the usage text of a table to @out. */
+void bp_print_usage(FILE *out, const struct bp_option *options, const struct bp_usage *usage);
+
+#endif
