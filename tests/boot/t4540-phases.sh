@@ -5,6 +5,7 @@
 # bootprof handing over to /init, nor at the exec of switch_root), a
 # user-defined phase at the exec of stop-marker; the times are those of
 # the exec events in `bootprof dump`.
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$TOP/tests/boot/lib.sh"
 require_root

@@ -8,6 +8,7 @@
 # the file written during the boot left out and counted, the file changed
 # since skipped as stale. Boots with a corrupt pack, no pack, and the pack
 # of another disk still run to the end, and the kernel log says why.
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$TOP/tests/boot/lib.sh"
 . "$TOP/tests/boot/lib-replay.sh"

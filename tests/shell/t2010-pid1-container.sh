@@ -6,6 +6,7 @@
 # bind mounts in a private mount namespace BEFORE bootprof runs there, so
 # nothing here can ever start this machine's real init. The fake writes a
 # marker; the marker must never appear.
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 require_root
 command -v unshare >/dev/null || skip_all "unshare not installed"

@@ -7,6 +7,7 @@
 # the host (set through ns_last_pid), B in a second namespace with the same
 # pid, C on the host; B and C start while A records. Before instances were
 # locked, C removed A's instance as "left by a recorder that is gone".
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 require_tracefs
 command -v unshare >/dev/null || skip_all "unshare not installed"

@@ -7,6 +7,7 @@
 # included: a filter on the current task (set_event_notrace_pid,
 # common_pid) drops some of them. Lost events (ring-buffer overruns) are
 # counted in the recording and shown by dump.
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 require_tracefs
 

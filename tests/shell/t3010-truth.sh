@@ -11,6 +11,7 @@
 # knowledge: per reader, the engine's D-sleep total (I/O wait + other)
 # equals the raw intervals summed from `bootprof dump` of the same file
 # (sched_switch with prev_state D to the next sched_waking of that pid).
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$(dirname "$0")/lib-t3.sh"
 require_tracefs

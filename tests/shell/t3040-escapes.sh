@@ -5,6 +5,7 @@
 # text output (text, markdown, csv, dump, dump --meta, top --batch) shows
 # them as the text \x1b and \x07 and never writes an ESC or BEL byte;
 # JSON escapes them as RFC 8259 says and keeps the full path.
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$(dirname "$0")/lib-t3.sh"
 require_tracefs

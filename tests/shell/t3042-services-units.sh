@@ -3,6 +3,7 @@
 # systemd's (SLICE/NAME.service, SLICE/NAME.scope) are reported under the
 # unit's name, with when their first process started and their last one
 # ended, or "running" when one outlived the recording (text, JSON, CSV).
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$(dirname "$0")/lib-t3.sh"
 require_tracefs

@@ -4,6 +4,7 @@
 # replay it into a cold cache (fincore: exactly the packed pages), and
 # record the workload again: its data files come from the cache, and the
 # preloader's reads are its own (--preloaded: preloaded then used).
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$(dirname "$0")/lib-t3.sh"
 require_tracefs

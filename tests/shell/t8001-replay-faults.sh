@@ -3,6 +3,7 @@
 # with one line, never a crash), files that are unreadable, replaced by a
 # FIFO, or on another disk (skipped, counted, never read), and a deadline.
 # Packs are written by hand here: the format is the contract (bootprof-pack(5)).
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 
 D=$TEST_DIR/data

@@ -10,6 +10,7 @@
 # above the machine's other I/O. Throttled bios reach block_bio_queue from
 # the throttle's worker, not from the reader, so the model counts their
 # pages as not read (bp_file.bytes_read): the planted facts here are waits.
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$(dirname "$0")/lib-t3.sh"
 require_tracefs
