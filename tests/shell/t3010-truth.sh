@@ -86,6 +86,8 @@ measure() {
 	rm -f "$TEST_DIR/r.dat" "$TEST_DIR/result"
 	t3_record "$TEST_DIR/r.dat" sh "$TEST_DIR/run.sh" "$1" 1 "$2" $3 >"$TEST_DIR/truth" ||
 		return 1
+	lost=$("$BOOTPROF_FAST" report --format json --no-plugins "$TEST_DIR/r.dat" |
+		awk -F'[:,]' '/"lost_events":|"lost_pages":/ { n += $2 } END { print n + 0 }')
 	raw_dsleep "$TEST_DIR/r.dat" >"$TEST_DIR/raw"
 	while read -r pid t0 t1 truth bytes; do
 		set -- $(engine --pid "$pid" --since "$(secs "$t0")" --until "$(secs "$t1")" \
@@ -102,15 +104,24 @@ measure() {
 run_case() {
 	name=$1
 	shift
-	for attempt in 1 2; do
+	for attempt in 1 2 3; do
 		measure "$@" || { not_ok "$name: recorded"; return; }
+		# A lost waking makes a wait end at the switch-in: not judgeable.
+		if [ "$lost" != 0 ]; then
+			echo "# $name: attempt $attempt: the recording lost events ($lost)"
+			continue
+		fi
 		# Now and then a schedstat snapshot is late by ~10 ms on a busy
-		# VM while bootprof still equals the raw intervals: measure again
-		# once, and judge the second measurement.
+		# VM while bootprof still equals the raw intervals: measure again,
+		# and judge the last measurement.
 		awk '{ d = $2 - $3; if (d < 0) d = -d; if (d > $3 / 100) bad = 1 } END { exit bad }' \
 			"$TEST_DIR/result" && break
-		[ $attempt = 1 ] && sed "s/^/# $name: attempt 1: /" "$TEST_DIR/result"
+		sed "s/^/# $name: attempt $attempt: /" "$TEST_DIR/result"
 	done
+	if [ "$lost" != 0 ]; then
+		skip "$name" "every recording lost events (a busy machine)"
+		return
+	fi
 	expect "$name: every reader reported" "test \$(wc -l <'$TEST_DIR/result') -eq $1"
 	while read -r pid got truth all raw bytes; do
 		echo "# $name: pid $pid read $bytes bytes; I/O wait bootprof $got ns," \
