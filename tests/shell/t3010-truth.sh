@@ -32,8 +32,13 @@ hog=
 cleanup() {
 	[ -n "$hog" ] && kill "$hog" 2>/dev/null
 	if [ -d "$CG" ]; then
-		while read -r p; do echo "$p" >$BLKIO/cgroup.procs; done <"$CG/cgroup.procs" 2>/dev/null
-		rmdir "$CG"
+		# An exiting reader can keep the cgroup busy for a moment.
+		for i in 1 2 3 4 5 6 7 8 9 10; do
+			while read -r p; do echo "$p" >$BLKIO/cgroup.procs; done \
+				<"$CG/cgroup.procs" 2>/dev/null
+			rmdir "$CG" 2>/dev/null && break
+			sleep 0.5
+		done
 	fi
 	rm -rf "$TEST_DIR"
 }
