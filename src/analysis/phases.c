@@ -337,7 +337,14 @@ long bp_phases_compute(struct bp_phase_finder *f, struct bp_reader *reader,
 	size_t n = 0, cap = 0, i, j;
 	uint64_t first = m->totals.first_ns, stop, user_start;
 
-	stop = m->header.stop_ns > first ? m->header.stop_ns : m->totals.last_ns;
+	/*
+	 * The recorder notes its stop on the boot clock; on any other trace
+	 * clock (local at boot before 6.x) that instant is not comparable,
+	 * so the recording ends at its last event.
+	 */
+	stop = m->totals.last_ns;
+	if (m->header.clock && !strcmp(m->header.clock, "boot") && m->header.stop_ns > first)
+		stop = m->header.stop_ns;
 	if (f->kernel_end != NO_TIME)
 		add_phase(&v, &n, &cap, "kernel", BP_PHASE_BUILTIN, f->kernel_end);
 	if (f->initramfs_end != NO_TIME)

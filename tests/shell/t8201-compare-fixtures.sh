@@ -27,6 +27,13 @@ expect 'report: the phase numbers are those of the window (report --since/--unti
 	w=\$(jq '.phases[] | select(.name == \"first-true\") | .wait_ns' '$T/r.json')
 	ww=\$('$R' report --format json --since \$(echo \$s | sed 's/\\(.*\\)\\(.........\\)\$/\\1.\\2/') --until \$(echo \$e | sed 's/\\(.*\\)\\(.........\\)\$/\\1.\\2/') '$A' | jq .totals.wait_ns)
 	test \"\$w\" = \"\$ww\""
+# A boot on the local clock: the recorder's stop instant is on another
+# clock, so the last phase ends at the last event, never before it starts.
+"$R" report --format json tests/fixtures/boot.dat >"$T/boot.json"
+expect 'report: boot phases on the local clock are contiguous and end at the last event' \
+	"jq -e '([.phases[] | select(.end_ns < .start_ns)] | length == 0) and
+		(.phases[] | select(.name == \"userspace\") | .end_ns) == .totals.last_ns and
+		(.phases[] | select(.name == \"userspace\") | .start_ns) == (.phases[] | select(.name == \"initramfs\") | .end_ns)' '$T/boot.json'"
 expect 'report: a bad --phase is a usage error' "'$R' report --phase x=foo:y '$A'; test \$? = 2"
 expect 'report: the text report shows the phases' "'$R' report '$A' | grep -q '^userspace '"
 
