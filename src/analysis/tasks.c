@@ -15,12 +15,23 @@
 uint32_t bp_task_new(struct state *s, int tid)
 {
 	struct task *t;
-	uint64_t *slot;
+	uint64_t *slot = bp_map_get(&s->tids, (uint64_t)(uint32_t)tid, 0);
+	uint8_t recorder = 0;
 
+	/*
+	 * The recorder's tids are those alive when it saved: the last task
+	 * of that tid. At boot the recorder is forked after the recording
+	 * began, so its fork (a new task) takes the flag.
+	 */
+	if (slot && s->tasks[*slot].recorder) {
+		s->tasks[*slot].recorder = 0;
+		recorder = 1;
+	}
 	BP_GROW(s->tasks, s->ntasks, s->ctasks);
 	t = &s->tasks[s->ntasks];
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
+	t->recorder = recorder;
 	t->parent = NONE;
 	t->joined = NONE;
 	t->group_dead = -1;

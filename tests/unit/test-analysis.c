@@ -251,7 +251,7 @@ static void test_no_access_events(void **state)
 
 enum {
 	ID_SWITCH = 300, ID_WAKING, ID_WAKEUP, ID_ENTER, ID_EXIT, ID_ADD, ID_FAULT, ID_BIO,
-	ID_ENTER_READ, ID_EXIT_READ, ID_ENTER_FSYNC
+	ID_ENTER_READ, ID_EXIT_READ, ID_ENTER_FSYNC, ID_FORK
 };
 
 static const char *const gen_formats[][2] = {
@@ -315,6 +315,12 @@ static const char *const gen_formats[][2] = {
 	  "\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
 	  "\tfield:unsigned int fd;\toffset:16;\tsize:8;\tsigned:0;\n"
 	  "\nprint fmt: \"%d\", REC->fd\n" },
+	{ "sched", "name: sched_process_fork\nID: 311\nformat:\n" COMMON_FIELDS
+	  "\tfield:char parent_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	  "\tfield:pid_t parent_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	  "\tfield:char child_comm[16];\toffset:28;\tsize:16;\tsigned:0;\n"
+	  "\tfield:pid_t child_pid;\toffset:44;\tsize:4;\tsigned:1;\n"
+	  "\nprint fmt: \"%d\", REC->child_pid\n" },
 };
 
 #define US 1000ull
@@ -339,6 +345,7 @@ struct gev {
 #define ADD(t, cpu, pid, index) { t, cpu, ID_ADD, pid, index, 0, 0 }
 #define FAULT(t, cpu, pid, index) { t, cpu, ID_FAULT, pid, index, 0, 0 }
 #define BIO(t, cpu, pid) { t, cpu, ID_BIO, pid, 0, 0, 0 }
+#define FORK(t, cpu, parent, child) { t, cpu, ID_FORK, parent, parent, child, 0 }
 #define ENTER_READ(t, cpu, pid) { t, cpu, ID_ENTER_READ, pid, 0, 0, 0 }
 #define EXIT_READ(t, cpu, pid) { t, cpu, ID_EXIT_READ, pid, 0, 0, 0 }
 #define ENTER_FSYNC(t, cpu, pid) { t, cpu, ID_ENTER_FSYNC, pid, 0, 0, 0 }
@@ -425,6 +432,12 @@ static void gen_add(struct gen *g, const struct gev *e)
 	case ID_ENTER_READ:
 	case ID_EXIT_READ:
 	case ID_ENTER_FSYNC:
+		break;
+	case ID_FORK:
+		i32 = (int32_t)e->a;
+		put(d, 24, &i32, 4);
+		i32 = (int32_t)e->b;
+		put(d, 44, &i32, 4);
 		break;
 	default:
 		fail();
@@ -728,6 +741,37 @@ static void test_meta_tasks(void **state)
 	tep_free(g.tep);
 }
 
+/*
+ * At boot the recorder is forked after the recording began: its fork in
+ * the events makes a new task of its tid, which stays the recorder's.
+ */
+static void test_recorder_forked(void **state)
+{
+	static const struct gev ev[] = {
+		FORK(1, 0, 1, 500), ENTER(2, 0, 500, 0), ADD(3, 0, 500, 0), BIO(4, 0, 500),
+		SW(10, 0, 500, 2, 0), WAKING(40, 0, 0, 500, 0), SW(41, 0, 0, 0, 500), END
+	};
+	struct bp_meta meta;
+	struct bp_model *m;
+	struct gen g;
+	size_t i;
+
+	(void)state;
+	bp_meta_init(&meta);
+	bp_meta_add_task(&meta, 500, 500, BP_TASK_RECORDER);
+	gen_init(&g);
+	for (i = 0; ev[i].cpu >= 0; i++)
+		gen_add(&g, &ev[i]);
+	m = bp_model_build_events(g.tep, &meta, g.ev, g.n, NULL, NULL);
+	assert_non_null(m);
+	assert_null(bp_model_find_process(m, 500));
+	assert_int_equal(m->totals.wait_ns, 0);
+	assert_int_equal(m->totals.read_bytes, 0);
+	bp_model_free(m);
+	bp_meta_release(&meta);
+	tep_free(g.tep);
+}
+
 /* An insertion settled after another task's access keeps first <= last. */
 static void test_first_last(void **state)
 {
@@ -771,6 +815,7 @@ int main(void)
 		cmocka_unit_test(test_other_sleepers),
 		cmocka_unit_test(test_spans_fixture),
 		cmocka_unit_test(test_meta_tasks),
+		cmocka_unit_test(test_recorder_forked),
 		cmocka_unit_test(test_first_last),
 	};
 
