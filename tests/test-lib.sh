@@ -18,7 +18,8 @@ TRACEFS=/sys/kernel/tracing
 TEST_NAME=$(basename "$0" .sh)
 # On the disk, not tmpfs: reads must reach the block layer.
 TEST_DIR=$(mktemp -d /var/tmp/bootprof-$TEST_NAME.XXXXXX)
-trap 'rm -rf "$TEST_DIR"' EXIT
+# KEEP_TEST_DIR=1 keeps it (recordings, dumps, consoles) to look at a failure.
+trap '[ -n "$KEEP_TEST_DIR" ] && echo "# kept $TEST_DIR" || rm -rf "$TEST_DIR"' EXIT
 # Leak checking is always on: the caller's options come first, ours win.
 export LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}detect_leaks=1:suppressions=$TOP/tests/lsan.supp:print_suppressions=0
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0}:detect_leaks=1

@@ -50,6 +50,9 @@ const struct bp_boot_event bp_boot_events[] = {
 	SYSCALL_EVENTS("readv", BP_KVER(2, 6)),
 	SYSCALL_EVENTS("preadv", BP_KVER(2, 6)),
 	SYSCALL_EVENTS("readahead", BP_KVER(2, 6)),
+	/* busybox cat and coreutils cp read files through these. */
+	SYSCALL_EVENTS("sendfile64", BP_KVER(2, 6)),
+	SYSCALL_EVENTS("copy_file_range", BP_KVER(4, 5)),
 	SYSCALL_EVENTS("open", BP_KVER(2, 6)),
 	SYSCALL_EVENTS("openat", BP_KVER(2, 6)),
 	SYSCALL_EVENTS("newstat", BP_KVER(2, 6)),

@@ -30,10 +30,7 @@ expect "recorded into an instance made after boot" \
 	"grep -q 'bootprof: saved .* from the instance bootprof-[0-9]* (created after boot)' '$con'"
 expect "clock boot" "grep -q '^# clock: boot' '$dump'"
 expect "no initcalls (they ran before the recorder)" "! grep -q 'initcall_' '$dump'"
-# Scheduler events stay when the other task of a switch or wakeup is traced
-# (the kernel's pid filtering keeps them); nothing else of the recorder may.
-expect "the recorder's own I/O and syscalls are filtered out" \
-	"! awk '\$4 == \"bootprof-rec\" && \$5 !~ /^sched_/' '$dump' | grep -q ."
+boot_recorder_checks "" "$TEST_DIR/latest.dat" "$dump"
 inode=$(boot_inode /data/big.bin)
 pid=$(sed -n 's/^TEST-INIT: dd pid \([0-9]*\).*/\1/p' "$con")
 got=$(boot_bytes_added "$dump" "$(printf '%x' "$inode")" "$pid")
