@@ -20,6 +20,7 @@
 
 #include "builtin.h"
 #include "capture/capture.h"
+#include "capture/cpu-use.h"
 #include "capture/stop.h"
 #include "resolve/resolve.h"
 #include "tracefile/tracefile.h"
@@ -325,6 +326,7 @@ int cmd_record(int argc, char **argv)
 	struct record_opts o;
 	struct bp_meta meta;
 	uint64_t start_ns, stop_ns, bytes;
+	struct bp_cpu_use cpu_start;
 	int ncpus, page_size, mounted, write_err, signals_caught = 0, tty;
 	char *stop_reason = NULL;
 	char name[64];
@@ -403,6 +405,7 @@ int cmd_record(int argc, char **argv)
 	start_ns = trace_clock_now(bp_capture_clock(c));
 	if (write_provisional(w, c, &o, &meta, ncpus, page_size, start_ns) < 0)
 		goto out_abort;
+	bp_cpu_use_now(&cpu_start);
 	if (bp_capture_start(c, w) < 0)
 		goto out_abort;
 	start_ns = trace_clock_now(bp_capture_clock(c));
@@ -440,6 +443,7 @@ int cmd_record(int argc, char **argv)
 	xw = NULL;
 	bp_capture_stop(c);
 	stop_ns = trace_clock_now(bp_capture_clock(c));
+	bp_cpu_use_to_meta(&meta, &cpu_start);
 	if (o.cmd && !cmd.reaped) {
 		bp_command_finish(&cmd, END_GRACE_MS);
 		/* Ended by us: it exited after the recording's end. */

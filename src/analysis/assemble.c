@@ -86,6 +86,8 @@ static void copy_header(struct bp_model *m, struct state *s, struct bp_reader *r
 		h->ncpus = mt->ncpus;
 		h->start_ns = mt->start_ns;
 		h->stop_ns = mt->stop_ns;
+		h->recorder_cpu_ns = mt->recorder_cpu_ns;
+		h->system_cpu_ns = mt->system_cpu_ns;
 		if (mt->nunavailable) {
 			h->unavailable = xcalloc(mt->nunavailable, sizeof(char *));
 			for (i = 0; i < mt->nunavailable; i++)

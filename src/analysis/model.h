@@ -486,6 +486,8 @@ struct bp_model_header {
 	unsigned page_size;          /* memory page size (from the filemap formats), bytes */
 	uint64_t start_ns;           /* recording start, 0 when unknown */
 	uint64_t stop_ns;            /* recording stop, 0 when unknown */
+	uint64_t recorder_cpu_ns;    /* the recorder's CPU time, 0 when unknown */
+	uint64_t system_cpu_ns;      /* all CPUs' busy time while recording, 0 when unknown */
 	char **unavailable;          /* events requested but missing on that kernel */
 	size_t nunavailable;
 	char *warnings;              /* reader warnings, one per line, or NULL */

@@ -21,6 +21,7 @@
 
 #include "capture/boot.h"
 #include "capture/capture.h"
+#include "capture/cpu-use.h"
 #include "capture/stop.h"
 #include "resolve/resolve.h"
 #include "tracefile/tracefile.h"
@@ -200,6 +201,7 @@ int bp_boot_record(struct bp_boot_run *r)
 	struct bp_writer *w = NULL;
 	struct bp_reader *reader;
 	struct bp_meta meta;
+	struct bp_cpu_use cpu_start = { 0, 0 };
 	char watch[64];
 	int ncpus, page_size, mounted, write_err, ret = -1;
 
@@ -226,6 +228,9 @@ int bp_boot_record(struct bp_boot_run *r)
 			goto out_abort;
 	}
 	meta.start_ns = r->attached ? 0 : boottime_ns();
+	/* The boot buffer's events began at boot: the system's CPU time too. */
+	if (!r->attached)
+		bp_cpu_use_now(&cpu_start);
 	/* Which process each thread belongs to, for threads made before the events. */
 	if (bp_resolve_tasks(&meta, "/proc") < 0)
 		warn(r, "%s", bp_last_error());
@@ -237,6 +242,7 @@ int bp_boot_record(struct bp_boot_run *r)
 	xw = NULL;
 	bp_capture_stop(c);
 	meta.stop_ns = boottime_ns();
+	bp_cpu_use_to_meta(&meta, &cpu_start);
 	write_err = bp_capture_write_error(c);
 	r->bytes = bp_capture_bytes(c);
 

@@ -373,6 +373,10 @@ char *bp_meta_serialize(const struct bp_meta *m, size_t *len)
 		sb_printf(&sb, "command_start_ns %llu\n", (unsigned long long)m->command_start_ns);
 		sb_printf(&sb, "command_end_ns %llu\n", (unsigned long long)m->command_end_ns);
 	}
+	if (m->system_cpu_ns) {
+		sb_printf(&sb, "recorder_cpu_ns %llu\n", (unsigned long long)m->recorder_cpu_ns);
+		sb_printf(&sb, "system_cpu_ns %llu\n", (unsigned long long)m->system_cpu_ns);
+	}
 	sb_puts(&sb, "end\n");
 	*len = sb.len;
 	return sb.buf;
@@ -709,6 +713,10 @@ static int parse_record(struct bp_meta *m, struct line *l, int *seen_stamps)
 		return take_u64(l, &m->command_start_ns);
 	if (!strcmp(key, "command_end_ns"))
 		return take_u64(l, &m->command_end_ns);
+	if (!strcmp(key, "recorder_cpu_ns"))
+		return take_u64(l, &m->recorder_cpu_ns);
+	if (!strcmp(key, "system_cpu_ns"))
+		return take_u64(l, &m->system_cpu_ns);
 	/* A key from a later format: skip it, but only if it looks like a key. */
 	for (; *key; key++) {
 		if (!((*key >= 'a' && *key <= 'z') || *key == '_' || *key == '-'))

@@ -97,6 +97,10 @@ struct bp_meta {
 	int command_status;        /* wait status as waitpid() gave it; -1 unknown */
 	uint64_t command_start_ns; /* recording clock at fork, 0 unknown */
 	uint64_t command_end_ns;   /* recording clock at exit, 0 unknown */
+
+	/* What recording cost: the recorder's CPU time, and all CPUs' busy time meanwhile. */
+	uint64_t recorder_cpu_ns;  /* 0 unknown */
+	uint64_t system_cpu_ns;    /* 0 unknown */
 };
 
 void bp_meta_init(struct bp_meta *m);

@@ -8,7 +8,9 @@
  *   "recording": { "file", "hostname", "kernel_release", "kernel_version",
  *                  "machine", "cmdline", "clock", "command", "stop_reason":
  *                  string|null, "ncpus", "page_size", "start_ns", "stop_ns":
- *                  int, "unavailable_events": [string], "not_recorded":
+ *                  int, "recorder_cpu_ns", "system_cpu_ns": int|null (the
+ *                  recorder's CPU time; all CPUs' busy time while recording),
+ *                  "unavailable_events": [string], "not_recorded":
  *                  [string: sched|wakeup|fork|syscalls|filemap|access|delete|block],
  *                  "not_on_kernel": [string] (the subset the kernel lacks),
  *                  "warnings": string|null },
@@ -101,6 +103,13 @@ static void recording(struct bp_json *j, const struct bp_model *m, const struct 
 	bp_json_u64(j, "page_size", h->page_size);
 	bp_json_u64(j, "start_ns", h->start_ns);
 	bp_json_u64(j, "stop_ns", h->stop_ns);
+	if (h->system_cpu_ns) {
+		bp_json_u64(j, "recorder_cpu_ns", h->recorder_cpu_ns);
+		bp_json_u64(j, "system_cpu_ns", h->system_cpu_ns);
+	} else {
+		bp_json_null(j, "recorder_cpu_ns");
+		bp_json_null(j, "system_cpu_ns");
+	}
 	bp_json_array_begin(j, "unavailable_events");
 	for (i = 0; i < h->nunavailable; i++) {
 		bp_json_string(j, NULL, h->unavailable[i]);

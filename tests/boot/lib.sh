@@ -408,6 +408,7 @@ boot_main_test() {
 	fi
 	boot_syscall_checks "$series" "$dump" "$con"
 	boot_recorder_checks "$series: " "$TEST_DIR/latest.dat" "$dump"
+	boot_recorder_cost "$series" "$TEST_DIR/latest.dat"
 	[ -n "$BOOT_READ_BPS" ] && boot_truth_checks "$series" "$dump" "$con"
 	expect "$series: the boot buffer is gone afterwards" \
 		"grep -q 'TEST-INIT: instances \[\]' '$con' && grep -q 'TEST-INIT: top-level events \[\]' '$con'"
@@ -437,6 +438,18 @@ boot_recorder_checks() {
 	expect "$1the report leaves the recorder out" \
 		"'$BOOTPROF' report --all --format json '$2' >'$TEST_DIR/all.json' &&
 		 jq -e '[.processes[] | select(.comm | startswith(\"bootprof\"))] | length == 0' '$TEST_DIR/all.json'"
+}
+
+# What the recorder cost during the boot: its CPU time beside the busy time
+# of all CPUs since boot, and per 1000 events (bench/ compares it with a
+# live recording).
+boot_recorder_cost() {
+	set -- "$1" $("$BOOTPROF" dump --meta "$2" |
+		sed -n 's/^# recorder cpu: \([0-9]*\) ns of \([0-9]*\) ns busy$/\1 \2/p') \
+		$("$BOOTPROF" report --format json "$2" | jq '.totals.events_total')
+	[ $# -ge 4 ] && [ "$3" -gt 0 ] &&
+		echo "# recorder CPU: $(($2 / 1000000)) ms of $(($3 / 1000000)) ms busy ($(($2 * 1000 / $3)) per mille), $(($2 / ($4 / 1000 + 1) / 1000)) us per 1000 of $4 events"
+	expect "$1: the recorder's CPU time is in the recording, below the boot's" "[ $# -ge 4 ] && [ '$2' -gt 0 ] && [ '$2' -lt '$3' ]"
 }
 
 # The reader's schedstat truth against the recording, and kernel threads

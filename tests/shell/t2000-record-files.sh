@@ -162,3 +162,18 @@ expect 'tiny buffer: record exits 0' "[ $? = 0 ] || { cat '$TEST_DIR/small.err';
 expect 'tiny buffer: lost events warned about' "grep -q 'warning: [0-9]* events lost' '$TEST_DIR/small.err'"
 expect 'tiny buffer: lost events in the metadata' \
 	"$BOOTPROF dump --meta '$TEST_DIR/small.dat' | grep -q '^# lost events: [1-9]'"
+
+# What the recorder cost: its own CPU time beside the machine's, in the
+# recording; never more than the whole record command (and its child) used
+# by getrusage's account as time(1) reports it.
+/usr/bin/time -o "$TEST_DIR/time" -f '%U %S' $BOOTPROF_FAST record -o "$TEST_DIR/cost.dat" -- \
+	sh -c "cat $D/one-mib $D/odd-12345 >/dev/null" 2>"$TEST_DIR/cost.err"
+total_ns=$(awk '{ printf "%d", ($1 + $2) * 1e9 + 1e7 }' "$TEST_DIR/time")
+$BOOTPROF dump --meta "$TEST_DIR/cost.dat" >"$TEST_DIR/cost.meta" 2>&1
+set -- $(sed -n 's/^# recorder cpu: \([0-9]*\) ns of \([0-9]*\) ns busy$/\1 \2/p' "$TEST_DIR/cost.meta")
+echo "# recorder: ${1:-?} ns CPU of ${2:-?} ns busy; record and its command: $total_ns ns (+10 ms of rounding)"
+expect 'recorder cost: its CPU time is in the recording, above 0 and within what time(1) saw' \
+	"[ -n '$1' ] && [ '$1' -gt 0 ] && [ '$1' -le '$total_ns' ] && [ '$1' -le '$2' ]"
+expect 'recorder cost: the report says it, and JSON has it' \
+	"$BOOTPROF report '$TEST_DIR/cost.dat' | grep -q '^recorder: .* CPU, [0-9.]*% of the CPU time used while recording' &&
+	 $BOOTPROF report --format json '$TEST_DIR/cost.dat' | jq -e '.recording.recorder_cpu_ns == $1 and .recording.system_cpu_ns == $2'"

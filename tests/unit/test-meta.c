@@ -50,6 +50,8 @@ static void fill(struct bp_meta *m)
 	m->command_status = 0; /* exit 0 must survive: it is not "unknown" */
 	m->command_start_ns = 5;
 	m->command_end_ns = 6000000000ULL;
+	m->recorder_cpu_ns = 31000000;
+	m->system_cpu_ns = 4200000000ULL;
 }
 
 static void test_find_and_lost(void **state)
@@ -108,6 +110,8 @@ static void assert_same(const struct bp_meta *a, const struct bp_meta *b)
 	assert_int_equal(a->page_size, b->page_size);
 	assert_true(a->start_ns == b->start_ns);
 	assert_true(a->stop_ns == b->stop_ns);
+	assert_true(a->recorder_cpu_ns == b->recorder_cpu_ns);
+	assert_true(a->system_cpu_ns == b->system_cpu_ns);
 	assert_int_equal(a->nevents, b->nevents);
 	for (i = 0; i < a->nevents; i++)
 		assert_string_equal(a->events[i], b->events[i]);
