@@ -41,9 +41,9 @@ static const struct bp_cmd commands[] = {
 	CMD_LEGACY(replay, "preload a readahead pack into the page cache"),
 	CMD(chart, "draw the bootchart of a recording as one SVG"),
 	CMD(export, "write a recording as a Chrome/Perfetto trace (JSON)"),
-	CMD_LEGACY(diff, "what changed between two recordings, or two groups of them"),
-	CMD_LEGACY(check, "check a recording against a budget file (exit 1 when over)"),
-	CMD_LEGACY(db, "add recordings to an SQLite database of many boots, or export it"),
+	CMD(diff, "what changed between two recordings, or two groups of them"),
+	CMD(check, "check a recording against a budget file (exit 1 when over)"),
+	CMD(db, "add recordings to an SQLite database of many boots, or export it"),
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
