@@ -617,6 +617,10 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	file = argc ? argv[0] : bp_default_recording();
+	if (!file) {
+		rc = bp_error_last();
+		goto out;
+	}
 	so.specs = bf.specs;
 	so.nspecs = bf.nspecs;
 	s = bp_summary_load(file, &so);

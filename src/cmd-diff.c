@@ -474,6 +474,10 @@ int cmd_diff(int argc, char **argv)
 	if (!nb) {
 		before[nb++] = argv[0];
 		after[na++] = argc == 2 ? argv[1] : bp_default_recording();
+		if (!after[0]) {
+			rc = bp_error_last();
+			goto out;
+		}
 	}
 	if (top < 0)
 		top = strcmp(format, "json") ? DEFAULT_TOP : 0;

@@ -76,7 +76,9 @@ if [ -e /var/log/bootprof/latest.dat ]; then
 else
 	mkdir "$TEST_DIR/empty" "$TEST_DIR/here"
 	cp "$F" "$TEST_DIR/here/bootprof.dat"
-	for c in 'report' 'top --batch' 'dump'; do
+	echo 'bytes total 1G' >"$TEST_DIR/budget"
+	for c in 'report' 'top --batch' 'dump' "check -b $TEST_DIR/budget" "diff $F" 'chart -o -' \
+		'export -f chrome -o -' 'readahead'; do
 		expect "$c with no recording: exit 1, one line naming what was tried and 'bootprof record'" \
 			"cd '$TEST_DIR/empty' && '$B' $c >/dev/null 2>'$TEST_DIR/e'; test \$? = 1 &&
 			 test \$(wc -l <'$TEST_DIR/e') = 1 &&
