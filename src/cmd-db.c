@@ -570,7 +570,7 @@ int cmd_db(int argc, char **argv)
 		OPT_END(),
 	};
 
-	/* The subcommand is the first argument; its options may come after it. */
+	/* The first argument that is not an option is the subcommand. */
 	argc = bp_parse_options(argc, argv, options, &db_usage, 0, &rc);
 	if (argc < 0)
 		goto out;
