@@ -20,14 +20,9 @@ struct bp_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *summary;
-	/* Commands still parsing with getopt: their usage text, else NULL. */
-	const char *legacy_usage;
-	const struct option *legacy_options; /* and their getopt table */
 };
 
-#define CMD(n, s) { #n, cmd_##n, s, NULL, NULL }
-/* A command not yet converted to an option table (see builtin.h). */
-#define CMD_LEGACY(n, s) { #n, cmd_##n, s, cmd_##n##_usage, cmd_##n##_options }
+#define CMD(n, s) { #n, cmd_##n, s }
 
 static const struct bp_cmd commands[] = {
 	CMD(record, "record boot I/O tracepoints into a trace.dat recording"),
@@ -37,13 +32,13 @@ static const struct bp_cmd commands[] = {
 	CMD(report, "report I/O wait and reads per process and per file"),
 	CMD(top, "interactive view of a recording, or of the live system"),
 	CMD(dump, "print the raw events of a recording, one per line"),
-	CMD_LEGACY(readahead, "make a readahead pack of the pages a recording used"),
-	CMD_LEGACY(replay, "preload a readahead pack into the page cache"),
-	CMD_LEGACY(chart, "draw the bootchart of a recording as one SVG"),
-	CMD_LEGACY(export, "write a recording as a Chrome/Perfetto trace (JSON)"),
-	CMD_LEGACY(diff, "what changed between two recordings, or two groups of them"),
-	CMD_LEGACY(check, "check a recording against a budget file (exit 1 when over)"),
-	CMD_LEGACY(db, "add recordings to an SQLite database of many boots, or export it"),
+	CMD(readahead, "make a readahead pack of the pages a recording used"),
+	CMD(replay, "preload a readahead pack into the page cache"),
+	CMD(chart, "draw the bootchart of a recording as one SVG"),
+	CMD(export, "write a recording as a Chrome/Perfetto trace (JSON)"),
+	CMD(diff, "what changed between two recordings, or two groups of them"),
+	CMD(check, "check a recording against a budget file (exit 1 when over)"),
+	CMD(db, "add recordings to an SQLite database of many boots, or export it"),
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -140,69 +135,7 @@ static int print_cmd_usage(const struct bp_cmd *cmd)
 {
 	char *argv[] = { (char *)cmd->name, (char *)"-h", NULL };
 
-	if (cmd->legacy_usage) {
-		fputs(cmd->legacy_usage, stdout);
-		return bp_finish_stdout(0);
-	}
 	return bp_finish_stdout(cmd->fn(2, argv));
-}
-
-/* The value name the usage text gives "--NAME VALUE" (or "--NAME=VALUE"); else ARG. */
-static void print_value_name(const char *usage, const char *name)
-{
-	size_t n = strlen(name), len;
-	const char *p;
-
-	for (p = strstr(usage, "--"); p; p = strstr(p + 2, "--")) {
-		if (strncmp(p + 2, name, n) || (p[2 + n] != ' ' && p[2 + n] != '='))
-			continue;
-		p += 3 + n;
-		len = strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_.=:-0123456789abcdefghijklmnopqrstuvwxyz");
-		if (len && *p >= 'A' && *p <= 'Z') {
-			printf("%.*s", (int)len, p);
-			return;
-		}
-	}
-	printf("ARG");
-}
-
-/*
- * --completion-helper and --list-opts of a command still parsing with
- * getopt, in the option tables' format (util/parse-options.h), derived from
- * its getopt table: the completions treat every command alike.
- */
-static int print_legacy_options(const struct bp_cmd *cmd, int helper)
-{
-	const struct option *o;
-
-	for (o = cmd->legacy_options; o->name; o++) {
-		if (!strcmp(o->name, "help"))
-			continue;
-		if (!helper) {
-			printf("--%s\n", o->name);
-			continue;
-		}
-		/* getopt's val is not always the short option: long names only. */
-		printf("opt\t\t--%s\t", o->name);
-		if (o->has_arg != no_argument)
-			print_value_name(cmd->legacy_usage, o->name);
-		printf("\t\n");
-	}
-	/* A usage that names a FILE takes recordings. */
-	if (helper && strstr(cmd->legacy_usage, "FILE"))
-		printf("arg\t@recording\n");
-	return bp_finish_stdout(0);
-}
-
-static int run_cmd(const struct bp_cmd *cmd, int argc, char **argv)
-{
-	if (cmd->legacy_usage && argc > 1 &&
-	    (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
-		return print_cmd_usage(cmd);
-	if (cmd->legacy_usage && argc > 1 && (!strcmp(argv[1], "--completion-helper") ||
-					      !strcmp(argv[1], "--list-opts")))
-		return print_legacy_options(cmd, !strcmp(argv[1], "--completion-helper"));
-	return bp_finish_stdout(cmd->fn(argc, argv));
 }
 
 /* The inode of the initial PID namespace (PROC_PID_INIT_INO, fixed since Linux 3.8). */
@@ -296,5 +229,5 @@ int main(int argc, char **argv)
 	cmd = find_cmd(argv[1]);
 	if (!cmd)
 		return unknown_command(argv[1]);
-	return run_cmd(cmd, argc - 1, argv + 1);
+	return bp_finish_stdout(cmd->fn(argc - 1, argv + 1));
 }

@@ -18,8 +18,7 @@
  * prints the usage to stdout and the command returns 0 before doing
  * anything else.
  *
- * The option table (src/util/parse-options.h), and how to convert a
- * command that still has a getopt_long table, a usage string and a switch:
+ * The option table (src/util/parse-options.h):
  *
  *	static const char *const synopsis[] = {
  *		"bootprof NAME [-o FILE] [FILE]",	// the usage line(s), no "usage: "
@@ -27,7 +26,7 @@
  *	};
  *	static const struct bp_usage usage = {
  *		"NAME", synopsis,
- *		"What the command does (the paragraph of the old usage text).\n",
+ *		"What the command does.\n",
  *		NULL,			// text after the options, or NULL
  *		"@recording",		// completion of the arguments (FILE)
  *	};
@@ -37,12 +36,11 @@
  *		const char *output = NULL;
  *		int force = 0, status;
  *		const struct bp_option options[] = {
- *			// one row per old `case`: the old usage line's words
  *			OPT_STRING_C('o', "output", &output, "FILE", "the output", "@file"),
  *			OPT_FLAG('f', "force", &force, "replace an existing FILE"),
- *			// a case that checked its value: a callback that
- *			// returns -1 after bp_set_error("bad --top '%s'", arg)
- *			OPT_CALLBACK(0, "top", &top, "N", "rows per list", parse_top),
+ *			// a value to check: a callback that returns
+ *			// bp_option_fail("invalid --top '%s'", arg)
+ *			OPT_CALLBACK(0, "top", &top, "N", "rows per list", opt_top),
  *			OPT_END(),
  *		};
  *
@@ -52,23 +50,9 @@
  *		// argv[0..argc-1]: the arguments that are not options
  *		...
  *	}
- *
- * Then delete cmd_NAME_usage[], cmd_NAME_options[] and the switch, and
- * turn the row CMD_LEGACY(NAME, ...) into CMD(NAME, ...). Until then a
- * command declared with BP_DECLARE_LEGACY_CMD and listed with
- * CMD_LEGACY() keeps working: the dispatcher prints its usage string for
- * -h and `help NAME`.
  */
 
-/* Commands not yet converted still parse with getopt_long. */
-#include <getopt.h>
-
 #define BP_DECLARE_CMD(name) int cmd_##name(int argc, char **argv)
-
-#define BP_DECLARE_LEGACY_CMD(name)                \
-	int cmd_##name(int argc, char **argv);     \
-	extern const char cmd_##name##_usage[];    \
-	extern const struct option cmd_##name##_options[]
 
 BP_DECLARE_CMD(record);
 BP_DECLARE_CMD(init);
@@ -77,12 +61,12 @@ BP_DECLARE_CMD(collect);
 BP_DECLARE_CMD(report);
 BP_DECLARE_CMD(top);
 BP_DECLARE_CMD(dump);
-BP_DECLARE_LEGACY_CMD(readahead);
-BP_DECLARE_LEGACY_CMD(replay);
-BP_DECLARE_LEGACY_CMD(chart);
-BP_DECLARE_LEGACY_CMD(export);
-BP_DECLARE_LEGACY_CMD(diff);
-BP_DECLARE_LEGACY_CMD(check);
-BP_DECLARE_LEGACY_CMD(db);
+BP_DECLARE_CMD(readahead);
+BP_DECLARE_CMD(replay);
+BP_DECLARE_CMD(chart);
+BP_DECLARE_CMD(export);
+BP_DECLARE_CMD(diff);
+BP_DECLARE_CMD(check);
+BP_DECLARE_CMD(db);
 
 #endif

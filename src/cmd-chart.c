@@ -12,36 +12,24 @@
 #include "builtin.h"
 #include "util/default-file.h"
 #include "util/error.h"
+#include "util/parse-options.h"
 #include "views/svg.h"
 #include "views/timeline.h"
 
+static const char *const chart_synopsis[] = {
+	"bootprof chart [options] [FILE] -o OUT.svg",
+	NULL,
+};
 
-const char cmd_chart_usage[] =
-	"usage: bootprof chart [options] [FILE] -o OUT.svg\n"
-	"\n"
+static const struct bp_usage chart_usage = {
+	"chart",
+	chart_synopsis,
 	"Draw the bootchart of a recording as one self-contained SVG: CPU and disk,\n"
 	"one lane per process (running, I/O wait, other uninterruptible sleep,\n"
-	"sleeping), services, initcalls and the boot's phases. FILE defaults to\n"
-	BP_LATEST_RECORDING ", else ./" BP_LOCAL_RECORDING ".\n"
-	"\n"
-	"  -o, --output FILE    the SVG ('-' for stdout); required\n"
-	"      --since T        start of the chart, from its 0 (kernel start for a boot\n"
-	"                       recording, else the recording's start): 2, 1.5s, 300ms\n"
-	"      --until T        end of the chart, from its 0\n"
-	"      --min-wait T     fold processes with less I/O wait into one \"others\" lane\n"
-	"      --min-bytes N    fold processes that read less (4096, 64k, 1M) likewise\n"
-	"      --force          overwrite OUT\n"
-	"  -h, --help           this text\n";
-
-const struct option cmd_chart_options[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "since", required_argument, NULL, 'S' },
-	{ "until", required_argument, NULL, 'U' },
-	{ "min-wait", required_argument, NULL, 'W' },
-	{ "min-bytes", required_argument, NULL, 'B' },
-	{ "force", no_argument, NULL, 'F' },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 }
+	"sleeping), services, initcalls and the boot's phases.\n"
+	BP_DEFAULT_RECORDING_TEXT,
+	NULL,
+	"@recording",
 };
 
 int cmd_chart(int argc, char **argv)
@@ -52,53 +40,37 @@ int cmd_chart(int argc, char **argv)
 	struct bp_chart *chart = NULL;
 	struct bp_model *m = NULL;
 	const char *output = NULL;
-	int c, force = 0, rc = BP_EXIT_FAILURE;
+	int force = 0, status, rc = BP_EXIT_FAILURE;
 	FILE *out;
+	const struct bp_option options[] = {
+		OPT_STRING_C('o', "output", &output, "FILE", "the SVG ('-' for stdout); required",
+			     "@file"),
+		OPT_CALLBACK(0, "since", &range, "T",
+			     "start of the chart, from its 0 (kernel start for a boot\n"
+			     "recording, else the recording's start): 2, 1.5s, 300ms",
+			     bp_timeline_opt_range),
+		OPT_CALLBACK(0, "until", &range, "T", "end of the chart, from its 0",
+			     bp_timeline_opt_range),
+		OPT_CALLBACK(0, "min-wait", &o.min_wait_ns, "T",
+			     "fold processes with less I/O wait into one \"others\" lane",
+			     bp_timeline_opt_ns),
+		OPT_CALLBACK(0, "min-bytes", &o.min_bytes, "N",
+			     "fold processes that read less (4096, 64k, 1M) likewise",
+			     bp_timeline_opt_size),
+		OPT_FLAG(0, "force", &force, "overwrite OUT"),
+		OPT_END(),
+	};
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", cmd_chart_options, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
-		case 'S':
-			if (bp_parse_ns(optarg, &range.since_ns))
-				return bp_usage_error("chart", "invalid --since '%s'", optarg);
-			range.has_since = 1;
-			break;
-		case 'U':
-			if (bp_parse_ns(optarg, &range.until_ns))
-				return bp_usage_error("chart", "invalid --until '%s'", optarg);
-			range.has_until = 1;
-			break;
-		case 'W':
-			if (bp_parse_ns(optarg, &o.min_wait_ns))
-				return bp_usage_error("chart", "invalid --min-wait '%s'", optarg);
-			break;
-		case 'B':
-			if (bp_parse_size(optarg, &o.min_bytes))
-				return bp_usage_error("chart", "invalid --min-bytes '%s'", optarg);
-			break;
-		case 'F':
-			force = 1;
-			break;
-		case 'h':
-			fputs(cmd_chart_usage, stdout);
-			return 0;
-		case ':':
-			return bp_usage_error("chart", "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return bp_usage_error("chart", "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (argc - optind > 1)
+	argc = bp_parse_options(argc, argv, options, &chart_usage, 0, &status);
+	if (argc < 0)
+		return status;
+	if (argc > 1)
 		return bp_usage_error("chart", "too many arguments");
 	if (!output)
 		return bp_usage_error("chart", "no output: give -o OUT.svg (or -o - for stdout)");
 	if (range.has_since && range.has_until && range.until_ns <= range.since_ns)
 		return bp_usage_error("chart", "--until is not after --since");
-	o.file = optind < argc ? argv[optind] : bp_default_recording();
+	o.file = argc ? argv[0] : bp_default_recording();
 	if (!o.file)
 		return bp_error_last();
 

@@ -16,36 +16,28 @@
 #include "builtin.h"
 #include "util/default-file.h"
 #include "util/error.h"
+#include "util/parse-options.h"
 #include "util/xalloc.h"
 #include "views/format.h"
 
 #define MAX_LINE 4096
 
-const char cmd_check_usage[] =
-	"usage: bootprof check [options] --budget FILE [FILE]\n"
-	"\n"
+static const char *const check_synopsis[] = {
+	"bootprof check [options] --budget FILE [FILE]",
+	NULL,
+};
+
+static const struct bp_usage check_usage = {
+	"check",
+	check_synopsis,
 	"Check a recording against a budget file (see bootprof-budget(5)): one\n"
 	"line per limit, e.g. 'phase kernel 2s', 'process zygote* io_wait 5s',\n"
 	"'file /system/framework/*.jar bytes 50M', 'never_used share 10%'.\n"
 	"Exit 0 when every limit holds, 1 when one is over, 2 for a bad budget file.\n"
 	"The recording, FILE, defaults to /var/log/bootprof/latest.dat, else\n"
-	"./bootprof.dat.\n"
-	"\n"
-	"  -b, --budget FILE    the budget file (required)\n"
-	"  -f, --format FMT     text (default), tap or junit\n"
-	"      --phase NAME=END a phase ending at END: exec:PROG, file:PATH\n"
-	"                       or service:UNIT (repeatable; also in budgets)\n"
-	"      --all            every process of a `record -- CMD` recording, not only\n"
-	"                       CMD's process tree\n"
-	"  -h, --help           this text\n";
-
-const struct option cmd_check_options[] = {
-	{ "budget", required_argument, NULL, 'b' },
-	{ "format", required_argument, NULL, 'f' },
-	{ "phase", required_argument, NULL, 'P' },
-	{ "all", no_argument, NULL, 'a' },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 }
+	"./bootprof.dat.\n",
+	NULL,
+	"@recording",
 };
 
 enum unit { U_TIME, U_BYTES, U_COUNT, U_PERCENT };
@@ -585,44 +577,33 @@ int cmd_check(int argc, char **argv)
 	struct bp_summary *s = NULL;
 	struct outcome *o = NULL;
 	const char *budget = NULL, *format = "text", *file;
-	char *cli_phases[32];
-	size_t ncli = 0, i;
-	int c, rc = BP_EXIT_FAILURE;
+	const char *cli_phases[32];
+	struct bp_string_list phases = { cli_phases, 0, sizeof(cli_phases) / sizeof(cli_phases[0]) };
+	size_t i;
+	int status, rc = BP_EXIT_FAILURE;
+	const struct bp_option options[] = {
+		OPT_STRING_C('b', "budget", &budget, "FILE", "the budget file (required)", "@file"),
+		OPT_STRING_C('f', "format", &format, "FMT", "text (default), tap or junit",
+			     "text tap junit"),
+		OPT_STRING_LIST(0, "phase", &phases, "NAME=END",
+				"a phase ending at END: exec:PROG, file:PATH\n"
+				"or service:UNIT (repeatable; also in budgets)", NULL),
+		OPT_FLAG(0, "all", &so.all,
+			 "every process of a `record -- CMD` recording, not only\n"
+			 "CMD's process tree"),
+		OPT_END(),
+	};
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":b:f:h", cmd_check_options, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			budget = optarg;
-			break;
-		case 'f':
-			format = optarg;
-			break;
-		case 'P':
-			if (ncli == sizeof(cli_phases) / sizeof(cli_phases[0]))
-				return bp_usage_error("check", "too many --phase");
-			cli_phases[ncli++] = optarg;
-			break;
-		case 'a':
-			so.all = 1;
-			break;
-		case 'h':
-			fputs(cmd_check_usage, stdout);
-			return 0;
-		case ':':
-			return bp_usage_error("check", "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return bp_usage_error("check", "unknown option '%s'", argv[optind - 1]);
-		}
-	}
+	argc = bp_parse_options(argc, argv, options, &check_usage, 0, &status);
+	if (argc < 0)
+		return status;
 	if (!budget)
 		return bp_usage_error("check", "--budget FILE is required");
-	if (argc - optind > 1)
+	if (argc > 1)
 		return bp_usage_error("check", "too many arguments");
 	if (strcmp(format, "text") && strcmp(format, "tap") && strcmp(format, "junit"))
 		return bp_usage_error("check", "unknown format '%s'", format);
-	for (i = 0; i < ncli; i++) {
+	for (i = 0; i < phases.n; i++) {
 		BP_GROW(bf.specs, bf.nspecs, bf.cspecs);
 		if (bp_phase_spec_parse(cli_phases[i], &bf.specs[bf.nspecs])) {
 			rc = bp_usage_error("check", "%s", bp_last_error());
@@ -635,7 +616,11 @@ int cmd_check(int argc, char **argv)
 		rc = BP_EXIT_USAGE;
 		goto out;
 	}
-	file = optind < argc ? argv[optind] : bp_default_recording();
+	file = argc ? argv[0] : bp_default_recording();
+	if (!file) {
+		rc = bp_error_last();
+		goto out;
+	}
 	so.specs = bf.specs;
 	so.nspecs = bf.nspecs;
 	s = bp_summary_load(file, &so);

@@ -19,39 +19,31 @@
 #include "analysis/summary.h"
 #include "builtin.h"
 #include "util/error.h"
+#include "util/parse-options.h"
 #include "util/xalloc.h"
 #include "views/format.h"
 
 #define SCHEMA_VERSION 1
 #define MAX_PHASES 32
 
-const char cmd_db_usage[] =
-	"usage: bootprof db add [--phase NAME=...] [--all] DB FILE...\n"
-	"   or: bootprof db export [--format FMT] DB TABLE\n"
-	"   or: bootprof db schema [--clickhouse]\n"
-	"\n"
+static const char *const db_synopsis[] = {
+	"bootprof db add [--phase NAME=END] [--all] DB FILE...",
+	"bootprof db export [--format FMT] DB TABLE",
+	"bootprof db schema [--clickhouse]",
+	NULL,
+};
+
+static const struct bp_usage db_usage = {
+	"db",
+	db_synopsis,
 	"A database of many boots: 'add' appends recordings to the SQLite database DB\n"
 	"(created when missing), one transaction each; a recording already in it (same\n"
 	"content) or one that cannot be read is refused with one line and leaves the\n"
 	"database unchanged. 'export' writes one table (recordings, phases, processes,\n"
 	"files, services) as CSV or JSON Lines, for a warehouse. 'schema' prints the\n"
-	"tables (see bootprof-db(1)).\n"
-	"\n"
-	"      --phase NAME=END add: a phase ending at END: exec:PROG, file:PATH\n"
-	"                       or service:UNIT (repeatable)\n"
-	"      --all            add: every process of a `record -- CMD` recording, not\n"
-	"                       only CMD's process tree\n"
-	"  -f, --format FMT     export: CSV (the default, csv) or JSON Lines (jsonl)\n"
-	"      --clickhouse     schema: ClickHouse CREATE TABLE statements instead\n"
-	"  -h, --help           this text\n";
-
-const struct option cmd_db_options[] = {
-	{ "phase", required_argument, NULL, 'P' },
-	{ "format", required_argument, NULL, 'f' },
-	{ "clickhouse", no_argument, NULL, 'C' },
-	{ "all", no_argument, NULL, 'a' },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 }
+	"tables (see bootprof-db(1)).\n",
+	NULL,
+	"@recording",
 };
 
 static const char schema_sql[] =
@@ -559,72 +551,52 @@ static int db_export(int argc, char **argv, const char *format)
 int cmd_db(int argc, char **argv)
 {
 	struct bp_phase_spec specs[MAX_PHASES];
+	struct bp_phase_spec_list phases = { specs, 0, MAX_PHASES };
 	struct bp_summary_opts so = { 0 };
 	const char *format = "csv", *sub;
-	size_t nspecs = 0, i;
-	int c, clickhouse = 0, rc = BP_EXIT_USAGE;
+	size_t i;
+	int clickhouse = 0, rc;
+	const struct bp_option options[] = {
+		OPT_CALLBACK(0, "phase", &phases, "NAME=END",
+			     "add: a phase ending at END: exec:PROG, file:PATH\n"
+			     "or service:UNIT (repeatable)", bp_phase_spec_opt),
+		OPT_FLAG(0, "all", &so.all,
+			 "add: every process of a `record -- CMD` recording, not\n"
+			 "only CMD's process tree"),
+		OPT_STRING_C('f', "format", &format, "FMT",
+			     "export: CSV (the default, csv) or JSON Lines (jsonl)", "csv jsonl"),
+		OPT_FLAG(0, "clickhouse", &clickhouse,
+			 "schema: ClickHouse CREATE TABLE statements instead"),
+		OPT_END(),
+	};
 
-	optind = 0;
-	opterr = 0;
-	/* "+": options after the subcommand word, as for the command itself. */
-	if (argc < 2)
-		return bp_usage_error("db", "give a subcommand: add, export or schema");
-	sub = argv[1];
-	argc--;
-	argv++;
-	while ((c = getopt_long(argc, argv, ":f:h", cmd_db_options, NULL)) != -1) {
-		switch (c) {
-		case 'P':
-			if (nspecs == MAX_PHASES) {
-				rc = bp_usage_error("db", "too many --phase");
-				goto out;
-			}
-			if (bp_phase_spec_parse(optarg, &specs[nspecs])) {
-				rc = bp_usage_error("db", "%s", bp_last_error());
-				goto out;
-			}
-			nspecs++;
-			break;
-		case 'f':
-			format = optarg;
-			break;
-		case 'C':
-			clickhouse = 1;
-			break;
-		case 'a':
-			so.all = 1;
-			break;
-		case 'h':
-			fputs(cmd_db_usage, stdout);
-			rc = 0;
-			goto out;
-		case ':':
-			rc = bp_usage_error("db", "option '%s' needs a value", argv[optind - 1]);
-			goto out;
-		default:
-			rc = bp_usage_error("db", "unknown option '%s'", argv[optind - 1]);
-			goto out;
-		}
+	/* The first argument that is not an option is the subcommand. */
+	argc = bp_parse_options(argc, argv, options, &db_usage, 0, &rc);
+	if (argc < 0)
+		goto out;
+	if (!argc) {
+		rc = bp_usage_error("db", "give a subcommand: add, export or schema");
+		goto out;
 	}
+	sub = argv[0];
 	so.specs = specs;
-	so.nspecs = nspecs;
+	so.nspecs = phases.n;
 	if (!strcmp(sub, "add")) {
-		rc = db_add(argc - optind, argv + optind, &so);
+		rc = db_add(argc - 1, argv + 1, &so);
 	} else if (!strcmp(sub, "export")) {
-		rc = db_export(argc - optind, argv + optind, format);
+		rc = db_export(argc - 1, argv + 1, format);
 	} else if (!strcmp(sub, "schema")) {
-		if (argc - optind)
+		if (argc > 1)
 			rc = bp_usage_error("db", "schema takes no argument");
 		else {
 			fputs(clickhouse ? clickhouse_sql : schema_sql, stdout);
 			rc = 0;
 		}
 	} else {
-		rc = bp_usage_error("db", sub[0] == '-' ? "unknown option '%s'" :
-				     "unknown subcommand '%s' (add, export, schema)", sub);
+		rc = bp_usage_error("db", "unknown subcommand '%s' (add, export, schema)", sub);
 	}
 out:
-	for (i = 0; i < nspecs; i++)
+	for (i = 0; i < phases.n; i++)
 		bp_phase_spec_release(&specs[i]);
 	return rc;
 }

@@ -14,6 +14,7 @@
 #include "builtin.h"
 #include "util/default-file.h"
 #include "util/error.h"
+#include "util/parse-options.h"
 #include "util/xalloc.h"
 #include "views/format.h"
 
@@ -21,41 +22,24 @@
 #define MAX_PHASES 32
 #define MAX_GLOBS 64
 
-const char cmd_diff_usage[] =
-	"usage: bootprof diff [options] FILE [FILE]\n"
-	"   or: bootprof diff [options] --before GLOB --after GLOB\n"
-	"\n"
+static const char *const diff_synopsis[] = {
+	"bootprof diff [options] FILE [FILE]",
+	"bootprof diff [options] --before GLOB --after GLOB",
+	NULL,
+};
+
+static const struct bp_usage diff_usage = {
+	"diff",
+	diff_synopsis,
 	"What changed from the first recording to the second (default: the latest,\n"
 	"/var/log/bootprof/latest.dat, else ./bootprof.dat): phases, processes\n"
 	"(matched by comm and exec path), files (by path) and services; per row the\n"
 	"before, after and change of I/O wait, bytes read and wall span; new and\n"
 	"gone rows; sorted by absolute change. Two groups compare medians, and flag\n"
 	"a change (*) only when every after-recording lies outside the\n"
-	"before-recordings' range.\n"
-	"\n"
-	"  -f, --format FMT     text (default), json or markdown\n"
-	"  -n, --top N          rows per section (default 10 for text/markdown, all\n"
-	"                       for json; 0 = all)\n"
-	"  -s, --sort KEY       wait, bytes or span (default: span for phases, wait\n"
-	"                       for the rest)\n"
-	"      --before GLOB    the before-group (repeatable; quote the pattern)\n"
-	"      --after GLOB     the after-group (repeatable)\n"
-	"      --phase NAME=END a phase ending at END: exec:PROG, file:PATH\n"
-	"                       or service:UNIT (repeatable)\n"
-	"      --all            every process of a `record -- CMD` recording, not only\n"
-	"                       CMD's process tree\n"
-	"  -h, --help           this text\n";
-
-const struct option cmd_diff_options[] = {
-	{ "format", required_argument, NULL, 'f' },
-	{ "top", required_argument, NULL, 'n' },
-	{ "sort", required_argument, NULL, 's' },
-	{ "before", required_argument, NULL, 'B' },
-	{ "after", required_argument, NULL, 'A' },
-	{ "phase", required_argument, NULL, 'P' },
-	{ "all", no_argument, NULL, 'a' },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 }
+	"before-recordings' range.\n",
+	NULL,
+	"@recording",
 };
 
 enum metric { M_WAIT, M_BYTES, M_SPAN, NMETRICS };
@@ -410,14 +394,27 @@ static void json(FILE *out, const struct diff *d, size_t top, struct bp_summary 
 	free(v);
 }
 
-static int parse_top(const char *s, long *out)
+/* --top N (long *value). */
+static int opt_top(const struct bp_option *opt, const char *arg)
 {
 	char *end;
-	long v = strtol(s, &end, 10);
+	long v = strtol(arg, &end, 10);
 
-	if (end == s || *end || v < 0 || v > INT_MAX)
-		return -1;
-	*out = v;
+	if (end == arg || *end || v < 0 || v > INT_MAX)
+		return bp_option_fail("invalid --top '%s'", arg);
+	*(long *)opt->value = v;
+	return 0;
+}
+
+/* --sort KEY (int *value: enum metric). */
+static int opt_sort(const struct bp_option *opt, const char *arg)
+{
+	int *sort = opt->value;
+
+	for (*sort = 0; *sort < NMETRICS && strcmp(arg, metric_names[*sort]); (*sort)++)
+		;
+	if (*sort == NMETRICS)
+		return bp_option_fail("unknown sort key '%s'", arg);
 	return 0;
 }
 
@@ -425,93 +422,68 @@ int cmd_diff(int argc, char **argv)
 {
 	struct bp_phase_spec specs[MAX_PHASES];
 	const char *before[MAX_GLOBS], *after[MAX_GLOBS];
-	size_t nspecs = 0, nb = 0, na = 0, i;
+	struct bp_phase_spec_list phases = { specs, 0, MAX_PHASES };
+	struct bp_string_list befores = { before, 0, MAX_GLOBS }, afters = { after, 0, MAX_GLOBS };
+	size_t nb, na, i;
 	struct bp_summary_opts so = { 0 };
 	struct bp_summary **sb = NULL, **sa = NULL;
 	struct bp_group gb, ga;
 	struct diff d = { 0 };
 	const char *format = "text";
 	long top = -1;
-	int c, rc = BP_EXIT_FAILURE;
+	int rc;
+	const struct bp_option options[] = {
+		OPT_STRING_C('f', "format", &format, "FMT", "text (default), json or markdown",
+			     "text json markdown"),
+		OPT_CALLBACK('n', "top", &top, "N",
+			     "rows per section (default 10 for text/markdown, all\n"
+			     "for json; 0 = all)", opt_top),
+		OPT_CALLBACK_C('s', "sort", &d.sort, "KEY",
+			       "wait, bytes or span (default: span for phases, wait\n"
+			       "for the rest)", "wait bytes span", opt_sort),
+		OPT_STRING_LIST(0, "before", &befores, "GLOB",
+				"the before-group (repeatable; quote the pattern)", NULL),
+		OPT_STRING_LIST(0, "after", &afters, "GLOB", "the after-group (repeatable)", NULL),
+		OPT_CALLBACK(0, "phase", &phases, "NAME=END",
+			     "a phase ending at END: exec:PROG, file:PATH\n"
+			     "or service:UNIT (repeatable)", bp_phase_spec_opt),
+		OPT_FLAG(0, "all", &so.all,
+			 "every process of a `record -- CMD` recording, not only\n"
+			 "CMD's process tree"),
+		OPT_END(),
+	};
 
 	d.sort = -1;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:n:s:h", cmd_diff_options, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			format = optarg;
-			break;
-		case 'n':
-			if (parse_top(optarg, &top))
-				rc = bp_usage_error("diff", "invalid --top '%s'", optarg);
-			break;
-		case 's':
-			for (d.sort = 0; d.sort < NMETRICS && strcmp(optarg, metric_names[d.sort]);
-			     d.sort++)
-				;
-			if (d.sort == NMETRICS)
-				rc = bp_usage_error("diff", "unknown sort key '%s'", optarg);
-			break;
-		case 'B':
-		case 'A':
-			if ((c == 'B' ? nb : na) == MAX_GLOBS) {
-				rc = bp_usage_error("diff", "too many --%s", c == 'B' ? "before" : "after");
-				break;
-			}
-			if (c == 'B')
-				before[nb++] = optarg;
-			else
-				after[na++] = optarg;
-			break;
-		case 'P':
-			if (nspecs == MAX_PHASES) {
-				rc = bp_usage_error("diff", "too many --phase");
-				break;
-			}
-			if (bp_phase_spec_parse(optarg, &specs[nspecs]))
-				rc = bp_usage_error("diff", "%s", bp_last_error());
-			else
-				nspecs++;
-			break;
-		case 'a':
-			so.all = 1;
-			break;
-		case 'h':
-			fputs(cmd_diff_usage, stdout);
-			rc = 0;
-			goto out;
-		case ':':
-			rc = bp_usage_error("diff", "option '%s' needs a value", argv[optind - 1]);
-			break;
-		default:
-			rc = bp_usage_error("diff", "unknown option '%s'", argv[optind - 1]);
-			break;
-		}
-		if (rc == BP_EXIT_USAGE)
-			goto out;
-	}
+	argc = bp_parse_options(argc, argv, options, &diff_usage, 0, &rc);
+	if (argc < 0)
+		goto out;
+	nb = befores.n;
+	na = afters.n;
 	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "markdown")) {
 		rc = bp_usage_error("diff", "unknown format '%s'", format);
 		goto out;
 	}
-	if ((nb || na) && (!nb || !na || optind < argc)) {
+	if ((nb || na) && (!nb || !na || argc)) {
 		rc = bp_usage_error("diff", "give --before GLOB and --after GLOB, and no file");
 		goto out;
 	}
-	if (!nb && (argc - optind < 1 || argc - optind > 2)) {
+	if (!nb && (argc < 1 || argc > 2)) {
 		rc = bp_usage_error("diff", "give two recordings: BEFORE AFTER");
 		goto out;
 	}
 	if (!nb) {
-		before[nb++] = argv[optind];
-		after[na++] = argc - optind == 2 ? argv[optind + 1] : bp_default_recording();
+		before[nb++] = argv[0];
+		after[na++] = argc == 2 ? argv[1] : bp_default_recording();
+		if (!after[0]) {
+			rc = bp_error_last();
+			goto out;
+		}
 	}
 	if (top < 0)
 		top = strcmp(format, "json") ? DEFAULT_TOP : 0;
 	so.specs = specs;
-	so.nspecs = nspecs;
-	d.groups = optind == argc;
+	so.nspecs = phases.n;
+	d.groups = !argc;
 	sb = bp_summaries_load(before, nb, d.groups, &so, &d.nbefore);
 	if (!sb) {
 		rc = bp_error_last();
@@ -545,7 +517,7 @@ int cmd_diff(int argc, char **argv)
 out:
 	bp_summaries_free(sb, d.nbefore);
 	bp_summaries_free(sa, d.nafter);
-	for (i = 0; i < nspecs; i++)
+	for (i = 0; i < phases.n; i++)
 		bp_phase_spec_release(&specs[i]);
 	return rc;
 }

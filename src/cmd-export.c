@@ -11,33 +11,22 @@
 #include "builtin.h"
 #include "util/default-file.h"
 #include "util/error.h"
+#include "util/parse-options.h"
 #include "views/chrome.h"
 #include "views/timeline.h"
 
+static const char *const export_synopsis[] = {
+	"bootprof export --format chrome [options] [FILE] -o OUT.json",
+	NULL,
+};
 
-const char cmd_export_usage[] =
-	"usage: bootprof export --format chrome [options] [FILE] -o OUT.json\n"
-	"\n"
-	"Write a recording in another tool's format. FILE defaults to\n"
-	BP_LATEST_RECORDING ", else ./" BP_LOCAL_RECORDING ".\n"
-	"\n"
-	"  -f, --format FMT     chrome: the Trace Event Format (JSON) that Perfetto UI,\n"
-	"                       chrome://tracing and speedscope open; required\n"
-	"  -o, --output FILE    where to write ('-' for stdout); required\n"
-	"      --since T        start, from the timeline's 0 (kernel start for a boot\n"
-	"                       recording, else the recording's start): 2, 1.5s, 300ms\n"
-	"      --until T        end, from the timeline's 0\n"
-	"      --force          overwrite OUT\n"
-	"  -h, --help           this text\n";
-
-const struct option cmd_export_options[] = {
-	{ "format", required_argument, NULL, 'f' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "since", required_argument, NULL, 'S' },
-	{ "until", required_argument, NULL, 'U' },
-	{ "force", no_argument, NULL, 'F' },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 }
+static const struct bp_usage export_usage = {
+	"export",
+	export_synopsis,
+	"Write a recording in another tool's format.\n"
+	BP_DEFAULT_RECORDING_TEXT,
+	NULL,
+	"@recording",
 };
 
 int cmd_export(int argc, char **argv)
@@ -48,42 +37,28 @@ int cmd_export(int argc, char **argv)
 	struct bp_model *m1 = NULL, *m2 = NULL;
 	struct bp_chrome *x;
 	const char *output = NULL, *format = NULL;
-	int c, force = 0, failed, rc = BP_EXIT_FAILURE;
+	int force = 0, failed, status, rc = BP_EXIT_FAILURE;
 	FILE *out = NULL;
+	const struct bp_option options[] = {
+		OPT_STRING_C('f', "format", &format, "FMT",
+			     "chrome: the Trace Event Format (JSON) that Perfetto UI,\n"
+			     "chrome://tracing and speedscope open; required", "chrome"),
+		OPT_STRING_C('o', "output", &output, "FILE", "where to write ('-' for stdout); required",
+			     "@file"),
+		OPT_CALLBACK(0, "since", &range, "T",
+			     "start, from the timeline's 0 (kernel start for a boot\n"
+			     "recording, else the recording's start): 2, 1.5s, 300ms",
+			     bp_timeline_opt_range),
+		OPT_CALLBACK(0, "until", &range, "T", "end, from the timeline's 0",
+			     bp_timeline_opt_range),
+		OPT_FLAG(0, "force", &force, "overwrite OUT"),
+		OPT_END(),
+	};
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:o:h", cmd_export_options, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			format = optarg;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'S':
-			if (bp_parse_ns(optarg, &range.since_ns))
-				return bp_usage_error("export", "invalid --since '%s'", optarg);
-			range.has_since = 1;
-			break;
-		case 'U':
-			if (bp_parse_ns(optarg, &range.until_ns))
-				return bp_usage_error("export", "invalid --until '%s'", optarg);
-			range.has_until = 1;
-			break;
-		case 'F':
-			force = 1;
-			break;
-		case 'h':
-			fputs(cmd_export_usage, stdout);
-			return 0;
-		case ':':
-			return bp_usage_error("export", "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return bp_usage_error("export", "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (argc - optind > 1)
+	argc = bp_parse_options(argc, argv, options, &export_usage, 0, &status);
+	if (argc < 0)
+		return status;
+	if (argc > 1)
 		return bp_usage_error("export", "too many arguments");
 	if (!format)
 		return bp_usage_error("export", "no format: give --format chrome");
@@ -94,7 +69,7 @@ int cmd_export(int argc, char **argv)
 		return bp_usage_error("export", "no output: give -o OUT.json (or -o - for stdout)");
 	if (range.has_since && range.has_until && range.until_ns <= range.since_ns)
 		return bp_usage_error("export", "--until is not after --since");
-	o.file = optind < argc ? argv[optind] : bp_default_recording();
+	o.file = argc ? argv[0] : bp_default_recording();
 	if (!o.file)
 		return bp_error_last();
 

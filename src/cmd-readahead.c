@@ -20,49 +20,27 @@
 #include "replay/pack.h"
 #include "util/default-file.h"
 #include "util/error.h"
+#include "util/parse-options.h"
 
 #define DEFAULT_GAP 8
 #define DEFAULT_MAX_BYTES (1ull << 30)
 
-const char cmd_readahead_usage[] =
-	"usage: bootprof readahead [options] [FILE]\n"
-	"       bootprof readahead --explain PACK\n"
-	"       bootprof readahead --preloaded [FILE]\n"
-	"\n"
+static const char *const readahead_synopsis[] = {
+	"bootprof readahead [options] [FILE]",
+	"bootprof readahead --explain PACK",
+	"bootprof readahead --preloaded [FILE]",
+	NULL,
+};
+
+static const struct bp_usage readahead_usage = {
+	"readahead",
+	readahead_synopsis,
 	"Make a readahead pack from a recording: per file, the page ranges that were\n"
 	"used, in order of first use (physical order on rotational disks), for\n"
-	"'bootprof replay' or 'bootprof.replay=PACK'. FILE defaults to\n"
-	BP_LATEST_RECORDING ", else ./" BP_LOCAL_RECORDING ".\n"
-	"\n"
-	"  -o, --output PACK    write the pack to PACK (default: standard output)\n"
-	"      --force          replace an existing PACK\n"
-	"      --gap PAGES      merge used ranges at most PAGES apart (default 8)\n"
-	"      --max-bytes N    at most N bytes of ranges; later files are left out\n"
-	"                       (default 1073741824; 0 = no cap)\n"
-	"      --since S        take reads from S seconds on (recording clock)\n"
-	"      --until S        take reads up to S seconds (recording clock)\n"
-	"      --root DIR       look the recorded paths up under DIR\n"
-	"      --all            every process's reads (a recording of a command: by\n"
-	"                       default only its process tree's)\n"
-	"      --explain PACK   per file: ranges, bytes, first use, never-used bytes left\n"
-	"                       out; then what the pack left out and why\n"
-	"      --preloaded      FILE is a recording of a replayed boot: per file, what\n"
-	"                       the preloader read, then used or never used\n"
-	"  -h, --help           this text\n";
-
-const struct option cmd_readahead_options[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "force", no_argument, NULL, 'f' },
-	{ "gap", required_argument, NULL, 'g' },
-	{ "max-bytes", required_argument, NULL, 'm' },
-	{ "since", required_argument, NULL, 'S' },
-	{ "until", required_argument, NULL, 'U' },
-	{ "root", required_argument, NULL, 'r' },
-	{ "all", no_argument, NULL, 'a' },
-	{ "explain", required_argument, NULL, 'e' },
-	{ "preloaded", no_argument, NULL, 'p' },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 }
+	"'bootprof replay' or 'bootprof.replay=PACK'.\n"
+	BP_DEFAULT_RECORDING_TEXT,
+	NULL,
+	"@recording",
 };
 
 static int parse_u64(const char *s, uint64_t *out)
@@ -97,6 +75,32 @@ static int parse_secs(const char *s, uint64_t *ns)
 	if (parse_u64(whole, &a) || parse_u64(frac, &b) || a > UINT64_MAX / 1000000000u - 1)
 		return -1;
 	*ns = a * 1000000000u + b;
+	return 0;
+}
+
+/* --gap PAGES (uint64_t *value): at most 1 Mi pages. */
+static int opt_gap(const struct bp_option *opt, const char *arg)
+{
+	uint64_t *gap = opt->value;
+
+	if (parse_u64(arg, gap) || *gap > (1u << 20))
+		return bp_option_fail("invalid --gap '%s'", arg);
+	return 0;
+}
+
+/* --max-bytes N (uint64_t *value). */
+static int opt_max_bytes(const struct bp_option *opt, const char *arg)
+{
+	if (parse_u64(arg, opt->value))
+		return bp_option_fail("invalid --max-bytes '%s'", arg);
+	return 0;
+}
+
+/* --since S, --until S (uint64_t *value, ns). */
+static int opt_secs(const struct bp_option *opt, const char *arg)
+{
+	if (parse_secs(arg, opt->value))
+		return bp_option_fail("invalid --%s '%s'", opt->long_name, arg);
 	return 0;
 }
 
@@ -220,71 +224,53 @@ int cmd_readahead(int argc, char **argv)
 {
 	struct bp_pack_build_opts o = { 0 };
 	const char *out = NULL, *explain_pack = NULL;
-	int c, force = 0, want_preloaded = 0, rc;
+	int force = 0, want_preloaded = 0, status, rc;
 	struct bp_pack *p;
 	uint64_t total = 0;
 	size_t i;
 	FILE *f;
+	const struct bp_option options[] = {
+		OPT_STRING_C('o', "output", &out, "PACK",
+			     "write the pack to PACK (default: standard output)", "@file"),
+		OPT_FLAG(0, "force", &force, "replace an existing PACK"),
+		OPT_CALLBACK(0, "gap", &o.gap_pages, "PAGES",
+			     "merge used ranges at most PAGES apart (default 8)", opt_gap),
+		OPT_CALLBACK(0, "max-bytes", &o.max_bytes, "N",
+			     "at most N bytes of ranges; later files are left out\n"
+			     "(default 1073741824; 0 = no cap)", opt_max_bytes),
+		OPT_CALLBACK(0, "since", &o.window.since_ns, "S",
+			     "take reads from S seconds on (recording clock)", opt_secs),
+		OPT_CALLBACK(0, "until", &o.window.until_ns, "S",
+			     "take reads up to S seconds (recording clock)", opt_secs),
+		OPT_STRING_C(0, "root", &o.root, "DIR", "look the recorded paths up under DIR",
+			     "@file"),
+		OPT_FLAG(0, "all", &o.all,
+			 "every process's reads (a recording of a command: by\n"
+			 "default only its process tree's)"),
+		OPT_STRING_C(0, "explain", &explain_pack, "PACK",
+			     "per file: ranges, bytes, first use, never-used bytes left\n"
+			     "out; then what the pack left out and why", "@file"),
+		OPT_FLAG(0, "preloaded", &want_preloaded,
+			 "FILE is a recording of a replayed boot: per file, what\n"
+			 "the preloader read, then used or never used"),
+		OPT_END(),
+	};
 
 	o.gap_pages = DEFAULT_GAP;
 	o.max_bytes = DEFAULT_MAX_BYTES;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", cmd_readahead_options, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'f':
-			force = 1;
-			break;
-		case 'g':
-			if (parse_u64(optarg, &o.gap_pages) || o.gap_pages > (1u << 20))
-				return bp_usage_error("readahead", "invalid --gap '%s'", optarg);
-			break;
-		case 'm':
-			if (parse_u64(optarg, &o.max_bytes))
-				return bp_usage_error("readahead", "invalid --max-bytes '%s'", optarg);
-			break;
-		case 'S':
-			if (parse_secs(optarg, &o.window.since_ns))
-				return bp_usage_error("readahead", "invalid --since '%s'", optarg);
-			break;
-		case 'U':
-			if (parse_secs(optarg, &o.window.until_ns))
-				return bp_usage_error("readahead", "invalid --until '%s'", optarg);
-			break;
-		case 'r':
-			o.root = optarg;
-			break;
-		case 'a':
-			o.all = 1;
-			break;
-		case 'e':
-			explain_pack = optarg;
-			break;
-		case 'p':
-			want_preloaded = 1;
-			break;
-		case 'h':
-			fputs(cmd_readahead_usage, stdout);
-			return 0;
-		case ':':
-			return bp_usage_error("readahead", "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return bp_usage_error("readahead", "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (argc - optind > 1)
+	argc = bp_parse_options(argc, argv, options, &readahead_usage, 0, &status);
+	if (argc < 0)
+		return status;
+	if (argc > 1)
 		return bp_usage_error("readahead", "too many arguments");
 	if (o.window.until_ns && o.window.until_ns < o.window.since_ns)
 		return bp_usage_error("readahead", "--until is before --since");
 	if (explain_pack) {
-		if (argc - optind || out || want_preloaded)
+		if (argc || out || want_preloaded)
 			return bp_usage_error("readahead", "--explain takes only the pack");
 		return explain(explain_pack);
 	}
-	o.recording = optind < argc ? argv[optind] : bp_default_recording();
+	o.recording = argc ? argv[0] : bp_default_recording();
 	if (!o.recording)
 		return bp_error_last();
 	if (want_preloaded) {

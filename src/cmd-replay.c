@@ -16,35 +16,67 @@
 #include "replay/pack.h"
 #include "replay/preload.h"
 #include "util/error.h"
+#include "util/parse-options.h"
 
-const char cmd_replay_usage[] =
-	"usage: bootprof replay [options] PACK\n"
-	"\n"
+static const char *const replay_synopsis[] = {
+	"bootprof replay [options] PACK",
+	NULL,
+};
+
+static const struct bp_usage replay_usage = {
+	"replay",
+	replay_synopsis,
 	"Preload the page ranges of a readahead pack ('bootprof readahead') into the\n"
 	"page cache. Files whose identity changed since the pack was made (device,\n"
 	"inode, size, mtime, ctime) are skipped, never read. Runs as a process named\n"
-	BP_REPLAY_COMM ", so a recording shows its reads apart.\n"
-	"\n"
-	"  -j, --threads N      threads for files on non-rotational disks (default 4);\n"
-	"                       rotational disks get one thread, in pack order\n"
-	"      --ioprio CLASS   normal (default), low (best effort, level 7) or idle\n"
-	"      --deadline S     stop issuing reads S seconds after the start (default:\n"
-	"                       none)\n"
-	"      --fadvise        posix_fadvise(WILLNEED) instead of readahead(2)\n"
-	"      --kmsg           also write the summary line to the kernel log\n"
-	"      --root DIR       look the pack's paths up under DIR\n"
-	"  -h, --help           this text\n";
-
-const struct option cmd_replay_options[] = {
-	{ "threads", required_argument, NULL, 'j' },
-	{ "ioprio", required_argument, NULL, 'i' },
-	{ "deadline", required_argument, NULL, 'd' },
-	{ "fadvise", no_argument, NULL, 'F' },
-	{ "kmsg", no_argument, NULL, 'k' },
-	{ "root", required_argument, NULL, 'r' },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 }
+	BP_REPLAY_COMM ", so a recording shows its reads apart.\n",
+	NULL,
+	NULL,
 };
+
+/* --threads N (int *value): 1 to 64. */
+static int opt_threads(const struct bp_option *opt, const char *arg)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || v < 1 || v > 64)
+		return bp_option_fail("invalid --threads '%s' (1 to 64)", arg);
+	*(int *)opt->value = (int)v;
+	return 0;
+}
+
+/* --ioprio CLASS (enum bp_ioprio *value). */
+static int opt_ioprio(const struct bp_option *opt, const char *arg)
+{
+	enum bp_ioprio *ioprio = opt->value;
+
+	if (!strcmp(arg, "normal"))
+		*ioprio = BP_IOPRIO_NORMAL;
+	else if (!strcmp(arg, "low"))
+		*ioprio = BP_IOPRIO_LOW;
+	else if (!strcmp(arg, "idle"))
+		*ioprio = BP_IOPRIO_IDLE;
+	else
+		return bp_option_fail("invalid --ioprio '%s'", arg);
+	return 0;
+}
+
+/* --deadline S (uint64_t *value, ns): up to a day. */
+static int opt_deadline(const struct bp_option *opt, const char *arg)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(arg, &end);
+	if (errno || *end || end == arg || !(d > 0) || d > 86400)
+		return bp_option_fail("invalid --deadline '%s'", arg);
+	*(uint64_t *)opt->value = (uint64_t)(d * 1e9);
+	return 0;
+}
 
 static void to_kmsg(const char *line)
 {
@@ -66,61 +98,30 @@ int cmd_replay(int argc, char **argv)
 	struct bp_replay_opts o = { 0 };
 	struct bp_replay_stats st;
 	struct bp_pack *p;
-	char line[512], *end;
-	int c, kmsg = 0;
-	double d;
-	long v;
+	char line[512];
+	int kmsg = 0, status;
+	const struct bp_option options[] = {
+		OPT_CALLBACK('j', "threads", &o.threads, "N",
+			     "threads for files on non-rotational disks (default 4);\n"
+			     "rotational disks get one thread, in pack order", opt_threads),
+		OPT_CALLBACK_C(0, "ioprio", &o.ioprio, "CLASS",
+			       "normal (default), low (best effort, level 7) or idle",
+			       "normal low idle", opt_ioprio),
+		OPT_CALLBACK(0, "deadline", &o.deadline_ns, "S",
+			     "stop issuing reads S seconds after the start (default:\n"
+			     "none)", opt_deadline),
+		OPT_FLAG(0, "fadvise", &o.fadvise, "posix_fadvise(WILLNEED) instead of readahead(2)"),
+		OPT_FLAG(0, "kmsg", &kmsg, "also write the summary line to the kernel log"),
+		OPT_STRING_C(0, "root", &o.root, "DIR", "look the pack's paths up under DIR", "@file"),
+		OPT_END(),
+	};
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":j:h", cmd_replay_options, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || v < 1 || v > 64)
-				return bp_usage_error("replay", "invalid --threads '%s' (1 to 64)",
-						      optarg);
-			o.threads = (int)v;
-			break;
-		case 'i':
-			if (!strcmp(optarg, "normal"))
-				o.ioprio = BP_IOPRIO_NORMAL;
-			else if (!strcmp(optarg, "low"))
-				o.ioprio = BP_IOPRIO_LOW;
-			else if (!strcmp(optarg, "idle"))
-				o.ioprio = BP_IOPRIO_IDLE;
-			else
-				return bp_usage_error("replay", "invalid --ioprio '%s'", optarg);
-			break;
-		case 'd':
-			errno = 0;
-			d = strtod(optarg, &end);
-			if (errno || *end || end == optarg || !(d > 0) || d > 86400)
-				return bp_usage_error("replay", "invalid --deadline '%s'", optarg);
-			o.deadline_ns = (uint64_t)(d * 1e9);
-			break;
-		case 'F':
-			o.fadvise = 1;
-			break;
-		case 'k':
-			kmsg = 1;
-			break;
-		case 'r':
-			o.root = optarg;
-			break;
-		case 'h':
-			fputs(cmd_replay_usage, stdout);
-			return 0;
-		case ':':
-			return bp_usage_error("replay", "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return bp_usage_error("replay", "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (argc - optind != 1)
-		return bp_usage_error("replay", argc - optind ? "too many arguments" : "no pack given");
-	p = bp_pack_load(argv[optind]);
+	argc = bp_parse_options(argc, argv, options, &replay_usage, 0, &status);
+	if (argc < 0)
+		return status;
+	if (argc != 1)
+		return bp_usage_error("replay", argc ? "too many arguments" : "no pack given");
+	p = bp_pack_load(argv[0]);
 	if (!p)
 		return bp_error_last();
 	prctl(PR_SET_NAME, BP_REPLAY_COMM, 0, 0, 0);

@@ -13,6 +13,7 @@
 #include "analysis/phases.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
+#include "util/parse-options.h"
 #include "util/xalloc.h"
 
 #define NO_TIME UINT64_MAX
@@ -103,6 +104,18 @@ void bp_phase_spec_release(struct bp_phase_spec *s)
 	free(s->name);
 	free(s->arg);
 	s->name = s->arg = NULL;
+}
+
+int bp_phase_spec_opt(const struct bp_option *opt, const char *arg)
+{
+	struct bp_phase_spec_list *list = opt->value;
+
+	if (list->n == list->max)
+		return bp_option_fail("too many --%s", opt->long_name);
+	if (bp_phase_spec_parse(arg, &list->specs[list->n]))
+		return -1;
+	list->n++;
+	return 0;
 }
 
 static struct field find_field(struct tep_event *e, const char *name, const char *alt)

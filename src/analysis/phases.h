@@ -63,6 +63,24 @@ struct bp_phase_spec {
 int bp_phase_spec_parse(const char *text, struct bp_phase_spec *out);
 void bp_phase_spec_release(struct bp_phase_spec *s);
 
+struct bp_option;
+
+/*
+ * The phases of a repeatable --phase NAME=END option of an option table
+ * (util/parse-options.h): each use parses one more spec into @specs, an
+ * array of @max entries of the caller's, who releases the first @n.
+ *
+ *	OPT_CALLBACK(0, "phase", &list, "NAME=END", "...", bp_phase_spec_opt)
+ */
+struct bp_phase_spec_list {
+	struct bp_phase_spec *specs;
+	size_t n;
+	size_t max;
+};
+
+/* The option callback: a bad spec, or one too many, is a usage error. */
+int bp_phase_spec_opt(const struct bp_option *opt, const char *arg);
+
 /**
  * struct bp_phase - one phase of a recording
  * @name: owned

@@ -11,6 +11,7 @@
 #include "tracefile/meta.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
+#include "util/parse-options.h"
 #include "views/timeline.h"
 
 int bp_timeline_open(struct bp_timeline *t, const char *file, const struct bp_timeline_range *range)
@@ -230,6 +231,36 @@ int bp_parse_size(const char *s, uint64_t *bytes)
 	if (parse_scaled(s, unit, &end, bytes))
 		return -1;
 	return (unit == 1 ? !*end : end == s + len - 1) ? 0 : -1;
+}
+
+int bp_timeline_opt_range(const struct bp_option *opt, const char *arg)
+{
+	struct bp_timeline_range *r = opt->value;
+
+	if (!strcmp(opt->long_name, "until")) {
+		if (bp_parse_ns(arg, &r->until_ns))
+			return bp_option_fail("invalid --until '%s'", arg);
+		r->has_until = 1;
+		return 0;
+	}
+	if (bp_parse_ns(arg, &r->since_ns))
+		return bp_option_fail("invalid --since '%s'", arg);
+	r->has_since = 1;
+	return 0;
+}
+
+int bp_timeline_opt_ns(const struct bp_option *opt, const char *arg)
+{
+	if (bp_parse_ns(arg, opt->value))
+		return bp_option_fail("invalid --%s '%s'", opt->long_name, arg);
+	return 0;
+}
+
+int bp_timeline_opt_size(const struct bp_option *opt, const char *arg)
+{
+	if (bp_parse_size(arg, opt->value))
+		return bp_option_fail("invalid --%s '%s'", opt->long_name, arg);
+	return 0;
 }
 
 /*

@@ -109,6 +109,20 @@ const struct bp_thread *bp_timeline_thread(const struct bp_model *m, int tid, ui
 int bp_parse_ns(const char *s, uint64_t *ns);
 int bp_parse_size(const char *s, uint64_t *bytes);
 
+struct bp_option;
+
+/*
+ * Option table callbacks (util/parse-options.h) with those parsers; a bad
+ * value is "invalid --NAME 'VALUE'":
+ *   bp_timeline_opt_range  --since T or --until T (by the option's name)
+ *                          into a struct bp_timeline_range
+ *   bp_timeline_opt_ns     a duration into a uint64_t (ns)
+ *   bp_timeline_opt_size   a size into a uint64_t (bytes)
+ */
+int bp_timeline_opt_range(const struct bp_option *opt, const char *arg);
+int bp_timeline_opt_ns(const struct bp_option *opt, const char *arg);
+int bp_timeline_opt_size(const struct bp_option *opt, const char *arg);
+
 /**
  * bp_output_open() - the stream a view writes to
  * @path: "-" for stdout, else a file created 0644 (a picture or trace to

@@ -1,6 +1,7 @@
 #!/bin/sh
-# The command line: help and -h for every command (stdout, exit 0), usage
-# errors (exit 2) with a did-you-mean for a misspelt command, the option
+# The command line: help and -h for every command (stdout, exit 0, every
+# option of --list-opts), usage errors (exit 2: an unknown option is one
+# line and a hint) with a did-you-mean for a misspelt command, the option
 # table's parsing (attached values, --opt=value, abbreviations, "--"), its
 # completion data, and the one default-recording rule of the commands that
 # read a recording.
@@ -30,9 +31,15 @@ for c in $cmds; do
 		"'$B' $c -h >'$TEST_DIR/h' 2>'$TEST_DIR/e' && head -n 1 '$TEST_DIR/h' | grep -q '^usage: bootprof $c' && ! test -s '$TEST_DIR/e'"
 	expect "$c --help is $c -h" "'$B' $c --help | cmp - '$TEST_DIR/h'"
 	expect "help $c is $c -h" "'$B' help $c | cmp - '$TEST_DIR/h'"
-	expect "$c --bogus: exit 2, one line and a hint" \
-		"'$B' $c --bogus >/dev/null 2>'$TEST_DIR/e'; test \$? = 2 &&
-		 grep -qx \"bootprof: unknown option '--bogus'\" '$TEST_DIR/e' &&
+	expect "$c -h lists every option of '$c --list-opts'" \
+		"'$B' $c --list-opts >'$TEST_DIR/opts' &&
+		 while read -r o; do
+			grep -qE -- \"^  (-[a-zA-Z0-9], |    )\$o( |\$)\" '$TEST_DIR/h' || { echo \"not in -h: \$o\"; exit 1; }
+		 done <'$TEST_DIR/opts'"
+	expect "$c --no-such-option: exit 2, nothing on stdout, one line 'unknown option' and a hint" \
+		"'$B' $c --no-such-option >'$TEST_DIR/o' 2>'$TEST_DIR/e'; test \$? = 2 && ! test -s '$TEST_DIR/o' &&
+		 test \$(wc -l <'$TEST_DIR/e') = 2 &&
+		 grep -qx \"bootprof: unknown option '--no-such-option'\" '$TEST_DIR/e' &&
 		 grep -qx \"Try 'bootprof $c -h' for more information.\" '$TEST_DIR/e'"
 	expect "$c --completion-helper: well-formed lines" \
 		"'$B' $c --completion-helper | awk -F '\t' '
@@ -69,7 +76,9 @@ if [ -e /var/log/bootprof/latest.dat ]; then
 else
 	mkdir "$TEST_DIR/empty" "$TEST_DIR/here"
 	cp "$F" "$TEST_DIR/here/bootprof.dat"
-	for c in 'report' 'top --batch' 'dump'; do
+	echo 'bytes total 1G' >"$TEST_DIR/budget"
+	for c in 'report' 'top --batch' 'dump' "check -b $TEST_DIR/budget" "diff $F" 'chart -o -' \
+		'export -f chrome -o -' 'readahead'; do
 		expect "$c with no recording: exit 1, one line naming what was tried and 'bootprof record'" \
 			"cd '$TEST_DIR/empty' && '$B' $c >/dev/null 2>'$TEST_DIR/e'; test \$? = 1 &&
 			 test \$(wc -l <'$TEST_DIR/e') = 1 &&
