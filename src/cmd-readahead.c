@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "analysis/phases.h"
 #include "replay/build.h"
 #include "replay/pack.h"
 #include "util/default-file.h"
@@ -223,7 +224,7 @@ static FILE *open_output(const char *path, int force)
 int cmd_readahead(int argc, char **argv)
 {
 	struct bp_pack_build_opts o = { 0 };
-	const char *out = NULL, *explain_pack = NULL;
+	const char *out = NULL, *explain_pack = NULL, *phase = NULL;
 	int force = 0, want_preloaded = 0, status, rc;
 	struct bp_pack *p;
 	uint64_t total = 0;
@@ -242,6 +243,9 @@ int cmd_readahead(int argc, char **argv)
 			     "take reads from S seconds on (recording clock)", opt_secs),
 		OPT_CALLBACK(0, "until", &o.window.until_ns, "S",
 			     "take reads up to S seconds (recording clock)", opt_secs),
+		OPT_STRING(0, "phase", &phase, "PHASE",
+			   "take reads of one phase: kernel, initramfs, userspace,\n"
+			   "or NAME=exec:PROG|file:PATH|service:UNIT (report --phase)"),
 		OPT_STRING_C(0, "root", &o.root, "DIR", "look the recorded paths up under DIR",
 			     "@file"),
 		OPT_FLAG(0, "all", &o.all,
@@ -270,8 +274,12 @@ int cmd_readahead(int argc, char **argv)
 			return bp_usage_error("readahead", "--explain takes only the pack");
 		return explain(explain_pack);
 	}
+	if (phase && (o.window.since_ns || o.window.until_ns))
+		return bp_usage_error("readahead", "--phase takes the place of --since and --until");
 	o.recording = argc ? argv[0] : bp_default_recording();
 	if (!o.recording)
+		return bp_error_last();
+	if (phase && bp_phase_window(o.recording, phase, &o.window) < 0)
 		return bp_error_last();
 	if (want_preloaded) {
 		if (out)

@@ -423,3 +423,58 @@ long bp_phases_compute(struct bp_phase_finder *f, struct bp_reader *reader,
 	*out = v;
 	return (long)n;
 }
+
+int bp_phase_window(const char *path, const char *phase, struct bp_window *w)
+{
+	struct bp_phase_spec spec = { 0 };
+	struct bp_build_hooks hooks = { 0 };
+	struct bp_phase_finder *finder;
+	struct bp_phase *v = NULL;
+	struct bp_model *m = NULL;
+	struct bp_reader *r;
+	long n = -1, i;
+	const char *name = phase;
+	int ret = -1;
+
+	/* NAME=END: a user-defined phase; NAME alone: a built-in one. */
+	if (strchr(phase, '=')) {
+		if (bp_phase_spec_parse(phase, &spec) < 0)
+			return -1;
+		name = spec.name;
+	}
+	r = bp_reader_open(path);
+	if (!r) {
+		bp_set_error("cannot read '%s': %s", path, bp_last_error());
+		bp_phase_spec_release(&spec);
+		return -1;
+	}
+	finder = bp_phase_finder_new(bp_reader_tep(r), spec.name ? &spec : NULL, spec.name ? 1 : 0);
+	hooks.event = bp_phase_finder_event;
+	hooks.arg = finder;
+	m = bp_model_build(r, NULL, &hooks);
+	if (m)
+		n = bp_phases_compute(finder, NULL, m, &v);
+	if (n < 0)
+		bp_set_error("cannot read '%s': %s", path, bp_last_error());
+	for (i = 0; i < n; i++) {
+		if (strcmp(v[i].name, name))
+			continue;
+		if (!v[i].reached) {
+			bp_set_error("phase '%s' is not reached in '%s'", name, path);
+			break;
+		}
+		w->since_ns = v[i].start_ns ? v[i].start_ns : 1;
+		w->until_ns = v[i].end_ns;
+		ret = 0;
+		break;
+	}
+	if (n >= 0 && i == n)
+		bp_set_error("no phase '%s' in '%s' (built in: kernel, initramfs, userspace; "
+			     "or NAME=exec:PROG, file:PATH, service:UNIT)", name, path);
+	bp_phases_free(v, n > 0 ? (size_t)n : 0);
+	bp_model_free(m);
+	bp_phase_finder_free(finder);
+	bp_reader_free(r);
+	bp_phase_spec_release(&spec);
+	return ret;
+}

@@ -141,6 +141,15 @@ long bp_phases_compute(struct bp_phase_finder *f, struct bp_reader *reader,
 void bp_phases_free(struct bp_phase *v, size_t n);
 
 /*
+ * bp_phase_window() - the time window of one phase of the recording at
+ * @path: a built-in phase by name (kernel, initramfs, userspace) or a
+ * user-defined one, "NAME=exec:PROG" etc. Sets @w's since/until.
+ * Return: 0, or -1 with bp_set_error() (no such phase, not reached, the
+ * recording unreadable).
+ */
+int bp_phase_window(const char *path, const char *phase, struct bp_window *w);
+
+/*
  * Does a cgroup path name UNIT? The whole path, its last component, or
  * that component without ".service" matches the fnmatch pattern.
  */

@@ -90,6 +90,19 @@ expect 'a file gone since is left out, counted' \
 	"! pack_line gone '$P' && awk '\$1 == \"count\" && \$2 == \"gone\" { exit !(\$3 >= 1 && \$4 >= 65536) }' '$P'"
 expect 'the never-used count is the sum of the files'"'"' left-out bytes' \
 	"awk '\$1 == \"file\" { s += \$8 } \$1 == \"count\" && \$2 == \"never-used\" { c = \$4 } END { exit !(s == c) }' '$P'"
+# A phase's pack: the reads up to the first dd (small and big, not part),
+# the same pack as --since/--until at the phase's bounds.
+"$BOOTPROF" readahead --gap 0 --phase to-dd=exec:dd "$TEST_DIR/cold.dat" >"$TEST_DIR/phase.pack"
+set -- $("$BOOTPROF" report --format json --phase to-dd=exec:dd "$TEST_DIR/cold.dat" |
+	jq -r '.phases[] | select(.name == "to-dd") | "\(.start_ns) \(.end_ns)"')
+secs() { echo "$1" | sed 's/\(.*\)\(.........\)$/\1.\2/'; }
+"$BOOTPROF" readahead --gap 0 --since "$(secs "$1")" --until "$(secs "$2")" "$TEST_DIR/cold.dat" >"$TEST_DIR/window.pack"
+expect 'readahead --phase: the files read before the first dd, not those after' \
+	"pack_line small '$TEST_DIR/phase.pack' && pack_line big '$TEST_DIR/phase.pack' && ! pack_line part '$TEST_DIR/phase.pack'"
+expect 'readahead --phase: the same pack as --since/--until at its bounds' \
+	"[ -n '$2' ] && grep -v '^source' '$TEST_DIR/phase.pack' >'$TEST_DIR/p1' && grep -v '^source' '$TEST_DIR/window.pack' >'$TEST_DIR/p2' && cmp '$TEST_DIR/p1' '$TEST_DIR/p2'"
+expect 'readahead --phase: a phase that is not there is one line, exit 1' \
+	"'$BOOTPROF' readahead --phase initramfs '$TEST_DIR/cold.dat' 2>'$TEST_DIR/err'; [ \$? = 1 ] && [ \$(wc -l <'$TEST_DIR/err') = 1 ]"
 expect 'nothing from the recording, /var/log or tmpfs is in the pack' \
 	"! grep '^file ' '$P' | grep -E ' (/var/log/|/run/|/dev/shm/|/proc/|/sys/)' && ! grep '^file ' '$P' | grep -F '$TEST_DIR/cold.dat'"
 
