@@ -6,10 +6,18 @@
  *
  * An initcall runs from initcall_start to initcall_finish on the same task
  * (built-in ones on pid 1 in level order; module inits on the loading
- * task). func is a kernel pointer: it is named from the recording's
- * kallsyms when it has them, else from a kallsyms file given as
- * initcall.kallsyms=FILE (/proc/kallsyms of the same boot: the addresses
- * move with KASLR at every boot), and printed as an address otherwise.
+ * task). func is a kernel pointer, named by one rule (call_name()):
+ *  - a module's init is "<module>:init": the kernel loads a module
+ *    (module:module_load) and then calls its init on the same task. Its
+ *    address is in the module's init section, which is freed once the init
+ *    returns and reused by the next module, so no symbol table read later
+ *    names it: a later table names whatever sits there now;
+ *  - else the kernel symbol at func, from the recording's kallsyms, or from
+ *    a kallsyms file given as initcall.kallsyms=FILE (/proc/kallsyms of the
+ *    same boot: the addresses move with KASLR at every boot). kallsyms has
+ *    no sizes: "sym+0xOFF" only when func is below the next symbol (of the
+ *    same module), never past it;
+ *  - else "0xADDR (unresolved)": a name is never a guess.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,26 +25,27 @@
 
 #include <bootprof/plugin.h>
 
+#include "ksyms.h"
+
 #define DEFAULT_TOP 20
 #define NLEVELS 16
+#define MODULE_NAME 64 /* the kernel's MODULE_NAME_LEN, with room to spare */
 
 struct call {
 	uint64_t func;
+	char module[MODULE_NAME]; /* the module whose init this is, or "" */
 	uint64_t start_ns;
 	uint64_t duration_ns;
 	int ret;
 	int pid;
-	int level;      /* index into levels, -1 unknown */
-};
-
-struct sym {
-	uint64_t addr;
-	char *name;
+	int level;      /* index into levels, -1 unknown or a module's init */
 };
 
 struct running {
 	int pid;
 	int level;
+	char loaded[MODULE_NAME]; /* module loaded last, its init not yet called */
+	char module[MODULE_NAME]; /* the module whose init is running, or "" */
 	uint64_t func;
 	uint64_t start_ns;
 	int open;
@@ -44,8 +53,8 @@ struct running {
 };
 
 struct initcall {
-	int start_id, finish_id, level_id;
-	const struct bootprof_field *f_sfunc, *f_ffunc, *f_ret, *f_level;
+	int start_id, finish_id, level_id, load_id;
+	const struct bootprof_field *f_sfunc, *f_ffunc, *f_ret, *f_level, *f_module;
 	struct call *calls;
 	size_t ncalls, cap;
 	struct running *run;   /* one per task running initcalls (few) */
@@ -56,72 +65,23 @@ struct initcall {
 	int nlevels;
 	size_t top;
 	uint64_t unfinished;
-	struct sym *syms;      /* from initcall.kallsyms, by address */
-	size_t nsyms;
-	char symbuf[256];
+	struct ksyms syms;     /* from initcall.kallsyms */
 };
 
-static int by_addr(const void *a, const void *b)
-{
-	const struct sym *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-/* Read "ADDR TYPE NAME [module]" lines (kallsyms, System.map); text symbols only. */
+/* The symbols of a kallsyms file (or System.map); 0 or -1. */
 static int load_kallsyms(struct initcall *st, const char *path)
 {
 	FILE *f = fopen(path, "re");
-	char line[512], type, name[256];
-	unsigned long long addr;
-	size_t cap = 0;
+	char *text = NULL;
+	size_t len = 0;
+	int ret;
 
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 || !addr ||
-		    (type != 't' && type != 'T'))
-			continue;
-		if (st->nsyms == cap) {
-			struct sym *n;
-
-			cap = cap ? cap * 2 : 4096;
-			n = realloc(st->syms, cap * sizeof(*n));
-			if (!n)
-				break;
-			st->syms = n;
-		}
-		st->syms[st->nsyms].addr = addr;
-		st->syms[st->nsyms].name = strdup(name);
-		if (st->syms[st->nsyms].name)
-			st->nsyms++;
-	}
+	ret = getdelim(&text, &len, '\0', f) < 0 ? -1 : ksyms_parse(&st->syms, text);
+	free(text);
 	fclose(f);
-	if (st->nsyms)
-		qsort(st->syms, st->nsyms, sizeof(*st->syms), by_addr);
-	return 0;
-}
-
-/* The symbol at or below addr, as "name" or "name+0xoff"; NULL below the first. */
-static const char *lookup(struct initcall *st, uint64_t addr)
-{
-	size_t lo = 0, hi = st->nsyms;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (st->syms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
-		return NULL;
-	if (st->syms[lo - 1].addr == addr)
-		return st->syms[lo - 1].name;
-	snprintf(st->symbuf, sizeof(st->symbuf), "%s+0x%llx", st->syms[lo - 1].name,
-		 (unsigned long long)(addr - st->syms[lo - 1].addr));
-	return st->symbuf;
+	return ret;
 }
 
 static int initcall_init(struct bootprof_ctx *ctx)
@@ -141,6 +101,8 @@ static int initcall_init(struct bootprof_ctx *ctx)
 	st->f_ffunc = h->field(ctx, st->finish_id, "func");
 	st->f_ret = h->field(ctx, st->finish_id, "ret");
 	st->f_level = h->field(ctx, st->level_id, "level");
+	st->load_id = h->event_id(ctx, "module", "module_load");
+	st->f_module = h->field(ctx, st->load_id, "name");
 	v = h->option(ctx, "kallsyms");
 	if (v && load_kallsyms(st, v))
 		h->warn(ctx, "cannot read '%s': functions are shown as addresses", v);
@@ -197,10 +159,15 @@ static void initcall_event(struct bootprof_ctx *ctx, const struct bootprof_event
 
 		h->field_str(ev, st->f_level, name, sizeof(name));
 		r->level = level_index(st, name);
+	} else if (ev->id == st->load_id) {
+		h->field_str(ev, st->f_module, r->loaded, sizeof(r->loaded));
 	} else if (ev->id == st->start_id) {
 		if (r->open)
 			st->unfinished++;
 		r->open = 1;
+		/* load_module() → do_init_module() → do_one_initcall(mod->init). */
+		memcpy(r->module, r->loaded, sizeof(r->module));
+		r->loaded[0] = '\0';
 		r->func = h->field_u64(ev, st->f_sfunc);
 		r->start_ns = ev->ts;
 		r->in_window = ev->in_window;
@@ -223,14 +190,16 @@ static void initcall_event(struct bootprof_ctx *ctx, const struct bootprof_event
 		}
 		c = &st->calls[st->ncalls++];
 		c->func = r->func;
+		memcpy(c->module, r->module, sizeof(c->module));
 		c->start_ns = r->start_ns;
 		c->duration_ns = ev->ts - r->start_ns;
 		c->ret = (int)h->field_u64(ev, st->f_ret);
 		c->pid = ev->pid;
-		c->level = r->level;
-		if (r->level >= 0) {
-			st->level_ns[r->level] += c->duration_ns;
-			st->level_count[r->level]++;
+		/* A module's init runs outside the levels, also when PID 1 loads it. */
+		c->level = c->module[0] ? -1 : r->level;
+		if (c->level >= 0) {
+			st->level_ns[c->level] += c->duration_ns;
+			st->level_count[c->level]++;
 		}
 	}
 }
@@ -260,13 +229,39 @@ static const struct bootprof_column call_cols[] = {
 	{ "INITCALL", NULL, BOOTPROF_TEXT },
 	{ NULL, "func", BOOTPROF_TEXT },
 	{ NULL, "symbol", BOOTPROF_TEXT },
+	{ NULL, "module", BOOTPROF_TEXT },
 	{ NULL, "pid", BOOTPROF_I64 },
 };
+
+/*
+ * What a call is named (the rule at the top of this file) into name;
+ * returns the kernel symbol (in name) or NULL when the name is no symbol.
+ */
+static const char *call_name(struct bootprof_ctx *ctx, const struct call *c, char *name,
+			     size_t len)
+{
+	struct initcall *st = ctx->priv;
+	const char *sym;
+
+	if (c->module[0]) {
+		snprintf(name, len, "%s:init", c->module);
+		return NULL;
+	}
+	sym = ctx->host->ksym(ctx, c->func);
+	if (!sym)
+		sym = ksyms_name(&st->syms, c->func);
+	if (!sym) {
+		snprintf(name, len, "0x%llx (unresolved)", (unsigned long long)c->func);
+		return NULL;
+	}
+	snprintf(name, len, "%s", sym);
+	return name;
+}
 
 static int initcall_model(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 {
 	const struct bootprof_table_spec levels = { "levels", level_cols, 3, 0 };
-	struct bootprof_table_spec calls = { "slowest", call_cols, 8, 0 };
+	struct bootprof_table_spec calls = { "slowest", call_cols, 9, 0 };
 	const struct bootprof_host *h = ctx->host;
 	struct initcall *st = ctx->priv;
 	uint64_t total = 0;
@@ -307,22 +302,20 @@ static int initcall_model(struct bootprof_ctx *ctx, const struct bootprof_model 
 	h->table(ctx, &calls);
 	for (i = 0; i < st->ncalls; i++) {
 		const struct call *c = &st->calls[i];
-		const char *sym = h->ksym(ctx, c->func);
 		char addr[24], name[256];
-		union bootprof_value v[8];
+		const char *sym = call_name(ctx, c, name, sizeof(name));
+		union bootprof_value v[9];
 
-		if (!sym && st->nsyms)
-			sym = lookup(st, c->func);
 		snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)c->func);
-		snprintf(name, sizeof(name), "%s", sym ? sym : addr);
 		v[0].u = c->duration_ns;
 		v[1].u = c->start_ns;
-		v[2].s = c->level >= 0 ? st->levels[c->level] : NULL;
+		v[2].s = c->level >= 0 ? st->levels[c->level] : c->module[0] ? "module" : NULL;
 		v[3].i = c->ret;
 		v[4].s = name;
 		v[5].s = addr;
-		v[6].s = sym ? name : NULL;
-		v[7].i = c->pid;
+		v[6].s = sym;
+		v[7].s = c->module[0] ? c->module : NULL;
+		v[8].i = c->pid;
 		h->row(ctx, v);
 	}
 	h->table_end(ctx);
@@ -333,22 +326,18 @@ static void initcall_release(struct bootprof_ctx *ctx)
 {
 	struct initcall *st = ctx->priv;
 
-	size_t i;
-
 	if (!st)
 		return;
-	for (i = 0; i < st->nsyms; i++)
-		free(st->syms[i].name);
-	free(st->syms);
+	ksyms_release(&st->syms);
 	free(st->calls);
 	free(st->run);
 	free(st);
 }
 
-static const char *const initcall_events[] = { "initcall:*", NULL };
+static const char *const initcall_events[] = { "initcall:*", "module:module_load", NULL };
 static const char *const initcall_options[] = {
 	"top=N           slowest initcalls shown in text (default 20; 0: all; JSON has all)",
-	"kallsyms=FILE   names for functions when the recording has none (/proc/kallsyms of that boot)",
+	"kallsyms=FILE   names for built-in initcalls when the recording has none (/proc/kallsyms of that boot)",
 	NULL,
 };
 static const char *const initcall_keys[] = { "count", "total_ns", "unfinished", "recorded",

@@ -352,6 +352,7 @@ int cmd_report(int argc, char **argv)
 	}
 	bp_plugins_start(plugins, bp_reader_tep(r),
 			 bp_reader_meta(r) ? bp_reader_meta(r)->machine : NULL);
+	bp_plugins_kallsyms(plugins, bp_reader_kallsyms(r));
 	bp_plugins_window(plugins, w.since_ns, w.until_ns);
 	bp_plugins_hooks(plugins, &rh.plugins);
 	rh.phases = bp_phase_finder_new(bp_reader_tep(r), specs, nspecs);

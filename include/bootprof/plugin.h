@@ -267,8 +267,9 @@ enum bootprof_table {
  * @syscall: what syscall number @nr (raw_syscalls id) does on the
  *           recording's architecture
  * @ksym: the kernel symbol at @addr from the recording's kallsyms
- *        ("name+0xoff" when inside one), or NULL when unknown; static
- *        storage until the next call
+ *        ("name+0xoff" when inside one: below the next symbol's address,
+ *        as kallsyms has no sizes), or NULL when unknown; static storage
+ *        until the next call
  *
  * Options (--plugin-opt NAME.KEY=VALUE; every option a plugin reads must
  * be listed in its descriptor's @options):

@@ -43,6 +43,8 @@ const struct bp_boot_event bp_boot_events[] = {
 	{ "readahead:page_cache_async_ra", 0, NULL },
 	{ "cgroup:cgroup_attach_task", BP_KVER(4, 10), NULL },
 	{ "initcall:*", BP_KVER(2, 6), NULL },
+	/* Names module inits: their init sections are freed before anyone reads kallsyms. */
+	{ "module:module_load", BP_KVER(2, 6), NULL },
 #define SYSCALL_EVENTS(name, since) \
 	{ "syscalls:sys_enter_" name, since, NULL }, { "syscalls:sys_exit_" name, since, NULL }
 	SYSCALL_EVENTS("read", BP_KVER(2, 6)),

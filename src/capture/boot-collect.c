@@ -22,6 +22,7 @@
 #include "capture/boot.h"
 #include "capture/capture.h"
 #include "capture/cpu-use.h"
+#include "capture/kallsyms.h"
 #include "capture/stop.h"
 #include "resolve/resolve.h"
 #include "tracefile/tracefile.h"
@@ -155,42 +156,42 @@ static void initcall_funcs(struct bp_reader *reader, struct bp_map *funcs)
 }
 
 /*
- * The /proc/kallsyms lines of the initcall functions the recording names,
+ * The /proc/kallsyms lines that name the initcall functions the recording
+ * holds (bp_kallsyms_keep(): the kernel image's symbols and their bounds),
  * so reports print "ext4_init_fs" rather than an address, without storing
- * the whole symbol table. Leaves h->kallsyms NULL when there are none.
+ * the whole symbol table. A module's init is named by its module_load
+ * event instead. Leaves h->kallsyms NULL when there are none.
  */
 static void add_initcall_symbols(struct bp_writer *w, struct bp_trace_headers *h)
 {
 	struct bp_reader *reader = bp_writer_reader(w, h);
-	char line[512], *out = NULL;
-	size_t len = 0, cap = 0;
+	uint64_t *addrs = NULL;
+	size_t n = 0, cap = 0, i, len, kept_len;
+	char *text, *kept;
+	const struct bp_map_slot *slot;
 	struct bp_map funcs;
-	FILE *f;
 
 	if (!reader)
 		return;
 	bp_map_init(&funcs);
 	initcall_funcs(reader, &funcs);
 	bp_reader_free(reader);
-	f = funcs.count ? fopen("/proc/kallsyms", "r") : NULL;
-	while (f && fgets(line, sizeof(line), f)) {
-		unsigned long long addr = strtoull(line, NULL, 16);
-		size_t n = strlen(line);
-
-		if (!addr || !bp_map_get(&funcs, addr, 0))
-			continue;
-		BP_GROW(out, len + n + 1, cap);
-		memcpy(out + len, line, n + 1);
-		len += n;
+	for (i = 0; bp_map_next(&funcs, &i, &slot);) {
+		BP_GROW(addrs, n + 1, cap);
+		addrs[n++] = slot->k1;
 	}
-	if (f)
-		fclose(f);
 	bp_map_release(&funcs);
-	if (out) {
-		free(h->kallsyms);
-		h->kallsyms = out;
-		h->kallsyms_len = len;
+	text = n ? bp_kallsyms_read(&len) : NULL;
+	if (text) {
+		kept = bp_kallsyms_keep(text, len, addrs, n, &kept_len);
+		free(text);
+		if (kept) {
+			free(h->kallsyms);
+			h->kallsyms = kept;
+			h->kallsyms_len = kept_len;
+		}
 	}
+	free(addrs);
 }
 
 int bp_boot_record(struct bp_boot_run *r)

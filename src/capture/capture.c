@@ -211,11 +211,19 @@ static void add_unavailable(struct bp_capture *c, const char *system, const char
 	free(msg);
 }
 
+/* A kernel without what the event traces (no module loading): nothing to record or miss. */
+static int feature_absent(const struct bp_event_spec *s)
+{
+	return s->feature && access(s->feature, F_OK);
+}
+
 static void resolve_default_events(struct bp_capture *c)
 {
 	const struct bp_event_spec *s;
 
 	for (s = bp_default_events; s->system; s++) {
+		if (feature_absent(s))
+			continue;
 		if (event_exists(c->instance, s->system, s->event))
 			add_event(c, s->system, s->event, s->syscall_filter);
 		else if (s->fallback && event_exists(c->instance, s->system, s->fallback))
@@ -693,7 +701,7 @@ struct bp_capture *bp_capture_attach(const char *name, int keep)
 		goto out_free;
 	}
 	for (s = bp_default_events; s->system; s++) {
-		if (!event_exists(c->instance, s->system, s->event) &&
+		if (!feature_absent(s) && !event_exists(c->instance, s->system, s->event) &&
 		    !(s->fallback && event_exists(c->instance, s->system, s->fallback)))
 			add_unavailable(c, s->system, s->event);
 	}

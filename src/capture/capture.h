@@ -21,6 +21,9 @@ struct bp_event_spec {
 	const char *event;
 	const char *fallback; /* another event of the same system, or NULL */
 	int syscall_filter;   /* restrict to bp_syscalls[] ids */
+	const char *feature;  /* a file the kernel has when it has what the
+				 event traces (/proc/modules), or NULL; without
+				 it the event is neither recorded nor missed */
 };
 
 /* The default event set (DESIGN §4), terminated by { NULL }. */

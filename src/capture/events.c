@@ -11,25 +11,32 @@
 #include "capture/capture.h"
 
 const struct bp_event_spec bp_default_events[] = {
-	{ "sched", "sched_switch", NULL, 0 },
-	{ "sched", "sched_waking", "sched_wakeup", 0 },
-	{ "sched", "sched_process_fork", NULL, 0 },
-	{ "sched", "sched_process_exec", NULL, 0 },
-	{ "sched", "sched_process_exit", NULL, 0 },
-	{ "block", "block_rq_issue", NULL, 0 },
-	{ "block", "block_rq_complete", NULL, 0 },
-	{ "block", "block_bio_queue", NULL, 0 },
-	{ "filemap", "mm_filemap_add_to_page_cache", NULL, 0 },
-	{ "filemap", "mm_filemap_delete_from_page_cache", NULL, 0 },
-	{ "filemap", "mm_filemap_fault", NULL, 0 },
-	{ "filemap", "mm_filemap_get_pages", NULL, 0 },
-	{ "filemap", "mm_filemap_map_pages", NULL, 0 },
-	{ "readahead", "page_cache_sync_ra", NULL, 0 },
-	{ "readahead", "page_cache_async_ra", NULL, 0 },
-	{ "raw_syscalls", "sys_enter", NULL, 1 },
-	{ "raw_syscalls", "sys_exit", NULL, 1 },
-	{ "cgroup", "cgroup_attach_task", NULL, 0 },
-	{ NULL, NULL, NULL, 0 },
+	{ "sched", "sched_switch", NULL, 0, NULL },
+	{ "sched", "sched_waking", "sched_wakeup", 0, NULL },
+	{ "sched", "sched_process_fork", NULL, 0, NULL },
+	{ "sched", "sched_process_exec", NULL, 0, NULL },
+	{ "sched", "sched_process_exit", NULL, 0, NULL },
+	{ "block", "block_rq_issue", NULL, 0, NULL },
+	{ "block", "block_rq_complete", NULL, 0, NULL },
+	{ "block", "block_bio_queue", NULL, 0, NULL },
+	{ "filemap", "mm_filemap_add_to_page_cache", NULL, 0, NULL },
+	{ "filemap", "mm_filemap_delete_from_page_cache", NULL, 0, NULL },
+	{ "filemap", "mm_filemap_fault", NULL, 0, NULL },
+	{ "filemap", "mm_filemap_get_pages", NULL, 0, NULL },
+	{ "filemap", "mm_filemap_map_pages", NULL, 0, NULL },
+	{ "readahead", "page_cache_sync_ra", NULL, 0, NULL },
+	{ "readahead", "page_cache_async_ra", NULL, 0, NULL },
+	{ "raw_syscalls", "sys_enter", NULL, 1, NULL },
+	{ "raw_syscalls", "sys_exit", NULL, 1, NULL },
+	{ "cgroup", "cgroup_attach_task", NULL, 0, NULL },
+	/*
+	 * A module loaded while recording: its init's time, named after the
+	 * module. Nothing to miss on a kernel that loads no modules.
+	 */
+	{ "module", "module_load", NULL, 0, "/proc/modules" },
+	{ "initcall", "initcall_start", NULL, 0, "/proc/modules" },
+	{ "initcall", "initcall_finish", NULL, 0, "/proc/modules" },
+	{ NULL, NULL, NULL, 0, NULL },
 };
 
 #define SC(n) { #n, __NR_##n }

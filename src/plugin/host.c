@@ -166,21 +166,7 @@ static enum bootprof_syscall host_syscall(struct bootprof_ctx *ctx, long nr)
 
 static const char *host_ksym(struct bootprof_ctx *ctx, uint64_t addr)
 {
-	struct bp_plugin_run *run = run_of(ctx);
-	unsigned long long start;
-	const char *name;
-
-	if (!run->set->tep || !addr)
-		return NULL;
-	name = tep_find_function(run->set->tep, addr);
-	if (!name)
-		return NULL;
-	start = tep_find_function_address(run->set->tep, addr);
-	if (start && start < addr)
-		snprintf(run->ksym, sizeof(run->ksym), "%s+0x%llx", name, addr - start);
-	else
-		snprintf(run->ksym, sizeof(run->ksym), "%s", name);
-	return run->ksym;
+	return addr ? ksyms_name(&run_of(ctx)->set->ksyms, addr) : NULL;
 }
 
 static void host_warn(struct bootprof_ctx *ctx, const char *fmt, ...)
@@ -859,6 +845,15 @@ void bp_plugins_start(struct bp_plugin_set *set, struct tep_handle *tep, const c
 			run->active = 0;
 		}
 	}
+}
+
+void bp_plugins_kallsyms(struct bp_plugin_set *set, const char *text)
+{
+	if (!set)
+		return;
+	ksyms_release(&set->ksyms);
+	/* Out of memory: the symbols parsed so far name what they can. */
+	ksyms_parse(&set->ksyms, text);
 }
 
 void bp_plugins_window(struct bp_plugin_set *set, uint64_t since_ns, uint64_t until_ns)

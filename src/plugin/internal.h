@@ -7,6 +7,9 @@
 #include "plugin/plugins.h"
 #include "views/doc.h"
 
+/* Shared with the plugins built as .so, which see only the public header. */
+#include "../../plugins/ksyms.h"
+
 struct bootprof_field {
 	int off;
 	int size;
@@ -63,6 +66,7 @@ struct bp_plugin_set {
 	const char *const *opts;
 	size_t nopts;
 	struct tep_handle *tep;
+	struct ksyms ksyms;       /* the recording's kallsyms, for host->ksym */
 	unsigned char *any_wants; /* by event id: some plugin wants it */
 	int *pid_off;             /* by event id: common_pid offset, -1 unknown */
 	size_t nids;

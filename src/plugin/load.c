@@ -404,6 +404,7 @@ void bp_plugins_free(struct bp_plugin_set *set)
 	bp_plugins_clear_warnings(set);
 	free(set->warnings);
 	free(set->any_wants);
+	ksyms_release(&set->ksyms);
 	free(set->pid_off);
 	bp_doc_release(&set->doc);
 	free(set);

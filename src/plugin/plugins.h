@@ -102,13 +102,21 @@ const struct bootprof_plugin *bp_plugins_get(const struct bp_plugin_set *set, si
 /**
  * bp_plugins_start() - run each plugin's init against a recording
  * @set: set (NULL: no-op)
- * @tep: the recording's event formats and kallsyms (bp_reader_tep())
+ * @tep: the recording's event formats (bp_reader_tep())
  * @machine: the recording's architecture (uname -m, from its metadata), or
  *           NULL when unknown (x86_64 is assumed)
  *
  * A plugin whose init fails is dropped with a warning.
  */
 void bp_plugins_start(struct bp_plugin_set *set, struct tep_handle *tep, const char *machine);
+
+/**
+ * bp_plugins_kallsyms() - the kernel symbols plugins' ksym() names addresses with
+ * @set: set (NULL: no-op)
+ * @text: the recording's kallsyms (bp_reader_kallsyms()), or NULL; parsed
+ *        here, not kept
+ */
+void bp_plugins_kallsyms(struct bp_plugin_set *set, const char *text);
 
 /**
  * bp_plugins_window() - the window the model counts (bootprof_event.in_window)

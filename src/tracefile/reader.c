@@ -267,6 +267,11 @@ const struct bp_meta *bp_reader_meta(struct bp_reader *r)
 	return r ? &r->meta : NULL;
 }
 
+const char *bp_reader_kallsyms(struct bp_reader *r)
+{
+	return r ? r->texts.kallsyms : NULL;
+}
+
 const struct bp_read_stats *bp_reader_stats(struct bp_reader *r)
 {
 	return r ? &r->stats : NULL;

@@ -64,6 +64,8 @@ int bp_reader_page_losses(struct bp_reader *r, uint64_t *events, uint64_t *pages
 
 struct tep_handle *bp_reader_tep(struct bp_reader *r);
 const struct bp_meta *bp_reader_meta(struct bp_reader *r);
+/* The recording's kallsyms text (NUL-terminated), or NULL when it has none. */
+const char *bp_reader_kallsyms(struct bp_reader *r);
 const struct bp_read_stats *bp_reader_stats(struct bp_reader *r);
 /* File format version (6 or 7). */
 int bp_reader_version(struct bp_reader *r);

@@ -51,6 +51,7 @@ int bp_timeline_open(struct bp_timeline *t, const char *file, const struct bp_ti
 		t->window.until_ns = t->origin_ns + range->until_ns;
 	t->plugins = bp_marks_plugins();
 	bp_plugins_start(t->plugins, bp_reader_tep(t->reader), meta ? meta->machine : NULL);
+	bp_plugins_kallsyms(t->plugins, bp_reader_kallsyms(t->reader));
 	bp_plugins_window(t->plugins, t->window.since_ns, t->window.until_ns);
 	return 0;
 }

@@ -2,7 +2,7 @@
 # Source after ../test-lib.sh (tests) or standalone with TOP and TEST_DIR set.
 #
 #   boot_kernel 6.1|6.12       KDIR, KREL, KIMAGE of a cached Debian kernel, or return 1
-#   boot_modules DIR           copy virtio/ext4 modules (and their deps) to DIR/lib/modules,
+#   boot_modules DIR [MODS]    copy MODS (default: virtio/ext4) and their deps to DIR/lib/modules,
 #                              DIR/lib/modules/order lists them in load order
 #   boot_busybox DIR           busybox-static and a link per applet in DIR/bin
 #   boot_cpio DIR OUT          initramfs (cpio newc, gzip) from DIR
@@ -15,6 +15,9 @@
 
 BOOT_CACHE=${BOOT_CACHE:-$TOP/tests/boot/cache}
 BOOT_MODULES=${BOOT_MODULES:-"virtio_pci virtio_blk crc32c_generic ext4"}
+# Loaded by the test init from the root disk while the recorder runs: small
+# inits that reuse the init-section addresses the initramfs's modules freed.
+BOOT_ROOT_MODULES=${BOOT_ROOT_MODULES:-"isofs vfat"}
 BOOT_MEM=${BOOT_MEM:-512}
 BOOT_SMP=${BOOT_SMP:-2}
 
@@ -71,10 +74,11 @@ boot_module_add() {
 	echo "$_n.ko" >>"$2/order"
 }
 
+# boot_modules DIR [MODULES]: MODULES (default $BOOT_MODULES) and their deps.
 boot_modules() {
 	mkdir -p "$1/lib/modules"
 	: >"$1/lib/modules/order"
-	for m in $BOOT_MODULES; do
+	for m in ${2:-$BOOT_MODULES}; do
 		boot_module_add "$m" "$1/lib/modules" || return 1
 	done
 }
@@ -178,7 +182,7 @@ boot_build_disk() {
 	_d=$TEST_DIR/rootdir
 	rm -rf "$_d"
 	mkdir -p "$_d/proc" "$_d/sys" "$_d/dev" "$_d/run" "$_d/sbin" "$_d/data" "$_d/var/log"
-	boot_busybox "$_d" || return 1
+	boot_busybox "$_d" && boot_modules "$_d" "$BOOT_ROOT_MODULES" || return 1
 	cc -static -O2 -o "$_d/bin/mmap-touch" "$TOP/tests/boot/mmap-touch.c" || return 1
 	cc -static -O2 -o "$_d/bin/boot-reader" "$TOP/tests/boot/boot-reader.c" || return 1
 	ln "$_d/bin/mmap-touch" "$_d/bin/stop-marker"
@@ -203,6 +207,9 @@ if [ "$(arg kill-recorder)" = 1 ]; then
 			echo "TEST-INIT: killed the recorder"
 	done
 fi
+for m in $(cat /lib/modules/order); do
+	insmod /lib/modules/$m || echo "TEST-INIT: insmod $m failed"
+done
 # busybox runs cat and dd without exec: their pids are the ground truth.
 cat /data/small.txt >/dev/null &
 echo "TEST-INIT: cat pid $!"
@@ -407,6 +414,7 @@ boot_main_test() {
 			"grep -q '^/data/archive.zip,[0-9]*:[0-9]*,$inode,file,$(($1 * 4096)),[0-9]*,[0-9]*,$(($2 * 4096)),' '$TEST_DIR/files.csv'"
 	fi
 	boot_syscall_checks "$series" "$dump" "$con"
+	boot_module_checks "$series" "$dump"
 	boot_recorder_checks "$series: " "$TEST_DIR/latest.dat" "$dump"
 	boot_recorder_cost "$series" "$TEST_DIR/latest.dat"
 	[ -n "$BOOT_READ_BPS" ] && boot_truth_checks "$series" "$dump" "$con"
@@ -427,6 +435,40 @@ boot_syscall_checks() {
 	# busybox cat reads with sendfile() where it can, read() otherwise.
 	expect "$1: cat (pid $_cat) has its read() or sendfile() in the recording" \
 		"[ -n '$_cat' ] && awk -v p='$_cat' '\$3 == p && \$5 ~ /^sys_enter_(read|sendfile64):\$/' '$2' | grep -q ."
+}
+
+# Module inits named by module: every module loaded (initramfs and root
+# disk) whose .ko defines init_module has one "<module>:init" initcall, as
+# long as the span from the initcall_start that follows its module_load on
+# the same task to its initcall_finish in the raw events; and no initcall
+# is named with an offset (an initcall is a function's entry: an offset
+# means another function's name) or left unresolved.
+boot_module_checks() {
+	_want=$(for _ko in "$TEST_DIR"/initramfs/lib/modules/*.ko "$TEST_DIR"/rootdir/lib/modules/*.ko; do
+		readelf -sW "$_ko" | awk '$NF == "init_module" { f = 1 } END { exit !f }' || continue
+		tr '\0' '\n' <"$_ko" | sed -n 's/^name=//p' | head -n 1
+	done | sort | tr '\n' ' ')
+	_n=$(echo $_want | wc -w)
+	awk '$5 == "module_load:" { m[$3] = $6; next }
+	$5 == "initcall_start:" && ($3 in m) { c[$3] = m[$3]; t[$3] = $1; delete m[$3]; next }
+	$5 == "initcall_finish:" && ($3 in c) { printf "%s %.0f\n", c[$3], ($1 - t[$3]) * 1e9; delete c[$3] }' \
+		"$2" | sort >"$TEST_DIR/module-truth"
+	"$BOOTPROF" report --format json --plugin initcall "$TEST_DIR/latest.dat" 2>/dev/null |
+		jq -r '.plugins.initcall.slowest[] | select(.module) | "\(.module) \(.duration_ns)"' |
+		sort >"$TEST_DIR/module-report"
+	"$BOOTPROF" report --plugin initcall --plugin-opt initcall.top=0 "$TEST_DIR/latest.dat" \
+		2>/dev/null >"$TEST_DIR/initcalls.txt"
+	echo "# module inits (name ns): $(tr '\n' ' ' <"$TEST_DIR/module-report")"
+	echo "# modules with init_module: $_want"
+	expect "$1: each loaded module with an init has one '<module>:init' initcall ($_n)" \
+		"[ $_n -gt 0 ] && [ \"\$(cut -d' ' -f1 '$TEST_DIR/module-report' | tr '\\n' ' ')\" = '$_want' ] &&
+		 for m in $_want; do grep -q \" \$m:init\$\" '$TEST_DIR/initcalls.txt' || exit 1; done"
+	expect "$1: their durations are the spans in the raw events (from module_load's next initcall_start)" \
+		"[ -s '$TEST_DIR/module-truth' ] && join '$TEST_DIR/module-truth' '$TEST_DIR/module-report' |
+		 awk '{ d = \$2 - \$3; if (d < 0) d = -d; if (d > 2000 || \$3 <= 0) bad++; n++ }
+		      END { exit !(n == $_n && !bad) }'"
+	expect "$1: no initcall is named with an offset or left unresolved" \
+		"! sed -n '/^== initcall: slowest initcalls/,/^== /p' '$TEST_DIR/initcalls.txt' | grep -E '[+]0x|unresolved'"
 }
 
 # The recorder's own events are recorded (no pid filter: it would drop the

@@ -4,11 +4,11 @@
 . "$(dirname "$0")/../test-lib.sh"
 
 expect "6.1: trace_event= into the top-level buffer, trace_clock=boot" \
-	"'$BOOTPROF' cmdline --kernel 6.1.0-50-amd64 2>/dev/null | grep -Eq '^trace_event=sched:sched_switch,.*initcall:\*,syscalls:.* trace_buf_size=16384K trace_clock=boot$'"
+	"'$BOOTPROF' cmdline --kernel 6.1.0-50-amd64 2>/dev/null | grep -Eq '^trace_event=sched:sched_switch,.*initcall:\*,module:module_load,syscalls:.* trace_buf_size=16384K trace_clock=boot$'"
 expect "6.1: no filemap access events, said on stderr" \
 	"out=\$('$BOOTPROF' cmdline --kernel 6.1 2>'$TEST_DIR/err') && ! echo \"\$out\" | grep -q mm_filemap_map_pages && grep -q 'not in 6.1: .*mm_filemap_map_pages' '$TEST_DIR/err'"
 expect "6.12: trace_instance=bootprof with the filemap access events" \
-	"'$BOOTPROF' cmdline --kernel 6.12.95+deb12-amd64 --buffer-size 8192 2>/dev/null | grep -Eq '^trace_instance=bootprof,.*filemap:mm_filemap_map_pages,.*initcall:\*,syscalls:.* trace_buf_size=8192K$'"
+	"'$BOOTPROF' cmdline --kernel 6.12.95+deb12-amd64 --buffer-size 8192 2>/dev/null | grep -Eq '^trace_instance=bootprof,.*filemap:mm_filemap_map_pages,.*initcall:\*,module:module_load,syscalls:.* trace_buf_size=8192K$'"
 expect "6.3 is the first with trace_instance=" \
 	"'$BOOTPROF' cmdline --kernel 6.2 2>/dev/null | grep -q '^trace_event=' && '$BOOTPROF' cmdline --kernel 6.3 2>/dev/null | grep -q '^trace_instance='"
 expect "--instance names the instance" \

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "capture/boot.h"
+#include "capture/kallsyms.h"
 
 static void test_kernel_version(void **state)
 {
@@ -48,7 +49,7 @@ static void test_old_kernel(void **state)
 
 	(void)state;
 	assert_true(!strncmp(w, "trace_event=sched:sched_switch,", 31));
-	assert_non_null(strstr(w, ",initcall:*,syscalls:sys_enter_read,syscalls:sys_exit_read,"));
+	assert_non_null(strstr(w, ",initcall:*,module:module_load,syscalls:sys_enter_read,"));
 	assert_non_null(strstr(w, ",syscalls:sys_exit_execve trace_buf_size=16384K trace_clock=boot"));
 	assert_null(strstr(w, "raw_syscalls"));
 	assert_null(strstr(w, "mm_filemap_fault"));
@@ -90,6 +91,54 @@ static void test_live_list_and_fallback(void **state)
 	free(missing);
 }
 
+/*
+ * The kallsyms a boot recording keeps, read when it is saved: the kernel
+ * image's symbol at or below each initcall address and the next symbol
+ * (its bound); nothing of modules, whose init sections were freed and
+ * reused by then (the boot that named module inits after jbd2 and
+ * ata_piix functions).
+ */
+static void test_kallsyms_keep(void **state)
+{
+	static const char text[] =
+		"0000000000000000 A fixed_percpu_data\n"
+		"ffffffff82a03000 t ext4_init_fs\n"       /* out of order: sorted */
+		"ffffffff81000000 T _stext\n"
+		"ffffffff82a01230 t pci_subsys_init\n"
+		"ffffffff82a01300 t pci_subsys_init_alias\n"
+		"ffffffff82a01300 t next_one\n"
+		"ffffffff82a02000 t virtio_blk_init\n"
+		"ffffffff82a04000 T _etext\n"
+		"ffffffffc0a80000 t wait_transaction_locked\t[jbd2]\n"
+		"ffffffffc0ab5240 t ich_pata_cable_detect\t[ata_piix]\n"
+		"ffffffffc0c00000 t bpf_prog_x\t[bpf]";        /* no final newline */
+	const uint64_t addrs[] = {
+		0xffffffff82a01230ull, /* exact: it and its bound (two aliases) */
+		0xffffffff82a03000ull, /* exact: it and _etext */
+		0xffffffff82a04000ull, /* the last image symbol: no bound, nothing */
+		0xffffffffc0ab5240ull, /* a module's address: nothing */
+		0xffffffff80000000ull, /* below everything: nothing */
+	};
+	size_t len = 0;
+	char *kept = bp_kallsyms_keep(text, strlen(text), addrs, 5, &len);
+
+	(void)state;
+	assert_non_null(kept);
+	assert_string_equal(kept, "ffffffff82a01230 t pci_subsys_init\n"
+				  "ffffffff82a01300 t pci_subsys_init_alias\n"
+				  "ffffffff82a01300 t next_one\n"
+				  "ffffffff82a03000 t ext4_init_fs\n"
+				  "ffffffff82a04000 T _etext\n");
+	assert_int_equal(len, strlen(kept));
+	free(kept);
+	/* Only modules' addresses, or kallsyms with zeros (kptr_restrict): nothing. */
+	assert_null(bp_kallsyms_keep(text, strlen(text), addrs + 3, 2, &len));
+	assert_int_equal(len, 0);
+	assert_null(bp_kallsyms_keep("0000000000000000 t a\n0000000000000000 t b\n", 42, addrs,
+				     1, &len));
+	assert_null(bp_kallsyms_keep("", 0, addrs, 1, &len));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -98,6 +147,7 @@ int main(void)
 		cmocka_unit_test(test_old_kernel),
 		cmocka_unit_test(test_instance_kernel),
 		cmocka_unit_test(test_live_list_and_fallback),
+		cmocka_unit_test(test_kallsyms_keep),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

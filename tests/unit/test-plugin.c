@@ -6,6 +6,7 @@
  * fixture of an early-boot recording), android and polling with a model
  * filled by hand.
  */
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -249,6 +250,18 @@ static const char kallsyms[] =
 	"ffffffff82a03000 t ext4_init_fs\n"
 	"ffffffff82a04000 t zz_after\n";
 
+/* include/trace/events/module.h, as 6.12 formats it (flags shortened). */
+static const char module_load_fmt[] =
+	"name: module_load\n"
+	"ID: 24\n"
+	"format:\n"
+	COMMON_FIELDS
+	"\tfield:unsigned int taints;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:__data_loc char[] name;\toffset:12;\tsize:4;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"%s %s\", __get_str(name), __print_flags(REC->taints, \"\", "
+	"{ (1UL << 0), \"P\" }, { (1UL << 12), \"O\" })\n";
+
 struct raw {
 	unsigned char b[96];
 	int size;
@@ -289,17 +302,12 @@ static void feed(struct bp_build_hooks *h, struct tep_handle *tep, uint64_t ts, 
 	h->event(h->arg, &ev);
 }
 
-static char *run_initcall(int with_kallsyms, const char *opt)
+/* A tep with the initcall and module formats. */
+static struct tep_handle *initcall_tep(void)
 {
-	const uint64_t ms = 1000000;
 	struct tep_handle *tep = tep_alloc();
-	struct bp_plugin_set *set = load_only("initcall", &opt, opt ? 1 : 0);
-	struct bp_model *m = bp_model_new();
-	struct bp_build_hooks h;
-	char *json, *text, *both;
 
 	assert_non_null(tep);
-	assert_non_null(set);
 	tep_set_long_size(tep, 8);
 	tep_set_cpus(tep, 1);
 	assert_int_equal(tep_parse_event(tep, initcall_start_fmt, strlen(initcall_start_fmt),
@@ -308,18 +316,30 @@ static char *run_initcall(int with_kallsyms, const char *opt)
 					 "initcall"), 0);
 	assert_int_equal(tep_parse_event(tep, initcall_level_fmt, strlen(initcall_level_fmt),
 					 "initcall"), 0);
-	if (with_kallsyms)
-		assert_int_equal(tep_parse_kallsyms(tep, kallsyms), 0);
+	assert_int_equal(tep_parse_event(tep, module_load_fmt, strlen(module_load_fmt), "module"),
+			 0);
+	return tep;
+}
+
+/* The initcall plugin started on tep, the recording's kallsyms and an option. */
+static struct bp_plugin_set *initcall_set(struct tep_handle *tep, const char *kallsyms_text,
+					  const char *opt, struct bp_build_hooks *h)
+{
+	struct bp_plugin_set *set = load_only("initcall", &opt, opt ? 1 : 0);
+
+	assert_non_null(set);
 	bp_plugins_start(set, tep, NULL);
-	bp_plugins_hooks(set, &h);
-	feed(&h, tep, 100 * ms, rec(23, 1, 0, 0, "subsys"));
-	feed(&h, tep, 101 * ms, rec(22, 1, 0xffffffff82a01230ull, 0, NULL));
-	feed(&h, tep, 104 * ms, rec(21, 1, 0xffffffff82a01230ull, 0, NULL));
-	feed(&h, tep, 110 * ms, rec(23, 1, 0, 0, "device"));
-	feed(&h, tep, 111 * ms, rec(22, 1, 0xffffffff82a02000ull, 0, NULL));
-	feed(&h, tep, 161 * ms, rec(21, 1, 0xffffffff82a02000ull, -19, NULL));
-	feed(&h, tep, 170 * ms, rec(22, 1, 0xffffffff82a03010ull, 0, NULL));
-	feed(&h, tep, 190 * ms, rec(21, 1, 0xffffffff82a03010ull, 0, NULL));
+	bp_plugins_kallsyms(set, kallsyms_text);
+	bp_plugins_hooks(set, h);
+	return set;
+}
+
+/* Finish the set on an empty model; its text and JSON as one string (caller frees). */
+static char *initcall_output(struct bp_plugin_set *set, struct tep_handle *tep)
+{
+	struct bp_model *m = bp_model_new();
+	char *json, *text, *both;
+
 	bp_plugins_finish(set, m);
 	json = render(set, 1);
 	text = render(set, 0);
@@ -330,6 +350,24 @@ static char *run_initcall(int with_kallsyms, const char *opt)
 	bp_model_free(m);
 	tep_free(tep);
 	return both;
+}
+
+static char *run_initcall(int with_kallsyms, const char *opt)
+{
+	const uint64_t ms = 1000000;
+	struct tep_handle *tep = initcall_tep();
+	struct bp_build_hooks h;
+	struct bp_plugin_set *set = initcall_set(tep, with_kallsyms ? kallsyms : NULL, opt, &h);
+
+	feed(&h, tep, 100 * ms, rec(23, 1, 0, 0, "subsys"));
+	feed(&h, tep, 101 * ms, rec(22, 1, 0xffffffff82a01230ull, 0, NULL));
+	feed(&h, tep, 104 * ms, rec(21, 1, 0xffffffff82a01230ull, 0, NULL));
+	feed(&h, tep, 110 * ms, rec(23, 1, 0, 0, "device"));
+	feed(&h, tep, 111 * ms, rec(22, 1, 0xffffffff82a02000ull, 0, NULL));
+	feed(&h, tep, 161 * ms, rec(21, 1, 0xffffffff82a02000ull, -19, NULL));
+	feed(&h, tep, 170 * ms, rec(22, 1, 0xffffffff82a03010ull, 0, NULL));
+	feed(&h, tep, 190 * ms, rec(21, 1, 0xffffffff82a03010ull, 0, NULL));
+	return initcall_output(set, tep);
 }
 
 static void test_initcall(void **state)
@@ -374,6 +412,149 @@ static void test_initcall(void **state)
 		free(opt);
 		assert_contains(out, "\"symbol\": \"virtio_blk_init\"");
 		assert_contains(out, "\"symbol\": \"ext4_init_fs+0x10\"");
+		free(out);
+	}
+}
+
+/* ---- initcall names: a module's init, bounded symbols, unresolved ---- */
+
+static struct raw module_load(int pid, const char *name)
+{
+	struct raw r = { { 0 }, 0 };
+	uint16_t type = 24;
+	uint32_t loc = (uint32_t)(strlen(name) + 1) << 16 | 16;
+
+	memcpy(r.b, &type, 2);
+	memcpy(r.b + 4, &pid, 4);
+	memcpy(r.b + 12, &loc, 4);
+	memcpy(r.b + 16, name, strlen(name) + 1);
+	r.size = 16 + (int)strlen(name) + 1;
+	return r;
+}
+
+/*
+ * A boot as a Debian kernel records it: built-in initcalls on PID 1, then
+ * insmod (pid 300) loads crc16 (no init function), jbd2 and ext4, whose
+ * inits run at addresses of their freed init sections; another task (301)
+ * runs an initcall no module_load precedes. kallsyms_text: the recording's
+ * kallsyms, read at the end of the boot, or NULL.
+ */
+static char *run_modules(const char *kallsyms_text, const char *opt)
+{
+	const uint64_t ms = 1000000;
+	struct tep_handle *tep = initcall_tep();
+	struct bp_build_hooks h;
+	struct bp_plugin_set *set = initcall_set(tep, kallsyms_text, opt, &h);
+
+	feed(&h, tep, 100 * ms, rec(23, 1, 0, 0, "late"));
+	feed(&h, tep, 101 * ms, rec(22, 1, 0xffffffff82a02000ull, 0, NULL));
+	feed(&h, tep, 102 * ms, rec(21, 1, 0xffffffff82a02000ull, 0, NULL));
+	feed(&h, tep, 200 * ms, module_load(300, "crc16"));
+	feed(&h, tep, 210 * ms, module_load(300, "jbd2"));
+	feed(&h, tep, 211 * ms, rec(22, 300, 0xffffffffc0ab5240ull, 0, NULL));
+	feed(&h, tep, 215 * ms, rec(21, 300, 0xffffffffc0ab5240ull, 0, NULL));
+	feed(&h, tep, 220 * ms, module_load(300, "ext4"));
+	feed(&h, tep, 221 * ms, rec(22, 300, 0xffffffffc0ab5240ull, 0, NULL));
+	feed(&h, tep, 301 * ms, rec(21, 300, 0xffffffffc0ab5240ull, 0, NULL));
+	/* The same address again: ext4's init section was freed and reused. */
+	feed(&h, tep, 400 * ms, rec(22, 301, 0xffffffffc0ab5240ull, 0, NULL));
+	feed(&h, tep, 407 * ms, rec(21, 301, 0xffffffffc0ab5240ull, 0, NULL));
+	return initcall_output(set, tep);
+}
+
+/* What the buggy boot's kallsyms named those addresses after. */
+static const char module_kallsyms[] =
+	"ffffffff81000000 T _stext\n"
+	"ffffffff82a02000 t virtio_blk_init\n"
+	"ffffffff82a04000 t zz_after\n"
+	"ffffffffc0a80000 t wait_transaction_locked\t[jbd2]\n"
+	"ffffffffc0c00000 t ich_pata_cable_detect\t[ata_piix]\n";
+
+/* run_modules() with a kallsyms table in the recording, or in a file given as an option. */
+static char *run_table(const char *table, int as_file)
+{
+	char path[] = "/tmp/bootprof-kallsyms-XXXXXX";
+	char *opt, *out;
+	int fd;
+
+	if (!as_file)
+		return run_modules(table, NULL);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, table, strlen(table)), (ssize_t)strlen(table));
+	close(fd);
+	opt = xasprintf("initcall.kallsyms=%s", path);
+	out = run_modules(NULL, opt);
+	unlink(path);
+	free(opt);
+	return out;
+}
+
+static void test_initcall_modules(void **state)
+{
+	static const char inside[] = "ffffffff82a01000 t virtio_blk_init_pre\n"
+				     "ffffffffc0ab0000 t jbd2_journal_start\t[jbd2]\n"
+				     "ffffffffc0ab6000 d jbd2_slab\t[jbd2]\n";
+	/* A table, in the recording or a file; two names it gives; one it must not. */
+	static const struct {
+		const char *table;
+		int as_file;
+		const char *want[2];
+		const char *never;
+	} cases[] = {
+		/* No kallsyms: the built-in call says it is unresolved. */
+		{ NULL, 0, { "0xffffffff82a02000 (unresolved)", "0xffffffffc0ab5240 (unresolved)" },
+		  NULL },
+		/* Past the last symbol of the table: no name. */
+		{ "ffffffff82a01000 t virtio_blk_init_pre\n", 0,
+		  { "0xffffffff82a02000 (unresolved)", "ext4:init" }, "virtio_blk_init_pre" },
+		/*
+		 * Inside a symbol, below the next one of the same module (a data
+		 * symbol bounds it too), an offset; past the kernel image's last
+		 * symbol (the next is a module's), none.
+		 */
+		{ inside, 0, { "\"symbol\": \"jbd2_journal_start+0x5240\"",
+			       "0xffffffff82a02000 (unresolved)" }, NULL },
+		/* A kallsyms file given as an option follows the same rule. */
+		{ module_kallsyms, 1, { "\"symbol\": \"virtio_blk_init\"",
+					"0xffffffffc0ab5240 (unresolved)" }, "wait_transaction_locked" },
+		{ inside, 1, { "\"symbol\": \"jbd2_journal_start+0x5240\"",
+			       "0xffffffff82a02000 (unresolved)" }, NULL },
+	};
+	const char *ext4, *jbd2;
+	size_t i, j;
+	char *out;
+
+	(void)state;
+	/* Named by module, whatever kallsyms says sits at the address now. */
+	out = run_modules(module_kallsyms, NULL);
+	assert_contains(out, "4 initcalls, 92.0 ms in total");
+	ext4 = strstr(out, "ext4:init");
+	jbd2 = strstr(out, "jbd2:init");
+	assert_non_null(ext4);
+	assert_non_null(jbd2);
+	assert_true(ext4 < jbd2); /* slowest first */
+	assert_null(strstr(out, "crc16"));
+	assert_contains(out, "\"duration_ns\": 80000000,\"start_ns\": 221000000,\"level\": \"module\","
+			"\"ret\": 0,\"func\": \"0xffffffffc0ab5240\",\"symbol\": null,"
+			"\"module\": \"ext4\",\"pid\": 300}");
+	assert_contains(out, "\"symbol\": \"virtio_blk_init\",\"module\": null,\"pid\": 1}");
+	/* A module init is in no level: "late" holds PID 1's call only. */
+	assert_contains(out, "{\"level\": \"late\",\"count\": 1,\"total_ns\": 1000000}");
+	/* Past the last symbol of jbd2 (the next is ata_piix's): no name. */
+	assert_contains(out, "\"func\": \"0xffffffffc0ab5240\",\"symbol\": null,\"module\": null,"
+			"\"pid\": 301}");
+	assert_contains(out, "0xffffffffc0ab5240 (unresolved)");
+	assert_null(strstr(out, "wait_transaction_locked"));
+	free(out);
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		out = run_table(cases[i].table, cases[i].as_file);
+		assert_contains(out, "ext4:init");
+		for (j = 0; j < 2; j++)
+			assert_contains(out, cases[i].want[j]);
+		if (cases[i].never && strstr(out, cases[i].never))
+			fail_msg("case %zu: '%s' in:\n%s", i, cases[i].never, out);
 		free(out);
 	}
 }
@@ -858,6 +1039,7 @@ int main(void)
 		cmocka_unit_test(test_abi_and_duplicates),
 		cmocka_unit_test(test_select_and_options),
 		cmocka_unit_test(test_initcall),
+		cmocka_unit_test(test_initcall_modules),
 		cmocka_unit_test(test_android),
 		cmocka_unit_test(test_android_idle),
 		cmocka_unit_test(test_systemd_units),
