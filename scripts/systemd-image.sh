@@ -155,7 +155,8 @@ out=/run/bp-test
 mkdir -p $out
 state=$(systemctl is-system-running --wait)
 echo "BP-DONE: system $state at $(cut -d' ' -f1 /proc/uptime)"
-systemd-analyze time --no-pager | sed 's/^/BP-TIME: /'
+systemd-analyze time --no-pager >$out/time.txt 2>&1
+sed 's/^/BP-TIME: /' $out/time.txt
 systemd-analyze blame --no-pager >$out/blame.txt 2>&1
 systemd-analyze critical-chain --no-pager >$out/critical-chain.txt 2>&1
 # Per unit of blame (and the planted ones): when its main process started,
