@@ -235,8 +235,13 @@ static void finish_pass(struct state *s)
 			t->running = 0;
 		}
 		bp_span_to(s, t, -1, end);
-		if (t->recorder)
+		if (t->recorder) {
+			/* Left out of the model; only what it cost is kept. */
+			if (!s->tot.recorder_tasks++ || t->start < s->tot.recorder_start_ns)
+				s->tot.recorder_start_ns = t->start;
+			s->tot.recorder_run_ns += t->run_ns;
 			t->seen = 0;
+		}
 	}
 	for (i = 0; bp_map_next(&s->pages->map, &i, &slot);) {
 		const struct bp_page_chunk *c = &s->pages->chunks[slot->value];

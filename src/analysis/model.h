@@ -408,6 +408,12 @@ struct bp_disk_stat {
  * @first_ns: first event in the window
  * @last_ns: last event in the window
  * @span_ns: @last_ns - @first_ns
+ * @recorder_run_ns: CPU time of bootprof's own recorder threads in the
+ *                   window: what recording cost. The recorder is left out
+ *                   of every other number (it is in no process or service)
+ * @recorder_tasks: recorder threads seen (0: the recording names none)
+ * @recorder_start_ns: the recorder's first fork, 0 when it was running
+ *                     before the recording began
  */
 struct bp_totals {
 	uint64_t read_bytes;
@@ -433,6 +439,9 @@ struct bp_totals {
 	uint64_t first_ns;
 	uint64_t last_ns;
 	uint64_t span_ns;
+	uint64_t recorder_run_ns;
+	uint64_t recorder_tasks;
+	uint64_t recorder_start_ns;
 };
 
 /**

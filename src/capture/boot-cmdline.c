@@ -64,6 +64,13 @@ const struct bp_boot_event bp_boot_events[] = {
 	SYSCALL_EVENTS("faccessat", BP_KVER(2, 6)),
 	SYSCALL_EVENTS("faccessat2", BP_KVER(5, 8)),
 	SYSCALL_EVENTS("getdents64", BP_KVER(2, 6)),
+	/*
+	 * Threads: glibc's pthread_create is a clone3 without exec. 6.12
+	 * says neither in sched_process_fork (no tgid) nor in
+	 * sched_process_exit (no group_dead, which 6.18 has) whether a new
+	 * task is a thread: without clone3 each thread is a process.
+	 */
+	SYSCALL_EVENTS("clone3", BP_KVER(5, 3)),
 	SYSCALL_EVENTS("execve", BP_KVER(2, 6)),
 #undef SYSCALL_EVENTS
 	{ NULL, 0, NULL },

@@ -130,14 +130,15 @@ static void execs(FILE *out, const struct bp_model *m, const struct bp_report_op
 
 static void services(FILE *out, const struct bp_model *m, const struct bp_report_opts *o)
 {
-	struct bp_service_row *v = bp_view_services(m);
-	size_t i;
+	size_t i, n;
+	struct bp_service_row *v = bp_view_services(m, &n);
 
-	fputs("path,processes,wait_ns,bytes_read,unit,first_start_ns,last_exit_ns,running\n", out);
-	for (i = 0; i < cap(o, m->nservices); i++) {
-		bp_csv_str(out, m->services[i].path);
-		fprintf(out, ",%zu,%" PRIu64 ",%" PRIu64 ",", m->services[i].nprocesses,
-			m->services[i].wait_ns, m->services[i].bytes_read);
+	fputs("path,processes,wait_ns,bytes_read,run_ns,unit,first_start_ns,last_exit_ns,running\n",
+	      out);
+	for (i = 0; i < cap(o, n); i++) {
+		bp_csv_str(out, v[i].service ? v[i].service->path : "");
+		fprintf(out, ",%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", v[i].nprocesses,
+			v[i].wait_ns, v[i].bytes_read, v[i].run_ns);
 		bp_csv_str(out, v[i].unit);
 		fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%d\n", v[i].first_start_ns, v[i].last_exit_ns,
 			v[i].running);

@@ -292,7 +292,7 @@ static void processes(struct bp_doc *d, const struct bp_model *m, const struct b
 	free(v);
 }
 
-static const char *const service_head[] = { "WAIT", "BYTES", "PROCS", "STARTED", "ENDED",
+static const char *const service_head[] = { "WAIT", "BYTES", "CPU", "PROCS", "STARTED", "ENDED",
 					    "SERVICE" };
 
 /* Services by unit name, with when their processes started and ended. */
@@ -300,21 +300,24 @@ static void services(struct bp_doc *d, const struct bp_model *m, const struct bp
 {
 	struct bp_service_row *v;
 	struct bp_section *s;
-	size_t i;
+	size_t i, n;
 
-	if (!m->nservices)
+	v = bp_view_services(m, &n);
+	if (!n) {
+		free(v);
 		return;
+	}
 	s = section(d, "I/O wait by service");
-	columns(s, service_head, "rrrrrl");
-	v = bp_view_services(m);
-	for (i = 0; i < m->nservices; i++) {
-		char w[BP_FMT_LEN], b[BP_FMT_LEN], n[24], st[BP_FMT_LEN], en[BP_FMT_LEN];
+	columns(s, service_head, "rrrrrrl");
+	for (i = 0; i < n; i++) {
+		char w[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], p[24], st[BP_FMT_LEN],
+			en[BP_FMT_LEN];
 
 		if (!shown(s, o, i))
 			continue;
-		snprintf(n, sizeof(n), "%zu", v[i].service->nprocesses);
-		row(s, NULL, bp_fmt_ns(w, v[i].service->wait_ns),
-		    bp_fmt_bytes(b, v[i].service->bytes_read), n,
+		snprintf(p, sizeof(p), "%zu", v[i].nprocesses);
+		row(s, NULL, bp_fmt_ns(w, v[i].wait_ns), bp_fmt_bytes(b, v[i].bytes_read),
+		    bp_fmt_ns(c, v[i].run_ns), p,
 		    v[i].first_start_ns ? bp_fmt_ts(st, v[i].first_start_ns) : "before",
 		    v[i].running ? "running" : bp_fmt_ts(en, v[i].last_exit_ns), v[i].unit);
 	}

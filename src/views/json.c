@@ -46,10 +46,13 @@
  *   "disks": [ { "name", "dev", "rotational": bool|null, "size",
  *                "metadata_bytes", "metadata_wait_ns", "file_bytes",
  *                "rq_read_bytes", "rq_reads", "rq_write_bytes" } ]
- *   "services": [ { "path" (cgroup), "processes", "wait_ns", "bytes_read",
- *                   "unit" (systemd unit, else the path), "first_start_ns"
- *                   (0: before the recording), "last_exit_ns": int|null
- *                   (null: running), "running": bool } ]    by wait_ns
+ *   "services": [ { "path" (cgroup; null for the rows below), "processes",
+ *                   "wait_ns", "bytes_read", "run_ns" (CPU time),
+ *                   "unit" (systemd unit, else the path; "[PID 1]",
+ *                   "[initramfs]", "[recorder]": see bp_service_row),
+ *                   "first_start_ns" (0: before the recording),
+ *                   "last_exit_ns": int|null (null: running),
+ *                   "running": bool } ]              by wait_ns, bytes, unit
  *   "execs": [ { "path", "count", "wait_ns", "bytes_read" } ]         by count, then path
  *   "timeline": { "start_ns", "bucket_ns", "columns": ["wait_ns",
  *                 "idle_wait_ns", "read_bytes", "rq_read_bytes", "waiting_max"],
@@ -345,7 +348,7 @@ static void disks_execs_timeline(struct bp_json *j, const struct bp_model *m)
 {
 	struct bp_service_row *services;
 	char dev[32], row[128];
-	size_t i;
+	size_t i, nservices;
 
 	bp_json_array_begin(j, "disks");
 	for (i = 0; i < m->ndisks; i++) {
@@ -369,21 +372,24 @@ static void disks_execs_timeline(struct bp_json *j, const struct bp_model *m)
 		bp_json_end(j);
 	}
 	bp_json_end(j);
-	services = bp_view_services(m);
+	services = bp_view_services(m, &nservices);
 	bp_json_array_begin(j, "services");
-	for (i = 0; i < m->nservices; i++) {
+	for (i = 0; i < nservices; i++) {
+		const struct bp_service_row *r = &services[i];
+
 		bp_json_object_begin(j, NULL);
-		bp_json_string(j, "path", m->services[i].path);
-		bp_json_u64(j, "processes", m->services[i].nprocesses);
-		bp_json_u64(j, "wait_ns", m->services[i].wait_ns);
-		bp_json_u64(j, "bytes_read", m->services[i].bytes_read);
-		bp_json_string(j, "unit", services[i].unit);
-		bp_json_u64(j, "first_start_ns", services[i].first_start_ns);
-		if (services[i].running)
+		bp_json_string(j, "path", r->service ? r->service->path : NULL);
+		bp_json_u64(j, "processes", r->nprocesses);
+		bp_json_u64(j, "wait_ns", r->wait_ns);
+		bp_json_u64(j, "bytes_read", r->bytes_read);
+		bp_json_u64(j, "run_ns", r->run_ns);
+		bp_json_string(j, "unit", r->unit);
+		bp_json_u64(j, "first_start_ns", r->first_start_ns);
+		if (r->running)
 			bp_json_null(j, "last_exit_ns");
 		else
-			bp_json_u64(j, "last_exit_ns", services[i].last_exit_ns);
-		bp_json_bool(j, "running", services[i].running);
+			bp_json_u64(j, "last_exit_ns", r->last_exit_ns);
+		bp_json_bool(j, "running", r->running);
 		bp_json_end(j);
 	}
 	bp_json_end(j);

@@ -33,10 +33,19 @@ int bp_view_json(FILE *out, const struct bp_model *m, const struct bp_report_opt
 int bp_view_csv(FILE *out, const struct bp_model *m, const struct bp_report_opts *o);
 
 /**
- * struct bp_service_row - a service (cgroup) as its users know it
- * @service: the model's service
+ * struct bp_service_row - a service as its users know it
+ * @service: the model's service (a cgroup), NULL for the rows below
  * @unit: its systemd unit ("systemd-udevd.service", "init.scope"), or
- *        the cgroup path when that names no unit
+ *        the cgroup path when that names no unit; beside the cgroups, on a
+ *        recording with services: "[PID 1]" (the init, whatever its
+ *        cgroup), "[initramfs]" (PID 1's descendants in no cgroup that
+ *        started before the first process was placed in one: what ran
+ *        before the service manager), "[recorder]" (bootprof's own,
+ *        left out of every other number: only its CPU time)
+ * @nprocesses: processes in it
+ * @wait_ns: their I/O wait
+ * @bytes_read: what they read from storage
+ * @run_ns: their CPU time
  * @first_start_ns: start of its first process; 0: before the recording
  * @last_exit_ns: exit of its last process; 0 when @running
  * @running: one of its processes was alive at the end of the recording
@@ -44,13 +53,20 @@ int bp_view_csv(FILE *out, const struct bp_model *m, const struct bp_report_opts
 struct bp_service_row {
 	const struct bp_service *service;
 	char unit[256];
+	size_t nprocesses;
+	uint64_t wait_ns;
+	uint64_t bytes_read;
+	uint64_t run_ns;
 	uint64_t first_start_ns;
 	uint64_t last_exit_ns;
 	int running;
 };
 
-/* The model's services, in its order (by I/O wait); caller frees. */
-struct bp_service_row *bp_view_services(const struct bp_model *m);
+/*
+ * The services of a model, by I/O wait, bytes, unit; *n is set to the
+ * number of rows. Caller frees.
+ */
+struct bp_service_row *bp_view_services(const struct bp_model *m, size_t *n);
 struct bp_group;
 struct bp_summary;
 /*

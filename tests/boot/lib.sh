@@ -136,7 +136,8 @@ boot_require_tools() {
 # ---- the boot scenario shared by the t45xx tests and scripts/demo-boot.sh ----
 #
 # Initramfs: busybox, the static bootprof as rdinit, virtio/ext4 modules and
-# an /init that loads them, mounts /dev/vda and switch_roots to it.
+# an /init that loads them, mounts /dev/vda and switch_roots to it (running
+# /sbin/test-init there, or the init given to boot_build_initramfs).
 # Disk (vda): busybox, /sbin/test-init that reads known files (cat, dd),
 # mmaps an archive, execs /bin/stop-marker, creates /run/test-done, waits for
 # /var/log/bootprof/latest.dat and tars /var/log/bootprof onto vdb.
@@ -145,6 +146,7 @@ boot_require_tools() {
 #   test.kill-recorder=1 kill -9 the recorder first
 BOOT_STATIC=${BOOT_STATIC:-$TOP/build-static/bootprof}
 
+# boot_build_initramfs [ROOT-INIT]
 boot_build_initramfs() {
 	_r=$TEST_DIR/initramfs
 	rm -rf "$_r"
@@ -170,8 +172,9 @@ fi
 mount --move /proc /newroot/proc
 mount --move /sys /newroot/sys
 mount --move /dev /newroot/dev
-exec switch_root /newroot /sbin/test-init
+exec switch_root /newroot @ROOT_INIT@
 EOT
+	sed -i "s|@ROOT_INIT@|${1:-/sbin/test-init}|" "$_r/init"
 	chmod 755 "$_r/init"
 	BOOT_INITRD=$TEST_DIR/initrd.gz
 	boot_cpio "$_r" "$BOOT_INITRD"
@@ -363,11 +366,7 @@ boot_main_test() {
 	echo "# PID 1 exec'd bootprof at $t_start s, the real init at $t_init s"
 	expect "$series: events from before PID 1 (initcalls)" \
 		"[ -n '$t_start' ] && awk -v t='$t_start' '\$1 < t && \$5 ~ /^initcall_/ { n++ } END { exit !(n > 10) }' '$dump'"
-	named=$(grep -c 'initcall_start: func=[a-z_]' "$dump")
-	addrs=$(grep -c 'initcall_start: func=0x' "$dump")
-	echo "# initcalls: $named named, $addrs only as addresses"
-	expect "$series: initcall functions are named (kallsyms of the initcalls kept)" \
-		"[ $named -gt 100 ] && [ $addrs -lt $((named / 10 + 1)) ]"
+	boot_initcall_checks "$series: " "$dump"
 	# TCG under a shared host's load varies a lot: the absolute bound is loose;
 	# the order of the kernel log lines is the sharp check: PID 1 logs its
 	# exec before the recorder has even attached to the buffer.
@@ -420,6 +419,16 @@ boot_main_test() {
 	[ -n "$BOOT_READ_BPS" ] && boot_truth_checks "$series" "$dump" "$con"
 	expect "$series: the boot buffer is gone afterwards" \
 		"grep -q 'TEST-INIT: instances \[\]' '$con' && grep -q 'TEST-INIT: top-level events \[\]' '$con'"
+}
+
+# boot_initcall_checks PREFIX DUMP: initcalls are named (the kernel keeps
+# the kallsyms of its initcalls), few only as addresses.
+boot_initcall_checks() {
+	_named=$(grep -c 'initcall_start: func=[a-z_]' "$2")
+	_addrs=$(grep -c 'initcall_start: func=0x' "$2")
+	echo "# initcalls: $_named named, $_addrs only as addresses"
+	expect "$1initcall functions are named (kallsyms of the initcalls kept)" \
+		"[ $_named -gt 100 ] && [ $_addrs -lt $((_named / 10 + 1)) ]"
 }
 
 # Syscall context from the first user-space instruction: per-syscall events
