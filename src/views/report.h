@@ -19,6 +19,7 @@ struct bp_report_opts {
 	const char *file;         /* the recording's name, shown in the header */
 	size_t top;               /* rows per list; 0 = all */
 	struct bp_filter filter;
+	int focus_pid;            /* filter is the traced command's tree (analysis/focus.h): its pid */
 	int tree;                 /* processes as a tree with descendant totals */
 	const char *table;        /* csv: which table (see bp_csv_tables) */
 	size_t width;             /* text: columns per line (0: 100) */
@@ -35,6 +36,9 @@ int bp_view_csv(FILE *out, const struct bp_model *m, const struct bp_report_opts
 /**
  * struct bp_service_row - a service (cgroup) as its users know it
  * @service: the model's service
+ * @nprocesses: its processes that the filter selects
+ * @wait_ns: their I/O wait
+ * @bytes_read: what they read from storage
  * @unit: its systemd unit ("systemd-udevd.service", "init.scope"), or
  *        the cgroup path when that names no unit
  * @first_start_ns: start of its first process; 0: before the recording
@@ -43,14 +47,21 @@ int bp_view_csv(FILE *out, const struct bp_model *m, const struct bp_report_opts
  */
 struct bp_service_row {
 	const struct bp_service *service;
+	size_t nprocesses;
+	uint64_t wait_ns;
+	uint64_t bytes_read;
 	char unit[256];
 	uint64_t first_start_ns;
 	uint64_t last_exit_ns;
 	int running;
 };
 
-/* The model's services, in its order (by I/O wait); caller frees. */
-struct bp_service_row *bp_view_services(const struct bp_model *m);
+/*
+ * The services of the processes @f selects (NULL: all), in the model's
+ * order (by I/O wait), with those processes' numbers; *@n rows. Caller frees.
+ */
+struct bp_service_row *bp_view_services(const struct bp_model *m, const struct bp_filter *f,
+					size_t *n);
 struct bp_group;
 struct bp_summary;
 /*
