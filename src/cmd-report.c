@@ -380,7 +380,7 @@ int cmd_report(int argc, char **argv)
 		rc = BP_EXIT_FAILURE;
 		goto out_phases;
 	}
-	bp_plugins_finish(plugins, m);
+	bp_plugins_finish(plugins, m, &o.filter);
 	plugin_warnings(plugins);
 	/* Plugin sections quote what they saw in the events: not redactable. */
 	o.plugins = po.disabled || redact ? NULL : bp_plugins_doc(plugins);

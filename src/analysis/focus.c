@@ -78,8 +78,8 @@ static int window_check(const struct bp_model *m)
 	}
 	bp_fmt_secs(a, m->window.since_ns);
 	bp_fmt_secs(b, m->window.until_ns);
-	bp_fmt_secs(c, h->first_event_ns);
-	bp_fmt_secs(d, h->last_event_ns);
+	bp_fmt_ts(c, h->first_event_ns);
+	bp_fmt_ts(d, h->last_event_ns);
 	outside = m->window.since_ns > h->last_event_ns || m->window.until_ns < h->first_event_ns;
 	bp_set_error("window %s\u2013%s s %s the recording %s\u2013%s s", a, b,
 		     outside ? "is outside" : "holds no event of", c, d);

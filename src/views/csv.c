@@ -70,6 +70,9 @@ static void files(FILE *out, const struct bp_model *m, const struct bp_report_op
 		    (key == BP_SORT_FILE_REREAD && !f->reread_bytes))
 			break;
 		bp_file_part(m, f, &o->filter, &part);
+		/* Never used and re-read: files the selection read from storage. */
+		if (key != BP_SORT_FILE_WAIT && !part.bytes_read)
+			continue;
 		bp_csv_str(out, f->path);
 		fprintf(out, ",%u:%u,%" PRIu64 ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 			",%" PRIu64 ",%zu,%" PRIu64 ",%" PRIu64 "\n", BP_DEV_MAJOR(f->dev),

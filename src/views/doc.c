@@ -305,7 +305,7 @@ static void processes(struct bp_doc *d, const struct bp_model *m, const struct b
 
 	columns(s, proc_head, "rlrrrl");
 	for (i = 0; i < n; i++) {
-		if (!v[i]->wait_ns && !v[i]->bytes_read && !o->filter.pid)
+		if (!v[i]->wait_ns && !v[i]->bytes_read && (!o->filter.pid || o->focus_pid))
 			continue;
 		if (shown(s, o, k++))
 			process_row(s, v[i]);
@@ -402,7 +402,7 @@ static void tree(struct bp_doc *d, const struct bp_model *m, const struct bp_rep
 			covered = bp_process_matches(m, a, &who);
 		if (covered)
 			continue;
-		if (!v[i]->tree_wait_ns && !v[i]->tree_bytes_read && !o->filter.pid)
+		if (!v[i]->tree_wait_ns && !v[i]->tree_bytes_read && (!o->filter.pid || o->focus_pid))
 			continue;
 		tree_rows(s, v[i], 0, o);
 	}
@@ -477,6 +477,20 @@ static char *readers_text(const struct bp_file *f, const struct bp_filter *who)
 	return xasprintf("read by: %s", shown ? buf : "-");
 }
 
+/*
+ * Whether the selected processes read some of @f from storage: a file's
+ * never-used and re-read pages are the file's, listed for the readers of
+ * those pages, not for a process that only mapped it.
+ */
+static int selection_read(const struct bp_model *m, const struct bp_file *f,
+			  const struct bp_report_opts *o)
+{
+	struct bp_file_part part;
+
+	bp_file_part(m, f, &o->filter, &part);
+	return part.bytes_read > 0;
+}
+
 static const char *const never_head[] = { "NEVER USED", "READ", "SHARE", "PATH" };
 
 static void never_used(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
@@ -495,7 +509,7 @@ static void never_used(struct bp_doc *d, const struct bp_model *m, const struct 
 	for (i = 0; i < n; i++) {
 		char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], *who;
 
-		if (!v[i]->never_used_bytes || !shown(s, o, k++))
+		if (!v[i]->never_used_bytes || !selection_read(m, v[i], o) || !shown(s, o, k++))
 			continue;
 		who = readers_text(v[i], &o->filter);
 		row(s, who, bp_fmt_bytes(a, v[i]->never_used_bytes), bp_fmt_bytes(b, v[i]->bytes_read),
@@ -526,7 +540,7 @@ static void reread(struct bp_doc *d, const struct bp_model *m, const struct bp_r
 	for (i = 0; i < n; i++) {
 		char a[BP_FMT_LEN], b[BP_FMT_LEN];
 
-		if (!v[i]->reread_bytes || !shown(s, o, k++))
+		if (!v[i]->reread_bytes || !selection_read(m, v[i], o) || !shown(s, o, k++))
 			continue;
 		row(s, NULL, bp_fmt_bytes(a, v[i]->reread_bytes), bp_fmt_bytes(b, v[i]->bytes_read),
 		    v[i]->path);

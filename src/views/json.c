@@ -344,9 +344,14 @@ static void file_list(struct bp_json *j, const struct bp_model *m, const struct 
 	for (i = 0; i < n && (!o->top || k < o->top); i++) {
 		uint64_t val = key == BP_SORT_FILE_NEVER_USED ? v[i]->never_used_bytes :
 								v[i]->reread_bytes;
+		struct bp_file_part part;
 
 		if (!val)
 			break;
+		/* Files the selection read from storage (the text report's rule). */
+		bp_file_part(m, v[i], &o->filter, &part);
+		if (!part.bytes_read)
+			continue;
 		bp_json_object_begin(j, NULL);
 		bp_json_string(j, "path", v[i]->path);
 		bp_json_u64(j, key == BP_SORT_FILE_NEVER_USED ? "never_used_bytes" : "reread_bytes", val);
