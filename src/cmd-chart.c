@@ -30,6 +30,8 @@ const char cmd_chart_usage[] =
 	"      --until T        end of the chart, from its 0\n"
 	"      --min-wait T     fold processes with less I/O wait into one \"others\" lane\n"
 	"      --min-bytes N    fold processes that read less (4096, 64k, 1M) likewise\n"
+	"      --all            every process of a `record -- CMD` recording, not only\n"
+	"                       CMD's process tree (the default)\n"
 	"      --force          overwrite OUT\n"
 	"  -h, --help           this text\n";
 
@@ -39,6 +41,7 @@ const struct option cmd_chart_options[] = {
 	{ "until", required_argument, NULL, 'U' },
 	{ "min-wait", required_argument, NULL, 'W' },
 	{ "min-bytes", required_argument, NULL, 'B' },
+	{ "all", no_argument, NULL, 'A' },
 	{ "force", no_argument, NULL, 'F' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 }
@@ -79,6 +82,9 @@ int cmd_chart(int argc, char **argv)
 		case 'B':
 			if (bp_parse_size(optarg, &o.min_bytes))
 				return bp_usage_error("chart", "invalid --min-bytes '%s'", optarg);
+			break;
+		case 'A':
+			o.all = 1;
 			break;
 		case 'F':
 			force = 1;

@@ -27,6 +27,8 @@ const char cmd_export_usage[] =
 	"      --since T        start, from the timeline's 0 (kernel start for a boot\n"
 	"                       recording, else the recording's start): 2, 1.5s, 300ms\n"
 	"      --until T        end, from the timeline's 0\n"
+	"      --all            every process of a `record -- CMD` recording, not only\n"
+	"                       CMD's process tree (the default)\n"
 	"      --force          overwrite OUT\n"
 	"  -h, --help           this text\n";
 
@@ -35,6 +37,7 @@ const struct option cmd_export_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "since", required_argument, NULL, 'S' },
 	{ "until", required_argument, NULL, 'U' },
+	{ "all", no_argument, NULL, 'A' },
 	{ "force", no_argument, NULL, 'F' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 }
@@ -70,6 +73,9 @@ int cmd_export(int argc, char **argv)
 			if (bp_parse_ns(optarg, &range.until_ns))
 				return bp_usage_error("export", "invalid --until '%s'", optarg);
 			range.has_until = 1;
+			break;
+		case 'A':
+			o.all = 1;
 			break;
 		case 'F':
 			force = 1;
