@@ -36,11 +36,11 @@
 
 static const char *const top_synopsis[] = {
 	"bootprof top [--sort COL] [--reverse] [--tree] [--view files|procs] [--since S]",
-	"             [--until S] [FILE]",
+	"             [--until S] [--all] [FILE]",
 	"bootprof top --live [-d SECS] [-n ITER] [--cumulative] [--sort COL] [--reverse]",
 	"             [--tree] [--view files|procs]",
 	"bootprof top --batch [--top N] [--width N] [--sort COL] [--reverse] [--tree]",
-	"             [--view files|procs] [--since S] [--until S]",
+	"             [--view files|procs] [--since S] [--until S] [--all]",
 	"             [--live [-d SECS] [-n ITER] [--cumulative]] [FILE]",
 	NULL,
 };
