@@ -7,8 +7,9 @@
  *   "schema_version": 1,
  *   "recording": { "file", "hostname", "kernel_release", "kernel_version",
  *                  "machine", "cmdline", "clock", "command", "stop_reason":
- *                  string|null, "command_pid": int|null, "ncpus", "page_size", "start_ns", "stop_ns":
- *                  int, "unavailable_events": [string], "not_recorded":
+ *                  string|null, "command_pid": int|null (record -- CMD),
+ *                  "ncpus", "page_size", "start_ns", "stop_ns": int,
+ *                  "unavailable_events": [string], "not_recorded":
  *                  [string: sched|wakeup|fork|syscalls|filemap|access|delete|block],
  *                  "not_on_kernel": [string] (the subset the kernel lacks),
  *                  "warnings": string|null },
