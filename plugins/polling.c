@@ -6,7 +6,9 @@
  *
  * Exec times come from sched_process_exec in the stream (for the rate);
  * the cost comes from the model: I/O wait and bytes of the processes that
- * exec'd the program (bp_exec_count), and their CPU time.
+ * exec'd the program (bp_exec_count), and their CPU time. Only execs by
+ * the model's processes count: the report's filter (the traced command's
+ * tree by default) selects them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,8 +29,23 @@ struct prog {
 	uint64_t bytes;
 };
 
+/* One exec seen in the window: which program, by whom, when. */
+struct exec_seen {
+	size_t prog;
+	int pid;
+	uint64_t ts;
+};
+
+/* A process of the model: the execs of @pid between @start and @end are its. */
+struct life {
+	int pid;
+	uint64_t start, end;
+};
+
 struct polling {
 	int exec_id;
+	struct exec_seen *seen;
+	size_t nseen, cseen;
 	const struct bootprof_field *filename;
 	struct prog *progs;
 	size_t nprogs, cap;
@@ -92,9 +109,73 @@ static void polling_event(struct bootprof_ctx *ctx, const struct bootprof_event 
 	p = prog_of(st, path);
 	if (!p)
 		return;
-	if (!p->count++)
-		p->first_ns = ev->ts;
-	p->last_ns = ev->ts;
+	if (st->nseen == st->cseen) {
+		size_t cap = st->cseen ? st->cseen * 2 : 256;
+		struct exec_seen *n = realloc(st->seen, cap * sizeof(*n));
+
+		if (!n)
+			return;
+		st->seen = n;
+		st->cseen = cap;
+	}
+	st->seen[st->nseen++] = (struct exec_seen){ (size_t)(p - st->progs), ev->pid, ev->ts };
+}
+
+static int by_pid(const void *a, const void *b)
+{
+	const struct life *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* Whether the exec @e was made by one of the model's processes (@v, by pid). */
+static int exec_selected(const struct life *v, size_t n, const struct exec_seen *e)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (v[mid].pid < e->pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* pids are reused: the process alive at the exec */
+	for (; lo < n && v[lo].pid == e->pid; lo++) {
+		if (e->ts >= v[lo].start && (!v[lo].end || e->ts <= v[lo].end))
+			return 1;
+	}
+	return 0;
+}
+
+/* Count, first and last exec of each program, by the model's processes only. */
+static int count_execs(struct bootprof_ctx *ctx, const struct bootprof_model *m)
+{
+	const struct bootprof_host *h = ctx->host;
+	struct polling *st = ctx->priv;
+	size_t i, n = h->count(m, BOOTPROF_PROCESSES), nl = 0;
+	struct life *v = malloc((n ? n : 1) * sizeof(*v));
+	struct bootprof_process p;
+
+	if (!v)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (!h->process(m, i, &p))
+			v[nl++] = (struct life){ p.pid, p.start_ns, p.exit_ns };
+	}
+	qsort(v, nl, sizeof(*v), by_pid);
+	for (i = 0; i < st->nseen; i++) {
+		struct prog *pr = &st->progs[st->seen[i].prog];
+
+		if (!exec_selected(v, nl, &st->seen[i]))
+			continue;
+		if (!pr->count++)
+			pr->first_ns = st->seen[i].ts;
+		pr->last_ns = st->seen[i].ts;
+	}
+	free(v);
+	return 0;
 }
 
 /* Repetitions per second over the span they cover (count - 1 intervals). */
@@ -246,6 +327,8 @@ static int polling_model(struct bootprof_ctx *ctx, const struct bootprof_model *
 {
 	struct polling *st = ctx->priv;
 
+	if (count_execs(ctx, m))
+		return -1;
 	ctx->host->section(ctx, "polling: programs exec'd over and over");
 	ctx->host->value_u64(ctx, "min_count", st->min);
 	programs(ctx, m);
@@ -263,6 +346,7 @@ static void polling_release(struct bootprof_ctx *ctx)
 	for (i = 0; i < st->nprogs; i++)
 		free(st->progs[i].path);
 	free(st->progs);
+	free(st->seen);
 	free(st);
 }
 

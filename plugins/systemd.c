@@ -268,8 +268,11 @@ static int systemd_model(struct bootprof_ctx *ctx, const struct bootprof_model *
 	h->value_u64(ctx, "attach_events", st->attaches);
 	/* No unit, nothing to say in text (not a systemd boot, or no attach events). */
 	h->section(ctx, "systemd: CPU time and costliest files per unit");
-	if (st->nunits)
-		h->line(ctx, "%zu units, %llu cgroup attach events", st->nunits,
+	/* Units of the model's processes: the report's filter selects them. */
+	for (i = 0, j = 0; i < st->nunits; i++)
+		j += st->units[i].processes > 0;
+	if (j)
+		h->line(ctx, "%zu units, %llu cgroup attach events", j,
 			(unsigned long long)st->attaches);
 	units.top = st->top;
 	h->table(ctx, &units);
@@ -278,6 +281,9 @@ static int systemd_model(struct bootprof_ctx *ctx, const struct bootprof_model *
 		char files[256] = "";
 		size_t nf = 0, used = 0, first = 0;
 		union bootprof_value v[7];
+
+		if (!u->processes)
+			continue;
 
 		/* The unit's files, costliest first (uf is sorted by unit, then cost). */
 		for (j = 0; j < nuf && uf[j].unit != order[i]; j++)

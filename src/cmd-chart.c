@@ -57,6 +57,9 @@ int cmd_chart(int argc, char **argv)
 		OPT_CALLBACK(0, "min-bytes", &o.min_bytes, "N",
 			     "fold processes that read less (4096, 64k, 1M) likewise",
 			     bp_timeline_opt_size),
+		OPT_FLAG(0, "all", &o.all,
+			 "every process of a `record -- CMD` recording, not only\n"
+			 "CMD's process tree (the default)"),
 		OPT_FLAG(0, "force", &force, "overwrite OUT"),
 		OPT_END(),
 	};

@@ -51,6 +51,9 @@ int cmd_export(int argc, char **argv)
 			     bp_timeline_opt_range),
 		OPT_CALLBACK(0, "until", &range, "T", "end, from the timeline's 0",
 			     bp_timeline_opt_range),
+		OPT_FLAG(0, "all", &o.all,
+			 "every process of a `record -- CMD` recording, not only\n"
+			 "CMD's process tree (the default)"),
 		OPT_FLAG(0, "force", &force, "overwrite OUT"),
 		OPT_END(),
 	};

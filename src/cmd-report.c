@@ -11,6 +11,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "analysis/focus.h"
 #include "analysis/model.h"
 #include "analysis/phases.h"
 #include "analysis/summary.h"
@@ -22,6 +23,7 @@
 #include "util/error.h"
 #include "util/parse-options.h"
 #include "util/printable.h"
+#include "util/units.h"
 #include "views/report.h"
 
 #define DEFAULT_TOP 10
@@ -42,33 +44,6 @@ static const struct bp_usage report_usage = {
 	NULL,
 	"@recording",
 };
-
-/* "12", "12.5", "0.000001" seconds -> ns, exactly; -1 on junk. */
-static int parse_seconds(const char *s, uint64_t *ns)
-{
-	uint64_t sec = 0, frac = 0, scale = 1000000000ull;
-	const char *p = s;
-
-	if (!*p)
-		return -1;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (sec > UINT64_MAX / 10 / 1000000000ull)
-			return -1;
-		sec = sec * 10 + (uint64_t)(*p - '0');
-	}
-	if (*p == '.') {
-		for (p++; *p >= '0' && *p <= '9'; p++) {
-			if (scale > 1) {
-				scale /= 10;
-				frac += (uint64_t)(*p - '0') * scale;
-			}
-		}
-	}
-	if (*p || (p == s))
-		return -1;
-	*ns = sec * 1000000000ull + frac;
-	return 0;
-}
 
 static int parse_count(const char *s, long max, long *out)
 {
@@ -112,11 +87,14 @@ static int opt_pid(const struct bp_option *opt, const char *arg)
 	return 0;
 }
 
-/* --since S, --until S (uint64_t *value, ns). */
-static int opt_seconds(const struct bp_option *opt, const char *arg)
+/* --since S|+S, --until S|+S (struct bp_instant *value). */
+static int opt_instant(const struct bp_option *opt, const char *arg)
 {
-	if (parse_seconds(arg, opt->value))
+	struct bp_instant *t = opt->value;
+
+	if (bp_parse_instant(arg, &t->ns, &t->relative))
 		return bp_option_fail("invalid --%s '%s'", opt->long_name, arg);
+	t->set = 1;
 	return 0;
 }
 
@@ -216,6 +194,7 @@ int cmd_report(int argc, char **argv)
 	long np;
 	struct bp_report_opts o = { 0 };
 	struct bp_window w = { 0 };
+	struct bp_instant since = { 0 }, until = { 0 };
 	const char *format = NULL;
 	struct bp_plugin_opts po = { 0 };
 	struct bp_plugin_set *plugins;
@@ -254,10 +233,11 @@ int cmd_report(int argc, char **argv)
 		OPT_STRING('c', "comm", &o.filter.comm, "STR",
 			   "only processes whose comm or exec path contains STR"),
 		OPT_STRING(0, "file", &o.filter.file, "STR", "only files whose path contains STR"),
-		OPT_CALLBACK(0, "since", &w.since_ns, "S",
-			     "start of the window, seconds on the recording clock", opt_seconds),
-		OPT_CALLBACK(0, "until", &w.until_ns, "S",
-			     "end of the window, seconds on the recording clock", opt_seconds),
+		OPT_CALLBACK(0, "since", &since, "S",
+			     "start of the window: S seconds on the recording clock,\n"
+			     "or +S seconds after the recording's first event", opt_instant),
+		OPT_CALLBACK(0, "until", &until, "S",
+			     "end of the window (S or +S, as --since)", opt_instant),
 		OPT_FLAG(0, "tree", &tree, "processes with their descendants' totals"),
 		OPT_FLAG(0, "redact", &redact,
 			 "replace user paths, command lines, the hostname and kernel\n"
@@ -276,8 +256,8 @@ int cmd_report(int argc, char **argv)
 		OPT_STRING_LIST(0, "boots", &boot_list, "GLOB",
 				"many recordings (a quoted pattern; repeatable)", "@file"),
 		OPT_FLAG(0, "all", &so.all,
-			 "with several recordings: every process of a\n"
-			 "`record -- CMD` recording, not only CMD's tree"),
+			 "every process of a `record -- CMD` recording, not\n"
+			 "only CMD's process tree (the default)"),
 		OPT_END(),
 	};
 
@@ -306,7 +286,7 @@ int cmd_report(int argc, char **argv)
 		if (!*t)
 			return bp_usage_error("report", "unknown table '%s'", o.table);
 	}
-	if (w.until_ns && w.until_ns < w.since_ns)
+	if (until.set && since.relative == until.relative && until.ns < since.ns)
 		return bp_usage_error("report", "--until is before --since");
 	if (top < 0)
 		top = !strcmp(format, "text") || !strcmp(format, "markdown") ? DEFAULT_TOP : 0;
@@ -350,6 +330,13 @@ int cmd_report(int argc, char **argv)
 		rc = bp_error_last();
 		goto out_phases;
 	}
+	if (bp_focus_window(r, &since, &until, &w)) {
+		bp_error("'%s': %s", o.file, bp_last_error());
+		bp_plugins_free(plugins);
+		bp_reader_free(r);
+		rc = BP_EXIT_FAILURE;
+		goto out_phases;
+	}
 	bp_plugins_start(plugins, bp_reader_tep(r),
 			 bp_reader_meta(r) ? bp_reader_meta(r)->machine : NULL);
 	bp_plugins_kallsyms(plugins, bp_reader_kallsyms(r));
@@ -384,7 +371,17 @@ int cmd_report(int argc, char **argv)
 		rc = BP_EXIT_FAILURE;
 		goto out_phases;
 	}
-	bp_plugins_finish(plugins, m);
+	o.focus_pid = bp_focus_command(m, so.all, &o.filter);
+	if (bp_focus_check(m, &o.filter, since.set || until.set)) {
+		/* A filter or window that selects nothing is not an empty report. */
+		bp_error("%s", bp_last_error());
+		bp_plugins_free(plugins);
+		bp_model_free(m);
+		bp_reader_free(r);
+		rc = BP_EXIT_FAILURE;
+		goto out_phases;
+	}
+	bp_plugins_finish(plugins, m, &o.filter);
 	plugin_warnings(plugins);
 	/* Plugin sections quote what they saw in the events: not redactable. */
 	o.plugins = po.disabled || redact ? NULL : bp_plugins_doc(plugins);

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/focus.h"
 #include "analysis/model.h"
 #include "builtin.h"
 #include "capture/live.h"
@@ -29,16 +30,17 @@
 #include "util/error.h"
 #include "util/parse-options.h"
 #include "util/signals.h"
+#include "util/units.h"
 #include "views/tui/top.h"
 
 
 static const char *const top_synopsis[] = {
 	"bootprof top [--sort COL] [--reverse] [--tree] [--view files|procs] [--since S]",
-	"             [--until S] [FILE]",
+	"             [--until S] [--all] [FILE]",
 	"bootprof top --live [-d SECS] [-n ITER] [--cumulative] [--sort COL] [--reverse]",
 	"             [--tree] [--view files|procs]",
 	"bootprof top --batch [--top N] [--width N] [--sort COL] [--reverse] [--tree]",
-	"             [--view files|procs] [--since S] [--until S]",
+	"             [--view files|procs] [--since S] [--until S] [--all]",
 	"             [--live [-d SECS] [-n ITER] [--cumulative]] [FILE]",
 	NULL,
 };
@@ -63,6 +65,7 @@ struct top_args {
 	int delay_set;
 	double delay;
 	const char *file;
+	struct bp_instant since, until;
 };
 
 /* Seconds (decimal) to ns; -1 on anything else. */
@@ -117,14 +120,14 @@ static int opt_view(const struct bp_option *opt, const char *arg)
 	return 0;
 }
 
-/* --since S, --until S (uint64_t *value, ns). */
+/* --since S|+S, --until S|+S (struct bp_instant *value). */
 static int opt_time(const struct bp_option *opt, const char *arg)
 {
-	double secs;
+	struct bp_instant *t = opt->value;
 
-	if (parse_seconds(arg, 1e9, &secs))
+	if (bp_parse_instant(arg, &t->ns, &t->relative))
 		return bp_option_fail("bad time '%s'", arg);
-	*(uint64_t *)opt->value = (uint64_t)(secs * 1e9 + 0.5);
+	t->set = 1;
 	return 0;
 }
 
@@ -159,10 +162,14 @@ static int parse_options(struct top_args *a, int argc, char **argv)
 		OPT_CALLBACK_C(0, "view", &a->o.view, "VIEW",
 			       "start in the files or the procs view (default files)", "files procs",
 			       opt_view),
-		OPT_CALLBACK(0, "since", &a->o.since_ns, "S",
-			     "window start, seconds on the recording clock", opt_time),
-		OPT_CALLBACK(0, "until", &a->o.until_ns, "S",
-			     "window end, seconds on the recording clock", opt_time),
+		OPT_CALLBACK(0, "since", &a->since, "S",
+			     "window start: S seconds on the recording clock, or +S\n"
+			     "seconds after the recording's first event", opt_time),
+		OPT_CALLBACK(0, "until", &a->until, "S", "window end (S or +S, as --since)",
+			     opt_time),
+		OPT_FLAG(0, "all", &a->o.all,
+			 "every process of a `record -- CMD` recording, not only\n"
+			 "CMD's process tree (the default)"),
 		OPT_END(),
 	};
 
@@ -186,11 +193,11 @@ static int parse_options(struct top_args *a, int argc, char **argv)
 	if (a->o.sort && !bp_top_sort_valid(a->o.view, a->o.sort))
 		return bp_usage_error("top", "bad sort column '%s' (%s)", a->o.sort,
 				      bp_top_sort_names(a->o.view));
-	if (a->o.until_ns && a->o.until_ns < a->o.since_ns)
+	if (a->until.set && a->since.relative == a->until.relative && a->until.ns < a->since.ns)
 		return bp_usage_error("top", "--until is before --since");
 	if (a->live && a->file)
 		return bp_usage_error("top", "--live takes no file");
-	if (a->live && (a->o.since_ns || a->o.until_ns))
+	if (a->live && (a->since.set || a->until.set))
 		return bp_usage_error("top", "--since and --until are for recordings");
 	if (!a->live && (a->delay_set || a->o.cumulative))
 		return bp_usage_error("top", "--delay and --cumulative need --live");
@@ -224,9 +231,17 @@ static int top_file(struct top_args *a)
 	struct bp_reader *r;
 	int ret;
 
+	struct bp_window w = { 0 };
+
 	r = bp_reader_open(a->file);
 	if (!r)
 		return bp_error_last();
+	if (bp_focus_window(r, &a->since, &a->until, &w)) {
+		bp_reader_free(r);
+		return bp_error("'%s': %s", a->file, bp_last_error());
+	}
+	a->o.since_ns = w.since_ns;
+	a->o.until_ns = w.until_ns;
 	src.arg = r;
 	ret = run(a, &src);
 	bp_reader_free(r);

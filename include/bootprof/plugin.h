@@ -284,7 +284,14 @@ enum bootprof_table {
  *                  deepest .slice; 0, or -1 when it names none (or does not
  *                  fit @len); the report's services use the same rule
  *
- * The model (in the model callback):
+ * The model (in the model callback). It is the report's selection: the
+ * processes its filter selects (the traced command's process tree for a
+ * `bootprof record -- CMD` recording unless --all; --pid, --comm, --file),
+ * their threads, accesses and execs, and the files they touched, whose
+ * bytes_read, wait_ns and nreaders are those processes' part; totals are
+ * the whole window's. Events are every event: a plugin that counts
+ * events keeps those of the model's processes (match bootprof_event.pid
+ * and the time against a process's pid, start_ns and exit_ns):
  * @count: number of objects in a table
  * @process, @file, @access, @exec, @thread: fill @out with object @i;
  *          return 0, or -1 when @i is out of range

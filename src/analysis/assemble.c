@@ -81,6 +81,7 @@ static void copy_header(struct bp_model *m, struct state *s, struct bp_reader *r
 		h->cmdline = DUP(mt->cmdline);
 		h->clock = DUP(mt->clock);
 		h->command = DUP(mt->command);
+		h->command_pid = mt->command_pid > 0 ? mt->command_pid : 0;
 		h->stop_reason = DUP(mt->stop_reason);
 		h->bootprof_version = DUP(mt->bootprof_version);
 		h->ncpus = mt->ncpus;
@@ -99,6 +100,8 @@ static void copy_header(struct bp_model *m, struct state *s, struct bp_reader *r
 	if (h->ncpus <= 0)
 		h->ncpus = s->ncpus;
 	h->page_size = s->ps;
+	h->first_event_ns = s->first_ts;
+	h->last_event_ns = s->last_ts;
 	h->warnings = warn ? xstrdup(warn) : NULL;
 }
 
@@ -260,15 +263,6 @@ static int cmp_exec_rec(const void *pa, const void *pb)
 	return (a->ts > b->ts) - (a->ts < b->ts);
 }
 
-static int cmp_exec_count(const void *pa, const void *pb)
-{
-	const struct bp_exec_count *a = pa, *b = pb;
-
-	if (a->count != b->count)
-		return a->count > b->count ? -1 : 1;
-	return strcmp(a->path, b->path);
-}
-
 /* Processes and threads from the tasks seen in the window. */
 static uint32_t *build_processes(struct bp_model *m, struct state *s)
 {
@@ -370,8 +364,11 @@ static uint32_t *build_processes(struct bp_model *m, struct state *s)
 		for (j = 0; j < p->nexec; j++)
 			tmp[j] = *(struct exec_rec *)p->exec[j];
 		qsort(tmp, p->nexec, sizeof(*tmp), cmp_exec_rec);
-		for (j = 0; j < p->nexec; j++)
+		for (j = 0; j < p->nexec; j++) {
 			p->exec[j] = xstrdup(tmp[j].path);
+			if (tmp[j].ts < s->since)
+				p->exec_window = j + 1;
+		}
 		free(tmp);
 	}
 	free(leader);
@@ -684,7 +681,7 @@ static void build_disks_execs_totals(struct bp_model *m, struct state *s, struct
 		s->execs[i].path = NULL;
 	}
 	m->nexecs = s->nexecs;
-	qsort(m->execs, m->nexecs, sizeof(*m->execs), cmp_exec_count);
+	qsort(m->execs, m->nexecs, sizeof(*m->execs), bp_cmp_exec_count);
 	for (i = 0; i < m->nprocesses; i++) {
 		const struct bp_process *p = &m->processes[i];
 

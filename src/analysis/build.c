@@ -378,6 +378,7 @@ static struct bp_model *build(struct source *src, struct tep_handle *tep,
 	}
 	while ((rc = source_next(src, &ev)) == 1) {
 		if (!s.t0_set) {
+			s.first_ts = ev.ts;
 			s.t0 = s.since ? s.since : ev.ts;
 			s.t0_set = 1;
 		}

@@ -231,6 +231,7 @@ struct state {
 	int t0_set;
 
 	struct bp_totals tot;
+	uint64_t first_ts;   /* the first event of the pass, whatever the window */
 	uint64_t last_ts;
 };
 

@@ -33,4 +33,7 @@ struct bp_page_chunk *bp_pages_chunk(struct bp_model_pages *p, uint32_t file, ui
 				     int create);
 void bp_pages_release(struct bp_model_pages *p);
 
+/* qsort order of bp_model.execs: by count (descending), then path. */
+int bp_cmp_exec_count(const void *pa, const void *pb);
+
 #endif

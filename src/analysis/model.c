@@ -260,6 +260,43 @@ int bp_file_matches(const struct bp_model *m, const struct bp_file *file,
 	return 0;
 }
 
+/* Whether @f selects processes at all (--pid, --comm): else every reader is selected. */
+static int filter_has_who(const struct bp_filter *f)
+{
+	return f && (f->pid || f->comm);
+}
+
+int bp_reader_selected(const struct bp_access *a, const struct bp_filter *f)
+{
+	return !filter_has_who(f) || process_matches_who(a->process, f);
+}
+
+void bp_file_part(const struct bp_model *m, const struct bp_file *file, const struct bp_filter *f,
+		  struct bp_file_part *out)
+{
+	size_t i;
+
+	(void)m;
+	memset(out, 0, sizeof(*out));
+	if (!filter_has_who(f)) {
+		out->wait_ns = file->wait_ns;
+		out->bytes_read = file->bytes_read;
+		out->nreaders = file->nreaders;
+	}
+	for (i = 0; i < file->nreaders; i++) {
+		const struct bp_access *a = file->readers[i];
+
+		if (!bp_reader_selected(a, f))
+			continue;
+		if (filter_has_who(f)) {
+			out->wait_ns += a->wait_ns;
+			out->bytes_read += a->bytes_read;
+			out->nreaders++;
+		}
+		out->nstorage_readers += a->bytes_read > 0;
+	}
+}
+
 static int cmp_u64_desc(uint64_t a, uint64_t b)
 {
 	return a > b ? -1 : a < b;
@@ -272,6 +309,16 @@ static int cmp_u64_asc(uint64_t a, uint64_t b)
 
 /* qsort has no argument; a selection is single-threaded and short-lived. */
 static __thread int sort_key;
+/* Files: the selection's parts, by file index (NULL: the files' own numbers). */
+static __thread const struct bp_file_part *sort_parts;
+static __thread const struct bp_file *sort_files;
+
+static struct bp_file_part file_numbers(const struct bp_file *f)
+{
+	struct bp_file_part p = { f->wait_ns, f->bytes_read, f->nreaders, 0 };
+
+	return sort_parts ? sort_parts[f - sort_files] : p;
+}
 
 static int cmp_process(const void *pa, const void *pb)
 {
@@ -318,33 +365,34 @@ static int cmp_file(const void *pa, const void *pb)
 {
 	const struct bp_file *a = *(struct bp_file *const *)pa;
 	const struct bp_file *b = *(struct bp_file *const *)pb;
+	struct bp_file_part x = file_numbers(a), y = file_numbers(b);
 	int c = 0;
 
 	switch (sort_key) {
 	case BP_SORT_FILE_WAIT:
-		c = cmp_u64_desc(a->wait_ns, b->wait_ns);
+		c = cmp_u64_desc(x.wait_ns, y.wait_ns);
 		if (!c)
-			c = cmp_u64_desc(a->bytes_read, b->bytes_read);
+			c = cmp_u64_desc(x.bytes_read, y.bytes_read);
 		break;
 	case BP_SORT_FILE_BYTES:
-		c = cmp_u64_desc(a->bytes_read, b->bytes_read);
+		c = cmp_u64_desc(x.bytes_read, y.bytes_read);
 		if (!c)
-			c = cmp_u64_desc(a->wait_ns, b->wait_ns);
+			c = cmp_u64_desc(x.wait_ns, y.wait_ns);
 		break;
 	case BP_SORT_FILE_NEVER_USED:
 		c = cmp_u64_desc(a->never_used_bytes, b->never_used_bytes);
 		if (!c)
-			c = cmp_u64_desc(a->bytes_read, b->bytes_read);
+			c = cmp_u64_desc(x.bytes_read, y.bytes_read);
 		break;
 	case BP_SORT_FILE_REREAD:
 		c = cmp_u64_desc(a->reread_bytes, b->reread_bytes);
 		if (!c)
-			c = cmp_u64_desc(a->bytes_read, b->bytes_read);
+			c = cmp_u64_desc(x.bytes_read, y.bytes_read);
 		break;
 	case BP_SORT_FILE_READERS:
-		c = cmp_u64_desc(a->nreaders, b->nreaders);
+		c = cmp_u64_desc(x.nreaders, y.nreaders);
 		if (!c)
-			c = cmp_u64_desc(a->bytes_read, b->bytes_read);
+			c = cmp_u64_desc(x.bytes_read, y.bytes_read);
 		break;
 	default:
 		break;
@@ -384,6 +432,8 @@ size_t bp_model_select_files(const struct bp_model *m, const struct bp_filter *f
 	struct bp_file **v = NULL;
 	size_t i, n = 0;
 
+	struct bp_file_part *parts = NULL;
+
 	for (i = 0; i < m->nfiles; i++) {
 		if (bp_file_matches(m, &m->files[i], f)) {
 			if (!v)
@@ -391,9 +441,89 @@ size_t bp_model_select_files(const struct bp_model *m, const struct bp_filter *f
 			v[n++] = &m->files[i];
 		}
 	}
+	/* Under a process filter, files sort by what the selection did with them. */
+	if (n && filter_has_who(f)) {
+		parts = xcalloc(m->nfiles, sizeof(*parts));
+		for (i = 0; i < n; i++)
+			bp_file_part(m, v[i], f, &parts[v[i] - m->files]);
+	}
 	sort_key = key;
+	sort_parts = parts;
+	sort_files = m->files;
 	if (n)
 		qsort(v, n, sizeof(*v), cmp_file);
+	sort_parts = NULL;
+	free(parts);
+	*out = v;
+	return n;
+}
+
+int bp_cmp_exec_count(const void *pa, const void *pb)
+{
+	const struct bp_exec_count *a = pa, *b = pb;
+
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	return strcmp(a->path, b->path);
+}
+
+/* The entry for @path in v[0..*n), added when missing (v has room for it). */
+static struct bp_exec_count *exec_slot(struct bp_exec_count *v, size_t *n, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++) {
+		if (!strcmp(v[i].path, path))
+			return &v[i];
+	}
+	memset(&v[*n], 0, sizeof(v[*n]));
+	v[*n].path = (char *)path;
+	return &v[(*n)++];
+}
+
+size_t bp_model_select_execs(const struct bp_model *m, const struct bp_filter *f,
+			     struct bp_exec_count **out)
+{
+	struct bp_exec_count *v = NULL;
+	size_t i, j, k, n = 0, cap = 0;
+
+	if (!f || (!filter_has_who(f) && !f->file)) {
+		if (m->nexecs) {
+			v = xmalloc(m->nexecs * sizeof(*v));
+			memcpy(v, m->execs, m->nexecs * sizeof(*v));
+		}
+		*out = v;
+		return m->nexecs;
+	}
+	for (i = 0; i < m->nprocesses; i++) {
+		const struct bp_process *p = &m->processes[i];
+
+		if (!bp_process_matches(m, p, f))
+			continue;
+		cap += p->nexec;
+	}
+	if (cap)
+		v = xmalloc(cap * sizeof(*v));
+	for (i = 0; i < m->nprocesses; i++) {
+		const struct bp_process *p = &m->processes[i];
+
+		if (!bp_process_matches(m, p, f))
+			continue;
+		for (j = p->exec_window; j < p->nexec; j++) {
+			struct bp_exec_count *e = exec_slot(v, &n, p->exec[j]);
+
+			/* Cost once per process, however often it exec'd the path (as the model's). */
+			for (k = p->exec_window; k < j && strcmp(p->exec[k], p->exec[j]); k++)
+				;
+			if (k == j) {
+				e->wait_ns += p->wait_ns;
+				e->bytes_read += p->bytes_read;
+			}
+			e->count++;
+		}
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), bp_cmp_exec_count);
 	*out = v;
 	return n;
 }

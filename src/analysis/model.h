@@ -278,6 +278,9 @@ struct bp_service {
  * @comm: comm of the group leader, last seen
  * @exec: exec path history, oldest first (sched_process_exec filenames)
  * @nexec: entries in @exec
+ * @exec_window: index in @exec of its first exec inside the window (the
+ *               execs before it happened before the window: bp_model.execs
+ *               leaves them out)
  * @parent: the process that forked it, NULL when it existed before the
  *          recording or its parent is unknown
  * @ppid: @parent's pid, 0 when unknown
@@ -321,6 +324,7 @@ struct bp_process {
 	char comm[16];
 	char **exec;
 	size_t nexec;
+	size_t exec_window;
 	struct bp_process *parent;
 	int ppid;
 	uint64_t start_ns;
@@ -489,6 +493,7 @@ struct bp_model_header {
 	char *cmdline;
 	char *clock;
 	char *command;
+	int command_pid;             /* the command's pid (record -- CMD), 0 when none */
 	char *stop_reason;
 	char *bootprof_version;
 	int ncpus;
@@ -497,6 +502,9 @@ struct bp_model_header {
 	uint64_t stop_ns;            /* recording stop, 0 when unknown */
 	uint64_t recorder_cpu_ns;    /* the recorder's CPU time, 0 when unknown */
 	uint64_t system_cpu_ns;      /* all CPUs' busy time while recording, 0 when unknown */
+	/* The recording's first and last event, whatever the window; 0 when it has none. */
+	uint64_t first_event_ns;
+	uint64_t last_event_ns;
 	char **unavailable;          /* events requested but missing on that kernel */
 	size_t nunavailable;
 	char *warnings;              /* reader warnings, one per line, or NULL */
@@ -659,7 +667,8 @@ void bp_model_file_pages(const struct bp_model *m, const struct bp_file *f, uint
  * A process matches when it matches @comm/@pid (or descends from one that
  * does, with @tree) and, with @file, touched a matching file. A file
  * matches when its path matches @file and, with @comm/@pid, a matching
- * process touched it. Totals are never filtered.
+ * process touched it. Totals are never filtered; a file's numbers are,
+ * through bp_file_part().
  */
 struct bp_filter {
 	const char *comm;
@@ -708,6 +717,45 @@ int bp_file_matches(const struct bp_model *m, const struct bp_file *file,
 		    const struct bp_filter *f);
 
 /**
+ * struct bp_file_part - what the selected processes did with a file
+ * @wait_ns: their I/O wait charged to it
+ * @bytes_read: what they read of it from storage
+ * @nreaders: how many of them touched it
+ * @nstorage_readers: how many of them read some of it from storage
+ *
+ * A file read by a process outside the selection (another reader of a
+ * shared library) is not the selection's: views list these numbers, not
+ * the file's, under a process filter.
+ */
+struct bp_file_part {
+	uint64_t wait_ns;
+	uint64_t bytes_read;
+	size_t nreaders;
+	size_t nstorage_readers;
+};
+
+/**
+ * bp_file_part() - the selected processes' part of a file
+ * @m: model
+ * @file: a file of @m
+ * @f: filter, or NULL; without --pid/--comm every reader is selected and
+ *     the part is the whole file
+ * @out: filled
+ */
+void bp_file_part(const struct bp_model *m, const struct bp_file *file, const struct bp_filter *f,
+		  struct bp_file_part *out);
+
+/**
+ * bp_reader_selected() - whether a reader of a file is among the selected processes
+ * @a: an access of the model
+ * @f: filter, or NULL (every reader is)
+ *
+ * Only the process part of @f counts (--pid, --comm, with descendants):
+ * a reader is listed beside a file whatever --file says.
+ */
+int bp_reader_selected(const struct bp_access *a, const struct bp_filter *f);
+
+/**
  * bp_model_select_processes() - the processes a view lists, sorted
  * @m: model
  * @f: filter, or NULL
@@ -730,5 +778,20 @@ size_t bp_model_select_processes(const struct bp_model *m, const struct bp_filte
  */
 size_t bp_model_select_files(const struct bp_model *m, const struct bp_filter *f,
 			     enum bp_file_sort key, struct bp_file ***out);
+
+/**
+ * bp_model_select_execs() - the programs the selected processes exec'd in the window
+ * @m: model
+ * @f: filter, or NULL
+ * @out: set to a new array (caller frees the array; the paths are the
+ *       model's), by count (descending) then path, as bp_model.execs
+ *
+ * Without a filter, a copy of bp_model.execs; with one, the execs of the
+ * processes bp_process_matches() selects, counted alike.
+ *
+ * Return: number of entries in *@out (0 with *@out NULL when none).
+ */
+size_t bp_model_select_execs(const struct bp_model *m, const struct bp_filter *f,
+			     struct bp_exec_count **out);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/focus.h"
 #include "analysis/summary.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
@@ -115,7 +116,8 @@ static void process_rows(struct rows *r, const struct bp_model *m, const struct 
 
 static void file_rows(struct rows *r, const struct bp_model *m, const struct bp_filter *f)
 {
-	size_t i, j;
+	struct bp_file_part part;
+	size_t i;
 
 	for (i = 0; i < m->nfiles; i++) {
 		const struct bp_file *file = &m->files[i];
@@ -126,20 +128,10 @@ static void file_rows(struct rows *r, const struct bp_model *m, const struct bp_
 		row = add_row(r, BP_ROW_FILE, xstrdup(file->path));
 		row->span_ns = file->last_ns - file->first_ns;
 		row->never_used_bytes = file->never_used_bytes;
-		if (!f) {
-			row->wait_ns = file->wait_ns;
-			row->bytes = file->bytes_read;
-			continue;
-		}
 		/* Only what the selected processes did with it. */
-		for (j = 0; j < file->nreaders; j++) {
-			const struct bp_access *a = file->readers[j];
-
-			if (bp_process_matches(m, a->process, f)) {
-				row->wait_ns += a->wait_ns;
-				row->bytes += a->bytes_read;
-			}
-		}
+		bp_file_part(m, file, f, &part);
+		row->wait_ns = part.wait_ns;
+		row->bytes = part.bytes_read;
 	}
 }
 
@@ -190,7 +182,6 @@ struct bp_summary *bp_summary_load(const char *path, const struct bp_summary_opt
 	struct rows rows = { 0 };
 	struct bp_reader *r;
 	long nphases = 0;
-	const struct bp_meta *meta;
 
 	if (!o)
 		o = &defaults;
@@ -218,13 +209,8 @@ struct bp_summary *bp_summary_load(const char *path, const struct bp_summary_opt
 		bp_set_error("cannot read '%s': %s", path, bp_last_error());
 		goto out;
 	}
-	meta = bp_reader_meta(r);
-	if (!o->all && meta && meta->command_pid > 0 &&
-	    bp_model_find_process(m, meta->command_pid)) {
-		filter.pid = meta->command_pid;
-		filter.tree = 1;
+	if (bp_focus_command(m, o->all, &filter))
 		f = &filter;
-	}
 	s = xcalloc(1, sizeof(*s));
 	s->path = xstrdup(path);
 	s->command_only = !!f;

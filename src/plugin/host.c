@@ -232,42 +232,43 @@ static int host_match(const char *patterns, const char *s)
 
 /* ---- the model ---- */
 
-#define MODEL(m) ((const struct bp_model *)(const void *)(m))
+#define VIEW(m) ((const struct bp_plugin_model *)(const void *)(m))
 
 static size_t host_count(const struct bootprof_model *bm, enum bootprof_table t)
 {
-	const struct bp_model *m = MODEL(bm);
+	const struct bp_plugin_model *v = VIEW(bm);
 
 	switch (t) {
 	case BOOTPROF_PROCESSES:
-		return m->nprocesses;
+		return v->nprocs;
 	case BOOTPROF_FILES:
-		return m->nfiles;
+		return v->nfiles;
 	case BOOTPROF_ACCESSES:
-		return m->naccesses;
+		return v->naccesses;
 	case BOOTPROF_EXECS:
-		return m->nexecs;
+		return v->nexecs;
 	case BOOTPROF_THREADS:
-		return m->nthreads;
+		return v->nthreads;
 	}
 	return 0;
 }
 
-static size_t proc_index(const struct bp_model *m, const struct bp_process *p)
+/* A process's index in the view; BOOTPROF_NONE for none or one outside the selection. */
+static size_t proc_index(const struct bp_plugin_model *v, const struct bp_process *p)
 {
-	return p ? (size_t)(p - m->processes) : BOOTPROF_NONE;
+	return p ? v->proc_slot[p - v->m->processes] : BOOTPROF_NONE;
 }
 
 static int host_process(const struct bootprof_model *bm, size_t i, struct bootprof_process *o)
 {
-	const struct bp_model *m = MODEL(bm);
+	const struct bp_plugin_model *v = VIEW(bm);
 	const struct bp_process *p;
 
-	if (i >= m->nprocesses)
+	if (i >= v->nprocs)
 		return -1;
-	p = &m->processes[i];
+	p = v->procs[i];
 	memset(o, 0, sizeof(*o));
-	o->parent = proc_index(m, p->parent);
+	o->parent = proc_index(v, p->parent);
 	o->pid = p->pid;
 	o->ppid = p->ppid;
 	memcpy(o->comm, p->comm, sizeof(o->comm));
@@ -288,41 +289,43 @@ static int host_process(const struct bootprof_model *bm, size_t i, struct bootpr
 
 static int host_file(const struct bootprof_model *bm, size_t i, struct bootprof_file *o)
 {
-	const struct bp_model *m = MODEL(bm);
+	const struct bp_plugin_model *v = VIEW(bm);
+	struct bp_file_part part;
 	const struct bp_file *f;
 
-	if (i >= m->nfiles)
+	if (i >= v->nfiles)
 		return -1;
-	f = &m->files[i];
+	f = v->files[i];
+	bp_file_part(v->m, f, &v->filter, &part);
 	memset(o, 0, sizeof(*o));
 	o->path = f->path;
 	o->dev = f->dev;
 	o->ino = f->ino;
 	o->metadata = f->kind == BP_FILE_METADATA;
 	o->resolved = f->resolved;
-	o->bytes_read = f->bytes_read;
-	o->wait_ns = f->wait_ns;
+	o->bytes_read = part.bytes_read;
+	o->wait_ns = part.wait_ns;
 	o->used_bytes = f->used_bytes;
 	o->never_used_bytes = f->never_used_bytes;
 	o->reread_bytes = f->reread_bytes;
 	o->size_pages = f->size_pages;
 	o->first_ns = f->first_ns;
 	o->last_ns = f->last_ns;
-	o->nreaders = f->nreaders;
+	o->nreaders = part.nreaders;
 	return 0;
 }
 
 static int host_access(const struct bootprof_model *bm, size_t i, struct bootprof_access *o)
 {
-	const struct bp_model *m = MODEL(bm);
+	const struct bp_plugin_model *v = VIEW(bm);
 	const struct bp_access *a;
 
-	if (i >= m->naccesses)
+	if (i >= v->naccesses)
 		return -1;
-	a = &m->accesses[i];
+	a = v->accesses[i];
 	memset(o, 0, sizeof(*o));
-	o->process = proc_index(m, a->process);
-	o->file = a->file ? (size_t)(a->file - m->files) : BOOTPROF_NONE;
+	o->process = proc_index(v, a->process);
+	o->file = v->file_slot[a->file - v->m->files];
 	o->wait_ns = a->wait_ns;
 	o->bytes_read = a->bytes_read;
 	o->first_ns = a->first_ns;
@@ -332,29 +335,29 @@ static int host_access(const struct bootprof_model *bm, size_t i, struct bootpro
 
 static int host_exec(const struct bootprof_model *bm, size_t i, struct bootprof_exec *o)
 {
-	const struct bp_model *m = MODEL(bm);
+	const struct bp_plugin_model *v = VIEW(bm);
 
-	if (i >= m->nexecs)
+	if (i >= v->nexecs)
 		return -1;
 	memset(o, 0, sizeof(*o));
-	o->path = m->execs[i].path;
-	o->count = m->execs[i].count;
-	o->wait_ns = m->execs[i].wait_ns;
-	o->bytes_read = m->execs[i].bytes_read;
+	o->path = v->execs[i].path;
+	o->count = v->execs[i].count;
+	o->wait_ns = v->execs[i].wait_ns;
+	o->bytes_read = v->execs[i].bytes_read;
 	return 0;
 }
 
 static int host_thread(const struct bootprof_model *bm, size_t i, struct bootprof_thread *o)
 {
-	const struct bp_model *m = MODEL(bm);
+	const struct bp_plugin_model *v = VIEW(bm);
 	const struct bp_thread *t;
 
-	if (i >= m->nthreads)
+	if (i >= v->nthreads)
 		return -1;
-	t = &m->threads[i];
+	t = v->threads[i];
 	memset(o, 0, sizeof(*o));
 	o->tid = t->tid;
-	o->process = proc_index(m, t->process);
+	o->process = proc_index(v, t->process);
 	memcpy(o->comm, t->comm, sizeof(o->comm));
 	o->comm[sizeof(o->comm) - 1] = 0;
 	o->wait_ns = t->wait_ns;
@@ -364,7 +367,7 @@ static int host_thread(const struct bootprof_model *bm, size_t i, struct bootpro
 
 static void host_totals(const struct bootprof_model *bm, struct bootprof_totals *o)
 {
-	const struct bp_model *m = MODEL(bm);
+	const struct bp_model *m = VIEW(bm)->m;
 	const struct bp_totals *t = &m->totals;
 
 	memset(o, 0, sizeof(*o));
@@ -899,24 +902,28 @@ void bp_plugins_hooks(struct bp_plugin_set *set, struct bp_build_hooks *hooks)
 	hooks->arg = set;
 }
 
-void bp_plugins_finish(struct bp_plugin_set *set, const struct bp_model *m)
+void bp_plugins_finish(struct bp_plugin_set *set, const struct bp_model *m,
+		       const struct bp_filter *f)
 {
+	struct bp_plugin_model view;
 	size_t r;
 
 	if (!set || !m)
 		return;
+	bp_plugin_model_init(&view, m, f);
 	for (r = 0; r < set->nruns; r++) {
 		struct bp_plugin_run *run = set->runs[r];
 
 		if (!run->active || !run->p->model)
 			continue;
-		if (run->p->model(&run->ctx, (const struct bootprof_model *)(const void *)m)) {
+		if (run->p->model(&run->ctx, (const struct bootprof_model *)(const void *)&view)) {
 			bp_plugin_warn(set, "plugin '%s' failed; its section is left out",
 				       run->p->name);
 			bp_plugin_output_release(run);
 			run->active = 0;
 		}
 	}
+	bp_plugin_model_release(&view);
 	if (!set->doc.json)
 		set->doc.json = bp_node_new(NULL, NULL, '{');
 	for (r = 0; r < set->nruns; r++) {

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "analysis/model.h"
 #include "plugin/plugins.h"
 #include "views/doc.h"
 
@@ -76,6 +77,35 @@ struct bp_plugin_set {
 	uint64_t until_ns;
 	struct bp_doc doc;        /* the finished runs' output, for the views */
 };
+
+/*
+ * The model as plugins see it (struct bootprof_model): the processes the
+ * report's filter selects, their threads and accesses, the files they
+ * touched (with their part of each file's wait, bytes and readers) and the
+ * programs they exec'd. Without a filter, the whole model, index for index.
+ */
+struct bp_plugin_model {
+	const struct bp_model *m;
+	struct bp_filter filter;
+	int filtered;
+	struct bp_process **procs;
+	size_t nprocs;
+	size_t *proc_slot;        /* model process index -> view index, BOOTPROF_NONE */
+	struct bp_file **files;
+	size_t nfiles;
+	size_t *file_slot;        /* model file index -> view index, BOOTPROF_NONE */
+	struct bp_access **accesses;
+	size_t naccesses;
+	struct bp_thread **threads;
+	size_t nthreads;
+	struct bp_exec_count *execs;
+	size_t nexecs;
+};
+
+/* @f: the views' filter, or NULL (everything). Release with bp_plugin_model_release(). */
+void bp_plugin_model_init(struct bp_plugin_model *v, const struct bp_model *m,
+			  const struct bp_filter *f);
+void bp_plugin_model_release(struct bp_plugin_model *v);
 
 void bp_plugin_warn(struct bp_plugin_set *set, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -137,8 +137,13 @@ void bp_plugins_hooks(struct bp_plugin_set *set, struct bp_build_hooks *hooks);
  * bp_plugins_finish() - run each plugin's model callback
  * @set: a started set (NULL: no-op)
  * @m: the finished model
+ * @f: the views' filter (the traced command's tree by default), or NULL:
+ *     plugins see only the processes it selects, their threads, accesses
+ *     and execs, and the files they touched (with their part of each)
  */
-void bp_plugins_finish(struct bp_plugin_set *set, const struct bp_model *m);
+struct bp_filter;
+void bp_plugins_finish(struct bp_plugin_set *set, const struct bp_model *m,
+		       const struct bp_filter *f);
 
 /**
  * bp_plugins_doc() - what the plugins of a finished set have to show

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis/focus.h"
 #include "replay/build.h"
 #include "replay/preload.h"
 #include "replay/scan.h"
@@ -279,7 +280,7 @@ struct bp_pack *bp_pack_build(const struct bp_pack_build_opts *o)
 	uint64_t total = 0;
 	struct bp_filter filter = { 0 };
 	int64_t start_real;
-	int have_rec, use_filter = 0;
+	int have_rec, use_filter;
 	unsigned ps;
 
 	bp_replay_scan_init(&scan, o->window.since_ns, o->window.until_ns);
@@ -297,11 +298,7 @@ struct bp_pack *bp_pack_build(const struct bp_pack_build_opts *o)
 	p->until_ns = m->window.until_ns == UINT64_MAX ? m->totals.last_ns : m->window.until_ns;
 	p->inserted_only = !!(m->missing & BP_MISSING_ACCESS);
 	add_notes(p, m);
-	if (!o->all && meta && meta->command_pid > 0 && bp_model_find_process(m, meta->command_pid)) {
-		filter.pid = meta->command_pid;
-		filter.tree = 1;
-		use_filter = 1;
-	}
+	use_filter = !!bp_focus_command(m, o->all, &filter);
 	have_rec = stat(o->recording, &rec_st) == 0;
 	start_real = recording_start_real(o->recording, m);
 	if (m->totals.nonblock_bytes)

@@ -48,3 +48,41 @@ char *bp_fmt_pct(char *buf, uint64_t part, uint64_t whole)
 		snprintf(buf, BP_FMT_LEN, "%.1f%%", (double)part * 100.0 / (double)whole);
 	return buf;
 }
+
+char *bp_fmt_secs(char *buf, uint64_t ns)
+{
+	size_t n = (size_t)snprintf(buf, BP_FMT_LEN, "%" PRIu64 ".%09" PRIu64, ns / (uint64_t)1000000000,
+				    ns % (uint64_t)1000000000);
+
+	while (n > 0 && buf[n - 1] == '0')
+		buf[--n] = 0;
+	if (n > 0 && buf[n - 1] == '.')
+		buf[--n] = 0;
+	return buf;
+}
+
+int bp_parse_instant(const char *s, uint64_t *ns, int *relative)
+{
+	uint64_t sec = 0, frac = 0, scale = 1000000000ull;
+	const char *p, *digits;
+
+	*relative = *s == '+';
+	p = digits = s + *relative;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (sec > UINT64_MAX / 10 / 1000000000ull)
+			return -1;
+		sec = sec * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++) {
+			if (scale > 1) {
+				scale /= 10;
+				frac += (uint64_t)(*p - '0') * scale;
+			}
+		}
+	}
+	if (*p || p == digits || (p == digits + 1 && *digits == '.'))
+		return -1;
+	*ns = sec * 1000000000ull + frac;
+	return 0;
+}

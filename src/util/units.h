@@ -19,4 +19,17 @@ char *bp_fmt_ts(char *buf, uint64_t ns);
 /* part / whole as a percentage with one decimal ("-" when whole is 0) */
 char *bp_fmt_pct(char *buf, uint64_t part, uint64_t whole);
 
+/* Seconds with as many decimals as they need, for messages: 0.5, 1, 837.812345 */
+char *bp_fmt_secs(char *buf, uint64_t ns);
+
+/**
+ * bp_parse_instant() - an instant given in seconds, as --since/--until take it
+ * @s: "S" (seconds on the recording clock: 12, 12.5, 0.000001) or "+S"
+ *     (seconds after the recording's first event)
+ * @ns: set to the seconds in ns, exactly (digits past the ns are dropped)
+ * @relative: set to 1 for "+S", else 0
+ *
+ * Return: 0, or -1 on anything else.
+ */
+int bp_parse_instant(const char *s, uint64_t *ns, int *relative);
 #endif

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/focus.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 #include "views/chrome.h"
@@ -21,6 +22,8 @@ struct bp_chrome {
 	uint64_t last_ino;
 	const struct bp_file *last_file;
 	uint64_t last_bytes;
+	struct bp_filter focus;   /* the traced command's tree, or empty: every process */
+	int focus_pid;
 };
 
 /* Every string goes through here: one place to switch the JSON writer. */
@@ -69,6 +72,7 @@ struct bp_chrome *bp_chrome_begin(FILE *out, const struct bp_model *m,
 	x->out = out;
 	x->m = m;
 	x->o = *o;
+	x->focus_pid = bp_focus_command(m, o->all, &x->focus);
 	fprintf(out, "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":\"bootprof %s\"",
 		BOOTPROF_VERSION);
 	other_str(out, "recording", o->file);
@@ -76,6 +80,8 @@ struct bp_chrome *bp_chrome_begin(FILE *out, const struct bp_model *m,
 	other_str(out, "kernel", h->kernel_release);
 	other_str(out, "clock", h->clock);
 	other_str(out, "stop_reason", h->stop_reason);
+	if (x->focus_pid)
+		fprintf(out, ",\"command_pid\":%d", x->focus_pid);
 	fprintf(out, ",\"origin_ns\":%" PRIu64 ",\"since_ns\":%" PRIu64 ",\"until_ns\":%" PRIu64
 		",\"lost_events\":%" PRIu64 "},\n\"traceEvents\":[\n", o->origin_ns,
 		m->window.since_ns, m->window.until_ns, m->totals.lost_events);
@@ -84,9 +90,12 @@ struct bp_chrome *bp_chrome_begin(FILE *out, const struct bp_model *m,
 	      "\"args\":{\"name\":\"system (counters, phases)\"}}", out);
 	for (i = 0; i < m->nprocesses; i++) {
 		const struct bp_process *p = &m->processes[i];
-		char *name = p->nexec ? xasprintf("%s (%s)", p->comm, p->exec[p->nexec - 1]) :
-					xstrdup(p->comm);
+		char *name;
 
+		if (!bp_process_matches(m, p, &x->focus))
+			continue;
+		name = p->nexec ? xasprintf("%s (%s)", p->comm, p->exec[p->nexec - 1]) :
+				  xstrdup(p->comm);
 		if (p->pid > 0)
 			name_meta(x, "process_name", p->pid, p->pid, name);
 		free(name);
@@ -94,6 +103,8 @@ struct bp_chrome *bp_chrome_begin(FILE *out, const struct bp_model *m,
 	for (i = 0; i < m->nthreads; i++) {
 		const struct bp_thread *t = &m->threads[i];
 
+		if (x->focus_pid && (!t->process || !bp_process_matches(m, t->process, &x->focus)))
+			continue;
 		if (t->tid > 0)
 			name_meta(x, "thread_name", t->process ? t->process->pid : t->tid, t->tid,
 				  t->comm);
@@ -153,6 +164,9 @@ void bp_chrome_span(void *arg, const struct bp_span *span)
 	if (span->tid <= 0 || span->end_ns <= span->start_ns)
 		return;
 	t = bp_timeline_thread(x->m, span->tid, span->start_ns);
+	/* Outside the focus: not in the trace (the counters stay the machine's). */
+	if (x->focus_pid && (!t || !t->process || !bp_process_matches(x->m, t->process, &x->focus)))
+		return;
 	pid = t && t->process ? t->process->pid : span->tid;
 	event_head(x, "X", name, pid, span->tid);
 	jts(x, "ts", span->start_ns);
@@ -214,13 +228,15 @@ static void first_reads(struct bp_chrome *x, const struct bp_model *m)
 	for (i = 0; i < m->nfiles; i++) {
 		const struct bp_file *f = &m->files[i];
 		const struct bp_access *first = NULL;
+		struct bp_file_part part;
 
 		if (!f->bytes_read)
 			continue;
 		for (r = 0; r < f->nreaders; r++) {
 			const struct bp_access *a = f->readers[r];
 
-			if (a->bytes_read && (!first || a->first_ns < first->first_ns))
+			if (a->bytes_read && bp_reader_selected(a, &x->focus) &&
+			    (!first || a->first_ns < first->first_ns))
 				first = a;
 		}
 		if (!first)
@@ -229,7 +245,8 @@ static void first_reads(struct bp_chrome *x, const struct bp_model *m)
 		jts(x, "ts", first->first_ns);
 		fputs(",\"s\":\"t\",\"args\":{\"file\":", x->out);
 		jstr(x->out, f->path);
-		fprintf(x->out, ",\"bytes\":%" PRIu64 "}}", f->bytes_read);
+		bp_file_part(m, f, &x->focus, &part);
+		fprintf(x->out, ",\"bytes\":%" PRIu64 "}}", part.bytes_read);
 	}
 }
 

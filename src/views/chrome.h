@@ -29,6 +29,7 @@ struct bp_chrome_opts {
 	const char *file;          /* the recording's name, for otherData */
 	uint64_t origin_ns;        /* the timeline's 0 (bp_timeline_origin()) */
 	const struct bp_marks *marks; /* phases, or NULL; borrowed until bp_chrome_end() */
+	int all;                   /* every process; 0: a `record -- CMD` recording's CMD tree */
 };
 
 struct bp_chrome;

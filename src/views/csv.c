@@ -64,16 +64,21 @@ static void files(FILE *out, const struct bp_model *m, const struct bp_report_op
 	      "readers,first_ns,last_ns\n", out);
 	for (i = 0; i < n && (!o->top || k < o->top); i++) {
 		const struct bp_file *f = v[i];
+		struct bp_file_part part;
 
 		if ((key == BP_SORT_FILE_NEVER_USED && !f->never_used_bytes) ||
 		    (key == BP_SORT_FILE_REREAD && !f->reread_bytes))
 			break;
+		bp_file_part(m, f, &o->filter, &part);
+		/* Never used and re-read: files the selection read from storage. */
+		if (key != BP_SORT_FILE_WAIT && !part.bytes_read)
+			continue;
 		bp_csv_str(out, f->path);
 		fprintf(out, ",%u:%u,%" PRIu64 ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 			",%" PRIu64 ",%zu,%" PRIu64 ",%" PRIu64 "\n", BP_DEV_MAJOR(f->dev),
 			BP_DEV_MINOR(f->dev), f->ino, f->kind == BP_FILE_METADATA ? "metadata" : "file",
-			f->bytes_read, f->wait_ns, f->used_bytes, f->never_used_bytes, f->reread_bytes,
-			f->nreaders, f->first_ns, f->last_ns);
+			part.bytes_read, part.wait_ns, f->used_bytes, f->never_used_bytes,
+			f->reread_bytes, part.nreaders, f->first_ns, f->last_ns);
 		k++;
 	}
 	free(v);
@@ -89,6 +94,8 @@ static void readers(FILE *out, const struct bp_model *m, const struct bp_report_
 		for (k = 0; k < v[i]->nreaders; k++) {
 			const struct bp_access *a = v[i]->readers[k];
 
+			if (!bp_reader_selected(a, &o->filter))
+				continue;
 			bp_csv_str(out, v[i]->path);
 			fprintf(out, ",%d,", a->process->pid);
 			bp_csv_str(out, a->process->comm);
@@ -118,20 +125,22 @@ static void disks(FILE *out, const struct bp_model *m)
 
 static void execs(FILE *out, const struct bp_model *m, const struct bp_report_opts *o)
 {
-	size_t i;
+	struct bp_exec_count *v;
+	size_t i, n = bp_model_select_execs(m, &o->filter, &v);
 
 	fputs("path,count,wait_ns,bytes_read\n", out);
-	for (i = 0; i < cap(o, m->nexecs); i++) {
-		bp_csv_str(out, m->execs[i].path);
-		fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", m->execs[i].count,
-			m->execs[i].wait_ns, m->execs[i].bytes_read);
+	for (i = 0; i < cap(o, n); i++) {
+		bp_csv_str(out, v[i].path);
+		fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", v[i].count, v[i].wait_ns,
+			v[i].bytes_read);
 	}
+	free(v);
 }
 
 static void services(FILE *out, const struct bp_model *m, const struct bp_report_opts *o)
 {
 	size_t i, n;
-	struct bp_service_row *v = bp_view_services(m, &n);
+	struct bp_service_row *v = bp_view_services(m, &o->filter, &n);
 
 	fputs("path,processes,wait_ns,bytes_read,run_ns,unit,first_start_ns,last_exit_ns,running\n",
 	      out);

@@ -95,8 +95,11 @@ static void header(struct bp_doc *d, const struct bp_model *m, const struct bp_r
 	if (h->cmdline)
 		line(s, "cmdline: %s", h->cmdline);
 	if (h->command || h->stop_reason)
-		line(s, "command: %s   stopped: %s", h->command ? h->command : "-",
-		     h->stop_reason ? h->stop_reason : "-");
+		line(s, "command: %s%s%s%s   stopped: %s", h->command ? h->command : "-",
+		     h->command_pid ? (snprintf(a, sizeof(a), " (pid %d)", h->command_pid), a) : "",
+		     o->focus_pid ? "; other processes: --all" : "",
+		     !o->focus_pid && h->command_pid && !o->filter.pid && !o->filter.comm ?
+		     "; all processes" : "", h->stop_reason ? h->stop_reason : "-");
 	/* Disks with I/O in the window (all of them when none had any). */
 	for (i = 0, busy = 0; i < m->ndisks; i++)
 		busy += disk_busy(&m->disks[i]);
@@ -130,8 +133,11 @@ static void header(struct bp_doc *d, const struct bp_model *m, const struct bp_r
 		line(s, "attributed: %" PRId64 ".%" PRId64 "%% of %s read at the block layer is explained "
 		     "by file and metadata reads", t->attributed_permille / 10,
 		     t->attributed_permille % 10, bp_fmt_bytes(a, t->rq_read_bytes));
-	else
+	else if (m->missing & BP_MISSING_BLOCK)
 		line(s, "attributed: not available (no block-layer events)");
+	else
+		/* The events are recorded: none fell in this window, or nothing was read. */
+		line(s, "attributed: - (nothing read from storage in the window)");
 	for (bit = 1; bit && bit <= BP_MISSING_BLOCK; bit <<= 1) {
 		if (m->missing & bit)
 			line(s, "%s: %s", (m->missing_on_kernel & bit) ?
@@ -140,12 +146,14 @@ static void header(struct bp_doc *d, const struct bp_model *m, const struct bp_r
 	}
 	for (i = 0; i < h->nunavailable; i++)
 		line(s, "unavailable on that kernel: %s", h->unavailable[i]);
-	if (o->filter.comm || o->filter.pid || o->filter.file)
+	if (o->filter.comm || (o->filter.pid && !o->focus_pid) || o->filter.file)
 		line(s, "filter:%s%s%s%s%s%s%s (totals are not filtered)",
-		     o->filter.pid ? " pid " : "", o->filter.pid ? (snprintf(a, sizeof(a), "%d",
-		     o->filter.pid), a) : "", o->filter.comm ? " comm " : "",
+		     o->filter.pid && !o->focus_pid ? " pid " : "",
+		     o->filter.pid && !o->focus_pid ? (snprintf(a, sizeof(a), "%d", o->filter.pid), a) :
+		     "", o->filter.comm ? " comm " : "",
 		     o->filter.comm ? o->filter.comm : "", o->filter.file ? " file " : "",
-		     o->filter.file ? o->filter.file : "", o->filter.tree ? " with descendants" : "");
+		     o->filter.file ? o->filter.file : "",
+		     o->filter.tree && !o->focus_pid ? " with descendants" : "");
 }
 
 static void causes_text(char *buf, size_t len, const uint64_t *w);
@@ -154,11 +162,12 @@ static void causes_text(char *buf, size_t len, const uint64_t *w);
  * "other D-sleep: 1.2 s, not I/O wait (kworker/0:1[12] 0.8 s, udevd[99] 0.3 s)":
  * uninterruptible sleep without I/O evidence, and who slept most.
  */
-static void other_sleep(struct bp_section *s, const struct bp_model *m)
+static void other_sleep(struct bp_section *s, const struct bp_model *m,
+			const struct bp_report_opts *o)
 {
 	struct bp_process **v;
 	char a[BP_FMT_LEN], top[256] = "", name[64];
-	size_t n = bp_model_select_processes(m, NULL, BP_SORT_PROC_OTHER_WAIT, &v), i, len = 0;
+	size_t n = bp_model_select_processes(m, &o->filter, BP_SORT_PROC_OTHER_WAIT, &v), i, len = 0;
 
 	for (i = 0; i < n && i < 2 && v[i]->other_wait_ns && len < sizeof(top); i++) {
 		snprintf(name, sizeof(name), "%s[%d]", v[i]->comm[0] ? v[i]->comm : "?", v[i]->pid);
@@ -170,7 +179,21 @@ static void other_sleep(struct bp_section *s, const struct bp_model *m)
 	     top[0] ? " (" : "", top, top[0] ? ")" : "");
 }
 
-static void summary(struct bp_doc *d, const struct bp_model *m)
+/* "command's tree: I/O wait 1.2 s, read 9.9 MiB, 3 processes" (the totals are everyone's). */
+static void focus_line(struct bp_section *s, const struct bp_model *m,
+		       const struct bp_report_opts *o)
+{
+	const struct bp_process *p = bp_model_find_process(m, o->focus_pid);
+	char a[BP_FMT_LEN], b[BP_FMT_LEN];
+
+	if (!p)
+		return;
+	line(s, "command's tree:          I/O wait %s, read %s, %zu process%s (above: all processes)",
+	     bp_fmt_ns(a, p->tree_wait_ns), bp_fmt_bytes(b, p->tree_bytes_read), p->tree_processes,
+	     p->tree_processes == 1 ? "" : "es");
+}
+
+static void summary(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
 {
 	const struct bp_totals *t = &m->totals;
 	struct bp_section *s = section(d, "Summary");
@@ -198,7 +221,7 @@ static void summary(struct bp_doc *d, const struct bp_model *m)
 	if (!(m->missing & BP_MISSING_SCHED))
 		line(s, "CPU idle while waiting:  %s", bp_fmt_ns(a, t->idle_wait_ns));
 	if (t->other_wait_ns)
-		other_sleep(s, m);
+		other_sleep(s, m, o);
 	if (m->missing & BP_MISSING_ACCESS)
 		line(s, "never used:              %s", missing_why(m, BP_MISSING_ACCESS));
 	else
@@ -209,6 +232,8 @@ static void summary(struct bp_doc *d, const struct bp_model *m)
 		line(s, "re-read:                 %s", missing_why(m, BP_MISSING_DELETE));
 	else
 		line(s, "re-read:                 %s", bp_fmt_bytes(a, t->reread_bytes));
+	if (o->focus_pid)
+		focus_line(s, m, o);
 }
 
 static const char *const phase_head[] = { "PHASE", "START", "END", "DURATION", "I/O WAIT",
@@ -284,7 +309,7 @@ static void processes(struct bp_doc *d, const struct bp_model *m, const struct b
 
 	columns(s, proc_head, "rlrrrl");
 	for (i = 0; i < n; i++) {
-		if (!v[i]->wait_ns && !v[i]->bytes_read && !o->filter.pid)
+		if (!v[i]->wait_ns && !v[i]->bytes_read && (!o->filter.pid || o->focus_pid))
 			continue;
 		if (shown(s, o, k++))
 			process_row(s, v[i]);
@@ -302,7 +327,7 @@ static void services(struct bp_doc *d, const struct bp_model *m, const struct bp
 	struct bp_section *s;
 	size_t i, n;
 
-	v = bp_view_services(m, &n);
+	v = bp_view_services(m, &o->filter, &n);
 	if (!n) {
 		free(v);
 		return;
@@ -385,7 +410,7 @@ static void tree(struct bp_doc *d, const struct bp_model *m, const struct bp_rep
 			covered = bp_process_matches(m, a, &who);
 		if (covered)
 			continue;
-		if (!v[i]->tree_wait_ns && !v[i]->tree_bytes_read && !o->filter.pid)
+		if (!v[i]->tree_wait_ns && !v[i]->tree_bytes_read && (!o->filter.pid || o->focus_pid))
 			continue;
 		tree_rows(s, v[i], 0, o);
 	}
@@ -402,15 +427,18 @@ static void file_rows(struct bp_section *s, const struct bp_model *m, struct bp_
 	for (i = 0; i < n; i++) {
 		const struct bp_file *f = v[i];
 		char w[BP_FMT_LEN], b[BP_FMT_LEN], u[BP_FMT_LEN], r[BP_FMT_LEN], nr[24];
+		struct bp_file_part part;
 
-		if ((by_wait ? !f->wait_ns : !f->bytes_read) || !shown(s, o, k++))
+		/* WAIT, BYTES and READERS are the selected processes'; USED is the file's pages'. */
+		bp_file_part(m, f, &o->filter, &part);
+		if ((by_wait ? !part.wait_ns : !part.bytes_read) || !shown(s, o, k++))
 			continue;
-		snprintf(nr, sizeof(nr), "%zu", f->nreaders);
+		snprintf(nr, sizeof(nr), "%zu", part.nreaders);
 		if (f->kind == BP_FILE_METADATA || (m->missing & BP_MISSING_ACCESS))
 			strcpy(u, "n/a");
 		else
 			bp_fmt_pct(u, f->used_bytes, f->bytes_read);
-		row(s, NULL, bp_fmt_ns(w, f->wait_ns), bp_fmt_bytes(b, f->bytes_read), u,
+		row(s, NULL, bp_fmt_ns(w, part.wait_ns), bp_fmt_bytes(b, part.bytes_read), u,
 		    bp_fmt_bytes(r, f->reread_bytes), nr, f->path);
 	}
 }
@@ -431,8 +459,8 @@ static void files(struct bp_doc *d, const struct bp_model *m, const struct bp_re
 	free(v);
 }
 
-/* "cat[14796] 9.9 MiB, ls[14797] 4.0 KiB, +2 more" */
-static char *readers_text(const struct bp_file *f)
+/* "cat[14796] 9.9 MiB, ls[14797] 4.0 KiB, +2 more": the selected processes only. */
+static char *readers_text(const struct bp_file *f, const struct bp_filter *who)
 {
 	char buf[512], name[64], b[BP_FMT_LEN];
 	size_t len = 0, i, shown = 0;
@@ -441,7 +469,7 @@ static char *readers_text(const struct bp_file *f)
 	for (i = 0; i < f->nreaders; i++) {
 		const struct bp_access *a = f->readers[i];
 
-		if (!a->bytes_read)
+		if (!a->bytes_read || !bp_reader_selected(a, who))
 			continue;
 		if (shown == 3) {
 			len += (size_t)snprintf(buf + len, sizeof(buf) - len, ", ...");
@@ -455,6 +483,20 @@ static char *readers_text(const struct bp_file *f)
 		shown++;
 	}
 	return xasprintf("read by: %s", shown ? buf : "-");
+}
+
+/*
+ * Whether the selected processes read some of @f from storage: a file's
+ * never-used and re-read pages are the file's, listed for the readers of
+ * those pages, not for a process that only mapped it.
+ */
+static int selection_read(const struct bp_model *m, const struct bp_file *f,
+			  const struct bp_report_opts *o)
+{
+	struct bp_file_part part;
+
+	bp_file_part(m, f, &o->filter, &part);
+	return part.bytes_read > 0;
 }
 
 static const char *const never_head[] = { "NEVER USED", "READ", "SHARE", "PATH" };
@@ -475,9 +517,9 @@ static void never_used(struct bp_doc *d, const struct bp_model *m, const struct 
 	for (i = 0; i < n; i++) {
 		char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], *who;
 
-		if (!v[i]->never_used_bytes || !shown(s, o, k++))
+		if (!v[i]->never_used_bytes || !selection_read(m, v[i], o) || !shown(s, o, k++))
 			continue;
-		who = readers_text(v[i]);
+		who = readers_text(v[i], &o->filter);
 		row(s, who, bp_fmt_bytes(a, v[i]->never_used_bytes), bp_fmt_bytes(b, v[i]->bytes_read),
 		    bp_fmt_pct(c, v[i]->never_used_bytes, v[i]->bytes_read), v[i]->path);
 		free(who);
@@ -506,7 +548,7 @@ static void reread(struct bp_doc *d, const struct bp_model *m, const struct bp_r
 	for (i = 0; i < n; i++) {
 		char a[BP_FMT_LEN], b[BP_FMT_LEN];
 
-		if (!v[i]->reread_bytes || !shown(s, o, k++))
+		if (!v[i]->reread_bytes || !selection_read(m, v[i], o) || !shown(s, o, k++))
 			continue;
 		row(s, NULL, bp_fmt_bytes(a, v[i]->reread_bytes), bp_fmt_bytes(b, v[i]->bytes_read),
 		    v[i]->path);
@@ -534,29 +576,19 @@ static void disks(struct bp_doc *d, const struct bp_model *m)
 	}
 }
 
-/* Processes that read some of a file from storage (not those that only opened or mapped it). */
-static size_t storage_readers(const struct bp_file *f)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < f->nreaders; i++)
-		n += f->readers[i]->bytes_read > 0;
-	return n;
-}
-
 struct shared_file {
 	const struct bp_file *f;
-	size_t readers;
+	struct bp_file_part part;
 };
 
 static int cmp_shared(const void *pa, const void *pb)
 {
 	const struct shared_file *a = pa, *b = pb;
 
-	if (a->readers != b->readers)
-		return a->readers > b->readers ? -1 : 1;
-	if (a->f->bytes_read != b->f->bytes_read)
-		return a->f->bytes_read > b->f->bytes_read ? -1 : 1;
+	if (a->part.nstorage_readers != b->part.nstorage_readers)
+		return a->part.nstorage_readers > b->part.nstorage_readers ? -1 : 1;
+	if (a->part.bytes_read != b->part.bytes_read)
+		return a->part.bytes_read > b->part.bytes_read ? -1 : 1;
 	return strcmp(a->f->path, b->f->path);
 }
 
@@ -564,30 +596,34 @@ static void repeated(struct bp_doc *d, const struct bp_model *m, const struct bp
 {
 	struct bp_section *s = section(d, "Repeated work: programs exec'd more than once");
 	struct shared_file *shared;
+	struct bp_exec_count *execs;
 	struct bp_file **v;
 	size_t i, n, k = 0, nshared = 0;
 
 	columns(s, exec_head, "rrrl");
-	for (i = 0; i < m->nexecs; i++) {
-		const struct bp_exec_count *e = &m->execs[i];
+	n = bp_model_select_execs(m, &o->filter, &execs);
+	for (i = 0; i < n; i++) {
+		const struct bp_exec_count *e = &execs[i];
 		char c[24], a[BP_FMT_LEN], b[BP_FMT_LEN];
 
 		if (e->count < 2)
 			break;
-		if ((o->filter.comm && !strstr(e->path, o->filter.comm)) || !shown(s, o, k++))
+		if (!shown(s, o, k++))
 			continue;
 		snprintf(c, sizeof(c), "%" PRIu64, e->count);
 		row(s, NULL, c, bp_fmt_ns(a, e->wait_ns), bp_fmt_bytes(b, e->bytes_read), e->path);
 	}
+	free(execs);
 	s = section(d, "Repeated work: files read from storage by several processes");
 	columns(s, shared_head, "rrl");
 	n = bp_model_select_files(m, &o->filter, BP_SORT_FILE_READERS, &v);
 	shared = xcalloc(n ? n : 1, sizeof(*shared));
-	for (i = 0; i < n && v[i]->nreaders >= 2; i++) {
-		size_t r = storage_readers(v[i]);
+	for (i = 0; i < n; i++) {
+		struct bp_file_part part;
 
-		if (r >= 2)
-			shared[nshared++] = (struct shared_file){ v[i], r };
+		bp_file_part(m, v[i], &o->filter, &part);
+		if (part.nstorage_readers >= 2)
+			shared[nshared++] = (struct shared_file){ v[i], part };
 	}
 	qsort(shared, nshared, sizeof(*shared), cmp_shared);
 	for (i = 0, k = 0; i < nshared; i++) {
@@ -595,8 +631,8 @@ static void repeated(struct bp_doc *d, const struct bp_model *m, const struct bp
 
 		if (!shown(s, o, k++))
 			continue;
-		snprintf(c, sizeof(c), "%zu", shared[i].readers);
-		row(s, NULL, c, bp_fmt_bytes(b, shared[i].f->bytes_read), shared[i].f->path);
+		snprintf(c, sizeof(c), "%zu", shared[i].part.nstorage_readers);
+		row(s, NULL, c, bp_fmt_bytes(b, shared[i].part.bytes_read), shared[i].f->path);
 	}
 	free(shared);
 	free(v);
@@ -606,7 +642,7 @@ void bp_doc_build(struct bp_doc *d, const struct bp_model *m, const struct bp_re
 {
 	memset(d, 0, sizeof(*d));
 	header(d, m, o);
-	summary(d, m);
+	summary(d, m, o);
 	phases(d, o);
 	if (o->tree)
 		tree(d, m, o);

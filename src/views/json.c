@@ -7,15 +7,20 @@
  *   "schema_version": 1,
  *   "recording": { "file", "hostname", "kernel_release", "kernel_version",
  *                  "machine", "cmdline", "clock", "command", "stop_reason":
- *                  string|null, "ncpus", "page_size", "start_ns", "stop_ns":
- *                  int, "recorder_cpu_ns", "system_cpu_ns": int|null (the
+ *                  string|null, "command_pid": int|null (record -- CMD),
+ *                  "ncpus", "page_size", "start_ns", "stop_ns": int,
+ *                  "recorder_cpu_ns", "system_cpu_ns": int|null (the
  *                  recorder's CPU time; all CPUs' busy time while recording),
  *                  "unavailable_events": [string], "not_recorded":
  *                  [string: sched|wakeup|fork|syscalls|filemap|access|delete|block],
  *                  "not_on_kernel": [string] (the subset the kernel lacks),
  *                  "warnings": string|null },
  *   "window": { "since_ns", "until_ns", "bucket_ns" },
- *   "filter": { "pid": int|null, "comm", "file": string|null, "tree": bool },
+ *   "focus": { "command_pid": int|null (the lists show this traced command's
+ *              process tree: the default for `record -- CMD` recordings),
+ *              "processes": "command"|"filter"|"all" (what the lists show) },
+ *   "filter": { "pid": int|null, "comm", "file": string|null, "tree": bool }
+ *              (the filter the lists follow, the focus included),
  *   "totals": { "read_bytes", "metadata_bytes", "nonblock_bytes", "write_insert_bytes",
  *               "rq_read_bytes", "attributed_permille": int|null,
  *               "wait_ns", "wait_by_cause": { CAUSE: ns },
@@ -40,6 +45,8 @@
  *                "size_pages", "first_ns", "last_ns",
  *                "readers": [ { "pid", "comm", "wait_ns", "bytes_read",
  *                               "first_ns", "last_ns" } ] } ]
+ *                (bytes_read, wait_ns and readers: the selected processes'
+ *                 part; the rest is the file's)
  *                                                     by wait_ns, then bytes, path
  *   "never_used": [ { "path", "never_used_bytes", "bytes_read" } ]   by never_used_bytes
  *   "reread": [ { "path", "reread_bytes", "bytes_read" } ]           by reread_bytes
@@ -101,6 +108,10 @@ static void recording(struct bp_json *j, const struct bp_model *m, const struct 
 	bp_json_string(j, "cmdline", h->cmdline);
 	bp_json_string(j, "clock", h->clock);
 	bp_json_string(j, "command", h->command);
+	if (h->command_pid)
+		bp_json_i64(j, "command_pid", h->command_pid);
+	else
+		bp_json_null(j, "command_pid");
 	bp_json_string(j, "stop_reason", h->stop_reason);
 	bp_json_i64(j, "ncpus", h->ncpus);
 	bp_json_u64(j, "page_size", h->page_size);
@@ -139,6 +150,16 @@ static void recording(struct bp_json *j, const struct bp_model *m, const struct 
 	bp_json_u64(j, "since_ns", m->window.since_ns);
 	bp_json_u64(j, "until_ns", m->window.until_ns);
 	bp_json_u64(j, "bucket_ns", m->window.bucket_ns);
+	bp_json_end(j);
+
+	/* What the lists show: the traced command's tree by default. */
+	bp_json_object_begin(j, "focus");
+	if (o->focus_pid)
+		bp_json_i64(j, "command_pid", o->focus_pid);
+	else
+		bp_json_null(j, "command_pid");
+	bp_json_string(j, "processes", o->focus_pid ? "command" : o->filter.pid || o->filter.comm ?
+		       "filter" : "all");
 	bp_json_end(j);
 
 	bp_json_object_begin(j, "filter");
@@ -267,10 +288,14 @@ static void processes(struct bp_json *j, const struct bp_model *m, const struct 
 	free(v);
 }
 
-static void file_obj(struct bp_json *j, const struct bp_model *m, const struct bp_file *f)
+static void file_obj(struct bp_json *j, const struct bp_model *m, const struct bp_file *f,
+		     const struct bp_filter *who)
 {
+	struct bp_file_part part;
 	char dev[32];
 	size_t k;
+
+	bp_file_part(m, f, who, &part);
 
 	snprintf(dev, sizeof(dev), "%u:%u", BP_DEV_MAJOR(f->dev), BP_DEV_MINOR(f->dev));
 	bp_json_object_begin(j, NULL);
@@ -280,8 +305,8 @@ static void file_obj(struct bp_json *j, const struct bp_model *m, const struct b
 	bp_json_string(j, "kind", f->kind == BP_FILE_METADATA ? "metadata" : "file");
 	bp_json_bool(j, "resolved", f->resolved);
 	bp_json_string(j, "disk", f->disk >= 0 && (size_t)f->disk < m->ndisks ? m->disks[f->disk].name : NULL);
-	bp_json_u64(j, "bytes_read", f->bytes_read);
-	bp_json_u64(j, "wait_ns", f->wait_ns);
+	bp_json_u64(j, "bytes_read", part.bytes_read);
+	bp_json_u64(j, "wait_ns", part.wait_ns);
 	bp_json_u64(j, "used_bytes", f->used_bytes);
 	bp_json_u64(j, "never_used_bytes", f->never_used_bytes);
 	bp_json_u64(j, "reread_bytes", f->reread_bytes);
@@ -292,6 +317,8 @@ static void file_obj(struct bp_json *j, const struct bp_model *m, const struct b
 	for (k = 0; k < f->nreaders; k++) {
 		const struct bp_access *a = f->readers[k];
 
+		if (!bp_reader_selected(a, who))
+			continue;
 		bp_json_object_begin(j, NULL);
 		bp_json_i64(j, "pid", a->process->pid);
 		bp_json_string(j, "comm", a->process->comm);
@@ -314,7 +341,7 @@ static void files(struct bp_json *j, const struct bp_model *m, const struct bp_r
 		n = o->top;
 	bp_json_array_begin(j, "files");
 	for (i = 0; i < n; i++)
-		file_obj(j, m, v[i]);
+		file_obj(j, m, v[i], &o->filter);
 	bp_json_end(j);
 	free(v);
 }
@@ -330,9 +357,14 @@ static void file_list(struct bp_json *j, const struct bp_model *m, const struct 
 	for (i = 0; i < n && (!o->top || k < o->top); i++) {
 		uint64_t val = key == BP_SORT_FILE_NEVER_USED ? v[i]->never_used_bytes :
 								v[i]->reread_bytes;
+		struct bp_file_part part;
 
 		if (!val)
 			break;
+		/* Files the selection read from storage (the text report's rule). */
+		bp_file_part(m, v[i], &o->filter, &part);
+		if (!part.bytes_read)
+			continue;
 		bp_json_object_begin(j, NULL);
 		bp_json_string(j, "path", v[i]->path);
 		bp_json_u64(j, key == BP_SORT_FILE_NEVER_USED ? "never_used_bytes" : "reread_bytes", val);
@@ -344,11 +376,13 @@ static void file_list(struct bp_json *j, const struct bp_model *m, const struct 
 	free(v);
 }
 
-static void disks_execs_timeline(struct bp_json *j, const struct bp_model *m)
+static void disks_execs_timeline(struct bp_json *j, const struct bp_model *m,
+				 const struct bp_report_opts *o)
 {
 	struct bp_service_row *services;
+	struct bp_exec_count *execs;
 	char dev[32], row[128];
-	size_t i, nservices;
+	size_t i, n, nservices;
 
 	bp_json_array_begin(j, "disks");
 	for (i = 0; i < m->ndisks; i++) {
@@ -372,7 +406,7 @@ static void disks_execs_timeline(struct bp_json *j, const struct bp_model *m)
 		bp_json_end(j);
 	}
 	bp_json_end(j);
-	services = bp_view_services(m, &nservices);
+	services = bp_view_services(m, &o->filter, &nservices);
 	bp_json_array_begin(j, "services");
 	for (i = 0; i < nservices; i++) {
 		const struct bp_service_row *r = &services[i];
@@ -394,16 +428,18 @@ static void disks_execs_timeline(struct bp_json *j, const struct bp_model *m)
 	}
 	bp_json_end(j);
 	free(services);
+	n = bp_model_select_execs(m, &o->filter, &execs);
 	bp_json_array_begin(j, "execs");
-	for (i = 0; i < m->nexecs; i++) {
+	for (i = 0; i < n; i++) {
 		bp_json_object_begin(j, NULL);
-		bp_json_string(j, "path", m->execs[i].path);
-		bp_json_u64(j, "count", m->execs[i].count);
-		bp_json_u64(j, "wait_ns", m->execs[i].wait_ns);
-		bp_json_u64(j, "bytes_read", m->execs[i].bytes_read);
+		bp_json_string(j, "path", execs[i].path);
+		bp_json_u64(j, "count", execs[i].count);
+		bp_json_u64(j, "wait_ns", execs[i].wait_ns);
+		bp_json_u64(j, "bytes_read", execs[i].bytes_read);
 		bp_json_end(j);
 	}
 	bp_json_end(j);
+	free(execs);
 	bp_json_object_begin(j, "timeline");
 	bp_json_u64(j, "start_ns", m->timeline_start_ns);
 	bp_json_u64(j, "bucket_ns", m->window.bucket_ns);
@@ -435,7 +471,7 @@ int bp_view_json(FILE *out, const struct bp_model *m, const struct bp_report_opt
 	files(&j, m, o);
 	file_list(&j, m, o, "never_used", BP_SORT_FILE_NEVER_USED);
 	file_list(&j, m, o, "reread", BP_SORT_FILE_REREAD);
-	disks_execs_timeline(&j, m);
+	disks_execs_timeline(&j, m, o);
 	if (o->plugins)
 		bp_node_json(&j, "plugins", o->plugins->json);
 	bp_json_end(&j);

@@ -213,7 +213,7 @@ void bp_marks_collect(struct bp_plugin_set *set, const struct bp_model *m, uint6
 	size_t i, r;
 
 	memset(out, 0, sizeof(*out));
-	bp_plugins_finish(set, m);
+	bp_plugins_finish(set, m, NULL);
 	doc = bp_plugins_doc(set);
 	for (i = 0; doc && i < doc->nsections; i++) {
 		const struct bp_section *s = &doc->sections[i];

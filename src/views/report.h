@@ -19,6 +19,7 @@ struct bp_report_opts {
 	const char *file;         /* the recording's name, shown in the header */
 	size_t top;               /* rows per list; 0 = all */
 	struct bp_filter filter;
+	int focus_pid;            /* filter is the traced command's tree (analysis/focus.h): its pid */
 	int tree;                 /* processes as a tree with descendant totals */
 	const char *table;        /* csv: which table (see bp_csv_tables) */
 	size_t width;             /* text: columns per line (0: 100) */
@@ -42,7 +43,7 @@ int bp_view_csv(FILE *out, const struct bp_model *m, const struct bp_report_opts
  *        started before the first process was placed in one: what ran
  *        before the service manager), "[recorder]" (bootprof's own,
  *        left out of every other number: only its CPU time)
- * @nprocesses: processes in it
+ * @nprocesses: its processes (those the filter selects)
  * @wait_ns: their I/O wait
  * @bytes_read: what they read from storage
  * @run_ns: their CPU time
@@ -63,10 +64,11 @@ struct bp_service_row {
 };
 
 /*
- * The services of a model, by I/O wait, bytes, unit; *n is set to the
- * number of rows. Caller frees.
+ * The services of the processes @f selects (NULL: all), by I/O wait,
+ * bytes, unit; *@n rows. Caller frees.
  */
-struct bp_service_row *bp_view_services(const struct bp_model *m, size_t *n);
+struct bp_service_row *bp_view_services(const struct bp_model *m, const struct bp_filter *f,
+					size_t *n);
 struct bp_group;
 struct bp_summary;
 /*

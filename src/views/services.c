@@ -53,7 +53,8 @@ static int cmp_row(const void *pa, const void *pb)
 	return strcmp(a->unit, b->unit);
 }
 
-struct bp_service_row *bp_view_services(const struct bp_model *m, size_t *n)
+struct bp_service_row *bp_view_services(const struct bp_model *m, const struct bp_filter *f,
+					size_t *n)
 {
 	struct bp_service_row *v = xcalloc(m->nservices + NEXTRA, sizeof(*v));
 	struct bp_service_row *extra = v + m->nservices;
@@ -81,6 +82,9 @@ struct bp_service_row *bp_view_services(const struct bp_model *m, size_t *n)
 	for (i = 0; i < m->nprocesses; i++) {
 		const struct bp_process *p = &m->processes[i];
 
+		/* A row none of whose processes is selected is not listed. */
+		if (!bp_process_matches(m, p, f))
+			continue;
 		if (p->pid == 1)
 			add_process(&extra[ROW_PID1], p);
 		else if (p->service)
@@ -88,7 +92,8 @@ struct bp_service_row *bp_view_services(const struct bp_model *m, size_t *n)
 		else if (p->start_ns && p->start_ns < manager && below_init(p))
 			add_process(&extra[ROW_INITRAMFS], p);
 	}
-	if (m->totals.recorder_tasks) {
+	/* The recorder is no process of a selection: a row of the whole system. */
+	if (m->totals.recorder_tasks && !(f && (f->pid || f->comm || f->file))) {
 		extra[ROW_RECORDER].nprocesses = 1;
 		extra[ROW_RECORDER].first_start_ns = m->totals.recorder_start_ns;
 		extra[ROW_RECORDER].run_ns = m->totals.recorder_run_ns;

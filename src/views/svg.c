@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/focus.h"
 #include "util/error.h"
 #include "util/map.h"
 #include "util/xalloc.h"
@@ -52,7 +53,9 @@ struct bp_chart {
 	struct bp_map tids;      /* tid -> index in tacc */
 	struct lane_acc *tacc;   /* by task (tid), during the pass */
 	size_t ntacc, tcap;
-	unsigned char *shown;    /* by process index: 1 own lane, 0 folded into others */
+	unsigned char *shown;    /* by process index: enum lane */
+	struct bp_filter focus;  /* the traced command's tree, or empty */
+	int focus_pid;
 	struct lane_acc *acc;    /* by process index, after bp_chart_attach() */
 	struct lane_acc others;
 	size_t nothers;
@@ -198,9 +201,19 @@ void bp_chart_span(void *arg, const struct bp_span *span)
 	acc_add(c, &c->tacc[*slot], state_of[span->state], span->start_ns, span->end_ns);
 }
 
-static int process_shown(const struct bp_chart_opts *o, const struct bp_process *p)
+/* Where a process is drawn. */
+enum lane {
+	LANE_OTHERS,    /* folded into the "others" lane */
+	LANE_OWN,       /* its own lane */
+	LANE_NONE,      /* outside the focus: not drawn */
+};
+
+static enum lane lane_of(const struct bp_chart *c, const struct bp_process *p)
 {
-	return p->wait_ns >= o->min_wait_ns && p->bytes_read >= o->min_bytes;
+	if (!bp_process_matches(c->m, p, &c->focus))
+		return LANE_NONE;
+	return p->wait_ns >= c->o.min_wait_ns && p->bytes_read >= c->o.min_bytes ? LANE_OWN :
+										  LANE_OTHERS;
 }
 
 /* Add the columns of task acc t inside [k0, k1] to lane acc a. */
@@ -234,13 +247,16 @@ void bp_chart_attach(struct bp_chart *c, const struct bp_model *m)
 		c->ncpus = c->nbusy;
 	c->shown = xcalloc(m->nprocesses + 1, 1);
 	c->acc = xcalloc(m->nprocesses + 1, sizeof(*c->acc));
+	c->focus_pid = bp_focus_command(m, c->o.all, &c->focus);
 	for (i = 0; i < m->nprocesses; i++) {
 		const struct bp_process *p = &m->processes[i];
 		struct lane_acc *lane;
 
-		c->shown[i] = (unsigned char)process_shown(&c->o, p);
-		c->nothers += !c->shown[i];
-		lane = c->shown[i] ? &c->acc[i] : &c->others;
+		c->shown[i] = (unsigned char)lane_of(c, p);
+		if (c->shown[i] == LANE_NONE)
+			continue;
+		c->nothers += c->shown[i] == LANE_OTHERS;
+		lane = c->shown[i] == LANE_OWN ? &c->acc[i] : &c->others;
 		/* A thread's columns only: a reused tid's other tasks belong elsewhere. */
 		for (j = 0; j < p->nthreads; j++) {
 			const struct bp_thread *t = p->threads[j];
@@ -465,6 +481,9 @@ static void header(FILE *out, const struct bp_chart *c, const struct bp_model *m
 		fputs("   stopped: ", out);
 		xml_text(out, h->stop_reason);
 	}
+	if (c->focus_pid)
+		fprintf(out, "   lanes: command pid %d and its tree (other processes: --all)",
+			c->focus_pid);
 	fmt_at(c, a, sizeof(a), c->since);
 	fmt_at(c, b, sizeof(b), c->until);
 	fprintf(out, "</text>\n<text x=\"8\" y=\"54\">span: %s .. %s (%s)   events: %" PRIu64
@@ -793,7 +812,7 @@ static size_t shown_parent(const struct bp_chart *c, const struct bp_process *p)
 	for (p = p->parent; p && guard < 100000; p = p->parent, guard++) {
 		size_t i = (size_t)(p - m->processes);
 
-		if (i < m->nprocesses && c->shown[i])
+		if (i < m->nprocesses && c->shown[i] == LANE_OWN)
 			return i;
 	}
 	return (size_t)-1;
@@ -814,7 +833,7 @@ static void lane_order(const struct bp_chart *c, struct lane_order *lo)
 	lo->n = 0;
 	for (i = 0; i < n; i++) {
 		first[i] = next[i] = last[i] = none;
-		if (c->shown[i])
+		if (c->shown[i] == LANE_OWN)
 			sorted[nsorted++] = i;
 	}
 	if (nsorted)
@@ -984,7 +1003,7 @@ static void others_lane(FILE *out, const struct bp_chart *c, const struct bp_mod
 	int k;
 
 	for (i = 0; i < m->nprocesses; i++) {
-		if (c->shown[i])
+		if (c->shown[i] != LANE_OTHERS)
 			continue;
 		wait += m->processes[i].wait_ns;
 		bytes += m->processes[i].bytes_read;

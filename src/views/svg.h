@@ -38,6 +38,9 @@
  * @min_wait_ns: processes with less I/O wait ...
  * @min_bytes: ... or fewer bytes read are folded into one "others" lane
  * @marks: phases and initcalls, or NULL; borrowed until bp_chart_write()
+ * @all: every process of a `record -- CMD` recording; 0: only CMD's
+ *       process tree has lanes (analysis/focus.h); the CPU and disk strips
+ *       are always the whole machine's
  */
 struct bp_chart_opts {
 	const char *file;
@@ -45,6 +48,7 @@ struct bp_chart_opts {
 	uint64_t min_wait_ns;
 	uint64_t min_bytes;
 	const struct bp_marks *marks;
+	int all;
 };
 
 struct bp_chart;

@@ -340,7 +340,7 @@ static char *initcall_output(struct bp_plugin_set *set, struct tep_handle *tep)
 	struct bp_model *m = bp_model_new();
 	char *json, *text, *both;
 
-	bp_plugins_finish(set, m);
+	bp_plugins_finish(set, m, NULL);
 	json = render(set, 1);
 	text = render(set, 0);
 	both = xasprintf("%s\n%s", text, json);
@@ -643,7 +643,7 @@ static void test_android(void **state)
 
 	(void)state;
 	bp_plugins_start(set, NULL, NULL);
-	bp_plugins_finish(set, m);
+	bp_plugins_finish(set, m, NULL);
 	json = render(set, 1);
 	text = render(set, 0);
 	/* Zygote and system_server: 800 ms of wait, 600 ms of it charged to files. */
@@ -671,7 +671,7 @@ static void test_android(void **state)
 	opts[0] = "android.process=nothing";
 	set = load_only("android", opts, 1);
 	bp_plugins_start(set, NULL, NULL);
-	bp_plugins_finish(set, m);
+	bp_plugins_finish(set, m, NULL);
 	json = render(set, 1);
 	assert_contains(json, "\"matched\": 0");
 	free(json);
@@ -691,7 +691,7 @@ static void test_polling_files(void **state)
 
 	(void)state;
 	bp_plugins_start(set, NULL, NULL);
-	bp_plugins_finish(set, m);
+	bp_plugins_finish(set, m, NULL);
 	json = render(set, 1);
 	/* Foo.apk: 2 readers 10 ms apart: 100 per second. */
 	assert_contains(json, "\"path\": \"/system/app/Foo.apk\",\"readers\": 2");
@@ -810,7 +810,7 @@ static void test_android_idle(void **state)
 	feed_cpu(&h, tep, 41, 0, sw(7, "other", D, 0));
 	feed_cpu(&h, tep, 50, 0, sw(0, "swapper/0", R, 7));
 	m->totals.last_ns = 60000000;
-	bp_plugins_finish(set, m);
+	bp_plugins_finish(set, m, NULL);
 	json = render(set, 1);
 	/* 10..15 and 20..30 with zygote waiting, 32..36 with its child waiting. */
 	assert_contains(json, "\"cpu_idle_while_waiting_ns\": 19000000");
@@ -887,7 +887,7 @@ static void test_systemd_units(void **state)
 	add_process(m, 30, "bash", NULL, -1, 0, 0);
 	add_process(m, 40, "x", NULL, -1, 0, 0);
 	add_process(m, 50, "bar", NULL, -1, 5, 0);
-	bp_plugins_finish(set, m);
+	bp_plugins_finish(set, m, NULL);
 	json = render(set, 1);
 	assert_contains(json, "\"attach_events\": 7");
 	assert_contains(json, "{\"unit\": \"udev.service\",\"processes\": 2,\"wait_ns\": 1200,"
@@ -1007,7 +1007,7 @@ static void test_render(void **state)
 	assert_int_equal(bp_plugins_add(set, &quoting, "built-in"), 0);
 	assert_int_equal(bp_plugins_add(set, &failing, "built-in"), 0);
 	bp_plugins_start(set, NULL, NULL);
-	bp_plugins_finish(set, m);
+	bp_plugins_finish(set, m, NULL);
 	json = render(set, 1);
 	assert_string_equal(json, "{\"plugins\": {\"quoting\": {\"rows\": ["
 				  "{\"n\": 1,\"what\": \"a|b \\u001b]0;pwned\\u0007\",\"wait_ns\": 1500000},"

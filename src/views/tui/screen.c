@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "analysis/focus.h"
 #include "analysis/sort.h"
 #include "tracefile/meta.h"
 #include "util/error.h"
@@ -285,16 +286,21 @@ static struct bp_process *level_proc(const struct top *t, const struct top_level
 	return bp_model_find_process(t->win, lv->pid);
 }
 
+/* A file's readers or a process's files; readers outside the focus are not listed. */
 static void sorted_accesses(struct top *t, struct bp_access **src, size_t n, int order,
 			    enum top_row_kind kind)
 {
 	struct bp_access **v;
-	size_t i;
+	size_t i, k = 0;
 
 	if (!n)
 		return;
 	v = xmalloc(n * sizeof(*v));
-	memcpy(v, src, n * sizeof(*v));
+	for (i = 0; i < n; i++) {
+		if (kind != ROW_READER || bp_reader_selected(src[i], &t->focus))
+			v[k++] = src[i];
+	}
+	n = k;
 	bp_sort_accesses(v, n, (enum bp_access_order)order);
 	for (i = 0; i < n; i++)
 		add_row(t, kind, v[i]);
@@ -417,7 +423,7 @@ static void add_tree(struct top *t, struct bp_process **v, size_t n)
 static void build_rows(struct top *t)
 {
 	struct top_level *lv = cur(t);
-	struct bp_filter filter = { 0 };
+	struct bp_filter filter = t->focus;
 	const struct top_col *cols;
 	int ncols, order;
 	size_t i, n;
@@ -436,7 +442,10 @@ static void build_rows(struct top *t)
 		if (lv->reverse)
 			reverse_ptrs((void **)v, n);
 		for (i = 0; i < n; i++) {
-			if (!t->active_only || v[i]->wait_ns || v[i]->bytes_read)
+			struct bp_file_part part;
+
+			bp_file_part(t->win, v[i], &filter, &part);
+			if (!t->active_only || part.wait_ns || part.bytes_read)
 				add_row(t, ROW_FILE, v[i]);
 		}
 		free(v);
@@ -522,13 +531,16 @@ static void file_cells(const struct top *t, const struct bp_file *file, char c[]
 {
 	char a[BP_FMT_LEN];
 	unsigned miss = t->win->missing;
+	struct bp_file_part part;
 
-	na_or(c[0], miss & BP_MISSING_SCHED, bp_fmt_ns(a, file->wait_ns));
-	snprintf(c[1], CELL_LEN, "%s", bp_fmt_bytes(a, file->bytes_read));
+	/* The focus's part of the file, as the report lists it. */
+	bp_file_part(t->win, file, &t->focus, &part);
+	na_or(c[0], miss & BP_MISSING_SCHED, bp_fmt_ns(a, part.wait_ns));
+	snprintf(c[1], CELL_LEN, "%s", bp_fmt_bytes(a, part.bytes_read));
 	na_or(c[2], (miss & BP_MISSING_ACCESS) || file->kind == BP_FILE_METADATA,
 	      bp_fmt_bytes(a, file->never_used_bytes));
 	na_or(c[3], miss & BP_MISSING_DELETE, bp_fmt_bytes(a, file->reread_bytes));
-	snprintf(c[4], CELL_LEN, "%zu", file->nreaders);
+	snprintf(c[4], CELL_LEN, "%zu", part.nreaders);
 	snprintf(c[5], CELL_LEN, "%s", file->path);
 }
 
@@ -649,6 +661,9 @@ static void put_title(struct top *t, struct top_frame *f)
 	int col;
 
 	col = putf(f, l, 0, "bootprof top - %s", t->src->name);
+	if (t->focus_pid)
+		col = putf(f, l, col, "  command pid %d and its tree (--all: every process)",
+			   t->focus_pid);
 	if (h->hostname)
 		col = putf(f, l, col, "  host %s", h->hostname);
 	if (h->kernel_release)
@@ -1121,6 +1136,7 @@ int top_init(struct top *t, const struct bp_top_source *src, const struct bp_top
 	t->full = src->build(src->arg, NULL);
 	if (!t->full)
 		return -1;
+	t->focus_pid = bp_focus_command(t->full, o->all, &t->focus);
 	t->interval_since_ns = span_since(t);
 	if (rebuild_window(t) < 0) {
 		bp_set_error("%s", t->message + strlen("cannot rebuild the window: "));

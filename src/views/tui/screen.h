@@ -137,6 +137,8 @@ struct top {
 	struct top_level stack[TOP_MAX_DEPTH];
 	int depth;                  /* stack[depth - 1] is shown */
 	char filter[TOP_FILTER_LEN];
+	struct bp_filter focus;     /* the traced command's tree (analysis/focus.h), or empty */
+	int focus_pid;              /* its pid, 0: every process */
 	int active_only;            /* list only what waited or read (like iotop -o) */
 	int tree;                   /* processes view: children under their parent (t, F5) */
 	int editing;                /* typing a filter */

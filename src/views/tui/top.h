@@ -53,6 +53,7 @@ enum bp_top_view { BP_TOP_FILES, BP_TOP_PROCS };
  * @rows: --batch: rows of the list (0: all)
  * @reverse: the sort order reversed
  * @tree: the processes view as a tree
+ * @all: every process of a `record -- CMD` recording, not only CMD's tree
  * @stop: set asynchronously (signals) to leave at once; may be NULL
  */
 struct bp_top_opts {
@@ -66,6 +67,7 @@ struct bp_top_opts {
 	int rows;
 	int reverse;
 	int tree;
+	int all;
 	volatile sig_atomic_t *stop;
 };
 
