@@ -178,8 +178,9 @@ struct eacc *bp_access_of(struct state *s, uint32_t task, uint32_t file, uint64_
 	struct eacc *a;
 
 	/*
-	 * Insertions are settled after the fact (bp_settle_inserts), with
-	 * their own earlier times: first and last are a min and a max.
+	 * Insertions are settled after the fact (settle_read_bio,
+	 * bp_settle_inserts), with their own earlier times: first and last
+	 * are a min and a max.
 	 */
 	if (t->acc_file == file && t->acc_file != NONE) {
 		a = &s->acc[t->acc_idx];
@@ -329,11 +330,14 @@ void bp_on_rq_issue(struct state *s, const struct bp_event *ev, const struct han
 	struct bp_disk_stat *d;
 	int di;
 
-	if (t)
+	bp_rd_str(s, ev, h->f[F_RWBS], rwbs, sizeof(rwbs));
+	if (t) {
 		t->activity = 1;
+		if (strchr(rwbs, 'R'))
+			t->read_io = 1;
+	}
 	if (!in_window(s, ev->ts))
 		return;
-	bp_rd_str(s, ev, h->f[F_RWBS], rwbs, sizeof(rwbs));
 	di = disk_exact(s, dev);
 	if (di < 0)
 		di = bp_disk_add(s, dev, NULL, -1, 0);
@@ -361,6 +365,10 @@ static void account_read(struct state *s, struct task *t, uint32_t fi, uint64_t 
 	pages_insert(s, fi, index, n, inw);
 	if (index + n > f->size_pages)
 		f->size_pages = index + n;
+	if (t) {
+		t->read_io = 1;
+		t->last_file = fi;
+	}
 	/* The fault that asked for this page came first: it uses it. */
 	if (t && t->in_fault && t->fault_file == fi && t->fault_index >= index &&
 	    t->fault_index < index + n)
@@ -383,16 +391,16 @@ static void account_read(struct state *s, struct task *t, uint32_t fi, uint64_t 
 }
 
 /*
- * Settle t's inserted pages: read from storage when the task then queued
- * a read bio, else created by a buffered write (or a hole: no I/O) - unless
- * the recording has no block_bio_queue at all, when every insertion is a read.
+ * Settle t's inserted pages at a syscall boundary, a fault or the end: the
+ * ones no read bio of the task claimed (settle_read_bio) were created by a
+ * buffered write (or are a hole: no I/O) - unless the recording has no
+ * block_bio_queue at all, when every insertion is a read.
  */
-void bp_settle_inserts(struct state *s, struct task *t, int read)
+void bp_settle_inserts(struct state *s, struct task *t)
 {
+	int read = !s->kind_count[EV_BIO_QUEUE];
 	size_t i;
 
-	if (!read && !s->kind_count[EV_BIO_QUEUE])
-		read = 1;
 	for (i = 0; i < t->npend; i++) {
 		const struct pend_insert *p = &t->pend[i];
 
@@ -405,6 +413,7 @@ void bp_settle_inserts(struct state *s, struct task *t, int read)
 		}
 	}
 	t->npend = 0;
+	t->read_credit = 0;
 }
 
 void bp_on_add(struct state *s, const struct bp_event *ev, const struct handler *h)
@@ -422,16 +431,18 @@ void bp_on_add(struct state *s, const struct bp_event *ev, const struct handler 
 		account_read(s, t, fi, index, n, ev->ts);
 		if (t) {
 			t->activity = 1;
-			t->ctx_file = t->last_file = fi;
+			t->ctx_file = fi;
 		}
 		return;
 	}
 	t->activity = 1;
-	t->ctx_file = t->last_file = fi;
+	t->ctx_file = fi;
+	t->read_credit = 0;
 	/*
 	 * A buffered write inserts the pages it creates too, and so does a
 	 * filesystem allocating new metadata blocks: wait for the read bio
-	 * that shows these pages come from storage (settle_inserts).
+	 * that shows these pages come from storage (settle_read_bio). Until
+	 * then they are not the file it last read (last_file).
 	 */
 	last = t->npend ? &t->pend[t->npend - 1] : NULL;
 	if (last && last->file == fi && last->index + last->n == index &&
@@ -464,7 +475,7 @@ void bp_on_fault(struct state *s, const struct bp_event *ev, const struct handle
 
 	if (t) {
 		if (t->npend)
-			bp_settle_inserts(s, t, 0);
+			bp_settle_inserts(s, t);
 		t->in_fault = 1;
 		t->ctx_file = fi;
 		t->fault_file = fi;
@@ -509,6 +520,36 @@ void bp_on_ra(struct state *s, const struct bp_event *ev, const struct handler *
 	touch(s, t, fi, ev->ts);
 }
 
+/*
+ * A read bio of t: the run of pages it inserted last is read from storage.
+ * Readahead inserts a batch, then queues its bios; a write that must read
+ * a partial page inserts it, then reads it; a metadata block is inserted,
+ * then read. Earlier runs stay pending: a metadata read in the middle of
+ * buffered writes does not make the pages written before it reads. One
+ * batch may take several bios: the bytes of the run settled cover the
+ * bios that follow it, until the task inserts again; a bio larger than
+ * what is left is also for the run before (data pages inserted, then a
+ * 1 KiB block of the extent tree inserted and read, then the data read).
+ */
+static void settle_read_bio(struct state *s, struct task *t, uint64_t bytes)
+{
+	const struct pend_insert *p;
+	uint64_t run;
+
+	if (t->read_credit && (!bytes || bytes <= t->read_credit)) {
+		t->read_credit -= bytes;   /* a size of 0 is unknown: the run's */
+		return;
+	}
+	bytes -= t->read_credit;
+	t->read_credit = 0;
+	if (!t->npend)
+		return;
+	p = &t->pend[--t->npend];
+	account_read(s, t, p->file, p->index, p->n, p->ts);
+	run = p->n * s->ps;
+	t->read_credit = run > bytes ? run - bytes : 0;
+}
+
 void bp_on_bio_queue(struct state *s, const struct bp_event *ev, const struct handler *h)
 {
 	struct task *t = bp_task_cur(s, ev);
@@ -517,9 +558,9 @@ void bp_on_bio_queue(struct state *s, const struct bp_event *ev, const struct ha
 	if (!t)
 		return;
 	t->activity = 1;
-	if (!t->npend)
+	bp_rd_str(s, ev, h->f[F_BIO_RWBS], rwbs, sizeof(rwbs));
+	if (!strchr(rwbs, 'R'))
 		return;
-	bp_rd_str(s, ev, h->f[0], rwbs, sizeof(rwbs));
-	if (strchr(rwbs, 'R'))
-		bp_settle_inserts(s, t, 1);
+	t->read_io = 1;
+	settle_read_bio(s, t, rd(s, ev, h->f[F_BIO_NR_SECTOR]) * 512);
 }

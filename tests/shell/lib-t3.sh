@@ -5,6 +5,8 @@
 #   t3_csv FILE TABLE        bootprof report --format csv --table TABLE --top 0
 #   t3_field CSV KEYCOL KEY COL
 #                            column COL of the row whose column KEYCOL is KEY
+#   t3_col CSV NAME          the number of the column headed NAME (a new
+#                            cause or field adds columns: never hard-code one)
 #   t3_within A B PCT        |A - B| <= PCT% of B
 
 t3_helper() {
@@ -26,6 +28,10 @@ t3_csv() {
 # Fields never hold commas in these tests (paths are chosen so).
 t3_field() {
 	awk -F, -v k="$3" -v kc="$2" -v c="$4" '$kc == k { print $c; exit }' "$1"
+}
+
+t3_col() {
+	awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) print i; exit }' "$1"
 }
 
 t3_within() {
