@@ -63,6 +63,15 @@ const struct bp_boot_event bp_boot_events[] = {
 	SYSCALL_EVENTS("faccessat2", BP_KVER(5, 8)),
 	SYSCALL_EVENTS("getdents64", BP_KVER(2, 6)),
 	SYSCALL_EVENTS("execve", BP_KVER(2, 6)),
+	/*
+	 * A wait in these is for writeback or the journal, never for a read
+	 * (journald and sqlite fsync, scripts sync). syncfs, sync_file_range
+	 * and msync are rarer: live recordings have them, the words have no
+	 * room left.
+	 */
+	SYSCALL_EVENTS("fsync", BP_KVER(2, 6)),
+	SYSCALL_EVENTS("fdatasync", BP_KVER(2, 6)),
+	SYSCALL_EVENTS("sync", BP_KVER(2, 6)),
 #undef SYSCALL_EVENTS
 	{ NULL, 0, NULL },
 };
