@@ -126,9 +126,9 @@ void bp_span_to(struct state *s, struct task *t, int state, uint64_t ts)
 }
 
 /*
- * Whether a D-sleep starting now is I/O wait (DESIGN §6): a file syscall in
- * progress, a page fault on a file, or block I/O / page-cache insertion by
- * the sleeper since its last syscall boundary. A task without syscall
+ * Whether a D-sleep starting now is I/O wait (DESIGN §6): a file or sync
+ * syscall in progress, a page fault on a file, or block I/O / page-cache
+ * insertion by the sleeper since its last syscall boundary. A task without syscall
  * context (a kernel thread, or any task of a recording without syscall
  * events) has no boundaries: its evidence is what it did since its last
  * sleep, so a kworker counts its waits for the I/O it issued, and nothing
