@@ -209,7 +209,9 @@ enum bp_file_kind {
  *                    regular file when access events exist
  *                    (BP_MISSING_ACCESS clear); both are 0 for metadata,
  *                    whose buffer-head accesses no event reports
- * @reread_bytes: bytes inserted again after the same page was deleted
+ * @reread_bytes: bytes read again after the same page, read before, was
+ *                deleted (a page created by a write, dropped, then read
+ *                is read once)
  * @size_pages: highest page index seen + 1 (a lower bound of the file size)
  * @first_ns: first event on the file in the window
  * @last_ns: last event on the file in the window

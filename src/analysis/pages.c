@@ -270,7 +270,13 @@ static void pages_access(struct state *s, uint32_t file, uint64_t first, uint64_
 	}
 }
 
-static void pages_insert(struct state *s, uint32_t file, uint64_t first, uint64_t n, int inw)
+/*
+ * Pages [first, first + n) were inserted: read from storage (inw: inside
+ * the window) or, with written, created by a buffered write. A written
+ * page deleted and read again is read once, not re-read.
+ */
+static void pages_insert(struct state *s, uint32_t file, uint64_t first, uint64_t n, int inw,
+			 int written)
 {
 	struct efile *f = &s->files[file];
 	uint64_t p = first, end = first + n;
@@ -291,6 +297,10 @@ static void pages_insert(struct state *s, uint32_t file, uint64_t first, uint64_
 			f->pending += (uint64_t)__builtin_popcountll(fresh);
 		}
 		c->deleted &= ~m;
+		if (written)
+			c->written |= m;
+		else
+			c->written &= ~m;
 		if ((p | 63) == UINT64_MAX)
 			break;   /* the last chunk of the index space */
 		p = (p | 63) + 1;
@@ -314,7 +324,8 @@ static void pages_delete(struct state *s, uint32_t file, uint64_t first, uint64_
 			f->pending -= k;
 			f->never += (uint64_t)k * s->ps;
 		}
-		c->deleted |= m;
+		c->deleted |= m & ~c->written;
+		c->written &= ~m;
 		if ((p | 63) == UINT64_MAX)
 			break;   /* the last chunk of the index space */
 		p = (p | 63) + 1;
@@ -362,7 +373,7 @@ static void account_read(struct state *s, struct task *t, uint32_t fi, uint64_t 
 	uint64_t bytes = n * s->ps;
 	int inw = in_window(s, ts);
 
-	pages_insert(s, fi, index, n, inw);
+	pages_insert(s, fi, index, n, inw, 0);
 	if (index + n > f->size_pages)
 		f->size_pages = index + n;
 	if (t) {
@@ -407,7 +418,7 @@ void bp_settle_inserts(struct state *s, struct task *t)
 		if (read) {
 			account_read(s, t, p->file, p->index, p->n, p->ts);
 		} else {
-			pages_insert(s, p->file, p->index, p->n, 0);
+			pages_insert(s, p->file, p->index, p->n, 0, 1);
 			if (in_window(s, p->ts))
 				s->tot.write_insert_bytes += p->n * s->ps;
 		}

@@ -250,9 +250,18 @@ static void test_no_access_events(void **state)
 	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"                       \
 	"\n"
 
+/* mm_filemap_add_to_page_cache and mm_filemap_delete_from_page_cache */
+#define PAGE_CACHE_FIELDS \
+	"\tfield:unsigned long pfn;\toffset:8;\tsize:8;\tsigned:0;\n" \
+	"\tfield:unsigned long i_ino;\toffset:16;\tsize:8;\tsigned:0;\n" \
+	"\tfield:unsigned long index;\toffset:24;\tsize:8;\tsigned:0;\n" \
+	"\tfield:dev_t s_dev;\toffset:32;\tsize:4;\tsigned:0;\n" \
+	"\tfield:unsigned char order;\toffset:36;\tsize:1;\tsigned:0;\n" \
+	"\nprint fmt: \"%lu\", REC->i_ino\n"
+
 enum {
 	ID_SWITCH = 300, ID_WAKING, ID_WAKEUP, ID_ENTER, ID_EXIT, ID_ADD, ID_FAULT, ID_BIO,
-	ID_ENTER_READ, ID_EXIT_READ, ID_ENTER_FSYNC, ID_FORK
+	ID_ENTER_READ, ID_EXIT_READ, ID_ENTER_FSYNC, ID_FORK, ID_DELETE
 };
 
 static const char *const gen_formats[][2] = {
@@ -286,12 +295,7 @@ static const char *const gen_formats[][2] = {
 	  "\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n"
 	  "\nprint fmt: \"%ld\", REC->id\n" },
 	{ "filemap", "name: mm_filemap_add_to_page_cache\nID: 305\nformat:\n" COMMON_FIELDS
-	  "\tfield:unsigned long pfn;\toffset:8;\tsize:8;\tsigned:0;\n"
-	  "\tfield:unsigned long i_ino;\toffset:16;\tsize:8;\tsigned:0;\n"
-	  "\tfield:unsigned long index;\toffset:24;\tsize:8;\tsigned:0;\n"
-	  "\tfield:dev_t s_dev;\toffset:32;\tsize:4;\tsigned:0;\n"
-	  "\tfield:unsigned char order;\toffset:36;\tsize:1;\tsigned:0;\n"
-	  "\nprint fmt: \"%lu\", REC->i_ino\n" },
+	  PAGE_CACHE_FIELDS },
 	{ "filemap", "name: mm_filemap_fault\nID: 306\nformat:\n" COMMON_FIELDS
 	  "\tfield:unsigned long i_ino;\toffset:8;\tsize:8;\tsigned:0;\n"
 	  "\tfield:dev_t s_dev;\toffset:16;\tsize:4;\tsigned:0;\n"
@@ -322,6 +326,8 @@ static const char *const gen_formats[][2] = {
 	  "\tfield:char child_comm[16];\toffset:28;\tsize:16;\tsigned:0;\n"
 	  "\tfield:pid_t child_pid;\toffset:44;\tsize:4;\tsigned:1;\n"
 	  "\nprint fmt: \"%d\", REC->child_pid\n" },
+	{ "filemap", "name: mm_filemap_delete_from_page_cache\nID: 312\nformat:\n" COMMON_FIELDS
+	  PAGE_CACHE_FIELDS },
 };
 
 #define US 1000ull
@@ -347,6 +353,7 @@ struct gev {
 /* A page of another file on the same disk (a metadata block, another file). */
 #define ADD_INO(t, cpu, pid, index, ino) { t, cpu, ID_ADD, pid, index, 0, ino }
 #define FAULT(t, cpu, pid, index) { t, cpu, ID_FAULT, pid, index, 0, 0 }
+#define DELETE(t, cpu, pid, index) { t, cpu, ID_DELETE, pid, index, 0, 0 }
 #define BIO(t, cpu, pid) { t, cpu, ID_BIO, pid, 0, 0, 0 }   /* a read, of unknown size */
 #define BIO_READ(t, cpu, pid, sectors) { t, cpu, ID_BIO, pid, 0, sectors, 0 }
 #define BIO_WRITE(t, cpu, pid) { t, cpu, ID_BIO, pid, 1, 8, 0 }
@@ -419,6 +426,7 @@ static void gen_add(struct gen *g, const struct gev *e)
 		put(d, 8, &i64, 8);
 		break;
 	case ID_ADD:
+	case ID_DELETE:
 		if (e->c)
 			ino = (uint64_t)e->c;
 		put(d, 16, &ino, 8);
@@ -859,9 +867,11 @@ static void test_first_last(void **state)
 /*
  * A file created during the recording: buffered writes insert its pages
  * (write() unrecorded: no syscall boundary), a metadata block is read in
- * between, fsync writes them back, the task maps the file and faults one
- * page in from storage. The file was read 4 KiB, no more; the fsync wait
- * is sync and charged to no file, the fault's wait to the file.
+ * between, fsync writes them back, POSIX_FADV_DONTNEED drops them, the
+ * task maps the file and faults one page in from storage. The file was
+ * read 4 KiB, no more, and not re-read (the page dropped was written, not
+ * read); the fsync wait is sync and charged to no file, the fault's wait
+ * to the file. Dropped and faulted in again, the page is re-read.
  */
 #define MINO 7
 static void test_write_then_map(void **state)
@@ -872,14 +882,21 @@ static void test_write_then_map(void **state)
 		ADD_INO(7, 0, 100, 40, MINO), BIO_READ(8, 0, 100, 8), ADD(9, 0, 100, 4),
 		ENTER(10, 0, 100, 74), BIO_WRITE(11, 0, 100), SW(12, 0, 100, 2, 0),
 		WAKING(40, 0, 0, 100, 0), SW(41, 0, 0, 0, 100), EXIT(42, 0, 100, 74),
-		ENTER(43, 0, 100, 9), EXIT(44, 0, 100, 9),
+		ENTER(43, 0, 100, 221), DELETE(44, 0, 100, 0), DELETE(44, 0, 100, 1),
+		DELETE(44, 0, 100, 2), DELETE(44, 0, 100, 3), DELETE(44, 0, 100, 4),
+		EXIT(45, 0, 100, 221), ENTER(46, 0, 100, 9), EXIT(47, 0, 100, 9),
 		FAULT(50, 0, 100, 2), ADD(51, 0, 100, 2), BIO_READ(52, 0, 100, 8),
 		SW(53, 0, 100, 2, 0), WAKING(80, 0, 0, 100, 0), SW(81, 0, 0, 0, 100), END
+	};
+	static const struct gev again[] = {
+		DELETE(90, 0, 100, 2), FAULT(91, 0, 100, 2), ADD(92, 0, 100, 2),
+		BIO_READ(93, 0, 100, 8), EXIT(94, 0, 100, 0), END
 	};
 	const struct bp_file *f, *meta;
 	struct bp_process *p;
 	struct bp_model *m;
 	struct gen g;
+	size_t i;
 
 	(void)state;
 	m = gen_build(&g, ev);
@@ -888,6 +905,7 @@ static void test_write_then_map(void **state)
 	assert_non_null(f);
 	assert_non_null(meta);
 	assert_int_equal(f->bytes_read, 4096);
+	assert_int_equal(f->reread_bytes, 0);
 	assert_int_equal(meta->bytes_read, 4096);
 	assert_int_equal(m->totals.write_insert_bytes, 5 * 4096);
 	assert_first_last(f);
@@ -899,6 +917,19 @@ static void test_write_then_map(void **state)
 	assert_int_equal(p->wait_unknown_ns, 28 * US);
 	assert_int_equal(f->wait_ns, 27 * US);
 	assert_int_equal(meta->wait_ns, 0);
+	bp_model_free(m);
+	tep_free(g.tep);
+
+	gen_init(&g);
+	for (i = 0; ev[i].cpu >= 0; i++)
+		gen_add(&g, &ev[i]);
+	for (i = 0; again[i].cpu >= 0; i++)
+		gen_add(&g, &again[i]);
+	m = bp_model_build_events(g.tep, NULL, g.ev, g.n, NULL, NULL);
+	assert_non_null(m);
+	f = bp_model_find_file(m, FDEV, FINO);
+	assert_int_equal(f->bytes_read, 2 * 4096);
+	assert_int_equal(f->reread_bytes, 4096);
 	bp_model_free(m);
 	tep_free(g.tep);
 }
