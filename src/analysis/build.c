@@ -87,7 +87,8 @@ static const struct kind_spec specs[] = {
 	  { { "pid" }, { "group_dead" }, { "comm" } }, 1 },
 	{ "block", "block_rq_issue", EV_RQ_ISSUE, bp_on_rq_issue,
 	  { { "dev" }, { "nr_sector" }, { "rwbs" } }, 3 },
-	{ "block", "block_bio_queue", EV_BIO_QUEUE, bp_on_bio_queue, { { "rwbs" } }, 1 },
+	{ "block", "block_bio_queue", EV_BIO_QUEUE, bp_on_bio_queue,
+	  { { "rwbs" }, { "nr_sector" } }, 1 },
 	{ "filemap", "mm_filemap_add_to_page_cache", EV_ADD, bp_on_add,
 	  { { "i_ino" }, { "index" }, { "s_dev" }, { "order" } }, 3 },
 	{ "filemap", "mm_filemap_delete_from_page_cache", EV_DELETE, bp_on_delete,
@@ -224,7 +225,7 @@ static void finish_pass(struct state *s)
 		struct task *t = &s->tasks[i];
 
 		if (t->npend)
-			bp_settle_inserts(s, t, 0);
+			bp_settle_inserts(s, t);
 		if (t->waiting)
 			bp_wait_end(s, t, t->woken && t->woken < end ? t->woken : end);
 		if (t->running) {

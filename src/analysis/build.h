@@ -60,6 +60,7 @@ enum { F_PARENT_PID = 0, F_CHILD_PID, F_CHILD_COMM };
 enum { F_FILENAME = 0, F_EXEC_PID, F_OLD_PID };
 enum { F_EXIT_PID = 0, F_GROUP_DEAD, F_EXIT_COMM };
 enum { F_RQ_DEV = 0, F_NR_SECTOR, F_RWBS };
+enum { F_BIO_RWBS = 0, F_BIO_NR_SECTOR };
 enum { F_INO = 0, F_INDEX, F_DEV, F_ORDER, F_LAST = F_ORDER };
 enum { F_SYS_ID = 0, F_SYS_ARGS };
 #define NFIELDS 5
@@ -105,6 +106,7 @@ struct task {
 	uint8_t self_exec;     /* exec'd as its own group leader */
 	uint8_t in_fault;
 	uint8_t activity;      /* inserted pages or queued I/O since the last syscall boundary */
+	uint8_t read_io;       /* ... of which a read: a read request, pages read from storage */
 	uint8_t waiting;       /* in a D-sleep */
 	uint8_t io_wait;       /* ... that counts as I/O wait */
 	uint8_t running;
@@ -132,6 +134,7 @@ struct task {
 	size_t nexec, cexec;
 	struct pend_insert *pend;
 	size_t npend, cpend;
+	uint64_t read_credit;  /* bytes of its last run settled as read, not yet met by its bios */
 	uint64_t wait_ns, wait_cause_ns[BP_NCAUSES], wait_unknown_ns, run_ns;
 	uint64_t other_ns;     /* uninterruptible sleep without I/O evidence */
 	uint64_t bytes, meta_bytes;
@@ -301,7 +304,7 @@ void bp_on_cgroup(struct state *s, const struct bp_event *ev, const struct handl
 int bp_disk_add(struct state *s, uint32_t dev, const char *name, int rotational, uint64_t size);
 int bp_disk_of_dev(struct state *s, uint32_t dev);
 struct eacc *bp_access_of(struct state *s, uint32_t task, uint32_t file, uint64_t ts);
-void bp_settle_inserts(struct state *s, struct task *t, int read);
+void bp_settle_inserts(struct state *s, struct task *t);
 void bp_on_rq_issue(struct state *s, const struct bp_event *ev, const struct handler *h);
 void bp_on_bio_queue(struct state *s, const struct bp_event *ev, const struct handler *h);
 void bp_on_add(struct state *s, const struct bp_event *ev, const struct handler *h);

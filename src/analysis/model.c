@@ -16,6 +16,7 @@ static const char *const cause_names[BP_NCAUSES] = {
 	[BP_CAUSE_EXEC] = "exec",
 	[BP_CAUSE_GETDENTS] = "getdents",
 	[BP_CAUSE_FAULT] = "fault",
+	[BP_CAUSE_SYNC] = "sync",
 	[BP_CAUSE_OTHER] = "other",
 };
 

@@ -45,6 +45,15 @@ enum bp_cause {
 	 * is still a fault: the wait is for the mapped file's pages.
 	 */
 	BP_CAUSE_FAULT,
+	/*
+	 * Writeback and sync: a wait inside sync, syncfs, fsync, fdatasync,
+	 * sync_file_range or msync, or a wait whose only I/O evidence is
+	 * writing (page-cache pages the task created without reading them,
+	 * write requests it queued: a buffered write throttled or waiting
+	 * for the journal, a kernel thread writing back). Not a wait for a
+	 * read: charged to no file, whatever the task read before.
+	 */
+	BP_CAUSE_SYNC,
 	BP_CAUSE_OTHER,     /* another syscall, or no syscall events in the recording */
 	BP_NCAUSES
 };
@@ -53,7 +62,7 @@ enum bp_cause {
  * bp_cause_name() - short lowercase name of a cause
  * @cause: a bp_cause
  *
- * Return: "read", "open-stat", "exec", "getdents", "fault", "other";
+ * Return: "read", "open-stat", "exec", "getdents", "fault", "sync", "other";
  * "?" for an out-of-range value. Static storage.
  */
 const char *bp_cause_name(enum bp_cause cause);
@@ -200,7 +209,9 @@ enum bp_file_kind {
  *                    regular file when access events exist
  *                    (BP_MISSING_ACCESS clear); both are 0 for metadata,
  *                    whose buffer-head accesses no event reports
- * @reread_bytes: bytes inserted again after the same page was deleted
+ * @reread_bytes: bytes read again after the same page, read before, was
+ *                deleted (a page created by a write, dropped, then read
+ *                is read once)
  * @size_pages: highest page index seen + 1 (a lower bound of the file size)
  * @first_ns: first event on the file in the window
  * @last_ns: last event on the file in the window
@@ -290,7 +301,8 @@ struct bp_service {
  * @nthreads: entries in @threads
  * @wait_ns: I/O wait of all its threads in the window
  * @wait_by_cause: @wait_ns split by enum bp_cause (sums to @wait_ns)
- * @wait_unknown_ns: part of @wait_ns charged to no file
+ * @wait_unknown_ns: part of @wait_ns charged to no file (every sync wait,
+ *                   and waits for reads of no known file)
  * @other_wait_ns: uninterruptible sleep of its threads without I/O
  *                 evidence (locks, module loading, another task's I/O ...):
  *                 never part of @wait_ns or of any file's wait. In a
@@ -382,9 +394,9 @@ struct bp_disk_stat {
  * @read_bytes: read from storage, all files and metadata (Σ bp_file.bytes_read)
  * @metadata_bytes: part of @read_bytes that was metadata
  * @nonblock_bytes: pages inserted for tmpfs/proc/... (not storage; excluded)
- * @write_insert_bytes: pages of regular files inserted by buffered writes
- *                      (the task was outside any read, open, exec syscall
- *                      and page fault): created, not read; excluded
+ * @write_insert_bytes: pages inserted by buffered writes (no read request
+ *                      of the inserting task followed them): created, not
+ *                      read; excluded
  * @rq_read_bytes: block-layer read bytes (Σ bp_disk_stat.rq_read_bytes)
  * @attributed_permille: @read_bytes * 1000 / @rq_read_bytes, the share of
  *                       block-layer reads explained by files; -1 when no
@@ -393,7 +405,8 @@ struct bp_disk_stat {
  * @wait_ns: I/O wait of all tasks (a sum over tasks: can exceed the span)
  * @wait_by_cause: @wait_ns split by cause
  * @wait_metadata_ns: part of @wait_ns charged to metadata
- * @wait_unknown_ns: part of @wait_ns charged to no file
+ * @wait_unknown_ns: part of @wait_ns charged to no file (every sync wait,
+ *                   and waits for reads of no known file)
  * @other_wait_ns: other uninterruptible sleep of all tasks (Σ
  *                 bp_process.other_wait_ns); not I/O wait
  * @idle_wait_ns: wall time in which at least one task was in an I/O wait

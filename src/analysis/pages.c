@@ -178,8 +178,9 @@ struct eacc *bp_access_of(struct state *s, uint32_t task, uint32_t file, uint64_
 	struct eacc *a;
 
 	/*
-	 * Insertions are settled after the fact (bp_settle_inserts), with
-	 * their own earlier times: first and last are a min and a max.
+	 * Insertions are settled after the fact (settle_read_bio,
+	 * bp_settle_inserts), with their own earlier times: first and last
+	 * are a min and a max.
 	 */
 	if (t->acc_file == file && t->acc_file != NONE) {
 		a = &s->acc[t->acc_idx];
@@ -269,7 +270,13 @@ static void pages_access(struct state *s, uint32_t file, uint64_t first, uint64_
 	}
 }
 
-static void pages_insert(struct state *s, uint32_t file, uint64_t first, uint64_t n, int inw)
+/*
+ * Pages [first, first + n) were inserted: read from storage (inw: inside
+ * the window) or, with written, created by a buffered write. A written
+ * page deleted and read again is read once, not re-read.
+ */
+static void pages_insert(struct state *s, uint32_t file, uint64_t first, uint64_t n, int inw,
+			 int written)
 {
 	struct efile *f = &s->files[file];
 	uint64_t p = first, end = first + n;
@@ -290,6 +297,10 @@ static void pages_insert(struct state *s, uint32_t file, uint64_t first, uint64_
 			f->pending += (uint64_t)__builtin_popcountll(fresh);
 		}
 		c->deleted &= ~m;
+		if (written)
+			c->written |= m;
+		else
+			c->written &= ~m;
 		if ((p | 63) == UINT64_MAX)
 			break;   /* the last chunk of the index space */
 		p = (p | 63) + 1;
@@ -313,7 +324,8 @@ static void pages_delete(struct state *s, uint32_t file, uint64_t first, uint64_
 			f->pending -= k;
 			f->never += (uint64_t)k * s->ps;
 		}
-		c->deleted |= m;
+		c->deleted |= m & ~c->written;
+		c->written &= ~m;
 		if ((p | 63) == UINT64_MAX)
 			break;   /* the last chunk of the index space */
 		p = (p | 63) + 1;
@@ -329,11 +341,14 @@ void bp_on_rq_issue(struct state *s, const struct bp_event *ev, const struct han
 	struct bp_disk_stat *d;
 	int di;
 
-	if (t)
+	bp_rd_str(s, ev, h->f[F_RWBS], rwbs, sizeof(rwbs));
+	if (t) {
 		t->activity = 1;
+		if (strchr(rwbs, 'R'))
+			t->read_io = 1;
+	}
 	if (!in_window(s, ev->ts))
 		return;
-	bp_rd_str(s, ev, h->f[F_RWBS], rwbs, sizeof(rwbs));
 	di = disk_exact(s, dev);
 	if (di < 0)
 		di = bp_disk_add(s, dev, NULL, -1, 0);
@@ -358,9 +373,13 @@ static void account_read(struct state *s, struct task *t, uint32_t fi, uint64_t 
 	uint64_t bytes = n * s->ps;
 	int inw = in_window(s, ts);
 
-	pages_insert(s, fi, index, n, inw);
+	pages_insert(s, fi, index, n, inw, 0);
 	if (index + n > f->size_pages)
 		f->size_pages = index + n;
+	if (t) {
+		t->read_io = 1;
+		t->last_file = fi;
+	}
 	/* The fault that asked for this page came first: it uses it. */
 	if (t && t->in_fault && t->fault_file == fi && t->fault_index >= index &&
 	    t->fault_index < index + n)
@@ -383,28 +402,29 @@ static void account_read(struct state *s, struct task *t, uint32_t fi, uint64_t 
 }
 
 /*
- * Settle t's inserted pages: read from storage when the task then queued
- * a read bio, else created by a buffered write (or a hole: no I/O) - unless
- * the recording has no block_bio_queue at all, when every insertion is a read.
+ * Settle t's inserted pages at a syscall boundary, a fault or the end: the
+ * ones no read bio of the task claimed (settle_read_bio) were created by a
+ * buffered write (or are a hole: no I/O) - unless the recording has no
+ * block_bio_queue at all, when every insertion is a read.
  */
-void bp_settle_inserts(struct state *s, struct task *t, int read)
+void bp_settle_inserts(struct state *s, struct task *t)
 {
+	int read = !s->kind_count[EV_BIO_QUEUE];
 	size_t i;
 
-	if (!read && !s->kind_count[EV_BIO_QUEUE])
-		read = 1;
 	for (i = 0; i < t->npend; i++) {
 		const struct pend_insert *p = &t->pend[i];
 
 		if (read) {
 			account_read(s, t, p->file, p->index, p->n, p->ts);
 		} else {
-			pages_insert(s, p->file, p->index, p->n, 0);
+			pages_insert(s, p->file, p->index, p->n, 0, 1);
 			if (in_window(s, p->ts))
 				s->tot.write_insert_bytes += p->n * s->ps;
 		}
 	}
 	t->npend = 0;
+	t->read_credit = 0;
 }
 
 void bp_on_add(struct state *s, const struct bp_event *ev, const struct handler *h)
@@ -422,16 +442,18 @@ void bp_on_add(struct state *s, const struct bp_event *ev, const struct handler 
 		account_read(s, t, fi, index, n, ev->ts);
 		if (t) {
 			t->activity = 1;
-			t->ctx_file = t->last_file = fi;
+			t->ctx_file = fi;
 		}
 		return;
 	}
 	t->activity = 1;
-	t->ctx_file = t->last_file = fi;
+	t->ctx_file = fi;
+	t->read_credit = 0;
 	/*
 	 * A buffered write inserts the pages it creates too, and so does a
 	 * filesystem allocating new metadata blocks: wait for the read bio
-	 * that shows these pages come from storage (settle_inserts).
+	 * that shows these pages come from storage (settle_read_bio). Until
+	 * then they are not the file it last read (last_file).
 	 */
 	last = t->npend ? &t->pend[t->npend - 1] : NULL;
 	if (last && last->file == fi && last->index + last->n == index &&
@@ -464,7 +486,7 @@ void bp_on_fault(struct state *s, const struct bp_event *ev, const struct handle
 
 	if (t) {
 		if (t->npend)
-			bp_settle_inserts(s, t, 0);
+			bp_settle_inserts(s, t);
 		t->in_fault = 1;
 		t->ctx_file = fi;
 		t->fault_file = fi;
@@ -509,6 +531,36 @@ void bp_on_ra(struct state *s, const struct bp_event *ev, const struct handler *
 	touch(s, t, fi, ev->ts);
 }
 
+/*
+ * A read bio of t: the run of pages it inserted last is read from storage.
+ * Readahead inserts a batch, then queues its bios; a write that must read
+ * a partial page inserts it, then reads it; a metadata block is inserted,
+ * then read. Earlier runs stay pending: a metadata read in the middle of
+ * buffered writes does not make the pages written before it reads. One
+ * batch may take several bios: the bytes of the run settled cover the
+ * bios that follow it, until the task inserts again; a bio larger than
+ * what is left is also for the run before (data pages inserted, then a
+ * 1 KiB block of the extent tree inserted and read, then the data read).
+ */
+static void settle_read_bio(struct state *s, struct task *t, uint64_t bytes)
+{
+	const struct pend_insert *p;
+	uint64_t run;
+
+	if (t->read_credit && (!bytes || bytes <= t->read_credit)) {
+		t->read_credit -= bytes;   /* a size of 0 is unknown: the run's */
+		return;
+	}
+	bytes -= t->read_credit;
+	t->read_credit = 0;
+	if (!t->npend)
+		return;
+	p = &t->pend[--t->npend];
+	account_read(s, t, p->file, p->index, p->n, p->ts);
+	run = p->n * s->ps;
+	t->read_credit = run > bytes ? run - bytes : 0;
+}
+
 void bp_on_bio_queue(struct state *s, const struct bp_event *ev, const struct handler *h)
 {
 	struct task *t = bp_task_cur(s, ev);
@@ -517,9 +569,9 @@ void bp_on_bio_queue(struct state *s, const struct bp_event *ev, const struct ha
 	if (!t)
 		return;
 	t->activity = 1;
-	if (!t->npend)
+	bp_rd_str(s, ev, h->f[F_BIO_RWBS], rwbs, sizeof(rwbs));
+	if (!strchr(rwbs, 'R'))
 		return;
-	bp_rd_str(s, ev, h->f[0], rwbs, sizeof(rwbs));
-	if (strchr(rwbs, 'R'))
-		bp_settle_inserts(s, t, 1);
+	t->read_io = 1;
+	settle_read_bio(s, t, rd(s, ev, h->f[F_BIO_NR_SECTOR]) * 512);
 }

@@ -48,6 +48,13 @@ static int x86_64_class(long nr)
 	case 78:  /* getdents */
 	case 217: /* getdents64 */
 		return BP_CAUSE_GETDENTS;
+	case 26:  /* msync */
+	case 74:  /* fsync */
+	case 75:  /* fdatasync */
+	case 162: /* sync */
+	case 277: /* sync_file_range */
+	case 306: /* syncfs */
+		return BP_CAUSE_SYNC;
 	case 56:
 		return BP_SYS_CLONE;
 	case 435:
@@ -88,6 +95,13 @@ static int aarch64_class(long nr)
 		return BP_CAUSE_EXEC;
 	case 61:  /* getdents64 */
 		return BP_CAUSE_GETDENTS;
+	case 81:  /* sync */
+	case 82:  /* fsync */
+	case 83:  /* fdatasync */
+	case 84:  /* sync_file_range */
+	case 227: /* msync */
+	case 267: /* syncfs */
+		return BP_CAUSE_SYNC;
 	case 220:
 		return BP_SYS_CLONE;
 	case 435:
@@ -120,6 +134,9 @@ static const struct {
 	{ "readlinkat", BP_CAUSE_OPEN_STAT },
 	{ "execve", BP_CAUSE_EXEC }, { "execveat", BP_CAUSE_EXEC },
 	{ "getdents", BP_CAUSE_GETDENTS }, { "getdents64", BP_CAUSE_GETDENTS },
+	{ "sync", BP_CAUSE_SYNC }, { "syncfs", BP_CAUSE_SYNC }, { "fsync", BP_CAUSE_SYNC },
+	{ "fdatasync", BP_CAUSE_SYNC }, { "sync_file_range", BP_CAUSE_SYNC },
+	{ "msync", BP_CAUSE_SYNC },
 	{ "clone", BP_SYS_CLONE }, { "clone3", BP_SYS_CLONE3 }, { "fork", BP_SYS_FORK },
 	{ "vfork", BP_SYS_FORK },
 };

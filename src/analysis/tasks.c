@@ -154,6 +154,7 @@ void bp_on_switch(struct state *s, const struct bp_event *ev, const struct handl
 			/* Without syscall boundaries, evidence lasts until it sleeps. */
 			if (!t->sys_ctx) {
 				t->activity = 0;
+				t->read_io = 0;
 				t->in_fault = 0;
 			}
 		}
@@ -326,7 +327,7 @@ static void on_sys(struct state *s, const struct bp_event *ev, const struct hand
 	if (!t)
 		return;
 	if (t->npend)
-		bp_settle_inserts(s, t, 0);
+		bp_settle_inserts(s, t);
 	t->sys_ctx = 1;
 	if (enter) {
 		t->sys = h->sys != SYS_BY_ID ? h->sys :
@@ -337,6 +338,7 @@ static void on_sys(struct state *s, const struct bp_event *ev, const struct hand
 	}
 	t->in_fault = 0;
 	t->activity = 0;
+	t->read_io = 0;
 	t->ctx_file = NONE;
 }
 

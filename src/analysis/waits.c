@@ -126,9 +126,9 @@ void bp_span_to(struct state *s, struct task *t, int state, uint64_t ts)
 }
 
 /*
- * Whether a D-sleep starting now is I/O wait (DESIGN §6): a file syscall in
- * progress, a page fault on a file, or block I/O / page-cache insertion by
- * the sleeper since its last syscall boundary. A task without syscall
+ * Whether a D-sleep starting now is I/O wait (DESIGN §6): a file or sync
+ * syscall in progress, a page fault on a file, or block I/O / page-cache
+ * insertion by the sleeper since its last syscall boundary. A task without syscall
  * context (a kernel thread, or any task of a recording without syscall
  * events) has no boundaries: its evidence is what it did since its last
  * sleep, so a kworker counts its waits for the I/O it issued, and nothing
@@ -137,6 +137,28 @@ void bp_span_to(struct state *s, struct task *t, int state, uint64_t ts)
 static int wait_is_io(const struct task *t)
 {
 	return t->in_fault || t->activity || (t->sys >= 0 && t->sys < BP_CAUSE_OTHER);
+}
+
+/*
+ * What an I/O wait starting now waits for: a fault first (its page is the
+ * wait, even inside a syscall), then the file syscall in progress, then
+ * the evidence since the last boundary. A task that read (a read request,
+ * pages read from storage) waits for that read. One that only wrote
+ * (pages it created, write requests it queued) waits for writeback or
+ * the journal: a buffered write throttled by balance_dirty_pages or
+ * stuck behind a commit, a kernel thread writing back. That is a sync
+ * wait, like one inside sync() or fsync(). A write into pages already
+ * cached leaves no evidence: its D-sleep is other uninterruptible sleep.
+ */
+static int wait_cause(const struct task *t)
+{
+	if (t->in_fault)
+		return BP_CAUSE_FAULT;
+	if (t->sys >= 0 && t->sys < BP_CAUSE_OTHER)
+		return t->sys;
+	if (t->activity && !t->read_io)
+		return BP_CAUSE_SYNC;
+	return BP_CAUSE_OTHER;
 }
 
 void bp_wait_begin(struct state *s, struct task *t, uint64_t ts)
@@ -153,14 +175,13 @@ void bp_wait_begin(struct state *s, struct task *t, uint64_t ts)
 	}
 	bp_span_to(s, t, BP_SPAN_IO_WAIT, ts);
 	t->span = 0;    /* wait_end emits it, with its cause and file */
-	if (t->in_fault)
-		cause = BP_CAUSE_FAULT;
-	else if (t->sys >= 0 && t->sys < BP_NCAUSES)
-		cause = t->sys;
-	else
-		cause = BP_CAUSE_OTHER;
+	cause = wait_cause(t);
 	t->wait_cause = (uint8_t)cause;
-	t->wait_file = t->ctx_file;
+	/*
+	 * A sync wait is for writes reaching storage, not for a read: it is
+	 * charged to no file, never to one the task read or wrote before.
+	 */
+	t->wait_file = cause == BP_CAUSE_SYNC ? NONE : t->ctx_file;
 	/*
 	 * No page of its own in this syscall: a read that blocks on a page
 	 * an earlier read's readahead is still fetching. Charge the file it

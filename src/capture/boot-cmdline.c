@@ -47,11 +47,14 @@ const struct bp_boot_event bp_boot_events[] = {
 	{ "module:module_load", BP_KVER(2, 6), NULL },
 #define SYSCALL_EVENTS(name, since) \
 	{ "syscalls:sys_enter_" name, since, NULL }, { "syscalls:sys_exit_" name, since, NULL }
+	/*
+	 * preadv and readahead(2) are left out for room: rare at boot, and a
+	 * wait in them is still I/O wait by the evidence of the sleeper's own
+	 * block I/O or page-cache insertion (it only lacks the cause "read").
+	 */
 	SYSCALL_EVENTS("read", BP_KVER(2, 6)),
 	SYSCALL_EVENTS("pread64", BP_KVER(2, 6)),
 	SYSCALL_EVENTS("readv", BP_KVER(2, 6)),
-	SYSCALL_EVENTS("preadv", BP_KVER(2, 6)),
-	SYSCALL_EVENTS("readahead", BP_KVER(2, 6)),
 	/* busybox cat and coreutils cp read files through these. */
 	SYSCALL_EVENTS("sendfile64", BP_KVER(2, 6)),
 	SYSCALL_EVENTS("copy_file_range", BP_KVER(4, 5)),
@@ -72,6 +75,15 @@ const struct bp_boot_event bp_boot_events[] = {
 	 */
 	SYSCALL_EVENTS("clone3", BP_KVER(5, 3)),
 	SYSCALL_EVENTS("execve", BP_KVER(2, 6)),
+	/*
+	 * A wait in these is for writeback or the journal, never for a read
+	 * (journald and sqlite fsync, scripts sync). syncfs, sync_file_range
+	 * and msync are rarer: live recordings have them, the words have no
+	 * room left.
+	 */
+	SYSCALL_EVENTS("fsync", BP_KVER(2, 6)),
+	SYSCALL_EVENTS("fdatasync", BP_KVER(2, 6)),
+	SYSCALL_EVENTS("sync", BP_KVER(2, 6)),
 #undef SYSCALL_EVENTS
 	{ NULL, 0, NULL },
 };

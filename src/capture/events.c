@@ -63,6 +63,8 @@ const struct bp_syscall bp_syscalls[] = {
 	SC(faccessat), SC(faccessat2), SC(getdents64),
 	/* loading programs */
 	SC(execve), SC(execveat),
+	/* waiting for writes to reach storage (writeback/sync waits, not reads) */
+	SC(sync), SC(syncfs), SC(fsync), SC(fdatasync), SC(sync_file_range), SC(msync),
 };
 
 const size_t bp_nsyscalls = sizeof(bp_syscalls) / sizeof(bp_syscalls[0]);

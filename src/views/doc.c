@@ -197,7 +197,7 @@ static void summary(struct bp_doc *d, const struct bp_model *m, const struct bp_
 {
 	const struct bp_totals *t = &m->totals;
 	struct bp_section *s = section(d, "Summary");
-	char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], causes[256];
+	char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], e[BP_FMT_LEN], causes[256];
 	size_t len;
 
 	line(s, "read from storage:       %s (files %s, metadata %s)", bp_fmt_bytes(a, t->read_bytes),
@@ -214,7 +214,13 @@ static void summary(struct bp_doc *d, const struct bp_model *m, const struct bp_
 		line(s, "I/O wait:                %s", bp_fmt_ns(b, t->wait_ns));
 	if (len)
 		line(s, "  by cause:              %s", causes);
-	if (t->wait_ns)
+	/* Sync waits are charged to no file by rule: apart from the unknown. */
+	if (t->wait_ns && t->wait_by_cause[BP_CAUSE_SYNC])
+		line(s, "  charged to:            files %s, metadata %s, no file (sync) %s, unknown %s",
+		     bp_fmt_ns(a, t->wait_ns - t->wait_metadata_ns - t->wait_unknown_ns),
+		     bp_fmt_ns(b, t->wait_metadata_ns), bp_fmt_ns(c, t->wait_by_cause[BP_CAUSE_SYNC]),
+		     bp_fmt_ns(e, t->wait_unknown_ns - t->wait_by_cause[BP_CAUSE_SYNC]));
+	else if (t->wait_ns)
 		line(s, "  charged to:            files %s, metadata %s, unknown %s",
 		     bp_fmt_ns(a, t->wait_ns - t->wait_metadata_ns - t->wait_unknown_ns),
 		     bp_fmt_ns(b, t->wait_metadata_ns), bp_fmt_ns(c, t->wait_unknown_ns));

@@ -68,7 +68,7 @@
  *                                  bootprof-plugins(7)); absent with --no-plugins
  * }
  *
- * CAUSE is one of read, open-stat, exec, getdents, fault, other. Lists
+ * CAUSE is one of read, open-stat, exec, getdents, fault, sync, other. Lists
  * honour --top N (0: all) and the filters; totals never do. New keys may
  * be added within a schema version; a key is never renamed or removed
  * without bumping it.

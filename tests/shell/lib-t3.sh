@@ -5,7 +5,18 @@
 #   t3_csv FILE TABLE        bootprof report --format csv --table TABLE --top 0
 #   t3_field CSV KEYCOL KEY COL
 #                            column COL of the row whose column KEYCOL is KEY
+#   t3_col CSV NAME          the number of the column headed NAME (a new
+#                            cause or field adds columns: never hard-code one)
 #   t3_within A B PCT        |A - B| <= PCT% of B
+#   t3_disk                  MAJ:MIN of the whole disk under $TEST_DIR (a blkio
+#                            throttle takes disks, not partitions); empty if none
+#   t3_cgroup_remove CG      move CG's tasks to its parent, then remove it
+#   t3_blkio_cgroup [FILE BPS]
+#                            $CG: a new cgroup v1 blkio group; with FILE
+#                            (blkio.throttle.read_bps_device ...) set to BPS for
+#                            the disk under $TEST_DIR ($dev); the test is skipped
+#                            without one. At exit: eval $t3_at_exit, remove $CG,
+#                            remove $TEST_DIR (unless KEEP_TEST_DIR)
 
 t3_helper() {
 	${CC:-cc} -O2 -Wall -o "$TEST_DIR/$1" "$TOP/tests/helpers/$1.c" ||
@@ -28,9 +39,50 @@ t3_field() {
 	awk -F, -v k="$3" -v kc="$2" -v c="$4" '$kc == k { print $c; exit }' "$1"
 }
 
+t3_col() {
+	awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) print i; exit }' "$1"
+}
+
 t3_within() {
 	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN {
 		d = a - b; if (d < 0) d = -d;
 		if (b == 0 || d > b * p / 100) { printf "%s vs %s: off by more than %s%%\n", a, b, p; exit 1 }
 	}'
+}
+
+t3_disk() {
+	t3_dev=$(stat -c '%Hd:%Ld' "$TEST_DIR" 2>/dev/null) ||
+		t3_dev=$(printf '%d:%d' $((0x$(stat -c %D "$TEST_DIR") >> 8)) \
+			$((0x$(stat -c %D "$TEST_DIR") & 255)))
+	[ -e "/sys/dev/block/$t3_dev/partition" ] && t3_dev=$(cat "/sys/dev/block/$t3_dev/../dev")
+	[ -e "/sys/dev/block/$t3_dev" ] && echo "$t3_dev"
+}
+
+t3_cgroup_remove() {
+	[ -d "$1" ] || return 0
+	# An exiting task can keep the cgroup busy for a moment.
+	for t3_i in 1 2 3 4 5 6 7 8 9 10; do
+		while read -r t3_p; do echo "$t3_p" >"$1/../cgroup.procs"; done \
+			<"$1/cgroup.procs" 2>/dev/null
+		rmdir "$1" 2>/dev/null && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
+t3_blkio_cgroup() {
+	t3_blkio=/sys/fs/cgroup/blkio
+	[ -e "$t3_blkio/${1:-blkio.throttle.io_service_bytes}" ] ||
+		skip_all "no cgroup v1 blkio ${1:-statistics}"
+	dev=$(t3_disk) || skip_all "$TEST_DIR is not on a block device"
+	CG=$t3_blkio/bootprof-$TEST_NAME-$$
+	trap t3_exit EXIT
+	mkdir "$CG" || skip_all "cannot make a blkio cgroup"
+	[ -z "$1" ] || echo "$dev $2" >"$CG/$1" || skip_all "cannot set $1 of $dev"
+}
+
+t3_exit() {
+	[ -n "${t3_at_exit:-}" ] && eval "$t3_at_exit"
+	t3_cgroup_remove "$CG"
+	[ -n "$KEEP_TEST_DIR" ] && echo "# kept $TEST_DIR" || rm -rf "$TEST_DIR"
 }

@@ -15,37 +15,13 @@
 . "$(dirname "$0")/../test-lib.sh"
 . "$(dirname "$0")/lib-t3.sh"
 require_tracefs
-BLKIO=/sys/fs/cgroup/blkio
-[ -e $BLKIO/blkio.throttle.read_bps_device ] || skip_all "no cgroup v1 blkio throttle"
 t3_helper t3-truth
-
-# The whole disk under TEST_DIR (the throttle takes disks, not partitions).
-dev=$(stat -c '%Hd:%Ld' "$TEST_DIR" 2>/dev/null) ||
-	dev=$(printf '%d:%d' $((0x$(stat -c %D "$TEST_DIR") >> 8)) $((0x$(stat -c %D "$TEST_DIR") & 255)))
-[ -e "/sys/dev/block/$dev/partition" ] && dev=$(cat "/sys/dev/block/$dev/../dev")
-[ -e "/sys/dev/block/$dev" ] || skip_all "$TEST_DIR is not on a block device ($dev)"
-
+hog=
+t3_at_exit='[ -n "$hog" ] && kill "$hog" 2>/dev/null'
+t3_blkio_cgroup blkio.throttle.read_bps_device 16000000
 D=$TEST_DIR/files
 mkdir -p "$D"
 "$TEST_DIR/t3-truth" create "$D" 8 16 || skip_all "cannot create the files"
-CG=$BLKIO/bootprof-t3010-$$
-hog=
-cleanup() {
-	[ -n "$hog" ] && kill "$hog" 2>/dev/null
-	if [ -d "$CG" ]; then
-		# An exiting reader can keep the cgroup busy for a moment.
-		for i in 1 2 3 4 5 6 7 8 9 10; do
-			while read -r p; do echo "$p" >$BLKIO/cgroup.procs; done \
-				<"$CG/cgroup.procs" 2>/dev/null
-			rmdir "$CG" 2>/dev/null && break
-			sleep 0.5
-		done
-	fi
-	rm -rf "$TEST_DIR"
-}
-trap cleanup EXIT
-mkdir "$CG" && echo "$dev 16000000" >"$CG/blkio.throttle.read_bps_device" ||
-	skip_all "cannot set a blkio throttle on $dev"
 cat >"$TEST_DIR/run.sh" <<EOF
 echo \$\$ >$CG/cgroup.procs
 exec "$TEST_DIR/t3-truth" run "$D" "\$@"

@@ -18,8 +18,8 @@ drop_caches
 t3_record "$TEST_DIR/r.dat" find "$D" -name nothing
 t3_csv "$TEST_DIR/r.dat" processes >"$TEST_DIR/procs.csv"
 pid=$(awk -F, '$3 == "find" { print $1; exit }' "$TEST_DIR/procs.csv")
-meta=$(t3_field "$TEST_DIR/procs.csv" 1 "$pid" 18)
-worst=$(t3_field "$TEST_DIR/procs.csv" 1 "$pid" 20)
+meta=$(t3_field "$TEST_DIR/procs.csv" 1 "$pid" "$(t3_col "$TEST_DIR/procs.csv" metadata_bytes)")
+worst=$(t3_field "$TEST_DIR/procs.csv" 1 "$pid" "$(t3_col "$TEST_DIR/procs.csv" worst_file)")
 t3_csv "$TEST_DIR/r.dat" disks >"$TEST_DIR/disks.csv"
 echo "# find pid $pid: metadata bytes ${meta:-none}, worst file ${worst:-none}"
 expect 'find read metadata' "test '${meta:-0}' -gt 0"

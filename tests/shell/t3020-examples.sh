@@ -17,11 +17,11 @@ sync
 drop_caches
 t3_record z.dat "$EX/zygote/zygote" --size 64 --classes 8000 >/dev/null
 t3_csv z.dat processes >z.csv
-top=$(awk -F, 'NR == 2 { print $3 "," $20 }' z.csv)
+top=$(awk -F, -v w="$(t3_col z.csv worst_file)" 'NR == 2 { print $3 "," $w }' z.csv)
 expect "zygote is the top process by I/O wait, its archive the worst file (got $top)" \
 	"test '$top' = 'zygote,$TEST_DIR/framework.jar'"
 expect 'zygote waited in page faults' \
-	"awk -F, '\$3 == \"zygote\" { exit !(\$13 * 10 >= \$8 * 9 && \$8 > 0) }' z.csv"
+	"awk -F, -v f=$(t3_col z.csv wait_fault_ns) -v w=$(t3_col z.csv wait_ns) '\$3 == \"zygote\" { exit !(\$f * 10 >= \$w * 9 && \$w > 0) }' z.csv"
 
 drop_caches
 t3_record naive.dat "$EX/package-scan/package-scan" --count 8 --size 4 >/dev/null

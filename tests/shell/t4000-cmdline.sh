@@ -15,8 +15,9 @@ expect "--instance names the instance" \
 	"'$BOOTPROF' cmdline --kernel 6.12 --instance early 2>/dev/null | grep -q '^trace_instance=early,'"
 expect "raw_syscalls is never on the command line" \
 	"! '$BOOTPROF' cmdline --kernel 6.12 2>/dev/null | grep -q raw_syscalls"
-# Per-syscall events instead (no filter needed): entry and exit of the I/O syscalls.
-for sc in read openat newfstatat execve getdents64; do
+# Per-syscall events instead (no filter needed): entry and exit of the I/O
+# syscalls, and of the sync syscalls (their waits are writeback, not reads).
+for sc in read openat newfstatat execve getdents64 fsync fdatasync sync; do
 	expect "syscalls:sys_enter_$sc and sys_exit_$sc on the command line (6.1 and 6.12)" \
 		"for k in 6.1 6.12; do '$BOOTPROF' cmdline --kernel \$k 2>/dev/null | tr ', ' '\\n\\n' >'$TEST_DIR/words' &&
 		 grep -qx 'syscalls:sys_enter_$sc' '$TEST_DIR/words' && grep -qx 'syscalls:sys_exit_$sc' '$TEST_DIR/words' || exit 1; done"

@@ -48,6 +48,7 @@ static void test_empty_model(void **state)
 	assert_null(bp_model_find_process(m, 1));
 	assert_null(bp_model_find_file(m, 1, 2));
 	assert_string_equal(bp_cause_name(BP_CAUSE_FAULT), "fault");
+	assert_string_equal(bp_cause_name(BP_CAUSE_SYNC), "sync");
 	assert_string_equal(bp_cause_name((enum bp_cause)99), "?");
 	bp_model_free(m);
 	bp_model_free(NULL);
@@ -249,9 +250,18 @@ static void test_no_access_events(void **state)
 	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"                       \
 	"\n"
 
+/* mm_filemap_add_to_page_cache and mm_filemap_delete_from_page_cache */
+#define PAGE_CACHE_FIELDS \
+	"\tfield:unsigned long pfn;\toffset:8;\tsize:8;\tsigned:0;\n" \
+	"\tfield:unsigned long i_ino;\toffset:16;\tsize:8;\tsigned:0;\n" \
+	"\tfield:unsigned long index;\toffset:24;\tsize:8;\tsigned:0;\n" \
+	"\tfield:dev_t s_dev;\toffset:32;\tsize:4;\tsigned:0;\n" \
+	"\tfield:unsigned char order;\toffset:36;\tsize:1;\tsigned:0;\n" \
+	"\nprint fmt: \"%lu\", REC->i_ino\n"
+
 enum {
 	ID_SWITCH = 300, ID_WAKING, ID_WAKEUP, ID_ENTER, ID_EXIT, ID_ADD, ID_FAULT, ID_BIO,
-	ID_ENTER_READ, ID_EXIT_READ, ID_ENTER_FSYNC, ID_FORK
+	ID_ENTER_READ, ID_EXIT_READ, ID_ENTER_FSYNC, ID_FORK, ID_DELETE
 };
 
 static const char *const gen_formats[][2] = {
@@ -285,12 +295,7 @@ static const char *const gen_formats[][2] = {
 	  "\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n"
 	  "\nprint fmt: \"%ld\", REC->id\n" },
 	{ "filemap", "name: mm_filemap_add_to_page_cache\nID: 305\nformat:\n" COMMON_FIELDS
-	  "\tfield:unsigned long pfn;\toffset:8;\tsize:8;\tsigned:0;\n"
-	  "\tfield:unsigned long i_ino;\toffset:16;\tsize:8;\tsigned:0;\n"
-	  "\tfield:unsigned long index;\toffset:24;\tsize:8;\tsigned:0;\n"
-	  "\tfield:dev_t s_dev;\toffset:32;\tsize:4;\tsigned:0;\n"
-	  "\tfield:unsigned char order;\toffset:36;\tsize:1;\tsigned:0;\n"
-	  "\nprint fmt: \"%lu\", REC->i_ino\n" },
+	  PAGE_CACHE_FIELDS },
 	{ "filemap", "name: mm_filemap_fault\nID: 306\nformat:\n" COMMON_FIELDS
 	  "\tfield:unsigned long i_ino;\toffset:8;\tsize:8;\tsigned:0;\n"
 	  "\tfield:dev_t s_dev;\toffset:16;\tsize:4;\tsigned:0;\n"
@@ -321,6 +326,8 @@ static const char *const gen_formats[][2] = {
 	  "\tfield:char child_comm[16];\toffset:28;\tsize:16;\tsigned:0;\n"
 	  "\tfield:pid_t child_pid;\toffset:44;\tsize:4;\tsigned:1;\n"
 	  "\nprint fmt: \"%d\", REC->child_pid\n" },
+	{ "filemap", "name: mm_filemap_delete_from_page_cache\nID: 312\nformat:\n" COMMON_FIELDS
+	  PAGE_CACHE_FIELDS },
 };
 
 #define US 1000ull
@@ -343,8 +350,13 @@ struct gev {
 #define ENTER(t, cpu, pid, nr) { t, cpu, ID_ENTER, pid, nr, 0, 0 }
 #define EXIT(t, cpu, pid, nr) { t, cpu, ID_EXIT, pid, nr, 0, 0 }
 #define ADD(t, cpu, pid, index) { t, cpu, ID_ADD, pid, index, 0, 0 }
+/* A page of another file on the same disk (a metadata block, another file). */
+#define ADD_INO(t, cpu, pid, index, ino) { t, cpu, ID_ADD, pid, index, 0, ino }
 #define FAULT(t, cpu, pid, index) { t, cpu, ID_FAULT, pid, index, 0, 0 }
-#define BIO(t, cpu, pid) { t, cpu, ID_BIO, pid, 0, 0, 0 }
+#define DELETE(t, cpu, pid, index) { t, cpu, ID_DELETE, pid, index, 0, 0 }
+#define BIO(t, cpu, pid) { t, cpu, ID_BIO, pid, 0, 0, 0 }   /* a read, of unknown size */
+#define BIO_READ(t, cpu, pid, sectors) { t, cpu, ID_BIO, pid, 0, sectors, 0 }
+#define BIO_WRITE(t, cpu, pid) { t, cpu, ID_BIO, pid, 1, 8, 0 }
 #define FORK(t, cpu, parent, child) { t, cpu, ID_FORK, parent, parent, child, 0 }
 #define ENTER_READ(t, cpu, pid) { t, cpu, ID_ENTER_READ, pid, 0, 0, 0 }
 #define EXIT_READ(t, cpu, pid) { t, cpu, ID_EXIT_READ, pid, 0, 0, 0 }
@@ -414,6 +426,9 @@ static void gen_add(struct gen *g, const struct gev *e)
 		put(d, 8, &i64, 8);
 		break;
 	case ID_ADD:
+	case ID_DELETE:
+		if (e->c)
+			ino = (uint64_t)e->c;
 		put(d, 16, &ino, 8);
 		i64 = e->a;
 		put(d, 24, &i64, 8);
@@ -427,7 +442,9 @@ static void gen_add(struct gen *g, const struct gev *e)
 		break;
 	case ID_BIO:
 		put(d, 8, &dev, 4);
-		put(d, 28, "R", 2);
+		i32 = (int32_t)e->b;
+		put(d, 24, &i32, 4);
+		put(d, 28, e->a ? "W" : "R", 2);
 		break;
 	case ID_ENTER_READ:
 	case ID_EXIT_READ:
@@ -449,6 +466,20 @@ static void gen_add(struct gen *g, const struct gev *e)
 	ev->data = d;
 	ev->size = 64;
 	g->n++;
+}
+
+/* The model of generated events (ev ends with END); g keeps the tep to free. */
+static struct bp_model *gen_build(struct gen *g, const struct gev *ev)
+{
+	struct bp_model *m;
+	size_t i;
+
+	gen_init(g);
+	for (i = 0; ev[i].cpu >= 0; i++)
+		gen_add(g, &ev[i]);
+	m = bp_model_build_events(g->tep, NULL, g->ev, g->n, NULL, NULL);
+	assert_non_null(m);
+	return m;
 }
 
 struct span_sum {
@@ -529,7 +560,7 @@ static const struct wait_case wait_cases[] = {
 	    SW(10, 0, 100, 2, 0), WAKING(60, 0, 0, 100, 0), SW(61, 0, 0, 0, 100), END },
 	  100, 50, 0, BP_CAUSE_FAULT, 1, 0, 0 },
 	{ "pages inserted then a read bio in a non-I/O syscall: I/O wait (cause other)",
-	  { ENTER(1, 0, 100, 74), ADD(3, 0, 100, 0), BIO(4, 0, 100), SW(10, 0, 100, 2, 0),
+	  { ENTER(1, 0, 100, 16), ADD(3, 0, 100, 0), BIO(4, 0, 100), SW(10, 0, 100, 2, 0),
 	    WAKING(60, 0, 0, 100, 0), SW(61, 0, 0, 0, 100), END },
 	  100, 50, 0, BP_CAUSE_OTHER, 1, 0, 0 },
 	{ "a kernel thread waits for the block I/O it issued, then sleeps on a lock: I/O, then other",
@@ -540,10 +571,42 @@ static const struct wait_case wait_cases[] = {
 	  { ENTER_READ(2, 0, 100), SW(10, 0, 100, 2, 0), WAKING(60, 0, 0, 100, 0),
 	    SW(61, 0, 0, 0, 100), EXIT_READ(62, 0, 100), END },
 	  100, 50, 0, BP_CAUSE_READ, 0, 0, 0 },
-	{ "per-syscall events: a file fault, then fsync() without I/O of its own, is other",
+	{ "per-syscall events: a file fault, then fsync() without I/O of its own: sync, no file",
 	  { ENTER_READ(1, 0, 100), EXIT_READ(2, 0, 100), FAULT(5, 0, 100, 3), ENTER_FSYNC(6, 0, 100),
 	    SW(10, 0, 100, 2, 0), WAKING(60, 0, 0, 100, 0), SW(61, 0, 0, 0, 100), END },
-	  100, 0, 50, BP_CAUSE_READ, 0, 0, 0 },
+	  100, 50, 0, BP_CAUSE_SYNC, 0, 0, 0 },
+	{ "raw_syscalls: a read of the file, then fsync (74) writing back: sync, not the file read",
+	  { ENTER(1, 0, 100, 0), ADD(2, 0, 100, 0), BIO(3, 0, 100), EXIT(4, 0, 100, 0),
+	    ENTER(5, 0, 100, 74), BIO_WRITE(6, 0, 100), SW(10, 0, 100, 2, 0),
+	    WAKING(60, 0, 0, 100, 0), SW(61, 0, 0, 0, 100), EXIT(62, 0, 100, 74), END },
+	  100, 50, 0, BP_CAUSE_SYNC, 0, 0, 0 },
+	{ "raw_syscalls: a fault on the file, then sync (162), a journal commit: sync, no file",
+	  { ENTER(1, 0, 100, 9), EXIT(2, 0, 100, 9), FAULT(3, 0, 100, 0), ADD(4, 0, 100, 0),
+	    BIO(5, 0, 100), ENTER(6, 0, 100, 162), SW(10, 0, 100, 2, 0),
+	    WAKING(400, 0, 0, 100, 0), SW(401, 0, 0, 0, 100), END },
+	  100, 390, 0, BP_CAUSE_SYNC, 0, 0, 0 },
+	{ "raw_syscalls: fdatasync, sync_file_range, syncfs, msync are sync waits too",
+	  { ENTER(1, 0, 100, 75), SW(10, 0, 100, 2, 0), WAKING(20, 0, 0, 100, 0),
+	    SW(21, 0, 0, 0, 100), EXIT(22, 0, 100, 75), ENTER(23, 0, 100, 277),
+	    SW(30, 0, 100, 2, 0), WAKING(40, 0, 0, 100, 0), SW(41, 0, 0, 0, 100),
+	    EXIT(42, 0, 100, 277), ENTER(43, 0, 100, 306), SW(50, 0, 100, 2, 0),
+	    WAKING(60, 0, 0, 100, 0), SW(61, 0, 0, 0, 100), EXIT(62, 0, 100, 306),
+	    ENTER(63, 0, 100, 26), SW(70, 0, 100, 2, 0), WAKING(80, 0, 0, 100, 0),
+	    SW(81, 0, 0, 0, 100), END },
+	  100, 40, 0, BP_CAUSE_SYNC, 0, 0, 0 },
+	{ "a buffered write (unrecorded write()) after a read: pages created, no read bio: sync",
+	  { ENTER(1, 0, 100, 0), ADD(2, 0, 100, 0), BIO(3, 0, 100), EXIT(4, 0, 100, 0),
+	    ADD(5, 0, 100, 8), ADD(6, 0, 100, 9), SW(10, 0, 100, 2, 0),
+	    WAKING(60, 0, 0, 100, 0), SW(61, 0, 0, 0, 100), END },
+	  100, 50, 0, BP_CAUSE_SYNC, 0, 0, 0 },
+	{ "a kernel thread waiting for the write bios it queued (writeback): sync",
+	  { BIO_WRITE(5, 0, 50), SW(10, 0, 50, 2, 0), WAKING(60, 0, 0, 50, 0),
+	    SW(61, 0, 0, 0, 50), END },
+	  50, 50, 0, BP_CAUSE_SYNC, 0, 0, 0 },
+	{ "a write that must read its partial page first waits for that read: other, the file",
+	  { ENTER(1, 0, 100, 1), ADD(2, 0, 100, 0), BIO_READ(3, 0, 100, 8), SW(10, 0, 100, 2, 0),
+	    WAKING(60, 0, 0, 100, 0), SW(61, 0, 0, 0, 100), END },
+	  100, 50, 0, BP_CAUSE_OTHER, 1, 0, 0 },
 	{ "a wait crossing the window's bounds is clipped to them",
 	  { ENTER(2, 0, 100, 0), SW(10, 0, 100, 2, 0), WAKING(110, 0, 0, 100, 0),
 	    SW(112, 0, 0, 0, 100), SW(200, 0, 100, 1, 0), END },
@@ -563,6 +626,7 @@ static void test_wait_rules(void **state)
 		const struct bp_thread *th = NULL;
 		struct bp_process *p;
 		struct bp_model *m;
+		uint64_t total;
 		struct gen g;
 		size_t i;
 
@@ -595,10 +659,9 @@ static void test_wait_rules(void **state)
 		assert_int_equal(ss.overlaps, 0);
 		if (ss.io)
 			assert_int_equal(ss.cause, wc->cause);
-		assert_int_equal(m->totals.wait_ns, m->totals.wait_by_cause[0] +
-				 m->totals.wait_by_cause[1] + m->totals.wait_by_cause[2] +
-				 m->totals.wait_by_cause[3] + m->totals.wait_by_cause[4] +
-				 m->totals.wait_by_cause[5]);
+		for (i = 0, total = 0; i < BP_NCAUSES; i++)
+			total += m->totals.wait_by_cause[i];
+		assert_int_equal(m->totals.wait_ns, total);
 		bp_model_free(m);
 		tep_free(g.tep);
 	}
@@ -615,14 +678,10 @@ static void test_other_sleepers(void **state)
 	struct bp_process **v;
 	struct bp_model *m;
 	struct gen g;
-	size_t i, n;
+	size_t n;
 
 	(void)state;
-	gen_init(&g);
-	for (i = 0; ev[i].cpu >= 0; i++)
-		gen_add(&g, &ev[i]);
-	m = bp_model_build_events(g.tep, NULL, g.ev, g.n, NULL, NULL);
-	assert_non_null(m);
+	m = gen_build(&g, ev);
 	assert_int_equal(m->totals.wait_ns, 50 * US);
 	assert_int_equal(m->totals.other_wait_ns, 70 * US);
 	assert_true(m->missing & BP_MISSING_FORK);
@@ -772,6 +831,16 @@ static void test_recorder_forked(void **state)
 	tep_free(g.tep);
 }
 
+/* A file's and each reader's first time is not after its last. */
+static void assert_first_last(const struct bp_file *f)
+{
+	size_t i;
+
+	assert_true(f->first_ns <= f->last_ns);
+	for (i = 0; i < f->nreaders; i++)
+		assert_true(f->readers[i]->first_ns <= f->readers[i]->last_ns);
+}
+
 /* An insertion settled after another task's access keeps first <= last. */
 static void test_first_last(void **state)
 {
@@ -782,21 +851,85 @@ static void test_first_last(void **state)
 	const struct bp_file *f;
 	struct bp_model *m;
 	struct gen g;
-	size_t i;
 
 	(void)state;
-	gen_init(&g);
-	for (i = 0; ev[i].cpu >= 0; i++)
-		gen_add(&g, &ev[i]);
-	m = bp_model_build_events(g.tep, NULL, g.ev, g.n, NULL, NULL);
-	assert_non_null(m);
+	m = gen_build(&g, ev);
 	f = bp_model_find_file(m, FDEV, FINO);
 	assert_non_null(f);
 	assert_int_equal(f->bytes_read, 4096);
 	assert_int_equal(f->first_ns, 3 * US);
 	assert_int_equal(f->last_ns, 4 * US);
-	for (i = 0; i < f->nreaders; i++)
-		assert_true(f->readers[i]->first_ns <= f->readers[i]->last_ns);
+	assert_first_last(f);
+	bp_model_free(m);
+	tep_free(g.tep);
+}
+
+/*
+ * A file created during the recording: buffered writes insert its pages
+ * (write() unrecorded: no syscall boundary), a metadata block is read in
+ * between, fsync writes them back, POSIX_FADV_DONTNEED drops them, the
+ * task maps the file and faults one page in from storage. The file was
+ * read 4 KiB, no more, and not re-read (the page dropped was written, not
+ * read); the fsync wait is sync and charged to no file, the fault's wait
+ * to the file. Dropped and faulted in again, the page is re-read.
+ */
+#define MINO 7
+static void test_write_then_map(void **state)
+{
+	static const struct gev ev[] = {
+		ENTER(1, 0, 100, 257), EXIT(2, 0, 100, 257),
+		ADD(3, 0, 100, 0), ADD(4, 0, 100, 1), ADD(5, 0, 100, 2), ADD(6, 0, 100, 3),
+		ADD_INO(7, 0, 100, 40, MINO), BIO_READ(8, 0, 100, 8), ADD(9, 0, 100, 4),
+		ENTER(10, 0, 100, 74), BIO_WRITE(11, 0, 100), SW(12, 0, 100, 2, 0),
+		WAKING(40, 0, 0, 100, 0), SW(41, 0, 0, 0, 100), EXIT(42, 0, 100, 74),
+		ENTER(43, 0, 100, 221), DELETE(44, 0, 100, 0), DELETE(44, 0, 100, 1),
+		DELETE(44, 0, 100, 2), DELETE(44, 0, 100, 3), DELETE(44, 0, 100, 4),
+		EXIT(45, 0, 100, 221), ENTER(46, 0, 100, 9), EXIT(47, 0, 100, 9),
+		FAULT(50, 0, 100, 2), ADD(51, 0, 100, 2), BIO_READ(52, 0, 100, 8),
+		SW(53, 0, 100, 2, 0), WAKING(80, 0, 0, 100, 0), SW(81, 0, 0, 0, 100), END
+	};
+	static const struct gev again[] = {
+		DELETE(90, 0, 100, 2), FAULT(91, 0, 100, 2), ADD(92, 0, 100, 2),
+		BIO_READ(93, 0, 100, 8), EXIT(94, 0, 100, 0), END
+	};
+	const struct bp_file *f, *meta;
+	struct bp_process *p;
+	struct bp_model *m;
+	struct gen g;
+	size_t i;
+
+	(void)state;
+	m = gen_build(&g, ev);
+	f = bp_model_find_file(m, FDEV, FINO);
+	meta = bp_model_find_file(m, FDEV, MINO);
+	assert_non_null(f);
+	assert_non_null(meta);
+	assert_int_equal(f->bytes_read, 4096);
+	assert_int_equal(f->reread_bytes, 0);
+	assert_int_equal(meta->bytes_read, 4096);
+	assert_int_equal(m->totals.write_insert_bytes, 5 * 4096);
+	assert_first_last(f);
+	p = bp_model_find_process(m, 100);
+	assert_non_null(p);
+	assert_int_equal(p->wait_by_cause[BP_CAUSE_SYNC], 28 * US);
+	assert_int_equal(p->wait_by_cause[BP_CAUSE_FAULT], 27 * US);
+	assert_int_equal(p->wait_ns, 55 * US);
+	assert_int_equal(p->wait_unknown_ns, 28 * US);
+	assert_int_equal(f->wait_ns, 27 * US);
+	assert_int_equal(meta->wait_ns, 0);
+	bp_model_free(m);
+	tep_free(g.tep);
+
+	gen_init(&g);
+	for (i = 0; ev[i].cpu >= 0; i++)
+		gen_add(&g, &ev[i]);
+	for (i = 0; again[i].cpu >= 0; i++)
+		gen_add(&g, &again[i]);
+	m = bp_model_build_events(g.tep, NULL, g.ev, g.n, NULL, NULL);
+	assert_non_null(m);
+	f = bp_model_find_file(m, FDEV, FINO);
+	assert_int_equal(f->bytes_read, 2 * 4096);
+	assert_int_equal(f->reread_bytes, 4096);
 	bp_model_free(m);
 	tep_free(g.tep);
 }
@@ -817,6 +950,7 @@ int main(void)
 		cmocka_unit_test(test_meta_tasks),
 		cmocka_unit_test(test_recorder_forked),
 		cmocka_unit_test(test_first_last),
+		cmocka_unit_test(test_write_then_map),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

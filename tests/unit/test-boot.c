@@ -50,7 +50,9 @@ static void test_old_kernel(void **state)
 	(void)state;
 	assert_true(!strncmp(w, "trace_event=sched:sched_switch,", 31));
 	assert_non_null(strstr(w, ",initcall:*,module:module_load,syscalls:sys_enter_read,"));
-	assert_non_null(strstr(w, ",syscalls:sys_exit_execve trace_buf_size=16384K trace_clock=boot"));
+	assert_non_null(strstr(w, ",syscalls:sys_exit_execve,"));
+	assert_non_null(strstr(w, ",syscalls:sys_enter_fsync,syscalls:sys_exit_fsync,"));
+	assert_non_null(strstr(w, ",syscalls:sys_exit_sync trace_buf_size=16384K trace_clock=boot"));
 	assert_null(strstr(w, "raw_syscalls"));
 	assert_null(strstr(w, "mm_filemap_fault"));
 	assert_null(strstr(w, "bootprof,"));
