@@ -20,7 +20,11 @@
  *               "wait_metadata_ns", "wait_unknown_ns", "idle_wait_ns",
  *               "other_wait_ns" (uninterruptible sleep without I/O evidence: not I/O wait),
  *               "never_used_bytes": int|null (null: not available),
- *               "used_bytes": int|null, "reread_bytes": int|null,
+ *               "used_bytes": int|null,
+ *               "mapped_unknown_bytes": int|null (mapped by fault-around, not
+ *                   known to be used: neither used nor never used; used +
+ *                   never_used + mapped_unknown = file bytes read),
+ *               "reread_bytes": int|null,
  *               "events", "events_total", "lost_events", "lost_pages",
  *               "lower_bound": bool (events were lost), "truncated": bool,
  *               "first_ns", "last_ns", "span_ns" },
@@ -34,12 +38,15 @@
  *                                                     by wait_ns, then bytes, pid
  *   "files": [ { "path", "dev": "MAJ:MIN", "ino", "kind": "file"|"metadata",
  *                "resolved": bool, "disk": string|null, "bytes_read",
- *                "wait_ns", "used_bytes", "never_used_bytes", "reread_bytes",
+ *                "wait_ns", "used_bytes", "never_used_bytes",
+ *                "mapped_unknown_bytes", "reread_bytes",
  *                "size_pages", "first_ns", "last_ns",
  *                "readers": [ { "pid", "comm", "wait_ns", "bytes_read",
  *                               "first_ns", "last_ns" } ] } ]
  *                                                     by wait_ns, then bytes, path
  *   "never_used": [ { "path", "never_used_bytes", "bytes_read" } ]   by never_used_bytes
+ *   "mapped_unknown": [ { "path", "mapped_unknown_bytes", "bytes_read" } ]
+ *                                                     by mapped_unknown_bytes
  *   "reread": [ { "path", "reread_bytes", "bytes_read" } ]           by reread_bytes
  *   "disks": [ { "name", "dev", "rotational": bool|null, "size",
  *                "metadata_bytes", "metadata_wait_ns", "file_bytes",
@@ -163,9 +170,11 @@ static void totals(struct bp_json *j, const struct bp_model *m)
 	if (m->missing & BP_MISSING_ACCESS) {
 		bp_json_null(j, "never_used_bytes");
 		bp_json_null(j, "used_bytes");
+		bp_json_null(j, "mapped_unknown_bytes");
 	} else {
 		bp_json_u64(j, "never_used_bytes", t->never_used_bytes);
 		bp_json_u64(j, "used_bytes", t->used_bytes);
+		bp_json_u64(j, "mapped_unknown_bytes", t->mapped_unknown_bytes);
 	}
 	if (m->missing & BP_MISSING_DELETE)
 		bp_json_null(j, "reread_bytes");
@@ -272,6 +281,7 @@ static void file_obj(struct bp_json *j, const struct bp_model *m, const struct b
 	bp_json_u64(j, "wait_ns", f->wait_ns);
 	bp_json_u64(j, "used_bytes", f->used_bytes);
 	bp_json_u64(j, "never_used_bytes", f->never_used_bytes);
+	bp_json_u64(j, "mapped_unknown_bytes", f->mapped_unknown_bytes);
 	bp_json_u64(j, "reread_bytes", f->reread_bytes);
 	bp_json_u64(j, "size_pages", f->size_pages);
 	bp_json_u64(j, "first_ns", f->first_ns);
@@ -317,13 +327,15 @@ static void file_list(struct bp_json *j, const struct bp_model *m, const struct 
 	bp_json_array_begin(j, name);
 	for (i = 0; i < n && (!o->top || k < o->top); i++) {
 		uint64_t val = key == BP_SORT_FILE_NEVER_USED ? v[i]->never_used_bytes :
-								v[i]->reread_bytes;
+			       key == BP_SORT_FILE_MAPPED ? v[i]->mapped_unknown_bytes :
+							    v[i]->reread_bytes;
 
 		if (!val)
 			break;
 		bp_json_object_begin(j, NULL);
 		bp_json_string(j, "path", v[i]->path);
-		bp_json_u64(j, key == BP_SORT_FILE_NEVER_USED ? "never_used_bytes" : "reread_bytes", val);
+		bp_json_u64(j, key == BP_SORT_FILE_NEVER_USED ? "never_used_bytes" :
+			       key == BP_SORT_FILE_MAPPED ? "mapped_unknown_bytes" : "reread_bytes", val);
 		bp_json_u64(j, "bytes_read", v[i]->bytes_read);
 		bp_json_end(j);
 		k++;
@@ -419,6 +431,7 @@ int bp_view_json(FILE *out, const struct bp_model *m, const struct bp_report_opt
 	processes(&j, m, o);
 	files(&j, m, o);
 	file_list(&j, m, o, "never_used", BP_SORT_FILE_NEVER_USED);
+	file_list(&j, m, o, "mapped_unknown", BP_SORT_FILE_MAPPED);
 	file_list(&j, m, o, "reread", BP_SORT_FILE_REREAD);
 	disks_execs_timeline(&j, m);
 	if (o->plugins)
