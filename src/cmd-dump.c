@@ -234,6 +234,8 @@ static void print_meta(const struct bp_meta *m)
 	       (unsigned long long)(m->start_ns % 1000000000),
 	       (unsigned long long)(m->stop_ns / 1000000000),
 	       (unsigned long long)(m->stop_ns % 1000000000));
+	if (m->fault_around_bytes)
+		printf("# fault_around_bytes: %llu\n", (unsigned long long)m->fault_around_bytes);
 	for (i = 0; i < m->nevents; i++)
 		bp_fprintf_printable(stdout, "# event: %s\n", m->events[i]);
 	for (i = 0; i < m->nmounts; i++)

@@ -86,6 +86,7 @@ static void copy_header(struct bp_model *m, struct state *s, struct bp_reader *r
 		h->ncpus = mt->ncpus;
 		h->start_ns = mt->start_ns;
 		h->stop_ns = mt->stop_ns;
+		h->fault_around_bytes = mt->fault_around_bytes;
 		if (mt->nunavailable) {
 			h->unavailable = xcalloc(mt->nunavailable, sizeof(char *));
 			for (i = 0; i < mt->nunavailable; i++)

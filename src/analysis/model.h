@@ -500,6 +500,7 @@ struct bp_model_header {
 	unsigned page_size;          /* memory page size (from the filemap formats), bytes */
 	uint64_t start_ns;           /* recording start, 0 when unknown */
 	uint64_t stop_ns;            /* recording stop, 0 when unknown */
+	uint64_t fault_around_bytes; /* set by record --exact-mmap (one page), 0 unknown */
 	char **unavailable;          /* events requested but missing on that kernel */
 	size_t nunavailable;
 	char *warnings;              /* reader warnings, one per line, or NULL */

@@ -97,6 +97,9 @@ static void header(struct bp_doc *d, const struct bp_model *m, const struct bp_r
 	if (h->command || h->stop_reason)
 		line(s, "command: %s   stopped: %s", h->command ? h->command : "-",
 		     h->stop_reason ? h->stop_reason : "-");
+	if (h->fault_around_bytes)
+		line(s, "mmap: exact (fault-around set to %s while recording: every touched page "
+		     "faulted)", bp_fmt_bytes(a, h->fault_around_bytes));
 	/* Disks with I/O in the window (all of them when none had any). */
 	for (i = 0, busy = 0; i < m->ndisks; i++)
 		busy += disk_busy(&m->disks[i]);

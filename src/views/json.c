@@ -8,7 +8,9 @@
  *   "recording": { "file", "hostname", "kernel_release", "kernel_version",
  *                  "machine", "cmdline", "clock", "command", "stop_reason":
  *                  string|null, "ncpus", "page_size", "start_ns", "stop_ns":
- *                  int, "unavailable_events": [string], "not_recorded":
+ *                  int, "fault_around_bytes": int|null (set while recording:
+ *                  record --exact-mmap; null: the kernel's, not known),
+ *                  "unavailable_events": [string], "not_recorded":
  *                  [string: sched|wakeup|fork|syscalls|filemap|access|delete|block],
  *                  "not_on_kernel": [string] (the subset the kernel lacks),
  *                  "warnings": string|null },
@@ -108,6 +110,10 @@ static void recording(struct bp_json *j, const struct bp_model *m, const struct 
 	bp_json_u64(j, "page_size", h->page_size);
 	bp_json_u64(j, "start_ns", h->start_ns);
 	bp_json_u64(j, "stop_ns", h->stop_ns);
+	if (h->fault_around_bytes)
+		bp_json_u64(j, "fault_around_bytes", h->fault_around_bytes);
+	else
+		bp_json_null(j, "fault_around_bytes");
 	bp_json_array_begin(j, "unavailable_events");
 	for (i = 0; i < h->nunavailable; i++) {
 		bp_json_string(j, NULL, h->unavailable[i]);
