@@ -6,6 +6,9 @@
 #   t3_field CSV KEYCOL KEY COL
 #                            column COL of the row whose column KEYCOL is KEY
 #   t3_within A B PCT        |A - B| <= PCT% of B
+#   t3_pages REC PATH        set read_b used never mapped: PATH's page bytes in REC
+#                            (read, used, never used, mapped not known to be used)
+#   t3_pages_sum             check used + never used + mapped = read
 
 t3_helper() {
 	${CC:-cc} -O2 -Wall -o "$TEST_DIR/$1" "$TOP/tests/helpers/$1.c" ||
@@ -33,4 +36,18 @@ t3_within() {
 		d = a - b; if (d < 0) d = -d;
 		if (b == 0 || d > b * p / 100) { printf "%s vs %s: off by more than %s%%\n", a, b, p; exit 1 }
 	}'
+}
+
+t3_pages() {
+	t3_csv "$1" files >"$TEST_DIR/.pages.csv"
+	read_b=$(t3_field "$TEST_DIR/.pages.csv" 1 "$2" 5)
+	used=$(t3_field "$TEST_DIR/.pages.csv" 1 "$2" 7)
+	never=$(t3_field "$TEST_DIR/.pages.csv" 1 "$2" 8)
+	mapped=$(t3_field "$TEST_DIR/.pages.csv" 1 "$2" 13)
+	echo "# read $read_b, used $used, never used $never, mapped (not known to be used) $mapped"
+}
+
+t3_pages_sum() {
+	expect 'used + never used + mapped = read' \
+		"test \$((${used:-0} + ${never:-0} + ${mapped:-0})) = '${read_b:-x}'"
 }
