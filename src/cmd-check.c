@@ -449,18 +449,23 @@ static void evaluate(const struct budget *b, const struct bp_summary *s, struct 
 	case S_BYTES:
 		v = s->read_bytes;
 		break;
-	case S_NEVER_USED:
+	case S_NEVER_USED: {
+		uint64_t total;
+
 		if (s->access_missing) {
 			o->result = R_SKIP;
 			snprintf(o->measured, sizeof(o->measured), "n/a");
 			snprintf(o->why, sizeof(o->why), "the recording kernel has no page-access events");
 			return;
 		}
+		/* A share of the file pages read: mapped, not known to be used, count too. */
+		total = s->never_used_bytes + s->used_bytes + s->mapped_unknown_bytes;
 		if (!strcmp(m->name, "bytes"))
 			v = s->never_used_bytes;
-		else if (s->never_used_bytes + s->used_bytes)
-			v = s->never_used_bytes * 100000 / (s->never_used_bytes + s->used_bytes);
+		else if (total)
+			v = s->never_used_bytes * 100000 / total;
 		break;
+	}
 	case S_LOST:
 		v = s->lost_events;
 		break;

@@ -237,6 +237,8 @@ static void print_meta(const struct bp_meta *m)
 	if (m->system_cpu_ns)
 		printf("# recorder cpu: %llu ns of %llu ns busy\n",
 		       (unsigned long long)m->recorder_cpu_ns, (unsigned long long)m->system_cpu_ns);
+	if (m->fault_around_bytes)
+		printf("# fault_around_bytes: %llu\n", (unsigned long long)m->fault_around_bytes);
 	for (i = 0; i < m->nevents; i++)
 		bp_fprintf_printable(stdout, "# event: %s\n", m->events[i]);
 	for (i = 0; i < m->nmounts; i++)

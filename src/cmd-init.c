@@ -38,6 +38,7 @@
 
 #include "builtin.h"
 #include "capture/boot.h"
+#include "capture/fault-around.h"
 #include "replay/preload.h"
 #include "util/error.h"
 #include "util/signals.h"
@@ -68,7 +69,9 @@ static const struct bp_usage init_usage = {
 	"                            boot-time buffer (default 8192)\n"
 	"  bootprof.save-timeout=S   give up saving when the root is not writable\n"
 	"                            S seconds after the stop (default 600)\n"
-	"  bootprof.replay=PACK      preload a readahead pack meanwhile (bootprof-replay(1))\n",
+	"  bootprof.replay=PACK      preload a readahead pack meanwhile (bootprof-replay(1))\n"
+	"  bootprof.exact-mmap=1     fault-around off until the recording stops (as\n"
+	"                            record --exact-mmap)\n",
 	NULL,
 };
 
@@ -83,6 +86,8 @@ struct init_opts {
 	size_t buffer_kb;
 	double save_timeout;
 	int test;           /* bootprof.test=1: honour bootprof.fault= */
+	int exact_mmap;     /* bootprof.exact-mmap=1: fault-around at one page */
+	unsigned long fault_around_saved; /* its value before PID 1 set it, 0: not set */
 	char fault[64];
 	char warnings[1024];/* problems found while parsing, logged by the recorder */
 };
@@ -206,6 +211,8 @@ static void parse_cmdline(struct init_opts *o, char *cmdline)
 
 			if (kb >= 4 && kb <= 4 * 1024 * 1024)
 				o->buffer_kb = (size_t)kb;
+		} else if (!strcmp(key, "bootprof.exact-mmap")) {
+			o->exact_mmap = !strcmp(val, "1");
 		} else if (!strcmp(key, "bootprof.test")) {
 			o->test = !strcmp(val, "1");
 		} else if (!strcmp(key, "bootprof.fault")) {
@@ -256,6 +263,7 @@ static int fault(const struct init_opts *o, const char *name)
 
 struct recorder {
 	const struct init_opts *opts;
+	struct bp_fault_around fault_around; /* PID 1's change, undone at the stop */
 	int ns_fd;              /* the system's mount namespace */
 	int spool_fd;           /* our tmpfs directory */
 	struct stat first_root; /* "/" when we started */
@@ -279,6 +287,12 @@ static int sleep_ms(long ms)
 	return nanosleep(&ts, NULL);
 }
 
+static void restore_fault_around(struct recorder *rec)
+{
+	if (bp_fault_around_restore(&rec->fault_around) < 0)
+		kmsg("warning: bootprof.exact-mmap: %s", bp_last_error());
+}
+
 /*
  * Wait for the system's real root: PID 1 leaves the initramfs (switch_root),
  * then /var/log is there and writable. Enter PID 1's mount namespace and
@@ -290,6 +304,9 @@ static int enter_real_root(void *arg)
 	double waited = 0, limit = rec->opts->save_timeout;
 	struct statvfs sv;
 	struct stat st;
+
+	/* Tracing stopped: the system gets its fault-around back now. */
+	restore_fault_around(rec);
 
 	while (rec->in_initramfs) {
 		if (stat("/proc/1/root/", &st) == 0 &&
@@ -425,6 +442,36 @@ static void detach(void)
 
 #define RECORDER_ARG "--recorder"
 
+/*
+ * The fault-around value PID 1 replaced (bootprof.exact-mmap=1) travels to
+ * the re-exec'd recorder in its environment; the real init never sees it.
+ */
+#define FAULT_AROUND_ENV "BOOTPROF_FAULT_AROUND_SAVED"
+
+static void pass_fault_around(unsigned long saved)
+{
+	char buf[32];
+
+	if (!saved)
+		return;
+	snprintf(buf, sizeof(buf), "%lu", saved);
+	setenv(FAULT_AROUND_ENV, buf, 1);
+}
+
+static unsigned long saved_fault_around(void)
+{
+	const char *v = getenv(FAULT_AROUND_ENV);
+	unsigned long n;
+	char *end;
+
+	if (!v)
+		return 0;
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	/* At most the largest window the kernel takes: PTRS_PER_PTE pages of 64 KiB. */
+	return errno || end == v || *end || n > (1ul << 25) ? 0 : n;
+}
+
 /* Run this binary again from a memfd copy as "@bootprof init --recorder". */
 static void reexec_from_memory(void)
 {
@@ -444,16 +491,14 @@ static void reexec_from_memory(void)
 		close(mem);
 }
 
-static int recorder_main(const struct init_opts *o, char *argv0)
+static int recorder_run(struct recorder *rec, char *argv0)
 {
+	const struct init_opts *o = rec->opts;
 	struct bp_boot_run run = { 0 };
 	struct bp_stop_signals old;
-	struct recorder rec = { 0 };
 	struct statfs sfs;
 	char path[256];
 
-	rec.opts = o;
-	rec.ns_fd = rec.spool_fd = -1;
 	detach();
 	prctl(PR_SET_NAME, "bootprof-rec");
 	if (argv0)
@@ -467,15 +512,15 @@ static int recorder_main(const struct init_opts *o, char *argv0)
 		kmsg("cannot record the boot: tracefs is not available (bootprof.fault=no-tracefs)");
 		return 1;
 	}
-	stat("/", &rec.first_root);
-	rec.in_initramfs = statfs("/", &sfs) == 0 &&
+	stat("/", &rec->first_root);
+	rec->in_initramfs = statfs("/", &sfs) == 0 &&
 			   (sfs.f_type == 0x858458f6 /* ramfs */ || sfs.f_type == 0x01021994 /* tmpfs */);
-	rec.ns_fd = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
-	if (rec.ns_fd < 0) {
+	rec->ns_fd = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
+	if (rec->ns_fd < 0) {
 		kmsg("cannot record the boot: cannot open /proc/self/ns/mnt: %s", strerror(errno));
 		return 1;
 	}
-	if (private_spool(&rec) < 0) {
+	if (private_spool(rec) < 0) {
 		kmsg("cannot record the boot: %s", bp_last_error());
 		return 1;
 	}
@@ -486,17 +531,19 @@ static int recorder_main(const struct init_opts *o, char *argv0)
 	run.until_file = o->until_file[0] ? o->until_file : NULL;
 	run.root_prefix = "/proc/1/root";
 	run.stop_signal = &bp_stop_signal;
-	snprintf(path, sizeof(path), "/proc/self/fd/%d/" SPOOL_NAME, rec.spool_fd);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d/" SPOOL_NAME, rec->spool_fd);
 	run.output = path;
+	if (o->fault_around_saved)
+		run.fault_around_bytes = (uint64_t)sysconf(_SC_PAGESIZE);
 	run.before_save = enter_real_root;
-	run.arg = &rec;
+	run.arg = rec;
 	run.warn = log_warning;
 	if (bp_boot_record(&run) < 0) {
 		kmsg("cannot record the boot: %s", bp_last_error());
 		bp_boot_run_release(&run);
 		return 1;
 	}
-	if (save(&rec, path, sizeof(path)) < 0) {
+	if (save(rec, path, sizeof(path)) < 0) {
 		kmsg("cannot save the recording: %s", bp_last_error());
 		bp_boot_run_release(&run);
 		return 1;
@@ -506,6 +553,21 @@ static int recorder_main(const struct init_opts *o, char *argv0)
 	     (unsigned long long)run.lost);
 	bp_boot_run_release(&run);
 	return 0;
+}
+
+static int recorder_main(const struct init_opts *o, char *argv0)
+{
+	struct recorder rec = { 0 };
+	int ret;
+
+	rec.opts = o;
+	rec.ns_fd = rec.spool_fd = -1;
+	rec.fault_around.fd = -1;
+	rec.fault_around.saved = o->fault_around_saved;
+	ret = recorder_run(&rec, argv0);
+	/* Every way out: what PID 1 set for the recording does not outlive it. */
+	restore_fault_around(&rec);
+	return ret;
 }
 
 /* exec the real init; the fallbacks are the kernel's own. Returns only on failure. */
@@ -533,6 +595,7 @@ static void exec_init(const char *init, int argc, char **argv)
 int cmd_init(int argc, char **argv)
 {
 	uint64_t t0 = boottime_us(), t_mounted, t_forked;
+	struct bp_fault_around fault_around = BP_FAULT_AROUND_INIT;
 	struct init_opts o;
 	int nsys = 0;
 	pid_t pid;
@@ -540,6 +603,7 @@ int cmd_init(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], RECORDER_ARG) && getpid() != 1 && getppid() == 1) {
 		/* The recorder, re-exec'd from memory by the child of PID 1. */
 		read_options(&o);
+		o.fault_around_saved = saved_fault_around();
 		return recorder_main(&o, NULL);
 	}
 	if (getpid() != 1) {
@@ -560,6 +624,11 @@ int cmd_init(int argc, char **argv)
 	/* Syscall context from the real init's first instruction. */
 	if (bp_boot_enable_syscalls(BP_BOOT_INSTANCE, &nsys) < 0)
 		kmsg("warning: no syscall events before init: %s", bp_last_error());
+	/* Before init runs, so its first mmap is exact too; the recorder restores it. */
+	if (o.exact_mmap && bp_fault_around_exact(&fault_around) < 0)
+		kmsg("warning: bootprof.exact-mmap: %s; recording with fault-around",
+		     bp_last_error());
+	o.fault_around_saved = fault_around.saved;
 	t_mounted = boottime_us();
 
 	pid = fork();
@@ -568,12 +637,20 @@ int cmd_init(int argc, char **argv)
 		if (fault(&o, "crash-recorder"))
 			raise(SIGKILL);
 		detach();
+		pass_fault_around(o.fault_around_saved);
 		reexec_from_memory();
 		_exit(recorder_main(&o, argv[0]));
 	}
 	t_forked = boottime_us();
-	if (pid < 0)
+	if (pid < 0) {
 		kmsg("cannot start the recorder: %s", strerror(errno));
+		/* No recording: the system keeps its own fault-around. */
+		if (bp_fault_around_restore(&fault_around) < 0)
+			kmsg("warning: bootprof.exact-mmap: %s", bp_last_error());
+	}
+	/* The recorder restores it when the recording stops: only close the knob here. */
+	fault_around.saved = 0;
+	bp_fault_around_restore(&fault_around);
 	kmsg("exec %s %llu us after start (mounts, options and %d syscall events on %llu us, "
 	     "fork %llu us)", o.init, (unsigned long long)(boottime_us() - t0), nsys,
 	     (unsigned long long)(t_mounted - t0), (unsigned long long)(t_forked - t_mounted));

@@ -122,7 +122,7 @@ static const char *const count_help[BP_PACK_NCOUNTS] = {
 	[BP_PACK_METADATA] = "filesystem metadata (see the notes)",
 	[BP_PACK_OVER_CAP] = "beyond --max-bytes",
 	[BP_PACK_GAP] = "unused pages inside merged gaps",
-	[BP_PACK_UNCERTAIN] = "pages of unknown use, kept",
+	[BP_PACK_UNCERTAIN] = "mapped by fault-around, not known to be used; kept",
 };
 
 static int explain(const char *path)
@@ -185,17 +185,16 @@ static int preloaded(const char *file, const struct bp_window *w)
 	       res->replay_pids == 1 ? "" : "es", "comm bootprof-replay");
 	if (res->access_missing)
 		printf("used / never used: not available on this kernel (no page access events)\n");
-	printf("\n%12s %12s %12s %12s %12s  %s\n", "preloaded", "then used", "never used",
-	       "read again", "others read", "path");
-	for (i = 0; i < res->nfiles; i++) {
-		const struct bp_preloaded_file *f = &res->files[i];
+	/* mapped: by fault-around, not known to be used (neither then used nor never used) */
+	printf("\n%12s %12s %12s %12s %12s %12s  %s\n", "preloaded", "then used", "never used",
+	       "mapped", "read again", "others read", "path");
+	for (i = 0; i <= res->nfiles; i++) {
+		const struct bp_preloaded_file *f = i < res->nfiles ? &res->files[i] : &res->total;
 
-		printf("%12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 "  %s\n",
-		       f->preloaded, f->used, f->never_used, f->reread, f->other_read, f->path);
+		printf("%12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64
+		       " %12" PRIu64 "  %s\n", f->preloaded, f->used, f->never_used, f->mapped,
+		       f->reread, f->other_read, f->path ? f->path : "total");
 	}
-	printf("%12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 "  total\n",
-	       res->total.preloaded, res->total.used, res->total.never_used, res->total.reread,
-	       res->total.other_read);
 	bp_preloaded_free(res);
 	return 0;
 }

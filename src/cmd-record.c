@@ -21,6 +21,7 @@
 #include "builtin.h"
 #include "capture/capture.h"
 #include "capture/cpu-use.h"
+#include "capture/fault-around.h"
 #include "capture/stop.h"
 #include "resolve/resolve.h"
 #include "tracefile/tracefile.h"
@@ -32,7 +33,8 @@
 
 static const char *const record_synopsis[] = {
 	"bootprof record [-o FILE] [--force] [--duration S] [--until-exec NAME]",
-	"                [--until-file PATH] [--buffer-size KB] [--events LIST] [-- CMD...]",
+	"                [--until-file PATH] [--buffer-size KB] [--events LIST]",
+	"                [--exact-mmap] [-- CMD...]",
 	NULL,
 };
 
@@ -59,6 +61,7 @@ struct record_opts {
 	size_t buffer_kb;
 	char **events;           /* NULL: the defaults */
 	size_t nevents;
+	int exact_mmap;          /* fault-around at one page while recording */
 	char **cmd;              /* NULL-terminated, or NULL */
 };
 
@@ -124,6 +127,10 @@ static int parse_options(struct record_opts *o, int argc, char **argv)
 		OPT_STRING_C('e', "events", &events, "LIST",
 			     "record only these system:event names (comma-separated)",
 			     "@live-events"),
+		OPT_FLAG(0, "exact-mmap", &o->exact_mmap,
+			 "fault-around off while recording (debugfs fault_around_bytes):\n"
+			 "every touched page of a mapping faults, so used and never used\n"
+			 "pages of mmap'd files are told apart"),
 		OPT_END(),
 	};
 
@@ -246,6 +253,7 @@ static int write_provisional(struct bp_writer *w, struct bp_capture *c,
 
 	bp_meta_init(&m);
 	fill_meta(&m, o, &not_finished, bp_capture_clock(c), ncpus, page_size, start_ns, 0);
+	m.fault_around_bytes = start->fault_around_bytes;
 	for (i = 0; i < start->ntasks; i++)
 		bp_meta_add_task(&m, start->tasks[i].tid, start->tasks[i].tgid,
 				 start->tasks[i].flags);
@@ -315,6 +323,7 @@ int cmd_record(int argc, char **argv)
 {
 	struct bp_capture_config cfg = { 0 };
 	struct bp_trace_headers headers = { 0 };
+	struct bp_fault_around fault_around = BP_FAULT_AROUND_INIT;
 	struct bp_stop_signals old_sig;
 	struct bp_exec_watch *xw = NULL;
 	struct bp_command cmd = { 0 };
@@ -360,6 +369,17 @@ int cmd_record(int argc, char **argv)
 	/* From here on a signal only asks to stop, so every path unwinds. */
 	bp_stop_signals_catch(&old_sig);
 	signals_caught = 1;
+
+	/* Before anything is written: a kernel that refuses fails the command here. */
+	if (o.exact_mmap) {
+		long set = bp_fault_around_exact(&fault_around);
+
+		if (set < 0) {
+			bp_error("--exact-mmap: %s", bp_last_error());
+			goto out_release;
+		}
+		meta.fault_around_bytes = (uint64_t)set;
+	}
 
 	/* The output first: an unwritable or existing file fails before tracing. */
 	w = bp_writer_create(o.output, o.force, ncpus, page_size);
@@ -444,6 +464,9 @@ int cmd_record(int argc, char **argv)
 	bp_capture_stop(c);
 	stop_ns = trace_clock_now(bp_capture_clock(c));
 	bp_cpu_use_to_meta(&meta, &cpu_start);
+	/* Tracing stopped: the system gets its fault-around back at once. */
+	if (bp_fault_around_restore(&fault_around) < 0)
+		bp_warn("%s", bp_last_error());
 	if (o.cmd && !cmd.reaped) {
 		bp_command_finish(&cmd, END_GRACE_MS);
 		/* Ended by us: it exited after the recording's end. */
@@ -514,6 +537,8 @@ out_release:
 	bp_command_finish(&cmd, END_GRACE_MS);
 	bp_exec_watch_free(xw);
 	bp_capture_free(c);
+	if (bp_fault_around_restore(&fault_around) < 0)
+		bp_warn("%s", bp_last_error());
 	if (signals_caught)
 		bp_stop_signals_restore(&old_sig);
 	bp_writer_free(w);

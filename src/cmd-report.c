@@ -217,10 +217,10 @@ int cmd_report(int argc, char **argv)
 			     "text json csv markdown"),
 		OPT_STRING_C(0, "table", &o.table, "NAME",
 			     "one csv table (implies --format csv): processes, files,\n"
-			     "readers, never-used, reread, disks, execs, timeline,\n"
-			     "totals (or summary), services (default processes)",
-			     "processes files readers never-used reread disks execs timeline totals "
-			     "services"),
+			     "readers, never-used, mapped-unknown, reread, disks, execs,\n"
+			     "timeline, totals (or summary), services (default processes)",
+			     "processes files readers never-used mapped-unknown reread disks execs "
+			     "timeline totals services"),
 		OPT_CALLBACK('n', "top", &top, "N",
 			     "rows per list (default 10 for text/markdown, all for\n"
 			     "json/csv; 0 = all)", opt_top),

@@ -89,6 +89,7 @@ static void copy_header(struct bp_model *m, struct state *s, struct bp_reader *r
 		h->stop_ns = mt->stop_ns;
 		h->recorder_cpu_ns = mt->recorder_cpu_ns;
 		h->system_cpu_ns = mt->system_cpu_ns;
+		h->fault_around_bytes = mt->fault_around_bytes;
 		if (mt->nunavailable) {
 			h->unavailable = xcalloc(mt->nunavailable, sizeof(char *));
 			for (i = 0; i < mt->nunavailable; i++)
@@ -478,6 +479,7 @@ static uint32_t *build_files(struct bp_model *m, struct state *s)
 		if (!(m->missing & BP_MISSING_ACCESS) && e->kind == BP_FILE_REGULAR) {
 			f->used_bytes = e->used;
 			f->never_used_bytes = e->never;
+			f->mapped_unknown_bytes = e->mapped;
 		}
 		f->reread_bytes = e->reread;
 		f->size_pages = e->size_pages;
@@ -627,6 +629,7 @@ static void build_disks_execs_totals(struct bp_model *m, struct state *s, struct
 		tot->read_bytes += f->bytes_read;
 		tot->never_used_bytes += f->never_used_bytes;
 		tot->used_bytes += f->used_bytes;
+		tot->mapped_unknown_bytes += f->mapped_unknown_bytes;
 		tot->reread_bytes += f->reread_bytes;
 		if (f->kind == BP_FILE_METADATA) {
 			tot->metadata_bytes += f->bytes_read;

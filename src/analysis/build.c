@@ -97,7 +97,7 @@ static const struct kind_spec specs[] = {
 	  { { "i_ino" }, { "index" }, { "s_dev" } }, 3 },
 	{ "filemap", "mm_filemap_get_pages", EV_GET_PAGES, bp_on_access,
 	  { { "i_ino" }, { "index", "start_index" }, { "s_dev" }, { "last_index", "end_index" } }, 4 },
-	{ "filemap", "mm_filemap_map_pages", EV_MAP_PAGES, bp_on_access,
+	{ "filemap", "mm_filemap_map_pages", EV_MAP_PAGES, bp_on_map_pages,
 	  { { "i_ino" }, { "index", "start_index" }, { "s_dev" }, { "last_index", "end_index" } }, 4 },
 	{ "readahead", "page_cache_sync_ra", EV_RA, bp_on_ra,
 	  { { "i_ino" }, { "index" }, { "s_dev" } }, 3 },
@@ -247,9 +247,12 @@ static void finish_pass(struct state *s)
 	for (i = 0; bp_map_next(&s->pages->map, &i, &slot);) {
 		const struct bp_page_chunk *c = &s->pages->chunks[slot->value];
 
-		if (c->pending)
-			s->files[slot->k1].never +=
-				(uint64_t)__builtin_popcountll(c->pending) * s->ps;
+		if (c->pending) {
+			struct efile *f = &s->files[slot->k1];
+
+			f->mapped += (uint64_t)__builtin_popcountll(c->pending & c->mapped) * s->ps;
+			f->never += (uint64_t)__builtin_popcountll(c->pending & ~c->mapped) * s->ps;
+		}
 	}
 }
 

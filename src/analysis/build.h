@@ -149,7 +149,8 @@ struct efile {
 	uint8_t seen;
 	int disk;
 	uint64_t bytes, wait, used, never, reread, size_pages, first, last;
-	uint64_t pending;      /* pages awaiting a first access */
+	uint64_t mapped;       /* bytes mapped by fault-around, no access known */
+	uint64_t pending;      /* pages awaiting a first access (mapped ones too) */
 };
 
 struct eacc {
@@ -311,6 +312,7 @@ void bp_on_add(struct state *s, const struct bp_event *ev, const struct handler 
 void bp_on_delete(struct state *s, const struct bp_event *ev, const struct handler *h);
 void bp_on_fault(struct state *s, const struct bp_event *ev, const struct handler *h);
 void bp_on_access(struct state *s, const struct bp_event *ev, const struct handler *h);
+void bp_on_map_pages(struct state *s, const struct bp_event *ev, const struct handler *h);
 void bp_on_ra(struct state *s, const struct bp_event *ev, const struct handler *h);
 
 /* assemble.c: the model from the state, after the pass */

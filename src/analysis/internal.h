@@ -17,6 +17,12 @@ struct bp_page_chunk {
 	uint64_t read;     /* inserted in the window (at least once) */
 	uint64_t used;     /* the last insertion was accessed */
 	uint64_t pending;  /* inserted in the window, not accessed yet */
+	/*
+	 * The last insertion was mapped by fault-around (map_pages) and no
+	 * access is known: exclusive with used; stays set after a deletion,
+	 * for the page map.
+	 */
+	uint64_t mapped;
 	uint64_t deleted;  /* deleted from the cache since its last insertion, which was a read */
 	uint64_t written;  /* its last insertion was a buffered write: created, not read */
 	uint64_t reread;   /* inserted again after a deletion, in the window */

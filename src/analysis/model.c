@@ -184,6 +184,8 @@ void bp_model_file_pages(const struct bp_model *m, const struct bp_file *f, uint
 				out[i] = BP_PAGE_REREAD;
 			else if (c->used & bit)
 				out[i] = BP_PAGE_USED;
+			else if (c->mapped & bit)
+				out[i] = BP_PAGE_MAPPED;
 			else
 				out[i] = BP_PAGE_NEVER_USED;
 		}
@@ -384,6 +386,11 @@ static int cmp_file(const void *pa, const void *pb)
 		c = cmp_u64_desc(a->never_used_bytes, b->never_used_bytes);
 		if (!c)
 			c = cmp_u64_desc(x.bytes_read, y.bytes_read);
+		break;
+	case BP_SORT_FILE_MAPPED:
+		c = cmp_u64_desc(a->mapped_unknown_bytes, b->mapped_unknown_bytes);
+		if (!c)
+			c = cmp_u64_desc(a->bytes_read, b->bytes_read);
 		break;
 	case BP_SORT_FILE_REREAD:
 		c = cmp_u64_desc(a->reread_bytes, b->reread_bytes);

@@ -202,13 +202,24 @@ enum bp_file_kind {
  *              (bp_totals.write_insert_bytes). Recordings without
  *              block_bio_queue count every insertion.
  * @wait_ns: I/O wait charged to this file (all readers)
- * @used_bytes: bytes read in the window that an access covered later
- * @never_used_bytes: bytes read in the window that no access covered
- *                    before they left the cache or the recording ended;
- *                    @used_bytes + @never_used_bytes == @bytes_read for a
- *                    regular file when access events exist
- *                    (BP_MISSING_ACCESS clear); both are 0 for metadata,
- *                    whose buffer-head accesses no event reports
+ * @used_bytes: bytes read in the window that an access covered later: a
+ *              read (get_pages) or the faulting page itself (fault)
+ * @never_used_bytes: bytes read in the window that no access covered and no
+ *                    fault-around mapped before they left the cache or the
+ *                    recording ended
+ * @mapped_unknown_bytes: bytes read in the window that fault-around
+ *                        (map_pages) put into a page table but that no
+ *                        fault or read is known to have touched: "mapped,
+ *                        not known to be used". The kernel maps up to
+ *                        fault_around_bytes (64 KiB) around a faulting
+ *                        address and does not say which page faulted, so
+ *                        these may or may not have been used; 0 when
+ *                        recorded with fault-around at one page
+ *                        (record --exact-mmap).
+ *                    @used_bytes + @never_used_bytes + @mapped_unknown_bytes
+ *                    == @bytes_read for a regular file when access events
+ *                    exist (BP_MISSING_ACCESS clear); all are 0 for
+ *                    metadata, whose buffer-head accesses no event reports
  * @reread_bytes: bytes read again after the same page, read before, was
  *                deleted (a page created by a write, dropped, then read
  *                is read once)
@@ -233,6 +244,7 @@ struct bp_file {
 	uint64_t wait_ns;
 	uint64_t used_bytes;
 	uint64_t never_used_bytes;
+	uint64_t mapped_unknown_bytes;
 	uint64_t reread_bytes;
 	uint64_t size_pages;
 	uint64_t first_ns;
@@ -413,6 +425,7 @@ struct bp_disk_stat {
  *                and every CPU ran its idle task — what readahead could win
  * @never_used_bytes: Σ bp_file.never_used_bytes
  * @used_bytes: Σ bp_file.used_bytes
+ * @mapped_unknown_bytes: Σ bp_file.mapped_unknown_bytes
  * @reread_bytes: Σ bp_file.reread_bytes
  * @events: events read in the window
  * @events_total: events read in the whole pass
@@ -447,6 +460,7 @@ struct bp_totals {
 	uint64_t idle_wait_ns;
 	uint64_t never_used_bytes;
 	uint64_t used_bytes;
+	uint64_t mapped_unknown_bytes;
 	uint64_t reread_bytes;
 	uint64_t events;
 	uint64_t events_total;
@@ -518,6 +532,7 @@ struct bp_model_header {
 	/* The recording's first and last event, whatever the window; 0 when it has none. */
 	uint64_t first_event_ns;
 	uint64_t last_event_ns;
+	uint64_t fault_around_bytes; /* set by record --exact-mmap (one page), 0 unknown */
 	char **unavailable;          /* events requested but missing on that kernel */
 	size_t nunavailable;
 	char *warnings;              /* reader warnings, one per line, or NULL */
@@ -652,6 +667,7 @@ enum bp_page_state {
 	BP_PAGE_USED,       /* read, then accessed */
 	BP_PAGE_NEVER_USED, /* read, never accessed */
 	BP_PAGE_REREAD,     /* read more than once (deleted in between) */
+	BP_PAGE_MAPPED,     /* read, mapped by fault-around, not known to be used */
 };
 
 /**
@@ -663,7 +679,7 @@ enum bp_page_state {
  * @out: @n states, filled
  *
  * A page inserted several times reports its last insertion (REREAD wins
- * over USED/NEVER_USED). Cost: O(@n / 64) lookups.
+ * over USED/MAPPED/NEVER_USED). Cost: O(@n / 64) lookups.
  */
 void bp_model_file_pages(const struct bp_model *m, const struct bp_file *f, uint64_t first,
 			 size_t n, unsigned char *out);
@@ -709,6 +725,7 @@ enum bp_file_sort {
 	BP_SORT_FILE_REREAD,     /* reread_bytes desc, bytes desc */
 	BP_SORT_FILE_READERS,    /* nreaders desc, bytes desc */
 	BP_SORT_FILE_PATH,       /* path asc */
+	BP_SORT_FILE_MAPPED,     /* mapped_unknown_bytes desc, bytes desc */
 };
 
 /**

@@ -238,8 +238,14 @@ static inline uint64_t range_mask(uint64_t lo, uint64_t hi)
 	return m & ~((1ull << lo) - 1);
 }
 
-/* Pages [first, first + n) were accessed: the pending ones become used. */
-static void pages_access(struct state *s, uint32_t file, uint64_t first, uint64_t n)
+/*
+ * Pages [first, first + n) were accessed (mapped 0): the pending ones
+ * become used. Or they were mapped by fault-around (mapped 1): the kernel
+ * put them in a page table around a faulting address without saying which
+ * one faulted, so the pending ones stay pending, marked mapped - neither
+ * used nor never used unless a later access or the end decides.
+ */
+static void pages_access(struct state *s, uint32_t file, uint64_t first, uint64_t n, int mapped)
 {
 	struct efile *f = &s->files[file];
 	uint64_t p = first, end = first + n;
@@ -255,10 +261,13 @@ static void pages_access(struct state *s, uint32_t file, uint64_t first, uint64_
 		if (c) {
 			m = range_mask(lo, hi);
 			hit = c->pending & m;
-			if (hit) {
+			if (hit && mapped) {
+				c->mapped |= hit;
+			} else if (hit) {
 				unsigned k = (unsigned)__builtin_popcountll(hit);
 
 				c->pending &= ~hit;
+				c->mapped &= ~hit;
 				c->used |= hit;
 				f->pending -= k;
 				f->used += (uint64_t)k * s->ps;
@@ -293,6 +302,7 @@ static void pages_insert(struct state *s, uint32_t file, uint64_t first, uint64_
 			f->reread += (uint64_t)__builtin_popcountll(again) * s->ps;
 			c->read |= m;
 			c->used &= ~m;
+			c->mapped &= ~m;
 			c->pending |= m;
 			f->pending += (uint64_t)__builtin_popcountll(fresh);
 		}
@@ -318,11 +328,12 @@ static void pages_delete(struct state *s, uint32_t file, uint64_t first, uint64_
 		uint64_t m = range_mask(lo, hi), gone = c->pending & m;
 
 		if (gone) {
-			unsigned k = (unsigned)__builtin_popcountll(gone);
+			uint64_t mapped = gone & c->mapped;
 
 			c->pending &= ~gone;
-			f->pending -= k;
-			f->never += (uint64_t)k * s->ps;
+			f->pending -= (unsigned)__builtin_popcountll(gone);
+			f->mapped += (uint64_t)__builtin_popcountll(mapped) * s->ps;
+			f->never += (uint64_t)__builtin_popcountll(gone & ~mapped) * s->ps;
 		}
 		c->deleted |= m & ~c->written;
 		c->written &= ~m;
@@ -383,7 +394,7 @@ static void account_read(struct state *s, struct task *t, uint32_t fi, uint64_t 
 	/* The fault that asked for this page came first: it uses it. */
 	if (t && t->in_fault && t->fault_file == fi && t->fault_index >= index &&
 	    t->fault_index < index + n)
-		pages_access(s, fi, t->fault_index, 1);
+		pages_access(s, fi, t->fault_index, 1, 0);
 	if (inw && !(t && t->recorder)) {
 		struct eacc *a = touch(s, t, fi, ts);
 		struct bp_bucket *b = bp_bucket_at(s, ts);
@@ -496,11 +507,13 @@ void bp_on_fault(struct state *s, const struct bp_event *ev, const struct handle
 	}
 	if (fi == NONE)
 		return;
-	pages_access(s, fi, index, 1);
+	pages_access(s, fi, index, 1, 0);
 	touch(s, t, fi, ev->ts);
 }
 
-void bp_on_access(struct state *s, const struct bp_event *ev, const struct handler *h)
+/* A read's pages (get_pages, mapped 0) or a fault-around window (map_pages, mapped 1). */
+static void access_range(struct state *s, const struct bp_event *ev, const struct handler *h,
+			 int mapped)
 {
 	uint64_t first = rd(s, ev, h->f[F_INDEX]), last = rd(s, ev, h->f[F_LAST]);
 	uint32_t fi = event_file(s, ev, h, 0);
@@ -514,10 +527,20 @@ void bp_on_access(struct state *s, const struct bp_event *ev, const struct handl
 	 * index must not make a pass over 2^60 pages): 2^32 pages is 16 TiB.
 	 */
 	if (last >= first && last - first < (1ULL << 32))
-		pages_access(s, fi, first, last - first + 1);
+		pages_access(s, fi, first, last - first + 1, mapped);
 	if (t)
 		t->last_file = fi;
 	touch(s, t, fi, ev->ts);
+}
+
+void bp_on_access(struct state *s, const struct bp_event *ev, const struct handler *h)
+{
+	access_range(s, ev, h, 0);
+}
+
+void bp_on_map_pages(struct state *s, const struct bp_event *ev, const struct handler *h)
+{
+	access_range(s, ev, h, 1);
 }
 
 void bp_on_ra(struct state *s, const struct bp_event *ev, const struct handler *h)

@@ -166,6 +166,7 @@ static void fill_header(struct bp_summary *s, const struct bp_model *m)
 	s->idle_wait_ns = m->totals.idle_wait_ns;
 	s->never_used_bytes = m->totals.never_used_bytes;
 	s->used_bytes = m->totals.used_bytes;
+	s->mapped_unknown_bytes = m->totals.mapped_unknown_bytes;
 	s->span_ns = m->totals.span_ns;
 	s->access_missing = !!(m->missing & BP_MISSING_ACCESS);
 }

@@ -65,7 +65,7 @@ struct bp_summary_row {
  *           on the recording clock: for a boot recording, seconds since boot
  * @lost_events: events the kernel dropped (bp_totals.lost_events)
  * @read_bytes, @wait_ns, @idle_wait_ns, @never_used_bytes, @used_bytes,
- * @span_ns: the whole recording's bp_totals
+ * @mapped_unknown_bytes, @span_ns: the whole recording's bp_totals
  * @access_missing: the kernel has no access events: never-used unknown
  * @command_only: rows are the traced command's process tree only
  * @rows: by kind, then key
@@ -85,6 +85,7 @@ struct bp_summary {
 	uint64_t idle_wait_ns;
 	uint64_t never_used_bytes;
 	uint64_t used_bytes;
+	uint64_t mapped_unknown_bytes;
 	uint64_t span_ns;
 	int access_missing;
 	int command_only;

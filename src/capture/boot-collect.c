@@ -260,6 +260,7 @@ int bp_boot_record(struct bp_boot_run *r)
 	meta.stop_reason = xstrdup(r->stop_reason);
 	meta.ncpus = ncpus;
 	meta.page_size = page_size;
+	meta.fault_around_bytes = r->fault_around_bytes;
 	r->lost = bp_meta_lost_events(&meta);
 	bp_capture_free(c);
 	c = NULL;

@@ -80,6 +80,7 @@ struct bp_boot_run {
 	/* where to write */
 	const char *output;
 	int force;
+	uint64_t fault_around_bytes; /* noted in the recording: set for it (bootprof.exact-mmap=1), 0 */
 	/* called after tracing stopped, before paths are resolved; -1 aborts */
 	int (*before_save)(void *arg);
 	void *arg;

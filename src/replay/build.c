@@ -6,9 +6,10 @@
  * counted by reason, so `readahead --explain` can say what the pack does
  * not preload and why.
  *
- * Page states the model does not know (a state added after this code, such
- * as "mapped by fault-around, not known to be used") are treated as used:
- * preloading a page too many costs a read, missing one costs a wait.
+ * Pages mapped by fault-around but not known to be used (BP_PAGE_MAPPED),
+ * and any state added after this code, are kept and counted as uncertain:
+ * they were read and put in a page table, so some of them were likely
+ * used; preloading a page too many costs a read, missing one costs a wait.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -137,6 +138,7 @@ static void runs_page(struct runs *rs, uint64_t page, unsigned char state)
 	case BP_PAGE_REREAD:
 		rs->used++;
 		break;
+	case BP_PAGE_MAPPED:
 	default:
 		rs->uncertain++;
 		break;
@@ -486,6 +488,8 @@ struct bp_preloaded *bp_preloaded_build(const char *recording, const struct bp_w
 				pf.used += ps;
 			else if (st[page] == BP_PAGE_NEVER_USED)
 				pf.never_used += ps;
+			else if (st[page] == BP_PAGE_MAPPED)
+				pf.mapped += ps;
 			else
 				pf.reread += ps;
 		}
@@ -497,6 +501,7 @@ struct bp_preloaded *bp_preloaded_build(const char *recording, const struct bp_w
 		res->total.preloaded += pf.preloaded;
 		res->total.used += pf.used;
 		res->total.never_used += pf.never_used;
+		res->total.mapped += pf.mapped;
 		res->total.reread += pf.reread;
 		res->total.other_read += pf.other_read;
 	}

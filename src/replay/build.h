@@ -44,12 +44,13 @@ struct bp_pack *bp_pack_build(const struct bp_pack_build_opts *o);
  * @preloaded: bytes of pages a preloader inserted (read from storage)
  * @used: of those, bytes an access covered later
  * @never_used: of those, bytes no access covered
+ * @mapped: of those, bytes fault-around mapped, not known to be used
  * @reread: of those, bytes evicted and read again
  * @other_read: bytes of the file the other processes still read from storage
  */
 struct bp_preloaded_file {
 	char *path;
-	uint64_t preloaded, used, never_used, reread, other_read;
+	uint64_t preloaded, used, never_used, mapped, reread, other_read;
 };
 
 /**

@@ -77,7 +77,11 @@ enum bp_pack_count {
 	BP_PACK_METADATA,     /* filesystem metadata: no file to preload through */
 	BP_PACK_OVER_CAP,     /* beyond the size cap */
 	BP_PACK_GAP,          /* not left out: never-used or unread pages inside merged gaps */
-	BP_PACK_UNCERTAIN,    /* not left out: pages whose use is not known (kept, conservatively) */
+	/*
+	 * Not left out: pages whose use is not known (kept, conservatively):
+	 * mapped by fault-around but never faulted or read themselves.
+	 */
+	BP_PACK_UNCERTAIN,
 	BP_PACK_NCOUNTS
 };
 

@@ -330,6 +330,8 @@ char *bp_meta_serialize(const struct bp_meta *m, size_t *len)
 		sb_printf(&sb, "page_size %d\n", m->page_size);
 	sb_printf(&sb, "start_ns %llu\n", (unsigned long long)m->start_ns);
 	sb_printf(&sb, "stop_ns %llu\n", (unsigned long long)m->stop_ns);
+	if (m->fault_around_bytes)
+		sb_printf(&sb, "fault_around_bytes %llu\n", (unsigned long long)m->fault_around_bytes);
 	for (i = 0; i < m->nevents; i++)
 		sb_str_line(&sb, "event", m->events[i]);
 	for (i = 0; i < m->nunavailable; i++)
@@ -709,6 +711,8 @@ static int parse_record(struct bp_meta *m, struct line *l, int *seen_stamps)
 		m->command_status = status;
 		return 0;
 	}
+	if (!strcmp(key, "fault_around_bytes"))
+		return take_u64(l, &m->fault_around_bytes);
 	if (!strcmp(key, "command_start_ns"))
 		return take_u64(l, &m->command_start_ns);
 	if (!strcmp(key, "command_end_ns"))

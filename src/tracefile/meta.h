@@ -73,6 +73,12 @@ struct bp_meta {
 	int page_size;           /* ring-buffer page (sub-buffer) size */
 	uint64_t start_ns;       /* recording clock at start, 0 if unknown */
 	uint64_t stop_ns;        /* recording clock at stop, 0 if unknown */
+	/*
+	 * The kernel's fault_around_bytes while recording, when bootprof set
+	 * it (record --exact-mmap: one page); 0 when unknown (the default,
+	 * 64 KiB, on most kernels).
+	 */
+	uint64_t fault_around_bytes;
 
 	char **events;           /* "system:event" recorded */
 	size_t nevents;

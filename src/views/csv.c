@@ -12,7 +12,7 @@
 #include "views/report.h"
 
 const char *const bp_csv_tables[] = {
-	"processes", "files", "readers", "never-used", "reread", "disks", "execs", "timeline",
+	"processes", "files", "readers", "never-used", "mapped-unknown", "reread", "disks", "execs", "timeline",
 	"totals", "summary", "services", NULL,
 };
 
@@ -60,13 +60,15 @@ static void files(FILE *out, const struct bp_model *m, const struct bp_report_op
 	struct bp_file **v;
 	size_t n = bp_model_select_files(m, &o->filter, key, &v), i, k = 0;
 
+	/* New columns go last: scripts read the others by position. */
 	fputs("path,dev,ino,kind,bytes_read,wait_ns,used_bytes,never_used_bytes,reread_bytes,"
-	      "readers,first_ns,last_ns\n", out);
+	      "readers,first_ns,last_ns,mapped_unknown_bytes\n", out);
 	for (i = 0; i < n && (!o->top || k < o->top); i++) {
 		const struct bp_file *f = v[i];
 		struct bp_file_part part;
 
 		if ((key == BP_SORT_FILE_NEVER_USED && !f->never_used_bytes) ||
+		    (key == BP_SORT_FILE_MAPPED && !f->mapped_unknown_bytes) ||
 		    (key == BP_SORT_FILE_REREAD && !f->reread_bytes))
 			break;
 		bp_file_part(m, f, &o->filter, &part);
@@ -75,10 +77,10 @@ static void files(FILE *out, const struct bp_model *m, const struct bp_report_op
 			continue;
 		bp_csv_str(out, f->path);
 		fprintf(out, ",%u:%u,%" PRIu64 ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-			",%" PRIu64 ",%zu,%" PRIu64 ",%" PRIu64 "\n", BP_DEV_MAJOR(f->dev),
+			",%" PRIu64 ",%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", BP_DEV_MAJOR(f->dev),
 			BP_DEV_MINOR(f->dev), f->ino, f->kind == BP_FILE_METADATA ? "metadata" : "file",
 			part.bytes_read, part.wait_ns, f->used_bytes, f->never_used_bytes,
-			f->reread_bytes, part.nreaders, f->first_ns, f->last_ns);
+			f->reread_bytes, part.nreaders, f->first_ns, f->last_ns, f->mapped_unknown_bytes);
 		k++;
 	}
 	free(v);
@@ -184,10 +186,12 @@ static void totals(FILE *out, const struct bp_model *m)
 		fprintf(out, "wait_%s_ns,%" PRIu64 "\n", bp_cause_name((enum bp_cause)c),
 			t->wait_by_cause[c]);
 	fprintf(out, "wait_metadata_ns,%" PRIu64 "\nwait_unknown_ns,%" PRIu64 "\nidle_wait_ns,%"
-		PRIu64 "\nnever_used_bytes,%" PRIu64 "\nused_bytes,%" PRIu64 "\nreread_bytes,%" PRIu64
+		PRIu64 "\nnever_used_bytes,%" PRIu64 "\nused_bytes,%" PRIu64
+		"\nmapped_unknown_bytes,%" PRIu64 "\nreread_bytes,%" PRIu64
 		"\nevents,%" PRIu64 "\nlost_events,%" PRIu64 "\nspan_ns,%" PRIu64 "\n",
 		t->wait_metadata_ns, t->wait_unknown_ns, t->idle_wait_ns, t->never_used_bytes,
-		t->used_bytes, t->reread_bytes, t->events, t->lost_events, t->span_ns);
+		t->used_bytes, t->mapped_unknown_bytes, t->reread_bytes, t->events, t->lost_events,
+		t->span_ns);
 }
 
 int bp_view_csv(FILE *out, const struct bp_model *m, const struct bp_report_opts *o)
@@ -202,6 +206,8 @@ int bp_view_csv(FILE *out, const struct bp_model *m, const struct bp_report_opts
 		readers(out, m, o);
 	else if (!strcmp(t, "never-used"))
 		files(out, m, o, BP_SORT_FILE_NEVER_USED);
+	else if (!strcmp(t, "mapped-unknown"))
+		files(out, m, o, BP_SORT_FILE_MAPPED);
 	else if (!strcmp(t, "reread"))
 		files(out, m, o, BP_SORT_FILE_REREAD);
 	else if (!strcmp(t, "disks"))

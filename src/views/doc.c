@@ -100,6 +100,9 @@ static void header(struct bp_doc *d, const struct bp_model *m, const struct bp_r
 		     o->focus_pid ? "; other processes: --all" : "",
 		     !o->focus_pid && h->command_pid && !o->filter.pid && !o->filter.comm ?
 		     "; all processes" : "", h->stop_reason ? h->stop_reason : "-");
+	if (h->fault_around_bytes)
+		line(s, "mmap: exact (fault-around set to %s while recording: every touched page "
+		     "faulted)", bp_fmt_bytes(a, h->fault_around_bytes));
 	/* Disks with I/O in the window (all of them when none had any). */
 	for (i = 0, busy = 0; i < m->ndisks; i++)
 		busy += disk_busy(&m->disks[i]);
@@ -234,6 +237,10 @@ static void summary(struct bp_doc *d, const struct bp_model *m, const struct bp_
 		line(s, "never used:              %s (%s of file bytes read)",
 		     bp_fmt_bytes(a, t->never_used_bytes),
 		     bp_fmt_pct(b, t->never_used_bytes, t->read_bytes - t->metadata_bytes));
+	if (t->mapped_unknown_bytes)
+		line(s, "mapped by fault-around:  %s (%s of file bytes read), not known to be used",
+		     bp_fmt_bytes(a, t->mapped_unknown_bytes),
+		     bp_fmt_pct(b, t->mapped_unknown_bytes, t->read_bytes - t->metadata_bytes));
 	if (m->missing & BP_MISSING_DELETE)
 		line(s, "re-read:                 %s", missing_why(m, BP_MISSING_DELETE));
 	else
@@ -506,31 +513,52 @@ static int selection_read(const struct bp_model *m, const struct bp_file *f,
 }
 
 static const char *const never_head[] = { "NEVER USED", "READ", "SHARE", "PATH" };
+static const char *const mapped_head[] = { "MAPPED", "READ", "SHARE", "PATH" };
+
+/* Files by never-used bytes, or by bytes mapped but not known to be used. */
+static void waste_rows(struct bp_section *s, const struct bp_model *m,
+		       const struct bp_report_opts *o, enum bp_file_sort key)
+{
+	struct bp_file **v;
+	size_t n, i, k = 0;
+
+	columns(s, key == BP_SORT_FILE_MAPPED ? mapped_head : never_head, "rrrl");
+	n = bp_model_select_files(m, &o->filter, key, &v);
+	for (i = 0; i < n; i++) {
+		uint64_t bytes = key == BP_SORT_FILE_MAPPED ? v[i]->mapped_unknown_bytes :
+							      v[i]->never_used_bytes;
+		char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], *who;
+
+		if (!bytes || !selection_read(m, v[i], o) || !shown(s, o, k++))
+			continue;
+		who = readers_text(v[i], &o->filter);
+		row(s, who, bp_fmt_bytes(a, bytes), bp_fmt_bytes(b, v[i]->bytes_read),
+		    bp_fmt_pct(c, bytes, v[i]->bytes_read), v[i]->path);
+		free(who);
+	}
+	free(v);
+}
 
 static void never_used(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
 {
 	struct bp_section *s = section(d, "Read from storage but never used");
-	struct bp_file **v;
-	size_t n, i, k = 0;
 
 	if (m->missing & BP_MISSING_ACCESS) {
 		line(s, "%s (needs filemap get_pages/map_pages/fault: Linux 6.12+)",
 		     missing_why(m, BP_MISSING_ACCESS));
 		return;
 	}
-	columns(s, never_head, "rrrl");
-	n = bp_model_select_files(m, &o->filter, BP_SORT_FILE_NEVER_USED, &v);
-	for (i = 0; i < n; i++) {
-		char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], *who;
-
-		if (!v[i]->never_used_bytes || !selection_read(m, v[i], o) || !shown(s, o, k++))
-			continue;
-		who = readers_text(v[i], &o->filter);
-		row(s, who, bp_fmt_bytes(a, v[i]->never_used_bytes), bp_fmt_bytes(b, v[i]->bytes_read),
-		    bp_fmt_pct(c, v[i]->never_used_bytes, v[i]->bytes_read), v[i]->path);
-		free(who);
-	}
-	free(v);
+	waste_rows(s, m, o, BP_SORT_FILE_NEVER_USED);
+	if (!m->totals.mapped_unknown_bytes)
+		return;
+	/*
+	 * The kernel maps a fault's neighbours too (fault_around_bytes) and
+	 * does not say which page faulted: neither used nor never used.
+	 */
+	s = section(d, "Mapped by fault-around, not known to be used");
+	line(s, "mapped around a faulting page, not faulted or read themselves: used or not;");
+	line(s, "'bootprof record --exact-mmap' records with fault-around off to tell");
+	waste_rows(s, m, o, BP_SORT_FILE_MAPPED);
 }
 
 static const char *const reread_head[] = { "RE-READ", "READ", "PATH" };

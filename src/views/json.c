@@ -11,6 +11,8 @@
  *                  "ncpus", "page_size", "start_ns", "stop_ns": int,
  *                  "recorder_cpu_ns", "system_cpu_ns": int|null (the
  *                  recorder's CPU time; all CPUs' busy time while recording),
+ *                  "fault_around_bytes": int|null (set while recording:
+ *                  record --exact-mmap; null: the kernel's, not known),
  *                  "unavailable_events": [string], "not_recorded":
  *                  [string: sched|wakeup|fork|syscalls|filemap|access|delete|block],
  *                  "not_on_kernel": [string] (the subset the kernel lacks),
@@ -27,7 +29,11 @@
  *               "wait_metadata_ns", "wait_unknown_ns", "idle_wait_ns",
  *               "other_wait_ns" (uninterruptible sleep without I/O evidence: not I/O wait),
  *               "never_used_bytes": int|null (null: not available),
- *               "used_bytes": int|null, "reread_bytes": int|null,
+ *               "used_bytes": int|null,
+ *               "mapped_unknown_bytes": int|null (mapped by fault-around, not
+ *                   known to be used: neither used nor never used; used +
+ *                   never_used + mapped_unknown = file bytes read),
+ *               "reread_bytes": int|null,
  *               "events", "events_total", "lost_events", "lost_pages",
  *               "lower_bound": bool (events were lost), "truncated": bool,
  *               "first_ns", "last_ns", "span_ns" },
@@ -41,7 +47,8 @@
  *                                                     by wait_ns, then bytes, pid
  *   "files": [ { "path", "dev": "MAJ:MIN", "ino", "kind": "file"|"metadata",
  *                "resolved": bool, "disk": string|null, "bytes_read",
- *                "wait_ns", "used_bytes", "never_used_bytes", "reread_bytes",
+ *                "wait_ns", "used_bytes", "never_used_bytes",
+ *                "mapped_unknown_bytes", "reread_bytes",
  *                "size_pages", "first_ns", "last_ns",
  *                "readers": [ { "pid", "comm", "wait_ns", "bytes_read",
  *                               "first_ns", "last_ns" } ] } ]
@@ -49,6 +56,8 @@
  *                 part; the rest is the file's)
  *                                                     by wait_ns, then bytes, path
  *   "never_used": [ { "path", "never_used_bytes", "bytes_read" } ]   by never_used_bytes
+ *   "mapped_unknown": [ { "path", "mapped_unknown_bytes", "bytes_read" } ]
+ *                                                     by mapped_unknown_bytes
  *   "reread": [ { "path", "reread_bytes", "bytes_read" } ]           by reread_bytes
  *   "disks": [ { "name", "dev", "rotational": bool|null, "size",
  *                "metadata_bytes", "metadata_wait_ns", "file_bytes",
@@ -124,6 +133,10 @@ static void recording(struct bp_json *j, const struct bp_model *m, const struct 
 		bp_json_null(j, "recorder_cpu_ns");
 		bp_json_null(j, "system_cpu_ns");
 	}
+	if (h->fault_around_bytes)
+		bp_json_u64(j, "fault_around_bytes", h->fault_around_bytes);
+	else
+		bp_json_null(j, "fault_around_bytes");
 	bp_json_array_begin(j, "unavailable_events");
 	for (i = 0; i < h->nunavailable; i++) {
 		bp_json_string(j, NULL, h->unavailable[i]);
@@ -196,9 +209,11 @@ static void totals(struct bp_json *j, const struct bp_model *m)
 	if (m->missing & BP_MISSING_ACCESS) {
 		bp_json_null(j, "never_used_bytes");
 		bp_json_null(j, "used_bytes");
+		bp_json_null(j, "mapped_unknown_bytes");
 	} else {
 		bp_json_u64(j, "never_used_bytes", t->never_used_bytes);
 		bp_json_u64(j, "used_bytes", t->used_bytes);
+		bp_json_u64(j, "mapped_unknown_bytes", t->mapped_unknown_bytes);
 	}
 	if (m->missing & BP_MISSING_DELETE)
 		bp_json_null(j, "reread_bytes");
@@ -309,6 +324,7 @@ static void file_obj(struct bp_json *j, const struct bp_model *m, const struct b
 	bp_json_u64(j, "wait_ns", part.wait_ns);
 	bp_json_u64(j, "used_bytes", f->used_bytes);
 	bp_json_u64(j, "never_used_bytes", f->never_used_bytes);
+	bp_json_u64(j, "mapped_unknown_bytes", f->mapped_unknown_bytes);
 	bp_json_u64(j, "reread_bytes", f->reread_bytes);
 	bp_json_u64(j, "size_pages", f->size_pages);
 	bp_json_u64(j, "first_ns", f->first_ns);
@@ -356,7 +372,8 @@ static void file_list(struct bp_json *j, const struct bp_model *m, const struct 
 	bp_json_array_begin(j, name);
 	for (i = 0; i < n && (!o->top || k < o->top); i++) {
 		uint64_t val = key == BP_SORT_FILE_NEVER_USED ? v[i]->never_used_bytes :
-								v[i]->reread_bytes;
+			       key == BP_SORT_FILE_MAPPED ? v[i]->mapped_unknown_bytes :
+							    v[i]->reread_bytes;
 		struct bp_file_part part;
 
 		if (!val)
@@ -367,7 +384,8 @@ static void file_list(struct bp_json *j, const struct bp_model *m, const struct 
 			continue;
 		bp_json_object_begin(j, NULL);
 		bp_json_string(j, "path", v[i]->path);
-		bp_json_u64(j, key == BP_SORT_FILE_NEVER_USED ? "never_used_bytes" : "reread_bytes", val);
+		bp_json_u64(j, key == BP_SORT_FILE_NEVER_USED ? "never_used_bytes" :
+			       key == BP_SORT_FILE_MAPPED ? "mapped_unknown_bytes" : "reread_bytes", val);
 		bp_json_u64(j, "bytes_read", v[i]->bytes_read);
 		bp_json_end(j);
 		k++;
@@ -470,6 +488,7 @@ int bp_view_json(FILE *out, const struct bp_model *m, const struct bp_report_opt
 	processes(&j, m, o);
 	files(&j, m, o);
 	file_list(&j, m, o, "never_used", BP_SORT_FILE_NEVER_USED);
+	file_list(&j, m, o, "mapped_unknown", BP_SORT_FILE_MAPPED);
 	file_list(&j, m, o, "reread", BP_SORT_FILE_REREAD);
 	disks_execs_timeline(&j, m, o);
 	if (o->plugins)

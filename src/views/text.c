@@ -236,6 +236,7 @@ static const char *const legend[] = {
 	"[unresolved MAJ:MIN:INO]: a file whose path the recording does not hold (device, inode)",
 	"[metadata MAJ:MIN]: filesystem metadata read through the block device",
 	"used / never used: pages some access touched, or did not, before the recording ended",
+	"mapped by fault-around: pages mmap'd around a fault, not known to be used or not",
 	"re-read: pages read again after they were dropped from the page cache",
 	"... N more (use --top 0): rows of a list left out; --top 0 shows all",
 	NULL,

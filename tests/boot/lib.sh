@@ -144,6 +144,8 @@ boot_require_tools() {
 # test.* words on the kernel command line steer it:
 #   test.wait=S          how long to wait for the recording (default 60)
 #   test.kill-recorder=1 kill -9 the recorder first
+#   test.sparse=N        mmap /data/sparse.bin (8 MiB) and touch every N-th page;
+#                        print fault_around_bytes while recording and after
 BOOT_STATIC=${BOOT_STATIC:-$TOP/build-static/bootprof}
 
 # boot_build_initramfs [ROOT-INIT]
@@ -194,6 +196,7 @@ boot_build_disk() {
 	head -c 1048576 /dev/urandom >"$_d/data/big.bin"
 	head -c 4194304 /dev/urandom >"$_d/data/archive.zip"
 	head -c 6291456 /dev/urandom >"$_d/data/reader.bin"
+	head -c 8388608 /dev/urandom >"$_d/data/sparse.bin"
 	cat >"$_d/sbin/test-init" <<'EOT'
 #!/bin/sh
 export PATH=/bin
@@ -223,6 +226,14 @@ wait
 mmap-touch /data/archive.zip &
 echo "TEST-INIT: mmap-touch pid $!"
 wait
+knob() {
+	[ -e /sys/kernel/debug/fault_around_bytes ] || mount -t debugfs debugfs /sys/kernel/debug
+	echo "TEST-INIT: fault_around_bytes $1 $(cat /sys/kernel/debug/fault_around_bytes)"
+}
+if [ -n "$(arg sparse)" ]; then
+	knob recording
+	echo "TEST-INIT: $(mmap-touch /data/sparse.bin $(arg sparse))"
+fi
 # A reader with its own schedstat truth; its loop's ends marked in the boot buffer.
 [ -d /sys/kernel/tracing/instances ] || mount -t tracefs tracefs /sys/kernel/tracing
 marker=/sys/kernel/tracing/instances/bootprof/trace_marker
@@ -244,6 +255,7 @@ while [ ! -e /var/log/bootprof/latest.dat ] && [ $i -lt $((${wait:-60} * 5)) ] &
 	i=$((i + 1))
 done
 echo "TEST-INIT: recording $(readlink /var/log/bootprof/latest.dat)"
+[ -n "$(arg sparse)" ] && knob after
 [ -d /sys/kernel/tracing/instances ] || mount -t tracefs tracefs /sys/kernel/tracing
 echo "TEST-INIT: instances [$(ls /sys/kernel/tracing/instances | tr '\n' ' ')]"
 echo "TEST-INIT: top-level events [$(cat /sys/kernel/tracing/set_event | tr '\n' ' ')]"

@@ -17,6 +17,9 @@
 #                            the disk under $TEST_DIR ($dev); the test is skipped
 #                            without one. At exit: eval $t3_at_exit, remove $CG,
 #                            remove $TEST_DIR (unless KEEP_TEST_DIR)
+#   t3_pages REC PATH        set read_b used never mapped: PATH's page bytes in REC
+#                            (read, used, never used, mapped not known to be used)
+#   t3_pages_sum             check used + never used + mapped = read
 
 t3_helper() {
 	${CC:-cc} -O2 -Wall -o "$TEST_DIR/$1" "$TOP/tests/helpers/$1.c" ||
@@ -85,4 +88,18 @@ t3_exit() {
 	[ -n "${t3_at_exit:-}" ] && eval "$t3_at_exit"
 	t3_cgroup_remove "$CG"
 	[ -n "$KEEP_TEST_DIR" ] && echo "# kept $TEST_DIR" || rm -rf "$TEST_DIR"
+}
+
+t3_pages() {
+	t3_csv "$1" files >"$TEST_DIR/.pages.csv"
+	read_b=$(t3_field "$TEST_DIR/.pages.csv" 1 "$2" 5)
+	used=$(t3_field "$TEST_DIR/.pages.csv" 1 "$2" 7)
+	never=$(t3_field "$TEST_DIR/.pages.csv" 1 "$2" 8)
+	mapped=$(t3_field "$TEST_DIR/.pages.csv" 1 "$2" 13)
+	echo "# read $read_b, used $used, never used $never, mapped (not known to be used) $mapped"
+}
+
+t3_pages_sum() {
+	expect 'used + never used + mapped = read' \
+		"test \$((${used:-0} + ${never:-0} + ${mapped:-0})) = '${read_b:-x}'"
 }

@@ -19,7 +19,7 @@ expect 'missing file: one line, exit 1' \
 expect 'not a recording: exit 1' "echo junk >'$TEST_DIR/junk.dat'; $R report '$TEST_DIR/junk.dat'; test \$? = 1"
 # Plugins' sections follow the report's own.
 expect 'text report has all sections in order' \
-	"$R report $F | grep '^== ' | head -n 11 | tr '\\n' '|' | grep -q '^== bootprof report|== Summary|== Phases|== Top processes by I/O wait|== Top files by I/O wait|== Top files by bytes read from storage|== Read from storage but never used|== Re-read pages|== Metadata reads per disk|== Repeated work: programs exec.d more than once|== Repeated work: files read from storage by several processes|\$'"
+	"$R report $F | grep '^== ' | head -n 12 | tr '\\n' '|' | grep -q '^== bootprof report|== Summary|== Phases|== Top processes by I/O wait|== Top files by I/O wait|== Top files by bytes read from storage|== Read from storage but never used|== Mapped by fault-around, not known to be used|== Re-read pages|== Metadata reads per disk|== Repeated work: programs exec.d more than once|== Repeated work: files read from storage by several processes|\$'"
 expect 'json is valid and versioned' \
 	"$R report --format json $F | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[\"schema_version\"] == 1'"
 expect 'json totals equal the sums over files' \
@@ -29,13 +29,15 @@ d = json.load(sys.stdin)
 t = d[\"totals\"]
 assert t[\"read_bytes\"] == sum(f[\"bytes_read\"] for f in d[\"files\"])
 assert t[\"never_used_bytes\"] == sum(f[\"never_used_bytes\"] for f in d[\"files\"])
+assert t[\"mapped_unknown_bytes\"] == sum(f[\"mapped_unknown_bytes\"] for f in d[\"files\"])
+assert t[\"mapped_unknown_bytes\"] > 0
 assert t[\"wait_ns\"] == sum(p[\"wait_ns\"] for p in d[\"processes\"])
 assert t[\"wait_ns\"] == sum(t[\"wait_by_cause\"].values())
 for f in d[\"files\"]:
     if f[\"kind\"] == \"file\":
-        assert f[\"used_bytes\"] + f[\"never_used_bytes\"] == f[\"bytes_read\"], f
+        assert f[\"used_bytes\"] + f[\"never_used_bytes\"] + f[\"mapped_unknown_bytes\"] == f[\"bytes_read\"], f
 '"
-for t in processes files readers never-used reread disks execs timeline totals; do
+for t in processes files readers never-used mapped-unknown reread disks execs timeline totals; do
 	expect "csv table $t has a header and rows" \
 		"$R report --format csv --table $t $F >'$TEST_DIR/t.csv' && test \$(wc -l <'$TEST_DIR/t.csv') -ge 2 && awk -F, 'NR == 1 { n = NF } NF < n { exit 1 }' '$TEST_DIR/t.csv'"
 done

@@ -154,9 +154,9 @@ done
 sed 's/^/# /' "$TEST_DIR/preloaded.txt" | grep -F "$D" 
 expect 'readahead --preloaded: one preloader process' "grep -q ': 1 preloader process ' '$TEST_DIR/preloaded.txt'"
 expect 'readahead --preloaded: big preloaded and then used, none never used' \
-	"grep -Eq '^ +1048576 +1048576 +0 +0 +0  $D/big\$' '$TEST_DIR/preloaded.txt'"
+	"grep -Eq '^ +1048576 +1048576 +0 +0 +0 +0  $D/big\$' '$TEST_DIR/preloaded.txt'"
 expect 'readahead --preloaded: part preloaded exactly its used pages, all used' \
-	"grep -Eq '^ +$((32 * PAGE)) +$((32 * PAGE)) +0 +0 +[0-9]+  $D/part\$' '$TEST_DIR/preloaded.txt'"
+	"grep -Eq '^ +$((32 * PAGE)) +$((32 * PAGE)) +0 +0 +0 +[0-9]+  $D/part\$' '$TEST_DIR/preloaded.txt'"
 
 # A file changed after the pack was made is skipped, never read.
 touch "$D/big"

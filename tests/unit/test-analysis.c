@@ -57,7 +57,7 @@ static void test_empty_model(void **state)
 static void test_sums(void **state)
 {
 	struct bp_model *m = build(BASIC, NULL);
-	uint64_t read = 0, never = 0, wait = 0, cause = 0;
+	uint64_t read = 0, never = 0, mapped = 0, wait = 0, cause = 0;
 	size_t i;
 	int c;
 
@@ -70,10 +70,13 @@ static void test_sums(void **state)
 
 		read += f->bytes_read;
 		never += f->never_used_bytes;
+		mapped += f->mapped_unknown_bytes;
 		if (f->kind == BP_FILE_REGULAR)
-			assert_int_equal(f->used_bytes + f->never_used_bytes, f->bytes_read);
+			assert_int_equal(f->used_bytes + f->never_used_bytes + f->mapped_unknown_bytes,
+					 f->bytes_read);
 		else
-			assert_int_equal(f->used_bytes + f->never_used_bytes, 0);
+			assert_int_equal(f->used_bytes + f->never_used_bytes + f->mapped_unknown_bytes,
+					 0);
 		if (i)   /* by (dev, ino) */
 			assert_true(m->files[i - 1].dev < f->dev ||
 				    (m->files[i - 1].dev == f->dev && m->files[i - 1].ino < f->ino));
@@ -81,6 +84,7 @@ static void test_sums(void **state)
 	}
 	assert_int_equal(read, m->totals.read_bytes);
 	assert_int_equal(never, m->totals.never_used_bytes);
+	assert_int_equal(mapped, m->totals.mapped_unknown_bytes);
 	for (i = 0; i < m->nprocesses; i++) {
 		const struct bp_process *p = &m->processes[i];
 		uint64_t pc = 0, tw = p->wait_ns;
@@ -108,6 +112,8 @@ static void test_sums(void **state)
 	assert_int_equal(cause, m->totals.wait_ns);
 	assert_true(m->totals.reread_bytes > 0);
 	assert_true(m->totals.never_used_bytes > 0);
+	/* Its t3-mmap touched a few pages of a mapping: fault-around mapped more. */
+	assert_true(m->totals.mapped_unknown_bytes > 0);
 	bp_model_free(m);
 }
 
@@ -205,7 +211,7 @@ static void test_window(void **state)
 static void test_page_map(void **state)
 {
 	struct bp_model *m = build(BASIC, NULL);
-	size_t i, k, used = 0, never = 0;
+	size_t i, k, used = 0, never = 0, mapped = 0;
 
 	(void)state;
 	for (i = 0; i < m->nfiles; i++) {
@@ -220,10 +226,12 @@ static void test_page_map(void **state)
 		for (k = 0; k < f->size_pages; k++) {
 			used += st[k] == BP_PAGE_USED;
 			never += st[k] == BP_PAGE_NEVER_USED;
+			mapped += st[k] == BP_PAGE_MAPPED;
 		}
 		free(st);
 	}
 	assert_int_equal(never * m->header.page_size, m->totals.never_used_bytes);
+	assert_int_equal(mapped * m->header.page_size, m->totals.mapped_unknown_bytes);
 	assert_true(used > 0);
 	bp_model_free(m);
 }
@@ -261,7 +269,7 @@ static void test_no_access_events(void **state)
 
 enum {
 	ID_SWITCH = 300, ID_WAKING, ID_WAKEUP, ID_ENTER, ID_EXIT, ID_ADD, ID_FAULT, ID_BIO,
-	ID_ENTER_READ, ID_EXIT_READ, ID_ENTER_FSYNC, ID_FORK, ID_DELETE
+	ID_ENTER_READ, ID_EXIT_READ, ID_ENTER_FSYNC, ID_FORK, ID_DELETE, ID_MAP_PAGES, ID_GET_PAGES
 };
 
 static const char *const gen_formats[][2] = {
@@ -328,6 +336,18 @@ static const char *const gen_formats[][2] = {
 	  "\nprint fmt: \"%d\", REC->child_pid\n" },
 	{ "filemap", "name: mm_filemap_delete_from_page_cache\nID: 312\nformat:\n" COMMON_FIELDS
 	  PAGE_CACHE_FIELDS },
+	{ "filemap", "name: mm_filemap_map_pages\nID: 313\nformat:\n" COMMON_FIELDS
+	  "\tfield:unsigned long i_ino;\toffset:8;\tsize:8;\tsigned:0;\n"
+	  "\tfield:dev_t s_dev;\toffset:16;\tsize:4;\tsigned:0;\n"
+	  "\tfield:unsigned long index;\toffset:24;\tsize:8;\tsigned:0;\n"
+	  "\tfield:unsigned long last_index;\toffset:32;\tsize:8;\tsigned:0;\n"
+	  "\nprint fmt: \"%lu\", REC->i_ino\n" },
+	{ "filemap", "name: mm_filemap_get_pages\nID: 314\nformat:\n" COMMON_FIELDS
+	  "\tfield:unsigned long i_ino;\toffset:8;\tsize:8;\tsigned:0;\n"
+	  "\tfield:dev_t s_dev;\toffset:16;\tsize:4;\tsigned:0;\n"
+	  "\tfield:unsigned long index;\toffset:24;\tsize:8;\tsigned:0;\n"
+	  "\tfield:unsigned long last_index;\toffset:32;\tsize:8;\tsigned:0;\n"
+	  "\nprint fmt: \"%lu\", REC->i_ino\n" },
 };
 
 #define US 1000ull
@@ -352,6 +372,11 @@ struct gev {
 #define ADD(t, cpu, pid, index) { t, cpu, ID_ADD, pid, index, 0, 0 }
 /* A page of another file on the same disk (a metadata block, another file). */
 #define ADD_INO(t, cpu, pid, index, ino) { t, cpu, ID_ADD, pid, index, 0, ino }
+/* 2^order pages from index, as one folio */
+#define ADDO(t, cpu, pid, index, order) { t, cpu, ID_ADD, pid, index, order, 0 }
+/* fault-around mapped pages first..last; a read (get_pages) covered them */
+#define MAP(t, cpu, pid, first, last) { t, cpu, ID_MAP_PAGES, pid, first, last, 0 }
+#define GETP(t, cpu, pid, first, last) { t, cpu, ID_GET_PAGES, pid, first, last, 0 }
 #define FAULT(t, cpu, pid, index) { t, cpu, ID_FAULT, pid, index, 0, 0 }
 #define DELETE(t, cpu, pid, index) { t, cpu, ID_DELETE, pid, index, 0, 0 }
 #define BIO(t, cpu, pid) { t, cpu, ID_BIO, pid, 0, 0, 0 }   /* a read, of unknown size */
@@ -433,6 +458,16 @@ static void gen_add(struct gen *g, const struct gev *e)
 		i64 = e->a;
 		put(d, 24, &i64, 8);
 		put(d, 32, &dev, 4);
+		d[36] = (unsigned char)e->b;
+		break;
+	case ID_MAP_PAGES:
+	case ID_GET_PAGES:
+		put(d, 8, &ino, 8);
+		put(d, 16, &dev, 4);
+		i64 = e->a;
+		put(d, 24, &i64, 8);
+		i64 = e->b;
+		put(d, 32, &i64, 8);
 		break;
 	case ID_FAULT:
 		put(d, 8, &ino, 8);
@@ -662,6 +697,86 @@ static void test_wait_rules(void **state)
 		for (i = 0, total = 0; i < BP_NCAUSES; i++)
 			total += m->totals.wait_by_cause[i];
 		assert_int_equal(m->totals.wait_ns, total);
+		bp_model_free(m);
+		tep_free(g.tep);
+	}
+}
+
+/*
+ * Page states from generated filemap events: used (a read, or the faulting
+ * page itself), never used, and mapped by fault-around but not known to be
+ * used. Counts are in pages of file FINO.
+ */
+struct page_case {
+	const char *what;
+	struct gev ev[24];
+	uint64_t read, used, never, mapped;
+	const char *states;   /* a letter a page from 0: . none, u used, n never, m mapped, r re-read */
+};
+
+static const struct page_case page_cases[] = {
+	{ "a cold fault reads around; the retried fault's window maps its neighbours",
+	  { FAULT(1, 0, 100, 0), ADDO(2, 0, 100, 0, 5), BIO(3, 0, 100), MAP(4, 0, 100, 0, 15), END },
+	  32, 1, 16, 15, "ummmmmmmmmmmmmmmnnnnnnnnnnnnnnnn" },
+	{ "a later fault or read of a mapped page makes it used",
+	  { FAULT(1, 0, 100, 0), ADDO(2, 0, 100, 0, 5), BIO(3, 0, 100), MAP(4, 0, 100, 0, 15),
+	    FAULT(5, 0, 100, 3), GETP(6, 0, 100, 8, 9), END },
+	  32, 4, 16, 12, "ummummmmuummmmmm" },
+	{ "exact mode (fault-around one page): no map_pages, every touch faults",
+	  { FAULT(1, 0, 100, 0), ADDO(2, 0, 100, 0, 4), BIO(3, 0, 100), FAULT(4, 0, 100, 4),
+	    FAULT(5, 0, 100, 8), END },
+	  16, 3, 13, 0, "unnnunnnunnnnnnn" },
+	{ "a window mapped before the pages were read maps none of them",
+	  { MAP(1, 0, 100, 0, 15), ADDO(2, 0, 100, 0, 2), BIO(3, 0, 100), END },
+	  4, 0, 4, 0, "nnnn" },
+	{ "a mapped page deleted stays mapped-unknown; read again, it starts over",
+	  { ADDO(1, 0, 100, 0, 2), BIO(2, 0, 100), MAP(3, 0, 100, 0, 3), DELETE(4, 0, 200, 0),
+	    ADD(5, 0, 100, 0), BIO(6, 0, 100), END },
+	  5, 0, 1, 4, "rmmm" },
+	{ "pages mapped by fault-around after being used stay used",
+	  { ADDO(1, 0, 100, 0, 2), BIO(2, 0, 100), GETP(3, 0, 100, 0, 1), MAP(4, 0, 100, 0, 3), END },
+	  4, 2, 0, 2, "uumm" },
+};
+
+static void test_page_states(void **state)
+{
+	size_t c;
+
+	(void)state;
+	for (c = 0; c < sizeof(page_cases) / sizeof(page_cases[0]); c++) {
+		const struct page_case *pc = &page_cases[c];
+		size_t n = strlen(pc->states), i;
+		unsigned char st[64];
+		const struct bp_file *f;
+		struct bp_model *m;
+		struct gen g;
+
+		print_message("case: %s\n", pc->what);
+		gen_init(&g);
+		for (i = 0; pc->ev[i].cpu >= 0; i++)
+			gen_add(&g, &pc->ev[i]);
+		m = bp_model_build_events(g.tep, NULL, g.ev, g.n, NULL, NULL);
+		assert_non_null(m);
+		assert_int_equal(m->missing & BP_MISSING_ACCESS, 0);
+		f = bp_model_find_file(m, FDEV, FINO);
+		assert_non_null(f);
+		assert_int_equal(f->bytes_read, pc->read * 4096);
+		assert_int_equal(f->used_bytes, pc->used * 4096);
+		assert_int_equal(f->never_used_bytes, pc->never * 4096);
+		assert_int_equal(f->mapped_unknown_bytes, pc->mapped * 4096);
+		assert_int_equal(m->totals.mapped_unknown_bytes, pc->mapped * 4096);
+		assert_true(n <= sizeof(st));
+		bp_model_file_pages(m, f, 0, n, st);
+		for (i = 0; i < n; i++) {
+			static const char letter[] = {
+				[BP_PAGE_NONE] = '.', [BP_PAGE_USED] = 'u', [BP_PAGE_NEVER_USED] = 'n',
+				[BP_PAGE_REREAD] = 'r', [BP_PAGE_MAPPED] = 'm',
+			};
+
+			if (letter[st[i]] != pc->states[i])
+				fail_msg("page %zu: '%c', expected '%c'", i, letter[st[i]],
+					 pc->states[i]);
+		}
 		bp_model_free(m);
 		tep_free(g.tep);
 	}
@@ -945,6 +1060,7 @@ int main(void)
 		cmocka_unit_test(test_page_map),
 		cmocka_unit_test(test_no_access_events),
 		cmocka_unit_test(test_wait_rules),
+		cmocka_unit_test(test_page_states),
 		cmocka_unit_test(test_other_sleepers),
 		cmocka_unit_test(test_spans_fixture),
 		cmocka_unit_test(test_meta_tasks),

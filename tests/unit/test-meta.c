@@ -29,6 +29,7 @@ static void fill(struct bp_meta *m)
 	m->page_size = 4096;
 	m->start_ns = 123456789;
 	m->stop_ns = UINT64_MAX;
+	m->fault_around_bytes = 4096;
 	bp_meta_add_event(m, "sched:sched_switch", 1);
 	bp_meta_add_event(m, "filemap:mm_filemap_get_pages", 0);
 	bp_meta_add_mount(m, BP_DEV(254, 0), "ext4", "/", "/dev/vda");
@@ -112,6 +113,7 @@ static void assert_same(const struct bp_meta *a, const struct bp_meta *b)
 	assert_true(a->stop_ns == b->stop_ns);
 	assert_true(a->recorder_cpu_ns == b->recorder_cpu_ns);
 	assert_true(a->system_cpu_ns == b->system_cpu_ns);
+	assert_true(a->fault_around_bytes == b->fault_around_bytes);
 	assert_int_equal(a->nevents, b->nevents);
 	for (i = 0; i < a->nevents; i++)
 		assert_string_equal(a->events[i], b->events[i]);

@@ -823,7 +823,8 @@ static void put_list_title(struct top *t, struct top_frame *f, const struct top_
 {
 	const struct top_level *lv = cur(t);
 	struct top_line *l = new_line(f, TA_TITLE), *l2;
-	char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], d[BP_FMT_LEN];
+	char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], d[BP_FMT_LEN], e[BP_FMT_LEN],
+		ts[BP_FMT_LEN];
 	int col;
 
 	switch (lv->kind) {
@@ -852,10 +853,12 @@ static void put_list_title(struct top *t, struct top_frame *f, const struct top_
 		}
 		putf(f, l, 0, "File %s  (%u:%u ino %" PRIu64 ")", file->path,
 		     BP_DEV_MAJOR(file->dev), BP_DEV_MINOR(file->dev), file->ino);
-		putf(f, l2, 0, "read %s  wait %s  never used %s  re-read %s  readers %zu  "
-		     "first %s", bp_fmt_bytes(a, file->bytes_read), bp_fmt_ns(b, file->wait_ns),
-		     bp_fmt_bytes(c, file->never_used_bytes), bp_fmt_bytes(d, file->reread_bytes),
-		     file->nreaders, bp_fmt_ts(a, file->first_ns));
+		/* mapped: by fault-around, not known to be used (bp_file) */
+		putf(f, l2, 0, "read %s  wait %s  never used %s  mapped %s  re-read %s  "
+		     "readers %zu  first %s", bp_fmt_bytes(a, file->bytes_read),
+		     bp_fmt_ns(b, file->wait_ns), bp_fmt_bytes(c, file->never_used_bytes),
+		     bp_fmt_bytes(e, file->mapped_unknown_bytes), bp_fmt_bytes(d, file->reread_bytes),
+		     file->nreaders, bp_fmt_ts(ts, file->first_ns));
 		break;
 	}
 	case LEVEL_PROC: {
