@@ -446,6 +446,7 @@ static void gen_add(struct gen *g, const struct gev *e)
 	int64_t i64;
 	uint32_t dev = FDEV;
 	uint64_t ino = FINO;
+	const char *rwbs;
 
 	assert_true(g->n < MAXEV);
 	memset(d, 0, 64);
@@ -511,7 +512,8 @@ static void gen_add(struct gen *g, const struct gev *e)
 		put(d, 16, &i64, 8);
 		i32 = (int32_t)e->b;
 		put(d, 24, &i32, 4);
-		put(d, 32, !e->b ? "FF" : e->c & RQ_WRITE ? "W" : "R", 3);
+		rwbs = !e->b ? "FF" : e->c & RQ_WRITE ? "W" : "R";
+		put(d, 32, rwbs, strlen(rwbs) + 1);
 		break;
 	case ID_ENTER_READ:
 	case ID_EXIT_READ:
