@@ -158,6 +158,7 @@ static const struct needed needed[] = {
 	{ BP_MISSING_ACCESS, "filemap:mm_filemap_fault", EV_FAULT, 1 },
 	{ BP_MISSING_DELETE, "filemap:mm_filemap_delete_from_page_cache", EV_DELETE, 0 },
 	{ BP_MISSING_BLOCK, "block:block_rq_issue", EV_RQ_ISSUE, 0 },
+	{ BP_MISSING_RQ_COMPLETE, "block:block_rq_complete", EV_RQ_COMPLETE, 0 },
 };
 
 /*

@@ -86,7 +86,9 @@ static const struct kind_spec specs[] = {
 	{ "sched", "sched_process_exit", EV_EXIT, bp_on_process_exit,
 	  { { "pid" }, { "group_dead" }, { "comm" } }, 1 },
 	{ "block", "block_rq_issue", EV_RQ_ISSUE, bp_on_rq_issue,
-	  { { "dev" }, { "nr_sector" }, { "rwbs" } }, 3 },
+	  { { "dev" }, { "nr_sector" }, { "rwbs" }, { "sector" } }, 3 },
+	{ "block", "block_rq_complete", EV_RQ_COMPLETE, bp_on_rq_complete,
+	  { { "dev" }, { "nr_sector" }, { "rwbs" }, { "sector" } }, 4 },
 	{ "block", "block_bio_queue", EV_BIO_QUEUE, bp_on_bio_queue,
 	  { { "rwbs" }, { "nr_sector" } }, 1 },
 	{ "filemap", "mm_filemap_add_to_page_cache", EV_ADD, bp_on_add,
@@ -221,6 +223,7 @@ static void finish_pass(struct state *s)
 	size_t i;
 
 	bp_idle_flush(s, end);
+	bp_requests_finish(s, end);
 	for (i = 0; i < s->ntasks; i++) {
 		struct task *t = &s->tasks[i];
 
@@ -281,9 +284,13 @@ static void state_release(struct state *s)
 		bp_pages_release(s->pages);
 		free(s->pages);
 	}
-	for (i = 0; i < s->ndisks; i++)
+	for (i = 0; i < s->ndisks; i++) {
 		free(s->disks[i].name);
+		free(s->disks[i].timeline);
+	}
 	free(s->disks);
+	free(s->flight);
+	bp_map_release(&s->rqs);
 	bp_map_release(&s->devclass);
 	for (i = 0; i < s->nexecs; i++)
 		free(s->execs[i].path);

@@ -29,6 +29,7 @@
 #define CLONE_THREAD 0x00010000ull
 #define DEFAULT_BUCKET_NS 100000000ull
 #define MAX_BUCKETS (1u << 20)   /* 29 hours of 100 ms buckets, 40 MiB */
+#define MAX_DISK_TIMELINES 256   /* disks with a timeline of their own (corrupt devs: no more) */
 
 enum kind {
 	EV_NONE,
@@ -37,6 +38,7 @@ enum kind {
 	EV_EXEC,
 	EV_EXIT,
 	EV_RQ_ISSUE,
+	EV_RQ_COMPLETE,
 	EV_BIO_QUEUE,
 	EV_ADD,
 	EV_DELETE,
@@ -59,7 +61,7 @@ enum {
 enum { F_PARENT_PID = 0, F_CHILD_PID, F_CHILD_COMM };
 enum { F_FILENAME = 0, F_EXEC_PID, F_OLD_PID };
 enum { F_EXIT_PID = 0, F_GROUP_DEAD, F_EXIT_COMM };
-enum { F_RQ_DEV = 0, F_NR_SECTOR, F_RWBS };
+enum { F_RQ_DEV = 0, F_NR_SECTOR, F_RWBS, F_SECTOR };
 enum { F_BIO_RWBS = 0, F_BIO_NR_SECTOR };
 enum { F_INO = 0, F_INDEX, F_DEV, F_ORDER, F_LAST = F_ORDER };
 enum { F_SYS_ID = 0, F_SYS_ARGS };
@@ -165,6 +167,13 @@ struct ecount {
 
 enum devclass { DC_BLOCK = 1, DC_METADATA, DC_NONBLOCK };
 
+/* Block requests of one disk in flight now (index as state.disks). */
+struct disk_flight {
+	uint32_t n;            /* requests issued, not completed */
+	uint64_t since;        /* when n last changed */
+	size_t ctimeline;      /* entries allocated in bp_disk_stat.timeline */
+};
+
 /* The last files looked up, by a hash of (dev, ino): most events hit. */
 #define FILE_CACHE 1024
 struct file_cache {
@@ -212,6 +221,10 @@ struct state {
 
 	struct bp_disk_stat *disks;
 	size_t ndisks, cdisks;
+	struct disk_flight *flight; /* by disk, cdisks entries */
+	size_t ndisk_timelines;
+	/* requests in flight: (dev, sector) -> disk << 32 | sectors left */
+	struct bp_map rqs;
 	struct bp_map devclass;     /* dev -> class | (disk + 1) << 8 */
 
 	char **cgroups;             /* cgroup paths seen, interned */
@@ -280,6 +293,8 @@ void bp_rd_str(const struct state *s, const struct bp_event *ev, struct fld f, c
 	       size_t len);
 
 /* waits.c: window, timeline, CPU idle while waiting, waits and spans */
+int bp_bucket_index(const struct state *s, uint64_t ts, size_t *i);
+uint64_t bp_bucket_end(const struct state *s, uint64_t ts);
 struct bp_bucket *bp_bucket_at(struct state *s, uint64_t ts);
 void bp_idle_flush(struct state *s, uint64_t ts);
 void bp_idle_update(struct state *s);
@@ -301,12 +316,12 @@ void bp_on_sys_exit(struct state *s, const struct bp_event *ev, const struct han
 void bp_on_wake(struct state *s, const struct bp_event *ev, const struct handler *h);
 void bp_on_cgroup(struct state *s, const struct bp_event *ev, const struct handler *h);
 
-/* pages.c: devices, files, disks, page states; insert, delete, fault, access, readahead, block */
+/* pages.c: devices, files, disks, page states; insert, delete, fault, access, readahead, bios */
 int bp_disk_add(struct state *s, uint32_t dev, const char *name, int rotational, uint64_t size);
+int bp_disk_exact(const struct state *s, uint32_t dev);
 int bp_disk_of_dev(struct state *s, uint32_t dev);
 struct eacc *bp_access_of(struct state *s, uint32_t task, uint32_t file, uint64_t ts);
 void bp_settle_inserts(struct state *s, struct task *t);
-void bp_on_rq_issue(struct state *s, const struct bp_event *ev, const struct handler *h);
 void bp_on_bio_queue(struct state *s, const struct bp_event *ev, const struct handler *h);
 void bp_on_add(struct state *s, const struct bp_event *ev, const struct handler *h);
 void bp_on_delete(struct state *s, const struct bp_event *ev, const struct handler *h);
@@ -314,6 +329,11 @@ void bp_on_fault(struct state *s, const struct bp_event *ev, const struct handle
 void bp_on_access(struct state *s, const struct bp_event *ev, const struct handler *h);
 void bp_on_map_pages(struct state *s, const struct bp_event *ev, const struct handler *h);
 void bp_on_ra(struct state *s, const struct bp_event *ev, const struct handler *h);
+
+/* requests.c: block requests: per-disk read bytes and requests in flight */
+void bp_on_rq_issue(struct state *s, const struct bp_event *ev, const struct handler *h);
+void bp_on_rq_complete(struct state *s, const struct bp_event *ev, const struct handler *h);
+void bp_requests_finish(struct state *s, uint64_t end);
 
 /* assemble.c: the model from the state, after the pass */
 struct bp_model *bp_build_assemble(struct state *s, struct bp_reader *r);

@@ -110,8 +110,10 @@ void bp_model_free(struct bp_model *m)
 	}
 	free(m->files);
 	free(m->accesses);
-	for (i = 0; i < m->ndisks; i++)
+	for (i = 0; i < m->ndisks; i++) {
 		free(m->disks[i].name);
+		free(m->disks[i].timeline);
+	}
 	free(m->disks);
 	for (i = 0; i < m->nservices; i++)
 		free(m->services[i].path);

@@ -153,6 +153,8 @@ enum bp_model_missing {
 	BP_MISSING_ACCESS = 1 << 5,
 	BP_MISSING_DELETE = 1 << 6,   /* no delete_from_page_cache: re-read unavailable */
 	BP_MISSING_BLOCK = 1 << 7,    /* no block_rq_issue: no block-layer totals, no attributed share */
+	BP_MISSING_RQ_COMPLETE = 1 << 8, /* no block_rq_complete: no requests in flight */
+	BP_MISSING_LAST = BP_MISSING_RQ_COMPLETE,
 };
 
 /**
@@ -374,6 +376,19 @@ struct bp_process {
 };
 
 /**
+ * struct bp_disk_bucket - one disk in one timeline bucket (see bp_disk_stat.timeline)
+ * @rq_read_bytes: block_rq_issue read bytes issued in the bucket
+ * @inflight_ns: requests in flight integrated over the bucket (requests x
+ *               ns): / bucket width = the mean number in flight
+ * @inflight_max: most requests in flight at once in the bucket
+ */
+struct bp_disk_bucket {
+	uint64_t rq_read_bytes;
+	uint64_t inflight_ns;
+	uint32_t inflight_max;
+};
+
+/**
  * struct bp_disk_stat - one disk of the recording machine
  * @dev: whole-disk device, kernel encoding
  * @name: "vda", "sda" ...; owned by the model
@@ -386,6 +401,23 @@ struct bp_process {
  * @rq_read_bytes: block_rq_issue read requests (rwbs has 'R'), nr_sector * 512
  * @rq_reads: number of those requests
  * @rq_write_bytes: block_rq_issue writes, for context
+ * @rq_unfinished: requests in flight at the window's end that no
+ *                 block_rq_complete ended before the recording did (a lost
+ *                 completion, or still in flight at the stop): counted in
+ *                 flight until the window's end
+ * @timeline: per timeline bucket (bp_model.timeline_start_ns, bucket_ns),
+ *            this disk's read bytes and requests in flight; NULL when the
+ *            disk had no request in the window (and past the first 256
+ *            disks that had one: only a corrupt recording has that many)
+ * @ntimeline: entries in @timeline; later buckets had nothing (the count
+ *             may differ from bp_model.nbuckets)
+ *
+ * A request is in flight from its block_rq_issue to the block_rq_complete
+ * of the same (dev, sector): a partial completion moves it to the sector
+ * after the part done, an issue of a request already in flight (requeued)
+ * counts once, requests without sectors (flushes) are left out: their
+ * sector says nothing. Requests issued before the window count from its
+ * start. Reads and writes both count: the queue depth the disk sees.
  */
 struct bp_disk_stat {
 	uint32_t dev;
@@ -399,6 +431,9 @@ struct bp_disk_stat {
 	uint64_t rq_read_bytes;
 	uint64_t rq_reads;
 	uint64_t rq_write_bytes;
+	uint64_t rq_unfinished;
+	struct bp_disk_bucket *timeline;
+	size_t ntimeline;
 };
 
 /**

@@ -2,7 +2,7 @@
 /*
  * Pages: devices, files and disks; page-cache insertions (read from
  * storage or created by writes), deletions, faults, accesses, readahead
- * and block-layer requests.
+ * and bios (block requests: requests.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +18,13 @@ int bp_disk_add(struct state *s, uint32_t dev, const char *name, int rotational,
 {
 	struct bp_disk_stat *d;
 
-	BP_GROW(s->disks, s->ndisks, s->cdisks);
+	if (s->ndisks == s->cdisks) {
+		size_t old = s->cdisks;
+
+		BP_GROW(s->disks, s->ndisks, s->cdisks);
+		s->flight = xrealloc(s->flight, s->cdisks * sizeof(*s->flight));
+		memset(s->flight + old, 0, (s->cdisks - old) * sizeof(*s->flight));
+	}
 	d = &s->disks[s->ndisks];
 	memset(d, 0, sizeof(*d));
 	d->dev = dev;
@@ -28,7 +34,7 @@ int bp_disk_add(struct state *s, uint32_t dev, const char *name, int rotational,
 	return (int)s->ndisks++;
 }
 
-static int disk_exact(struct state *s, uint32_t dev)
+int bp_disk_exact(const struct state *s, uint32_t dev)
 {
 	size_t i;
 
@@ -46,7 +52,7 @@ static int disk_exact(struct state *s, uint32_t dev)
  */
 int bp_disk_of_dev(struct state *s, uint32_t dev)
 {
-	int d = disk_exact(s, dev), best = -1;
+	int d = bp_disk_exact(s, dev), best = -1;
 	size_t i, bestlen = 0;
 
 	if (d >= 0)
@@ -340,39 +346,6 @@ static void pages_delete(struct state *s, uint32_t file, uint64_t first, uint64_
 		if ((p | 63) == UINT64_MAX)
 			break;   /* the last chunk of the index space */
 		p = (p | 63) + 1;
-	}
-}
-
-void bp_on_rq_issue(struct state *s, const struct bp_event *ev, const struct handler *h)
-{
-	uint32_t dev = (uint32_t)rd(s, ev, h->f[F_RQ_DEV]);
-	uint64_t bytes = rd(s, ev, h->f[F_NR_SECTOR]) * 512;
-	char rwbs[16];
-	struct task *t = bp_task_cur(s, ev);
-	struct bp_disk_stat *d;
-	int di;
-
-	bp_rd_str(s, ev, h->f[F_RWBS], rwbs, sizeof(rwbs));
-	if (t) {
-		t->activity = 1;
-		if (strchr(rwbs, 'R'))
-			t->read_io = 1;
-	}
-	if (!in_window(s, ev->ts))
-		return;
-	di = disk_exact(s, dev);
-	if (di < 0)
-		di = bp_disk_add(s, dev, NULL, -1, 0);
-	d = &s->disks[di];
-	if (strchr(rwbs, 'R')) {
-		struct bp_bucket *b = bp_bucket_at(s, ev->ts);
-
-		d->rq_read_bytes += bytes;
-		d->rq_reads++;
-		if (b)
-			b->rq_read_bytes += bytes;
-	} else if (strchr(rwbs, 'W')) {
-		d->rq_write_bytes += bytes;
 	}
 }
 

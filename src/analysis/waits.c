@@ -19,18 +19,34 @@
 #include "util/error.h"
 #include "util/xalloc.h"
 
+/*
+ * The timeline bucket of ts (index into state.tl and every disk's
+ * timeline): -1 before the first bucket, or at or past MAX_BUCKETS (a
+ * corrupt timestamp: no timeline beyond).
+ */
+int bp_bucket_index(const struct state *s, uint64_t ts, size_t *i)
+{
+	if (!s->t0_set || ts < s->t0 || (ts - s->t0) / s->bucket >= MAX_BUCKETS)
+		return -1;
+	*i = (size_t)((ts - s->t0) / s->bucket);
+	return 0;
+}
+
+/* The end of ts's bucket (ts >= t0): the start of the next one. */
+uint64_t bp_bucket_end(const struct state *s, uint64_t ts)
+{
+	return s->t0 + ((ts - s->t0) / s->bucket + 1) * s->bucket;
+}
+
 struct bp_bucket *bp_bucket_at(struct state *s, uint64_t ts)
 {
 	size_t i;
 
-	if (!s->t0_set || ts < s->t0)
+	if (bp_bucket_index(s, ts, &i))
 		return NULL;
-	i = (size_t)((ts - s->t0) / s->bucket);
 	if (i >= s->ntl) {
 		size_t old = s->ntl;
 
-		if (i >= MAX_BUCKETS)   /* a corrupt timestamp: no timeline beyond */
-			return NULL;
 		BP_GROW(s->tl, i, s->ctl);
 		memset(&s->tl[old], 0, (i + 1 - old) * sizeof(*s->tl));
 		s->ntl = i + 1;
@@ -54,7 +70,7 @@ static uint64_t add_interval(struct state *s, uint64_t a, uint64_t b, enum tl_fi
 	len = b - a;
 	for (t = a; t < b;) {
 		struct bp_bucket *bk = bp_bucket_at(s, t);
-		uint64_t end = s->t0 + ((t - s->t0) / s->bucket + 1) * s->bucket;
+		uint64_t end = bp_bucket_end(s, t);
 
 		if (end > b)
 			end = b;

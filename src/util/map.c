@@ -80,6 +80,31 @@ uint64_t *bp_map_put(struct bp_map *m, uint64_t k1, uint64_t k2, int *inserted)
 	return &s->value;
 }
 
+/*
+ * Linear probing without tombstones: after emptying a slot, each entry of
+ * the probe run that follows moves back into the hole unless its home slot
+ * lies cyclically in (hole, entry], where a lookup would no longer reach it.
+ */
+void bp_map_del(struct bp_map *m, uint64_t k1, uint64_t k2)
+{
+	struct bp_map_slot *s = find(m, k1, k2);
+	size_t hole, j, home, mask;
+
+	if (!s || !s->used)
+		return;
+	mask = m->cap - 1;
+	hole = (size_t)(s - m->slots);
+	for (j = (hole + 1) & mask; m->slots[j].used; j = (j + 1) & mask) {
+		home = slot_of(m, m->slots[j].k1, m->slots[j].k2);
+		if (((j - home) & mask) >= ((j - hole) & mask)) {
+			m->slots[hole] = m->slots[j];
+			hole = j;
+		}
+	}
+	m->slots[hole].used = 0;
+	m->count--;
+}
+
 int bp_map_next(const struct bp_map *m, size_t *pos, const struct bp_map_slot **slot)
 {
 	while (*pos < m->cap) {

@@ -31,6 +31,11 @@ uint64_t *bp_map_get(const struct bp_map *m, uint64_t k1, uint64_t k2);
  * (*inserted tells which; may be NULL). Valid until the next insertion.
  */
 uint64_t *bp_map_put(struct bp_map *m, uint64_t k1, uint64_t k2, int *inserted);
+/*
+ * Remove (k1, k2); absent is a no-op. Moves other entries: pointers from
+ * bp_map_get/put and iteration positions are invalid afterwards.
+ */
+void bp_map_del(struct bp_map *m, uint64_t k1, uint64_t k2);
 
 /* Iterate: for (i = 0; bp_map_next(m, &i, &slot); ) ... */
 int bp_map_next(const struct bp_map *m, size_t *pos, const struct bp_map_slot **slot);

@@ -201,23 +201,77 @@ static void counter(struct bp_chrome *x, const char *name, const char *key, uint
 	fprintf(x->out, ",\"args\":{\"%s\":%.3f}}", key, v);
 }
 
+/*
+ * Bucket k of the timeline: its start, and its width inside the window
+ * (the last one may end early). 0 when it starts at or after the window's end.
+ */
+static uint64_t bucket_width(const struct bp_model *m, size_t k, uint64_t *start)
+{
+	*start = m->timeline_start_ns + k * m->window.bucket_ns;
+	if (*start >= m->window.until_ns)
+		return 0;
+	return m->window.until_ns - *start < m->window.bucket_ns ? m->window.until_ns - *start :
+								     m->window.bucket_ns;
+}
+
+/* Bytes in a bucket of width ns as MB/s (= bytes per µs). */
+static double mb_per_s(uint64_t bytes, uint64_t width)
+{
+	return width ? (double)bytes * 1e3 / (double)width : 0;
+}
+
+/*
+ * Per disk read from in the window: "disk read NAME" (MB/s) and, when the
+ * recording has completions, "in flight NAME" (the most requests in
+ * flight in each bucket). Each track ends with a 0 after its last bucket
+ * and at the window's end.
+ */
+static void disk_counters(struct bp_chrome *x, const struct bp_model *m)
+{
+	int flight, nkinds = m->missing & BP_MISSING_RQ_COMPLETE ? 1 : 2;
+	size_t i, k;
+
+	for (i = 0; i < m->ndisks; i++) {
+		const struct bp_disk_stat *d = &m->disks[i];
+
+		if (!d->rq_read_bytes || !d->timeline)
+			continue;
+		for (flight = 0; flight < nkinds; flight++) {
+			char *name = xasprintf("%s %s", flight ? "in flight" : "disk read", d->name);
+			const char *key = flight ? "requests" : "MB/s";
+			double last = -1, v;
+			uint64_t ns, width;
+
+			for (k = 0; k <= d->ntimeline && (width = bucket_width(m, k, &ns)); k++) {
+				const struct bp_disk_bucket *b = k < d->ntimeline ? &d->timeline[k] : NULL;
+
+				v = !b ? 0 : flight ? b->inflight_max : mb_per_s(b->rq_read_bytes, width);
+				counter(x, name, key, ns, v, &last, 0);
+			}
+			counter(x, name, key, m->window.until_ns, 0, &last, 1);
+			free(name);
+		}
+	}
+}
+
 static void counters(struct bp_chrome *x, const struct bp_model *m)
 {
 	double last_mb = -1, last_wait = -1;
+	uint64_t ns, width;
 	size_t k;
 
-	for (k = 0; k < m->nbuckets && m->window.bucket_ns; k++) {
-		const struct bp_bucket *b = &m->timeline[k];
-		uint64_t ns = m->timeline_start_ns + k * m->window.bucket_ns;
-		double mb = (double)b->rq_read_bytes * 1e3 / (double)m->window.bucket_ns;
+	if (!m->nbuckets || !m->window.bucket_ns)
+		return;
+	for (k = 0; k <= m->nbuckets && (width = bucket_width(m, k, &ns)); k++) {
+		const struct bp_bucket *b = k < m->nbuckets ? &m->timeline[k] : NULL;
 
-		counter(x, "disk read", "MB/s", ns, mb, &last_mb, 0);
-		counter(x, "tasks in I/O wait", "tasks", ns, b->waiting_max, &last_wait, 0);
+		counter(x, "disk read", "MB/s", ns, b ? mb_per_s(b->rq_read_bytes, width) : 0,
+			&last_mb, 0);
+		counter(x, "tasks in I/O wait", "tasks", ns, b ? b->waiting_max : 0, &last_wait, 0);
 	}
-	if (m->nbuckets) {
-		counter(x, "disk read", "MB/s", m->window.until_ns, 0, &last_mb, 1);
-		counter(x, "tasks in I/O wait", "tasks", m->window.until_ns, 0, &last_wait, 1);
-	}
+	counter(x, "disk read", "MB/s", m->window.until_ns, 0, &last_mb, 1);
+	counter(x, "tasks in I/O wait", "tasks", m->window.until_ns, 0, &last_wait, 1);
+	disk_counters(x, m);
 }
 
 /* Each file's first read: on the thread of its first reader. */

@@ -20,7 +20,9 @@
  * Timestamps are microseconds (with ns decimals) from the timeline's 0.
  * Events: "M" process_name / thread_name; "X" running / I/O wait (args
  * cause, file, bytes) / other uninterruptible sleep, per thread; "C"
- * counters "disk read" (MB/s) and "tasks in I/O wait", on pid 0; "i"
+ * counters "disk read" (MB/s, all disks) and "tasks in I/O wait", and per
+ * disk read from, "disk read NAME" (MB/s) and "in flight NAME" (most
+ * requests in flight in the bucket), on pid 0; "i"
  * instants: each file's first read (thread scope, on its first reader)
  * and each phase (global scope).
  */

@@ -141,7 +141,7 @@ static void header(struct bp_doc *d, const struct bp_model *m, const struct bp_r
 	else
 		/* The events are recorded: none fell in this window, or nothing was read. */
 		line(s, "attributed: - (nothing read from storage in the window)");
-	for (bit = 1; bit && bit <= BP_MISSING_BLOCK; bit <<= 1) {
+	for (bit = 1; bit && bit <= BP_MISSING_LAST; bit <<= 1) {
 		if (m->missing & bit)
 			line(s, "%s: %s", (m->missing_on_kernel & bit) ?
 			     "not available on this kernel" : "not in the recording",
@@ -704,6 +704,7 @@ static const struct missing_name missing_names[] = {
 	{ BP_MISSING_ACCESS, "access", "filemap access events (used/never-used not available)" },
 	{ BP_MISSING_DELETE, "delete", "mm_filemap_delete_from_page_cache (no re-read pages)" },
 	{ BP_MISSING_BLOCK, "block", "block_rq_issue (no block-layer totals)" },
+	{ BP_MISSING_RQ_COMPLETE, "complete", "block_rq_complete (no requests in flight)" },
 };
 
 static const struct missing_name *missing_find(unsigned bit)

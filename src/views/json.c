@@ -14,7 +14,8 @@
  *                  "fault_around_bytes": int|null (set while recording:
  *                  record --exact-mmap; null: the kernel's, not known),
  *                  "unavailable_events": [string], "not_recorded":
- *                  [string: sched|wakeup|fork|syscalls|filemap|access|delete|block],
+ *                  [string: sched|wakeup|fork|syscalls|filemap|access|delete|block|
+ *                  complete],
  *                  "not_on_kernel": [string] (the subset the kernel lacks),
  *                  "warnings": string|null },
  *   "window": { "since_ns", "until_ns", "bucket_ns" },
@@ -143,14 +144,14 @@ static void recording(struct bp_json *j, const struct bp_model *m, const struct 
 	}
 	bp_json_end(j);
 	bp_json_array_begin(j, "not_recorded");
-	for (bit = 1; bit <= BP_MISSING_BLOCK; bit <<= 1) {
+	for (bit = 1; bit <= BP_MISSING_LAST; bit <<= 1) {
 		if (m->missing & bit) {
 			bp_json_string(j, NULL, bp_missing_name(bit));
 		}
 	}
 	bp_json_end(j);
 	bp_json_array_begin(j, "not_on_kernel");
-	for (bit = 1; bit <= BP_MISSING_BLOCK; bit <<= 1) {
+	for (bit = 1; bit <= BP_MISSING_LAST; bit <<= 1) {
 		if (m->missing_on_kernel & bit) {
 			bp_json_string(j, NULL, bp_missing_name(bit));
 		}

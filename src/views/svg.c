@@ -25,6 +25,7 @@
 #define LANE_H 12
 #define BAR_H 9
 #define STRIP_H 50
+#define DISK_STRIP_H 36                /* one disk's strip */
 #define MAX_DEPTH 12                   /* indentation levels of process labels */
 #define INITCALL_ROWS 4
 #define TOP_FILE_MARKS 3
@@ -451,9 +452,9 @@ static double tick_step(double span_s)
 }
 
 struct layout {
-	int y_axis, y_cpu, y_disk, y_initcalls, y_services, y_lanes, y_legend, height;
+	int y_axis, y_cpu, y_disk, y_disks, y_initcalls, y_services, y_lanes, y_legend, height;
 	int initcall_rows;
-	size_t nservices, nlanes;
+	size_t ndisks, nservices, nlanes;
 };
 
 /* ---- the header ---- */
@@ -560,11 +561,13 @@ static void phases(FILE *out, const struct bp_chart *c, const struct layout *l)
 
 /* ---- strips ---- */
 
-static void strip_frame(FILE *out, int y, const char *label, const char *note)
+static void strip_frame(FILE *out, int y, int h, const char *label, const char *note)
 {
 	fprintf(out, "<rect class=\"strip\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", X0, y,
-		PLOT_W, STRIP_H);
-	fprintf(out, "<text x=\"8\" y=\"%d\">%s</text>", y + 14, label);
+		PLOT_W, h);
+	fprintf(out, "<text x=\"8\" y=\"%d\">", y + 14);
+	xml_text(out, label);
+	fputs("</text>", out);
 	fprintf(out, "<text class=\"small\" x=\"8\" y=\"%d\">", y + 28);
 	xml_text(out, note);
 	fputs("</text>\n", out);
@@ -591,7 +594,7 @@ static void cpu_strip(FILE *out, const struct bp_chart *c, const struct bp_model
 		idle_wait[k] = iw > 0 ? iw * STRIP_H : 0;
 	}
 	snprintf(note, sizeof(note), "%d CPUs, busy / idle on I/O", c->ncpus);
-	strip_frame(out, y, "CPU", note);
+	strip_frame(out, y, STRIP_H, "CPU", note);
 	fputs("<g class=\"cpu\">", out);
 	columns(out, "busy", busy, PLOT_W, y + STRIP_H, 1);
 	columns(out, "iw", idle_wait, PLOT_W, y, 0);
@@ -601,54 +604,168 @@ static void cpu_strip(FILE *out, const struct bp_chart *c, const struct bp_model
 /* Disk throughput is averaged over at least this long: a 40 us column would show bursts. */
 #define TPUT_MIN_NS 1000000.0
 
-static void disk_strip(FILE *out, const struct bp_chart *c, const struct bp_model *m, int y)
+/*
+ * Read throughput per column from the bytes issued per column: a moving
+ * average over TPUT_MIN_NS at least, in bytes per ns. *half is the
+ * average's half width in columns (0: none). Returns the largest.
+ */
+static double throughput(const struct bp_chart *c, const double *bytes, double *tput, int *half)
 {
-	double bytes[PLOT_W], tput[PLOT_W], most = 0, sum = 0, mb;
-	uint32_t waiting_most = 1;
-	char label[64], names[48] = "";
-	int k, half = c->col_ns < TPUT_MIN_NS ? (int)(TPUT_MIN_NS / c->col_ns / 2) : 0;
-	size_t i, len = 0;
+	double most = 0, sum = 0;
+	int k, h = c->col_ns < TPUT_MIN_NS ? (int)(TPUT_MIN_NS / c->col_ns / 2) : 0;
 
-	for (k = 0; k < PLOT_W; k++) {
-		bytes[k] = (size_t)k < m->nbuckets ? (double)m->timeline[k].rq_read_bytes : 0;
-		if ((size_t)k < m->nbuckets && m->timeline[k].waiting_max > waiting_most)
-			waiting_most = m->timeline[k].waiting_max;
-	}
-	/* A moving average over 2 * half + 1 columns: bytes per ns. */
-	for (k = 0; k < half && k < PLOT_W; k++)
+	for (k = 0; k < h && k < PLOT_W; k++)
 		sum += bytes[k];
 	for (k = 0; k < PLOT_W; k++) {
-		int lo = k - half > 0 ? k - half : 0, hi = k + half < PLOT_W ? k + half : PLOT_W - 1;
+		int lo = k - h > 0 ? k - h : 0, hi = k + h < PLOT_W ? k + h : PLOT_W - 1;
 
-		if (k + half < PLOT_W)
-			sum += bytes[k + half];
-		if (k - half - 1 >= 0)
-			sum -= bytes[k - half - 1];
+		if (k + h < PLOT_W)
+			sum += bytes[k + h];
+		if (k - h - 1 >= 0)
+			sum -= bytes[k - h - 1];
 		tput[k] = sum / ((hi - lo + 1) * c->col_ns);
 		if (tput[k] > most)
 			most = tput[k];
 	}
+	*half = h;
+	return most;
+}
+
+/* A throughput (bytes per ns) as MB/s, or kB/s below 0.1 MB/s (decimal units, as disks are sold). */
+static char *fmt_rate(char *buf, double bytes_per_ns)
+{
+	double mb = bytes_per_ns * 1e3;
+
+	snprintf(buf, BP_FMT_LEN, mb >= 0.1 || mb <= 0 ? "%.1f MB/s" : "%.1f kB/s",
+		 mb >= 0.1 || mb <= 0 ? mb : mb * 1e3);
+	return buf;
+}
+
+/* Heights of the throughput columns in a strip of height h, the largest at the top. */
+static void tput_heights(double *tput, double most, int h)
+{
+	int k;
+
 	for (k = 0; k < PLOT_W; k++)
-		tput[k] = most > 0 ? tput[k] / most * (STRIP_H - 2) : 0;
+		tput[k] = most > 0 ? tput[k] / most * (h - 2) : 0;
+}
+
+/* A step line of v[k] per column, v_most at the top of a strip of height h at y. */
+static void count_line(FILE *out, const char *cls, const uint32_t *v, uint32_t v_most, int y,
+		       int h)
+{
+	int k;
+
+	fprintf(out, "<path class=\"%s\" d=\"", cls);
+	for (k = 0; k < PLOT_W; k++) {
+		double vy = y + h - (double)v[k] / (v_most ? v_most : 1) * (h - 4);
+
+		if (!k)
+			fprintf(out, "M%d %.1f", X0, vy);
+		else if (v[k] != v[k - 1])
+			fprintf(out, "H%dV%.1f", X0 + k, vy);
+	}
+	fprintf(out, "H%d\"/>", X0 + PLOT_W);
+}
+
+static void disk_strip(FILE *out, const struct bp_chart *c, const struct bp_model *m, int y)
+{
+	double bytes[PLOT_W], tput[PLOT_W], most;
+	uint32_t waiting[PLOT_W], waiting_most = 1;
+	char label[64], names[48] = "", rate[BP_FMT_LEN];
+	int k, half;
+	size_t i, len = 0;
+
+	for (k = 0; k < PLOT_W; k++) {
+		bytes[k] = (size_t)k < m->nbuckets ? (double)m->timeline[k].rq_read_bytes : 0;
+		waiting[k] = (size_t)k < m->nbuckets ? m->timeline[k].waiting_max : 0;
+		if (waiting[k] > waiting_most)
+			waiting_most = waiting[k];
+	}
+	most = throughput(c, bytes, tput, &half);
+	tput_heights(tput, most, STRIP_H);
 	for (i = 0; i < m->ndisks && len + 1 < sizeof(names); i++)
 		len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", i ? "," : "",
 					m->disks[i].name);
-	mb = most * 1e9 / 1e6;
-	snprintf(label, sizeof(label), "max %.1f MB/s, %u waiting", mb, (unsigned)waiting_most);
-	strip_frame(out, y, "disk reads", label);
-	fputs("<g class=\"disk\">", out);
-	fprintf(out, "<title>block-layer read throughput (%s), max %.1f MB/s%s; tasks in I/O wait, "
-		"max %u</title>", len ? names : "no disks", mb, half ? " over 1 ms" : "",
-		(unsigned)waiting_most);
+	fmt_rate(rate, most);
+	snprintf(label, sizeof(label), "max %s, %u waiting", rate, (unsigned)waiting_most);
+	strip_frame(out, y, STRIP_H, "disk reads", label);
+	fputs("<g class=\"disk\"><title>block-layer read throughput (", out);
+	xml_text(out, len ? names : "no disks");
+	fprintf(out, "), max %s%s; tasks in I/O wait, max %u</title>", rate,
+		half ? " over 1 ms" : "", (unsigned)waiting_most);
 	columns(out, "tput", tput, PLOT_W, y + STRIP_H, 1);
-	fputs("<path class=\"wq\" d=\"", out);
-	for (k = 0; k < PLOT_W; k++) {
-		uint32_t w = (size_t)k < m->nbuckets ? m->timeline[k].waiting_max : 0;
-		double wy = y + STRIP_H - (double)w / waiting_most * (STRIP_H - 4);
+	count_line(out, "wq", waiting, waiting_most, y, STRIP_H);
+	fputs("</g>\n", out);
+}
 
-		fprintf(out, k ? "H%dV%.1f" : "M%d %.1f", X0 + k, wy);
+/* The disks that get a strip of their own: those read from in the window, by name. */
+static size_t disk_strips(const struct bp_model *m, const struct bp_disk_stat **v)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < m->ndisks; i++) {
+		const struct bp_disk_stat *d = &m->disks[i];
+
+		if (!d->rq_read_bytes || !d->timeline)
+			continue;
+		for (j = n++; j > 0 && strcmp(v[j - 1]->name, d->name) > 0; j--)
+			v[j] = v[j - 1];
+		v[j] = d;
 	}
-	fprintf(out, "H%d\"/>", X0 + PLOT_W);
+	return n;
+}
+
+/* One disk: its read throughput and the requests in flight on it. */
+static void disk_read_strip(FILE *out, const struct bp_chart *c, const struct bp_model *m,
+			    const struct bp_disk_stat *d, int y)
+{
+	double bytes[PLOT_W], tput[PLOT_W], most, span = (double)(c->until - c->since);
+	uint32_t flight[PLOT_W], flight_most = 0;
+	uint64_t sum = 0, flight_ns = 0;
+	int k, half, no_flight = !!(m->missing & BP_MISSING_RQ_COMPLETE);
+	char label[64], note[128], b[BP_FMT_LEN], rate[BP_FMT_LEN];
+
+	for (k = 0; k < PLOT_W; k++) {
+		const struct bp_disk_bucket *bk = (size_t)k < d->ntimeline ? &d->timeline[k] : NULL;
+
+		bytes[k] = bk ? (double)bk->rq_read_bytes : 0;
+		flight[k] = bk ? bk->inflight_max : 0;
+		sum += bk ? bk->rq_read_bytes : 0;
+		flight_ns += bk ? bk->inflight_ns : 0;
+		if (flight[k] > flight_most)
+			flight_most = flight[k];
+	}
+	most = throughput(c, bytes, tput, &half);
+	tput_heights(tput, most, DISK_STRIP_H);
+	fmt_rate(rate, most);
+	snprintf(label, sizeof(label), "disk %s", d->name);
+	if (no_flight)
+		snprintf(note, sizeof(note), "max %s", rate);
+	else if (!d->rq_unfinished)
+		snprintf(note, sizeof(note), "max %s, %u in flight", rate, flight_most);
+	else
+		snprintf(note, sizeof(note), "max %s, %u in flight (%" PRIu64 " unfinished)", rate,
+			 flight_most, d->rq_unfinished);
+	strip_frame(out, y, DISK_STRIP_H, label, note);
+	fputs("<g class=\"disk1\"><title>", out);
+	xml_text(out, d->name);
+	fprintf(out, ": read %" PRIu64 " bytes at the block layer (%s), max %s%s", sum,
+		bp_fmt_bytes(b, sum), rate, half ? " over 1 ms" : "");
+	if (no_flight)
+		fputs("\nrequests in flight: not recorded (no block_rq_complete)", out);
+	else
+		fprintf(out, "\nrequests in flight, reads and writes from issue to completion: at "
+			"most %u, %.2f on average", flight_most,
+			span > 0 ? (double)flight_ns / span : 0);
+	if (!no_flight && d->rq_unfinished)
+		fprintf(out, "\n%" PRIu64 " request%s never completed in the recording (completion "
+			"lost or after the stop): counted in flight until the end", d->rq_unfinished,
+			d->rq_unfinished == 1 ? "" : "s");
+	fputs("</title>", out);
+	columns(out, "tput", tput, PLOT_W, y + DISK_STRIP_H, 1);
+	if (!no_flight)
+		count_line(out, "rqf", flight, flight_most, y, DISK_STRIP_H);
 	fputs("</g>\n", out);
 }
 
@@ -1057,6 +1174,9 @@ static void legend(FILE *out, int y)
 	fprintf(out, "<path class=\"wq\" d=\"M%d %dh14\"/><text x=\"%d\" y=\"%d\">tasks in I/O "
 		"wait</text>", x, y + 5, x + 18, y + BAR_H);
 	x += 130;
+	fprintf(out, "<path class=\"rqf\" d=\"M%d %dh14\"/><text x=\"%d\" y=\"%d\">requests in "
+		"flight on a disk</text>", x, y + 5, x + 18, y + BAR_H);
+	x += 170;
 	fprintf(out, "<path class=\"fm\" d=\"M%d %dv%d\"/><text x=\"%d\" y=\"%d\">first read of a "
 		"top file</text>", x + 6, y - 1, BAR_H + 2, x + 12, y + BAR_H);
 	x += 150;
@@ -1072,6 +1192,7 @@ static const char style[] =
 	"text{fill:#222;white-space:pre}.h{font-size:15px;font-weight:bold}.small{font-size:9px;fill:#555}"
 	".run,.busy{fill:#2c7bb6}.rq{fill:#abd9e9}.io,.iw{fill:#d7191c}.dw{fill:#fdae61}"
 	".sl{fill:#dcdcdc}.tput{fill:#1a9641}.wq{fill:none;stroke:#7b3294;stroke-width:1}"
+	".rqf{fill:none;stroke:#e66101;stroke-width:1}"
 	".ic{fill:#8c6bb1}.svc{fill:#66a61e}.fm{stroke:#000;stroke-width:1}"
 	".ph{stroke:#444;stroke-width:1;stroke-dasharray:4 3}.phl{font-size:10px;fill:#444}"
 	".grid{stroke:#e6e6e6;stroke-width:1}.axis{stroke:#222}.strip{fill:#f6f6f6}"
@@ -1080,6 +1201,7 @@ static const char style[] =
 int bp_chart_write(struct bp_chart *c, FILE *out)
 {
 	const struct bp_model *m = c->m;
+	const struct bp_disk_stat **disks = xcalloc(m->ndisks + 1, sizeof(*disks));
 	struct lane_order lo;
 	struct layout l = { 0 };
 	int *row_of = xcalloc(c->o.marks ? c->o.marks->ncalls + 1 : 1, sizeof(int));
@@ -1088,12 +1210,14 @@ int bp_chart_write(struct bp_chart *c, FILE *out)
 
 	lane_order(c, &lo);
 	l.initcall_rows = initcall_rows(c, row_of);
+	l.ndisks = disk_strips(m, disks);
 	l.nservices = m->nservices;
 	l.nlanes = lo.n + (c->nothers ? 1 : 0);
 	l.y_axis = 116;
 	l.y_cpu = l.y_axis + 10;
 	l.y_disk = l.y_cpu + STRIP_H + 10;
-	l.y_initcalls = l.y_disk + STRIP_H + 14;
+	l.y_disks = l.y_disk + STRIP_H + 10;
+	l.y_initcalls = l.y_disks + (int)l.ndisks * (DISK_STRIP_H + 10) + 4;
 	l.y_services = l.y_initcalls + (l.initcall_rows ? l.initcall_rows * LANE_H + 16 : 0) + 14;
 	l.y_lanes = l.y_services + (int)l.nservices * LANE_H + (l.nservices ? 18 : 0);
 	l.y_legend = l.y_lanes + (int)l.nlanes * LANE_H + 20;
@@ -1110,6 +1234,8 @@ int bp_chart_write(struct bp_chart *c, FILE *out)
 	axis(out, c, &l);
 	cpu_strip(out, c, m, l.y_cpu);
 	disk_strip(out, c, m, l.y_disk);
+	for (i = 0; i < l.ndisks; i++)
+		disk_read_strip(out, c, m, disks[i], l.y_disks + (int)i * (DISK_STRIP_H + 10));
 	initcalls(out, c, &l, row_of);
 	services(out, c, m, &l);
 	fprintf(out, "<text x=\"8\" y=\"%d\" font-weight=\"bold\">processes</text>\n",
@@ -1124,6 +1250,7 @@ int bp_chart_write(struct bp_chart *c, FILE *out)
 	free(lo.idx);
 	free(lo.depth);
 	free(row_of);
+	free(disks);
 	if (fflush(out) || ferror(out)) {
 		bp_set_error_errno("cannot write the chart");
 		return -1;

@@ -10,8 +10,10 @@
 
 /*
  * The bootchart: one self-contained SVG (no scripts, fonts or links) of a
- * model — header, time axis with phase markers, CPU and disk strips,
- * initcall and service lanes, one lane per process, legend.
+ * model — header, time axis with phase markers, CPU and disk strips (all
+ * disks, then each disk read from: throughput and requests in flight, from
+ * bp_disk_stat.timeline), initcall and service lanes, one lane per
+ * process, legend.
  *
  * One pass over the recording, with a window whose bounds are known
  * before it (the recording's start and stop, or a first pass):

@@ -1,7 +1,8 @@
 #!/bin/sh
 # bootprof chart: usage errors, a valid (xmllint) and deterministic SVG
 # equal to its golden file, one lane per process of the report (and the
-# "others" lane when folding), and a real browser (Debian's chromium,
+# "others" lane when folding), one strip per disk whose bytes and requests
+# in flight match the block layer's, and a real browser (Debian's chromium,
 # headless) that loads it, finds the lanes in its DOM with a size, and
 # draws a picture that is not blank.
 . "$(dirname "$0")/../test-lib.sh"
@@ -55,6 +56,61 @@ expect "lanes are in tree order: find [11112] right under its parent sh's other 
 	grep -q "^4 sh \[11077\]" "$TEST_DIR/order" && grep -q "^12 find \[11112\]" "$TEST_DIR/order"'
 expect "the header says lost events and the attributed share, as report does" '
 	grep -q "lost events: 0" "$SVG" && grep -q "attributed: 191.1% of 3.3 MiB" "$SVG"'
+
+# Per-disk strips, checked against the block layer: the bytes summed over a
+# strip's buckets (its tooltip) are the disk's rq_read_bytes in the report,
+# and the requests in flight (most at once, never completed) are those of
+# block_rq_issue/complete in the dump, matched by dev and sector here.
+disk_truth() { # REC: "NAME READ_BYTES MOST_IN_FLIGHT UNFINISHED" per disk read from
+	"$BOOTPROF" report --format json "$1" |
+		jq -r '.disks[] | select(.rq_read_bytes > 0) | "\(.dev) \(.name) \(.rq_read_bytes)"' \
+		>"$TEST_DIR/disks.json"
+	"$BOOTPROF" dump --events block:block_rq_issue,block:block_rq_complete "$1" | awk '
+	function fields(   i) {
+		for (i = 1; i <= NF; i++) if ($i ~ /^block_rq_/) break
+		dev = $(i + 1); sub(",", ":", dev)
+		for (; i <= NF; i++) if ($i == "()") break
+		sector = $(i + 1); n = $(i + 3)
+	}
+	/ block_rq_issue: / {
+		fields()
+		if (n > 0 && !((dev, sector) in left)) {
+			left[dev, sector] = n
+			if (++now[dev] > most[dev]) most[dev] = now[dev]
+		}
+	}
+	/ block_rq_complete: / {
+		fields()
+		if (!((dev, sector) in left)) next
+		l = left[dev, sector]; delete left[dev, sector]
+		if (n > 0 && n < l) left[dev, sector + n] = l - n; else now[dev]--
+	}
+	END {
+		for (k in left) { split(k, a, SUBSEP); open_[a[1]]++ }
+		for (d in most) print d, most[d], open_[d] + 0
+	}' >"$TEST_DIR/flight.dump"
+	while read -r dev name bytes; do
+		echo "$name $bytes $(awk -v d="$dev" '$1 == d { print $2, $3 }' "$TEST_DIR/flight.dump")"
+	done <"$TEST_DIR/disks.json"
+}
+disk_chart() { # SVG: the same from the per-disk strips
+	grep -A2 '<g class="disk1"><title>' "$1" | sed 's/<[^>]*>//g' | awk '
+	/: read [0-9]* bytes at the block layer/ { if (name != "") print name, bytes, most, open_
+		name = $1; sub(":$", "", name); bytes = $3; most = ""; open_ = 0 }
+	/requests in flight.*at most/ { most = $0; sub(".*at most ", "", most); sub(",.*", "", most) }
+	/never completed in the recording/ { open_ = $1 }
+	END { if (name != "") print name, bytes, most, open_ }'
+}
+for rec in basic boot; do
+	"$BOOTPROF" chart "$FIX/$rec.dat" -o "$TEST_DIR/$rec-disks.svg" 2>/dev/null
+	expect "$rec: one strip per disk read from, with its bytes and requests in flight" '
+		disk_truth "$FIX/'$rec'.dat" | sort >"$TEST_DIR/truth"
+		disk_chart "$TEST_DIR/'$rec'-disks.svg" | sort >"$TEST_DIR/chart"
+		echo "truth: name bytes most-in-flight unfinished"; cat "$TEST_DIR/truth"
+		[ -s "$TEST_DIR/truth" ] && diff "$TEST_DIR/truth" "$TEST_DIR/chart"'
+done
+expect "basic: the tooltip says the requests never completed count until the end" '
+	grep -q "^50 requests never completed in the recording (completion lost or after the stop): counted in flight until the end" "$TEST_DIR/basic-disks.svg"'
 
 # Folding: processes below --min-wait share the "others" lane.
 waited=$("$BOOTPROF" report --format json "$REC" | jq '[.processes[] | select(.wait_ns >= 1000000)] | length')

@@ -4,7 +4,8 @@
 # a JSON object with a traceEvents array; every event has the fields its
 # phase requires; timestamps are microseconds inside the window; the
 # complete (X) events of each thread never overlap and come in time order;
-# I/O waits carry cause, file and bytes; names and counters as documented.
+# I/O waits carry cause, file and bytes; names and counters as documented;
+# per-disk read counters integrate to the block layer's bytes.
 # Equal to its golden file (tests/fixtures/make-chart-fixtures.sh).
 . "$(dirname "$0")/../test-lib.sh"
 
@@ -69,6 +70,30 @@ expect "counters: disk read (MB/s) and tasks in I/O wait" '
 	jq -e "([.traceEvents[] | select(.ph == \"C\" and .name == \"disk read\" and .args[\"MB/s\"] > 0)]
 		| length > 0) and ([.traceEvents[] | select(.ph == \"C\" and .name == \"tasks in I/O wait\")]
 		| length > 0)" "$J"'
+# Per disk read from: "disk read NAME" (MB/s, i.e. bytes per µs: integrated
+# over time, the disk's block-layer read bytes of the report) and
+# "in flight NAME" (requests, at most the chart's "at most" of that disk).
+"$BOOTPROF" report --format json "$REC" | jq -r '.disks[] | select(.rq_read_bytes > 0) |
+	"\(.name) \(.rq_read_bytes)"' >"$TEST_DIR/disks"
+expect "per-disk counters integrate to the block layer's read bytes ($(wc -l <"$TEST_DIR/disks") disks)" '
+	[ -s "$TEST_DIR/disks" ] && while read -r name bytes; do
+		got=$(jq --arg n "disk read $name" "[.traceEvents[] | select(.ph == \"C\" and .name == \$n)] |
+			sort_by(.ts) | [range(1; length) as \$i | .[\$i - 1].args[\"MB/s\"] *
+			(.[\$i].ts - .[\$i - 1].ts)] | add" "$J")
+		echo "$name: $got of $bytes bytes"
+		awk -v g="$got" -v b="$bytes" "BEGIN { d = g - b; exit !((d < 0 ? -d : d) <= b / 10000) }" ||
+			exit 1
+	done <"$TEST_DIR/disks"'
+expect "in-flight counters per disk, with the chart's most in flight" '
+	"$BOOTPROF" chart "$REC" -o "$TEST_DIR/c.svg" &&
+	while read -r name bytes; do
+		most=$(grep -A1 "<g class=\"disk1\"><title>$name: read" "$TEST_DIR/c.svg" |
+			sed -n "s/.*at most \([0-9]*\),.*/\1/p")
+		got=$(jq --arg n "in flight $name" "[.traceEvents[] | select(.ph == \"C\" and .name == \$n) |
+			.args.requests] | max" "$J")
+		echo "$name: most in flight $got, chart $most"
+		[ -n "$most" ] && [ "$got" = "$most" ] || exit 1
+	done <"$TEST_DIR/disks"'
 expect "one first-read instant per file read from storage" '
 	n=$("$BOOTPROF" report --format json "$REC" | jq "[.files[] | select(.bytes_read > 0)] | length")
 	[ "$(jq "[.traceEvents[] | select(.ph == \"i\" and .name == \"first read\")] | length" "$J")" = "$n" ]'

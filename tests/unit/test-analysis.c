@@ -269,7 +269,8 @@ static void test_no_access_events(void **state)
 
 enum {
 	ID_SWITCH = 300, ID_WAKING, ID_WAKEUP, ID_ENTER, ID_EXIT, ID_ADD, ID_FAULT, ID_BIO,
-	ID_ENTER_READ, ID_EXIT_READ, ID_ENTER_FSYNC, ID_FORK, ID_DELETE, ID_MAP_PAGES, ID_GET_PAGES
+	ID_ENTER_READ, ID_EXIT_READ, ID_ENTER_FSYNC, ID_FORK, ID_DELETE, ID_MAP_PAGES, ID_GET_PAGES,
+	ID_RQ_ISSUE, ID_RQ_COMPLETE
 };
 
 static const char *const gen_formats[][2] = {
@@ -348,6 +349,20 @@ static const char *const gen_formats[][2] = {
 	  "\tfield:unsigned long index;\toffset:24;\tsize:8;\tsigned:0;\n"
 	  "\tfield:unsigned long last_index;\toffset:32;\tsize:8;\tsigned:0;\n"
 	  "\nprint fmt: \"%lu\", REC->i_ino\n" },
+	{ "block", "name: block_rq_issue\nID: 315\nformat:\n" COMMON_FIELDS
+	  "\tfield:dev_t dev;\toffset:8;\tsize:4;\tsigned:0;\n"
+	  "\tfield:sector_t sector;\toffset:16;\tsize:8;\tsigned:0;\n"
+	  "\tfield:unsigned int nr_sector;\toffset:24;\tsize:4;\tsigned:0;\n"
+	  "\tfield:unsigned int bytes;\toffset:28;\tsize:4;\tsigned:0;\n"
+	  "\tfield:char rwbs[8];\toffset:32;\tsize:8;\tsigned:0;\n"
+	  "\nprint fmt: \"%s\", REC->rwbs\n" },
+	{ "block", "name: block_rq_complete\nID: 316\nformat:\n" COMMON_FIELDS
+	  "\tfield:dev_t dev;\toffset:8;\tsize:4;\tsigned:0;\n"
+	  "\tfield:sector_t sector;\toffset:16;\tsize:8;\tsigned:0;\n"
+	  "\tfield:unsigned int nr_sector;\toffset:24;\tsize:4;\tsigned:0;\n"
+	  "\tfield:int error;\toffset:28;\tsize:4;\tsigned:1;\n"
+	  "\tfield:char rwbs[8];\toffset:32;\tsize:8;\tsigned:0;\n"
+	  "\nprint fmt: \"%s\", REC->rwbs\n" },
 };
 
 #define US 1000ull
@@ -386,6 +401,13 @@ struct gev {
 #define ENTER_READ(t, cpu, pid) { t, cpu, ID_ENTER_READ, pid, 0, 0, 0 }
 #define EXIT_READ(t, cpu, pid) { t, cpu, ID_EXIT_READ, pid, 0, 0, 0 }
 #define ENTER_FSYNC(t, cpu, pid) { t, cpu, ID_ENTER_FSYNC, pid, 0, 0, 0 }
+/* Block requests: sectors [sector, sector + n) of disk sda, or sdb (RQ_SDB), a write (RQ_WRITE). */
+#define RQ_WRITE 1
+#define RQ_SDB 2
+#define ISSUE(t, cpu, pid, sector, n, flags) { t, cpu, ID_RQ_ISSUE, pid, sector, n, flags }
+#define DONE(t, cpu, sector, n, flags) { t, cpu, ID_RQ_COMPLETE, 0, sector, n, flags }
+#define SDA ((8u << 20) | 0u)
+#define SDB ((8u << 20) | 16u)
 #define END { 0, -1, 0, 0, 0, 0, 0 }
 
 struct gen {
@@ -424,6 +446,7 @@ static void gen_add(struct gen *g, const struct gev *e)
 	int64_t i64;
 	uint32_t dev = FDEV;
 	uint64_t ino = FINO;
+	const char *rwbs;
 
 	assert_true(g->n < MAXEV);
 	memset(d, 0, 64);
@@ -480,6 +503,17 @@ static void gen_add(struct gen *g, const struct gev *e)
 		i32 = (int32_t)e->b;
 		put(d, 24, &i32, 4);
 		put(d, 28, e->a ? "W" : "R", 2);
+		break;
+	case ID_RQ_ISSUE:
+	case ID_RQ_COMPLETE:
+		dev = e->c & RQ_SDB ? SDB : SDA;
+		put(d, 8, &dev, 4);
+		i64 = e->a;
+		put(d, 16, &i64, 8);
+		i32 = (int32_t)e->b;
+		put(d, 24, &i32, 4);
+		rwbs = !e->b ? "FF" : e->c & RQ_WRITE ? "W" : "R";
+		put(d, 32, rwbs, strlen(rwbs) + 1);
 		break;
 	case ID_ENTER_READ:
 	case ID_EXIT_READ:
@@ -1049,6 +1083,108 @@ static void test_write_then_map(void **state)
 	tep_free(g.tep);
 }
 
+/* A disk's bucket k, as (inflight_ns in µs x requests, inflight_max, rq_read_bytes). */
+static void assert_disk_bucket(const struct bp_disk_stat *d, size_t k, uint64_t inflight_us,
+			       uint32_t max, uint64_t read)
+{
+	const struct bp_disk_bucket zero = { 0 }, *b = k < d->ntimeline ? &d->timeline[k] : &zero;
+
+	print_message("%s bucket %zu: %llu req.us, max %u, %llu bytes\n", d->name, k,
+		      (unsigned long long)(b->inflight_ns / US), b->inflight_max,
+		      (unsigned long long)b->rq_read_bytes);
+	assert_int_equal(b->inflight_ns, inflight_us * US);
+	assert_int_equal(b->inflight_max, max);
+	assert_int_equal(b->rq_read_bytes, read);
+}
+
+static const struct bp_disk_stat *disk_named(const struct bp_model *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->ndisks; i++) {
+		if (!strcmp(m->disks[i].name, name))
+			return &m->disks[i];
+	}
+	fail_msg("no disk %s", name);
+	return NULL;
+}
+
+/*
+ * Requests in flight per disk and 10 µs bucket, from issue to the
+ * completion of the same (dev, sector): a partial completion, a requeued
+ * request issued twice, a flush and a stray completion change nothing; a
+ * request whose completion is lost is in flight to the end; requests
+ * issued before the window count from its start.
+ */
+static void test_requests_in_flight(void **state)
+{
+	static const struct gev ev[] = {
+		ISSUE(0, 0, 100, 100, 8, 0),          /* sda: 1 */
+		ISSUE(5, 0, 100, 200, 16, 0),         /* 2 */
+		ISSUE(12, 1, 100, 300, 8, RQ_WRITE),  /* 3 */
+		DONE(15, 0, 100, 8, 0),               /* 2 */
+		DONE(22, 0, 200, 8, 0),               /* half of 200: the rest is at 208 */
+		DONE(25, 0, 208, 8, 0),               /* 1 */
+		ISSUE(26, 1, 100, 300, 8, RQ_WRITE),  /* requeued: still 1 */
+		ISSUE(27, 1, 100, 0, 0, RQ_WRITE),    /* a flush: not counted */
+		DONE(28, 0, 999, 8, 0),               /* issued before the recording */
+		ISSUE(30, 0, 100, 100, 8, RQ_SDB),    /* sdb: 1, never completed */
+		DONE(38, 1, 300, 8, RQ_WRITE),        /* sda: 0 */
+		DONE(50, 0, 4242, 8, RQ_SDB),         /* the end of the recording */
+		END
+	};
+	struct bp_window all = { 0, 0, 10 * US }, part = { 10 * US, 40 * US, 10 * US };
+	const struct bp_disk_stat *sda, *sdb;
+	struct bp_meta meta;
+	struct bp_model *m;
+	struct gen g;
+	size_t i;
+
+	(void)state;
+	bp_meta_init(&meta);
+	bp_meta_add_disk(&meta, SDA, "sda", 0, 0);
+	bp_meta_add_disk(&meta, SDB, "sdb", 1, 0);
+	gen_init(&g);
+	for (i = 0; ev[i].cpu >= 0; i++)
+		gen_add(&g, &ev[i]);
+
+	m = bp_model_build_events(g.tep, &meta, g.ev, g.n, &all, NULL);
+	assert_non_null(m);
+	assert_false(m->missing & BP_MISSING_RQ_COMPLETE);
+	sda = disk_named(m, "sda");
+	sdb = disk_named(m, "sdb");
+	/* 0-5: 1, 5-10: 2 | 10-12: 2, 12-15: 3, 15-20: 2 | 20-25: 2, 25-30: 1 | 30-38: 1 */
+	assert_disk_bucket(sda, 0, 5 * 1 + 5 * 2, 2, 24 * 512);
+	assert_disk_bucket(sda, 1, 2 * 2 + 3 * 3 + 5 * 2, 3, 0);
+	assert_disk_bucket(sda, 2, 5 * 2 + 5 * 1, 2, 0);
+	assert_disk_bucket(sda, 3, 8, 1, 0);
+	assert_disk_bucket(sda, 4, 0, 0, 0);
+	assert_int_equal(sda->rq_unfinished, 0);
+	assert_int_equal(sda->rq_read_bytes, 24 * 512);
+	assert_disk_bucket(sdb, 2, 0, 0, 0);
+	assert_disk_bucket(sdb, 3, 10, 1, 8 * 512);
+	assert_disk_bucket(sdb, 4, 10, 1, 0);
+	assert_int_equal(sdb->rq_unfinished, 1);
+	/* The machine's timeline has the same read bytes. */
+	assert_int_equal(m->timeline[0].rq_read_bytes, 24 * 512);
+	assert_int_equal(m->timeline[3].rq_read_bytes, 8 * 512);
+	bp_model_free(m);
+
+	m = bp_model_build_events(g.tep, &meta, g.ev, g.n, &part, NULL);
+	assert_non_null(m);
+	sda = disk_named(m, "sda");
+	sdb = disk_named(m, "sdb");
+	assert_disk_bucket(sda, 0, 2 * 2 + 3 * 3 + 5 * 2, 3, 0);
+	assert_disk_bucket(sda, 1, 5 * 2 + 5 * 1, 2, 0);
+	assert_disk_bucket(sda, 2, 8, 1, 0);
+	assert_int_equal(sda->rq_read_bytes, 0);
+	assert_disk_bucket(sdb, 2, 10, 1, 8 * 512);
+	assert_int_equal(sdb->rq_unfinished, 1);
+	bp_model_free(m);
+	bp_meta_release(&meta);
+	tep_free(g.tep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1067,6 +1203,7 @@ int main(void)
 		cmocka_unit_test(test_recorder_forked),
 		cmocka_unit_test(test_first_last),
 		cmocka_unit_test(test_write_then_map),
+		cmocka_unit_test(test_requests_in_flight),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
