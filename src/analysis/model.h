@@ -92,12 +92,20 @@ enum bp_span_state {
 	BP_SPAN_IO_WAIT,    /* uninterruptible sleep with I/O evidence: I/O wait */
 	BP_SPAN_OTHER_WAIT, /* uninterruptible sleep without I/O evidence */
 	BP_SPAN_SLEEP,      /* interruptible sleep */
+	/*
+	 * Not a task's: every CPU idle while some task was in an I/O wait
+	 * (tid 0). These spans sum to bp_totals.idle_wait_ns; their part
+	 * covered by some tasks' BP_SPAN_IO_WAIT spans is the CPU idle
+	 * while those tasks waited.
+	 */
+	BP_SPAN_IDLE_WAIT,
 };
 
 /**
  * struct bp_span - one interval of one task's life, as the pass decided it
  * @tid: the task (thread id); map it to its process with the model built
- *       over the same window (threads are grouped after the pass)
+ *       over the same window (threads are grouped after the pass); 0 for
+ *       BP_SPAN_IDLE_WAIT
  * @cpu: the CPU for BP_SPAN_RUN, else -1
  * @state: what the task was doing
  * @cause: for BP_SPAN_IO_WAIT, what it was waiting in; else BP_CAUSE_OTHER
