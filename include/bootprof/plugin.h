@@ -310,10 +310,11 @@ enum bootprof_table {
  * @totals: the window's totals
  * @waiting: when the processes @in marks waited on I/O (@in: one byte per
  *           process, count(m, BOOTPROF_PROCESSES) of them, non-zero: in the
- *           set), into @out; over the set, @out->idle_ns is what
- *           totals.idle_wait_ns is over every task. Return 0, or -1 when
- *           bootprof did not follow the waits (the model was not built by
- *           the pass that fed the plugins)
+ *           set), into @out: their threads' I/O waits, each from its sleep
+ *           to its wakeup as the model decided it, and the CPU idle
+ *           meanwhile. Return 0, or -1 when bootprof did not follow the
+ *           waits (the model was not built by the pass that fed the
+ *           plugins)
  *
  * Output (in the model callback; rendered in every format, never print).
  * Text goes into sections; JSON into the plugin's object (plugins.NAME):

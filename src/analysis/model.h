@@ -430,7 +430,10 @@ struct bp_disk_stat {
  * @other_wait_ns: other uninterruptible sleep of all tasks (Σ
  *                 bp_process.other_wait_ns); not I/O wait
  * @idle_wait_ns: wall time in which at least one task was in an I/O wait
- *                and every CPU ran its idle task — what readahead could win
+ *                and every CPU ran its idle task — what readahead could win.
+ *                A waiter counts until it is switched in, so a task woken
+ *                on an idle CPU adds the CPU's wake-up latency, which its
+ *                I/O wait (ended at the wakeup) leaves out
  * @never_used_bytes: Σ bp_file.never_used_bytes
  * @used_bytes: Σ bp_file.used_bytes
  * @mapped_unknown_bytes: Σ bp_file.mapped_unknown_bytes
