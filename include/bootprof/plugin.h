@@ -30,8 +30,10 @@
  * 2: typed tables and values (host->table/row/value_*, option_u64);
  *    ABI 1's text rows and json_* calls are gone, and ABI 1 plugins are
  *    refused with a message saying to rebuild them.
+ * 3: host->waiting: when a set of processes waited on I/O and how much
+ *    CPU sat idle meanwhile, as the model measured it.
  */
-#define BOOTPROF_PLUGIN_ABI 2
+#define BOOTPROF_PLUGIN_ABI 3
 
 /* The symbol an external plugin exports (its descriptor). */
 #define BOOTPROF_PLUGIN_SYMBOL "bootprof_plugin"
@@ -157,6 +159,16 @@ struct bootprof_thread {
 	char comm[16];
 	uint64_t wait_ns;
 	uint64_t run_ns;
+};
+
+/*
+ * When a set of processes waited on I/O (host->waiting): their threads'
+ * I/O waits as the model decided them (bootprof_process.wait_ns), merged
+ * in time, so a moment two of them waited counts once.
+ */
+struct bootprof_waiting {
+	uint64_t wall_ns;       /* wall time with at least one of them in an I/O wait */
+	uint64_t idle_ns;       /* part of wall_ns with every CPU idle: CPU idle while they waited */
 };
 
 struct bootprof_totals {
@@ -296,6 +308,13 @@ enum bootprof_table {
  * @process, @file, @access, @exec, @thread: fill @out with object @i;
  *          return 0, or -1 when @i is out of range
  * @totals: the window's totals
+ * @waiting: when the processes @in marks waited on I/O (@in: one byte per
+ *           process, count(m, BOOTPROF_PROCESSES) of them, non-zero: in the
+ *           set), into @out: their threads' I/O waits, each from its sleep
+ *           to its wakeup as the model decided it, and the CPU idle
+ *           meanwhile. Return 0, or -1 when bootprof did not follow the
+ *           waits (the model was not built by the pass that fed the
+ *           plugins)
  *
  * Output (in the model callback; rendered in every format, never print).
  * Text goes into sections; JSON into the plugin's object (plugins.NAME):
@@ -346,6 +365,8 @@ struct bootprof_host {
 	int (*exec)(const struct bootprof_model *m, size_t i, struct bootprof_exec *out);
 	int (*thread)(const struct bootprof_model *m, size_t i, struct bootprof_thread *out);
 	void (*totals)(const struct bootprof_model *m, struct bootprof_totals *out);
+	int (*waiting)(const struct bootprof_model *m, const unsigned char *in,
+		       struct bootprof_waiting *out);
 
 	void (*section)(struct bootprof_ctx *ctx, const char *title);
 	void (*line)(struct bootprof_ctx *ctx, const char *fmt, ...)

@@ -92,12 +92,20 @@ enum bp_span_state {
 	BP_SPAN_IO_WAIT,    /* uninterruptible sleep with I/O evidence: I/O wait */
 	BP_SPAN_OTHER_WAIT, /* uninterruptible sleep without I/O evidence */
 	BP_SPAN_SLEEP,      /* interruptible sleep */
+	/*
+	 * Not a task's: every CPU idle while some task was in an I/O wait
+	 * (tid 0). These spans sum to bp_totals.idle_wait_ns; their part
+	 * covered by some tasks' BP_SPAN_IO_WAIT spans is the CPU idle
+	 * while those tasks waited.
+	 */
+	BP_SPAN_IDLE_WAIT,
 };
 
 /**
  * struct bp_span - one interval of one task's life, as the pass decided it
  * @tid: the task (thread id); map it to its process with the model built
- *       over the same window (threads are grouped after the pass)
+ *       over the same window (threads are grouped after the pass); 0 for
+ *       BP_SPAN_IDLE_WAIT
  * @cpu: the CPU for BP_SPAN_RUN, else -1
  * @state: what the task was doing
  * @cause: for BP_SPAN_IO_WAIT, what it was waiting in; else BP_CAUSE_OTHER
@@ -457,7 +465,10 @@ struct bp_disk_stat {
  * @other_wait_ns: other uninterruptible sleep of all tasks (Σ
  *                 bp_process.other_wait_ns); not I/O wait
  * @idle_wait_ns: wall time in which at least one task was in an I/O wait
- *                and every CPU ran its idle task — what readahead could win
+ *                and every CPU ran its idle task — what readahead could win.
+ *                A waiter counts until it is switched in, so a task woken
+ *                on an idle CPU adds the CPU's wake-up latency, which its
+ *                I/O wait (ended at the wakeup) leaves out
  * @never_used_bytes: Σ bp_file.never_used_bytes
  * @used_bytes: Σ bp_file.used_bytes
  * @mapped_unknown_bytes: Σ bp_file.mapped_unknown_bytes

@@ -87,11 +87,30 @@ static uint64_t add_interval(struct state *s, uint64_t a, uint64_t b, enum tl_fi
 	return len;
 }
 
-/* CPU idle while waiting: accumulate the interval since the last change. */
+/*
+ * CPU idle while waiting: accumulate the interval since the last change,
+ * and hand it to the span hook (tid 0: the machine), so that a consumer
+ * can intersect it with the I/O-wait spans of the tasks it cares about.
+ */
 void bp_idle_flush(struct state *s, uint64_t ts)
 {
-	if (s->idle_on && ts > s->idle_since)
-		s->tot.idle_wait_ns += add_interval(s, s->idle_since, ts, TL_IDLE);
+	uint64_t len;
+
+	if (s->idle_on && ts > s->idle_since) {
+		len = add_interval(s, s->idle_since, ts, TL_IDLE);
+		s->tot.idle_wait_ns += len;
+		if (len && s->hooks && s->hooks->span) {
+			struct bp_span sp;
+
+			memset(&sp, 0, sizeof(sp));
+			sp.cpu = -1;
+			sp.state = BP_SPAN_IDLE_WAIT;
+			sp.cause = BP_CAUSE_OTHER;
+			sp.end_ns = ts > s->until ? s->until : ts;
+			sp.start_ns = sp.end_ns - len;
+			s->hooks->span(s->hooks->arg, &sp);
+		}
+	}
 	s->idle_since = ts;
 }
 

@@ -385,6 +385,18 @@ static void host_totals(const struct bootprof_model *bm, struct bootprof_totals 
 	o->page_size = m->header.page_size;
 }
 
+static int host_waiting(const struct bootprof_model *bm, const unsigned char *in,
+			struct bootprof_waiting *out)
+{
+	const struct bp_plugin_model *v = VIEW(bm);
+
+	if (!v->waits || !in) {
+		memset(out, 0, sizeof(*out));
+		return -1;
+	}
+	return bp_plugin_waits_of(v->waits, v, in, out);
+}
+
 /* ---- output ---- */
 
 _Static_assert((int)BOOTPROF_TEXT == (int)BP_TEXT && (int)BOOTPROF_PATH == (int)BP_PATH &&
@@ -713,6 +725,7 @@ const struct bootprof_host bp_plugin_host = {
 	.exec = host_exec,
 	.thread = host_thread,
 	.totals = host_totals,
+	.waiting = host_waiting,
 	.section = host_section,
 	.line = host_line,
 	.table = host_table,
@@ -895,11 +908,20 @@ static void no_events(void *arg, const struct bp_event *raw)
 	(void)raw;
 }
 
+static void keep_span(void *arg, const struct bp_span *span)
+{
+	struct bp_plugin_set *set = arg;
+
+	bp_plugin_waits_span(&set->waits, span);
+}
+
 void bp_plugins_hooks(struct bp_plugin_set *set, struct bp_build_hooks *hooks)
 {
 	hooks->event = set && set->nruns ? dispatch : no_events;
-	hooks->span = NULL;
+	hooks->span = set && set->nruns ? keep_span : NULL;
 	hooks->arg = set;
+	if (hooks->span)
+		set->waits.fed = 1;
 }
 
 void bp_plugins_finish(struct bp_plugin_set *set, const struct bp_model *m,
@@ -911,6 +933,7 @@ void bp_plugins_finish(struct bp_plugin_set *set, const struct bp_model *m,
 	if (!set || !m)
 		return;
 	bp_plugin_model_init(&view, m, f);
+	view.waits = &set->waits;
 	for (r = 0; r < set->nruns; r++) {
 		struct bp_plugin_run *run = set->runs[r];
 

@@ -59,6 +59,25 @@ struct bp_plugin_run {
 	char ksym[256];
 };
 
+/* One interval of the pass: an I/O wait of @tid, or (tid 0) every CPU idle while someone waited. */
+struct bp_wait_span {
+	int tid;
+	uint64_t start_ns;
+	uint64_t end_ns;
+};
+
+/* The pass's waits, kept for host->waiting (plugin/waiting.c). */
+struct bp_plugin_waits {
+	struct bp_wait_span *io;  /* every task's I/O waits, in the order they ended */
+	size_t nio, cio;
+	struct bp_wait_span *idle; /* in time order */
+	size_t nidle, cidle;
+	int fed;                  /* the span hook was handed out: the pass fills this */
+};
+
+void bp_plugin_waits_span(struct bp_plugin_waits *w, const struct bp_span *sp);
+void bp_plugin_waits_release(struct bp_plugin_waits *w);
+
 struct bp_plugin_set {
 	struct bp_plugin_run **runs;
 	size_t nruns, cap;
@@ -76,6 +95,7 @@ struct bp_plugin_set {
 	uint64_t since_ns;        /* the report's window; until 0: no end */
 	uint64_t until_ns;
 	struct bp_doc doc;        /* the finished runs' output, for the views */
+	struct bp_plugin_waits waits;
 };
 
 /*
@@ -100,12 +120,20 @@ struct bp_plugin_model {
 	size_t nthreads;
 	struct bp_exec_count *execs;
 	size_t nexecs;
+	const struct bp_plugin_waits *waits;
 };
 
 /* @f: the views' filter, or NULL (everything). Release with bp_plugin_model_release(). */
 void bp_plugin_model_init(struct bp_plugin_model *v, const struct bp_model *m,
 			  const struct bp_filter *f);
 void bp_plugin_model_release(struct bp_plugin_model *v);
+
+/*
+ * host->waiting over the view @v: @in has one byte per process of @v.
+ * Return 0, or -1 when @w was never fed (no pass).
+ */
+int bp_plugin_waits_of(const struct bp_plugin_waits *w, const struct bp_plugin_model *v,
+		       const unsigned char *in, struct bootprof_waiting *out);
 
 void bp_plugin_warn(struct bp_plugin_set *set, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -405,6 +405,7 @@ void bp_plugins_free(struct bp_plugin_set *set)
 	free(set->warnings);
 	free(set->any_wants);
 	ksyms_release(&set->ksyms);
+	bp_plugin_waits_release(&set->waits);
 	free(set->pid_off);
 	bp_doc_release(&set->doc);
 	free(set);

@@ -129,7 +129,9 @@ void bp_plugins_window(struct bp_plugin_set *set, uint64_t since_ns, uint64_t un
 /**
  * bp_plugins_hooks() - the hooks that feed plugins during bp_model_build()
  * @set: a started set (NULL: hooks that do nothing)
- * @hooks: filled
+ * @hooks: filled: @event gives plugins their events, @span keeps the
+ *         model's waits for host->waiting; pass both (a caller that
+ *         drops @span leaves host->waiting with no waits to answer from)
  */
 void bp_plugins_hooks(struct bp_plugin_set *set, struct bp_build_hooks *hooks);
 

@@ -110,7 +110,10 @@ static void relay_span(void *arg, const struct bp_span *span)
 {
 	const struct relay *r = arg;
 
-	r->span(r->arg, span);
+	if (r->plugins.span)
+		r->plugins.span(r->plugins.arg, span);
+	if (r->span)
+		r->span(r->arg, span);
 }
 
 struct bp_model *bp_timeline_pass(struct bp_timeline *t, uint64_t bucket_ns,
@@ -126,7 +129,7 @@ struct bp_model *bp_timeline_pass(struct bp_timeline *t, uint64_t bucket_ns,
 	if (first)
 		bp_plugins_hooks(t->plugins, &r.plugins);
 	hooks.event = first ? relay_event : NULL;
-	hooks.span = span ? relay_span : NULL;
+	hooks.span = span || r.plugins.span ? relay_span : NULL;
 	hooks.arg = &r;
 	m = bp_model_build(t->reader, &w, &hooks);
 	if (!m)

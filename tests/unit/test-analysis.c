@@ -22,6 +22,7 @@
 
 #define BASIC "tests/fixtures/basic.dat"
 #define NO_ACCESS "tests/fixtures/no-access.dat"
+#define BOOT "tests/fixtures/boot.dat"
 
 static struct bp_model *build(const char *path, const struct bp_window *w)
 {
@@ -849,6 +850,7 @@ struct span_check {
 	uint64_t io[4096], end[4096];
 	size_t n;
 	int bad;
+	uint64_t idle, idle_end;
 };
 
 static void on_span_check(void *arg, const struct bp_span *sp)
@@ -858,6 +860,14 @@ static void on_span_check(void *arg, const struct bp_span *sp)
 
 	if (sp->end_ns <= sp->start_ns)
 		sc->bad++;
+	/* The machine's: every CPU idle while some task waited, in time order. */
+	if (sp->state == BP_SPAN_IDLE_WAIT) {
+		if (sp->tid || sp->cpu != -1 || sp->start_ns < sc->idle_end)
+			sc->bad++;
+		sc->idle += sp->end_ns - sp->start_ns;
+		sc->idle_end = sp->end_ns;
+		return;
+	}
 	for (i = 0; i < sc->n && sc->tids[i] != sp->tid; i++)
 		;
 	if (i == sc->n) {
@@ -874,16 +884,16 @@ static void on_span_check(void *arg, const struct bp_span *sp)
 		sc->bad++;
 }
 
-static void test_spans_fixture(void **state)
+static void check_spans(const char *path)
 {
 	static struct span_check sc;
 	struct bp_build_hooks hooks = { NULL, on_span_check, &sc };
-	struct bp_reader *r = bp_reader_open(BASIC);
+	struct bp_reader *r = bp_reader_open(path);
 	struct bp_model *m;
 	uint64_t total = 0;
 	size_t i, j;
 
-	(void)state;
+	memset(&sc, 0, sizeof(sc));
 	assert_non_null(r);
 	m = bp_model_build(r, NULL, &hooks);
 	bp_reader_free(r);
@@ -902,7 +912,17 @@ static void test_spans_fixture(void **state)
 	}
 	assert_true(total > 0);
 	assert_int_equal(total, m->totals.wait_ns);
+	/* The idle-while-waiting spans sum to the total they are cut from. */
+	assert_int_equal(sc.idle, m->totals.idle_wait_ns);
 	bp_model_free(m);
+}
+
+static void test_spans_fixture(void **state)
+{
+	(void)state;
+	check_spans(BASIC);
+	/* A boot: CPUs idle while init's children wait on the disk. */
+	check_spans(BOOT);
 }
 
 /*

@@ -107,13 +107,17 @@ static void test_builtins(void **state)
 		assert_int_equal(p->abi, BOOTPROF_PLUGIN_ABI);
 		assert_non_null(p->name);
 		assert_non_null(p->summary);
-		assert_non_null(p->events);
 		assert_non_null(p->json_keys);
 		assert_non_null(p->model);
 		for (j = 0; j < i; j++)
 			assert_string_not_equal(p->name, bp_builtin_plugins[j]->name);
 	}
 	assert_int_equal(n, 4);
+	/* android reads the model's waits only: no event of its own to decide one from. */
+	for (i = 0; strcmp(bp_builtin_plugins[i]->name, "android"); i++)
+		;
+	assert_null(bp_builtin_plugins[i]->events);
+	assert_null(bp_builtin_plugins[i]->event);
 }
 
 static void test_untrusted(void **state)
@@ -665,11 +669,17 @@ static void test_android(void **state)
 	assert_contains(text, "== android: package scan");
 	assert_contains(text, "jar           400.0 ms  50.0%   8.0 MiB");
 	assert_true(strstr(text, "/system/app/Foo.apk") < strstr(text, "/data/app/Bar.apk"));
+	/* system_server: its process row's numbers; no pass, so no merged waits. */
+	assert_contains(json, "\"system_server\": {\"processes\": 1,\"wait_ns\": 100000000,"
+			      "\"run_ns\": 10000000,\"bytes_read\": 2097152,"
+			      "\"waiting_wall_ns\": null,\"cpu_idle_while_waiting_ns\": null}");
+	assert_contains(text, "system_server (pid 101): I/O wait 100.0 ms, CPU 10.0 ms, read 2.0 MiB");
+	assert_null(strstr(text, "waiting (wall)"));
 	free(json);
 	free(text);
 	bp_plugins_free(set);
 
-	/* A process pattern that matches nothing: no text section, zero counts. */
+	/* A process pattern that matches nothing: no zygote, zero counts; system_server still shown. */
 	opts[0] = "android.process=nothing";
 	set = load_only("android", opts, 1);
 	bp_plugins_start(set, NULL, NULL);
@@ -679,7 +689,23 @@ static void test_android(void **state)
 	free(json);
 	text = render(set, 0);
 	assert_null(strstr(text, "Zygote"));
+	assert_contains(text, "system_server (pid 101)");
+	assert_contains(text, "== android: package scan");
 	free(text);
+	bp_plugins_free(set);
+
+	/* Neither a zygote nor a system_server: not Android, though an .apk was read. */
+	snprintf(m->processes[2].comm, sizeof(m->processes[2].comm), "installer");
+	set = load_only("android", opts, 1);
+	bp_plugins_start(set, NULL, NULL);
+	bp_plugins_finish(set, m, NULL);
+	text = render(set, 0);
+	assert_null(strstr(text, "== android"));
+	free(text);
+	json = render(set, 1);
+	assert_contains(json, "\"system_server\": {\"processes\": 0,");
+	assert_contains(json, "\"count\": 3");
+	free(json);
 	bp_plugins_free(set);
 	bp_model_free(m);
 }
@@ -704,22 +730,83 @@ static void test_polling_files(void **state)
 	bp_model_free(m);
 }
 
-/* ---- android: CPU idle while the zygote tree waits, on real sched formats ---- */
+/* ---- android: the zygote tree's waits merged in time, from the model's spans ---- */
 
-static const char switch_fmt[] =
-	"name: sched_switch\n"
-	"ID: 372\n"
-	"format:\n"
-	COMMON_FIELDS
-	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
-	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
-	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
-	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
-	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"print fmt: \"prev_pid=%d next_pid=%d\", REC->prev_pid, REC->next_pid\n";
+static void add_thread(struct bp_model *m, int tid, size_t proc)
+{
+	struct bp_thread *t = &m->threads[m->nthreads++];
+
+	t->tid = tid;
+	t->process = &m->processes[proc];
+	snprintf(t->comm, sizeof(t->comm), "%s", m->processes[proc].comm);
+}
+
+/* A span of the pass, fed to the plugins' span hook: an I/O wait, or (tid 0) every CPU idle. */
+static void span(struct bp_build_hooks *h, int tid, uint64_t from_ms, uint64_t to_ms)
+{
+	struct bp_span sp = { 0 };
+
+	sp.tid = tid;
+	sp.cpu = -1;
+	sp.state = tid ? BP_SPAN_IO_WAIT : BP_SPAN_IDLE_WAIT;
+	sp.cause = BP_CAUSE_FAULT;
+	sp.start_ns = from_ms * 1000000;
+	sp.end_ns = to_ms * 1000000;
+	h->span(h->arg, &sp);
+}
+
+static void test_android_idle(void **state)
+{
+	const char *opts[] = { "android.process=zygote" };
+	struct bp_plugin_set *set = load_only("android", opts, 1);
+	struct bp_model *m = bp_model_new();
+	struct bp_build_hooks h;
+	char *json, *text;
+
+	(void)state;
+	m->processes = xcalloc(4, sizeof(*m->processes));
+	m->threads = xcalloc(5, sizeof(*m->threads));
+	add_process(m, 1, "init", "/sbin/init", -1, 0, 0);
+	add_process(m, 7, "other", NULL, 0, 9000000, 0);
+	add_process(m, 100, "zygote", NULL, 0, 26000000, 0);
+	add_process(m, 101, "system_server", NULL, 2, 4000000, 0);
+	/* By tid, as the model keeps them; 102 is a second thread of zygote. */
+	add_thread(m, 1, 0);
+	add_thread(m, 7, 1);
+	add_thread(m, 100, 2);
+	add_thread(m, 101, 3);
+	add_thread(m, 102, 2);
+	bp_plugins_start(set, NULL, NULL);
+	bp_plugins_hooks(set, &h);
+	assert_non_null(h.span);
+	/* Spans end in any order; two threads of zygote overlap 12..18. */
+	span(&h, 102, 12, 18);
+	span(&h, 0, 10, 15);
+	span(&h, 0, 20, 30);
+	span(&h, 100, 10, 30);
+	span(&h, 0, 32, 36);
+	span(&h, 101, 32, 36);
+	span(&h, 0, 41, 50);
+	span(&h, 7, 41, 50);
+	bp_plugins_finish(set, m, NULL);
+	json = render(set, 1);
+	/* Its tree waited 10..30 and 32..36; every CPU idle in 10..15, 20..30, 32..36. */
+	assert_contains(json, "\"processes\": 2,\"wait_ns\": 30000000,\"run_ns\": 0,"
+			      "\"bytes_read\": 0,\"waiting_wall_ns\": 24000000,"
+			      "\"cpu_idle_while_waiting_ns\": 19000000,");
+	/* system_server: its own wait, 32..36, all idle. */
+	assert_contains(json, "\"system_server\": {\"processes\": 1,\"wait_ns\": 4000000,"
+			      "\"run_ns\": 0,\"bytes_read\": 0,\"waiting_wall_ns\": 4000000,"
+			      "\"cpu_idle_while_waiting_ns\": 4000000}");
+	text = render(set, 0);
+	assert_contains(text, "Zygote ('zygote', 2 processes): I/O wait 30.0 ms");
+	assert_contains(text, "system_server (pid 101): I/O wait 4.0 ms");
+	assert_contains(text, "waiting (wall) 24.0 ms, all CPUs idle meanwhile 19.0 ms");
+	free(json);
+	free(text);
+	bp_plugins_free(set);
+	bp_model_free(m);
+}
 
 static const char fork_fmt[] =
 	"name: sched_process_fork\n"
@@ -732,21 +819,6 @@ static const char fork_fmt[] =
 	"\tfield:pid_t child_pid;\toffset:20;\tsize:4;\tsigned:1;\n"
 	"\n"
 	"print fmt: \"pid=%d child_pid=%d\", REC->parent_pid, REC->child_pid\n";
-
-/* sched_switch on a CPU: prev (its comm, state) -> next. */
-static struct raw sw(int prev, const char *comm, int64_t state, int next)
-{
-	struct raw r = { { 0 }, 64 };
-	uint16_t type = 372;
-
-	memcpy(r.b, &type, 2);
-	memcpy(r.b + 4, &prev, 4);
-	snprintf((char *)r.b + 8, 16, "%s", comm);
-	memcpy(r.b + 24, &prev, 4);
-	memcpy(r.b + 32, &state, 8);
-	memcpy(r.b + 56, &next, 4);
-	return r;
-}
 
 static struct raw fork_of(int parent, int child)
 {
@@ -775,52 +847,6 @@ static void feed_cpu(struct bp_build_hooks *h, struct tep_handle *tep, uint64_t 
 	ev.data = r.b;
 	ev.size = r.size;
 	h->event(h->arg, &ev);
-}
-
-static void test_android_idle(void **state)
-{
-	const char *opts[] = { "android.process=zygote" };
-	struct tep_handle *tep = tep_alloc();
-	struct bp_plugin_set *set = load_only("android", opts, 1);
-	struct bp_model *m = bp_model_new();
-	struct bp_build_hooks h;
-	char *json;
-	const int64_t D = 2, S = 1, R = 0;
-
-	(void)state;
-	tep_set_long_size(tep, 8);
-	tep_set_cpus(tep, 2);
-	assert_int_equal(tep_parse_event(tep, switch_fmt, strlen(switch_fmt), "sched"), 0);
-	assert_int_equal(tep_parse_event(tep, fork_fmt, strlen(fork_fmt), "sched"), 0);
-	bp_plugins_start(set, tep, NULL);
-	bp_plugins_hooks(set, &h);
-	feed_cpu(&h, tep, 0, 0, sw(1, "init", R, 100));
-	feed_cpu(&h, tep, 0, 1, sw(5, "kworker", S, 0));
-	feed_cpu(&h, tep, 5, 0, fork_of(100, 101));
-	/* zygote blocks; both CPUs idle: idle-while-waiting from 10 ms. */
-	feed_cpu(&h, tep, 10, 0, sw(100, "zygote", D, 0));
-	feed_cpu(&h, tep, 15, 1, sw(0, "swapper/1", R, 7));
-	feed_cpu(&h, tep, 20, 1, sw(7, "other", S, 0));
-	feed_cpu(&h, tep, 30, 0, sw(0, "swapper/0", R, 100));
-	/* Preempted (0x100) is not a wait. */
-	feed_cpu(&h, tep, 31, 0, sw(100, "zygote", D | 0x100, 101));
-	/* Its forked child waits 32..36 with both CPUs idle. */
-	feed_cpu(&h, tep, 32, 0, sw(101, "zygote", D, 0));
-	feed_cpu(&h, tep, 36, 0, sw(0, "swapper/0", R, 101));
-	/* Another process's wait is not the tree's. */
-	feed_cpu(&h, tep, 40, 0, sw(101, "zygote", S, 7));
-	feed_cpu(&h, tep, 41, 0, sw(7, "other", D, 0));
-	feed_cpu(&h, tep, 50, 0, sw(0, "swapper/0", R, 7));
-	m->totals.last_ns = 60000000;
-	bp_plugins_finish(set, m, NULL);
-	json = render(set, 1);
-	/* 10..15 and 20..30 with zygote waiting, 32..36 with its child waiting. */
-	assert_contains(json, "\"cpu_idle_while_waiting_ns\": 19000000");
-	assert_contains(json, "\"waiting_wall_ns\": 24000000");
-	free(json);
-	bp_plugins_free(set);
-	bp_model_free(m);
-	tep_free(tep);
 }
 
 /* ---- systemd: units from cgroup paths, inherited at fork ---- */
