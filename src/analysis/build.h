@@ -81,6 +81,7 @@ struct handler {
 	bp_handler_fn on;
 	uint8_t kind;
 	int16_t sys;     /* per-syscall events: the syscall's class; SYS_BY_ID: raw_syscalls */
+	uint8_t copies;  /* per-syscall events: it reads one file into another */
 	uint16_t need;   /* record bytes the fields need */
 	struct fld f[NFIELDS];
 };
@@ -119,6 +120,8 @@ struct task {
 	int16_t cpu;           /* CPU it runs on, -1 unknown */
 	uint64_t span_start;
 	int sys;               /* syscall class in progress, BP_SYS_NONE */
+	uint8_t sys_copies;    /* ... a read that writes another file (bp_syscall_copies) */
+	uint32_t sys_read_file;   /* file its readahead or reads named in this syscall, NONE */
 	uint64_t sys_arg0;
 	uint32_t ctx_file;     /* file of the current syscall/fault */
 	uint32_t last_file;    /* file it last read, across syscalls */

@@ -413,10 +413,50 @@ static void account_read(struct state *s, struct task *t, uint32_t fi, uint64_t 
 }
 
 /*
+ * Whether the pages t inserts now into file fi are read from storage,
+ * whoever queues their bios. A read bio is not always queued by the
+ * reader: blk-throttle (cgroup v1 blkio.throttle.read_bps_device, v2
+ * io.max, systemd's IOReadBandwidthMax=) holds it, and a kworker queues
+ * it later, so block_bio_queue and block_rq_issue never come in the
+ * reader's context. Inside a syscall that only reads files (read, pread,
+ * readv, preadv, readahead(2)), execve or getdents, and in a page fault on
+ * the same file, the kernel inserts a page only to read it into it (a
+ * hole of a sparse file is read as zeros: it counts too). Elsewhere a page
+ * may be created, not read: a buffered write, a new directory or inode
+ * block in open(O_CREAT), a kernel thread's work, a task without syscall
+ * events (its fault context has no end). There the pages wait for a read
+ * bio of the task's own (settle_read_bio), so a throttled read there is
+ * not counted; sendfile, splice and copy_file_range are decided when
+ * they end (bp_settle_inserts).
+ */
+static int read_context(const struct task *t, uint32_t fi)
+{
+	if (!t->sys_ctx)
+		return 0;
+	if (t->in_fault && t->fault_file == fi)
+		return 1;
+	switch (t->sys) {
+	case BP_CAUSE_READ:
+		return !t->sys_copies;
+	case BP_CAUSE_EXEC:
+	case BP_CAUSE_GETDENTS:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/*
  * Settle t's inserted pages at a syscall boundary, a fault or the end: the
  * ones no read bio of the task claimed (settle_read_bio) were created by a
  * buffered write (or are a hole: no I/O) - unless the recording has no
- * block_bio_queue at all, when every insertion is a read.
+ * block_bio_queue at all, when every insertion is a read. A syscall that
+ * copies one file into another (sendfile, splice, copy_file_range) reads
+ * the file its readahead or reads named (sys_read_file) and creates the
+ * pages of the other: those of the file it read are read, whoever queued
+ * their bios. On a kernel without those events (6.1 has neither
+ * mm_filemap_get_pages nor the readahead events; 6.12 has the first) such
+ * a copy held by a throttle reads nothing.
  */
 void bp_settle_inserts(struct state *s, struct task *t)
 {
@@ -426,7 +466,7 @@ void bp_settle_inserts(struct state *s, struct task *t)
 	for (i = 0; i < t->npend; i++) {
 		const struct pend_insert *p = &t->pend[i];
 
-		if (read) {
+		if (read || (t->sys_copies && p->file == t->sys_read_file)) {
 			account_read(s, t, p->file, p->index, p->n, p->ts);
 		} else {
 			pages_insert(s, p->file, p->index, p->n, 0, 1);
@@ -449,7 +489,7 @@ void bp_on_add(struct state *s, const struct bp_event *ev, const struct handler 
 
 	if (fi == NONE)
 		return;
-	if (!t || !(s->kinds_seen & (1u << EV_BIO_QUEUE))) {
+	if (!t || !(s->kinds_seen & (1u << EV_BIO_QUEUE)) || read_context(t, fi)) {
 		account_read(s, t, fi, index, n, ev->ts);
 		if (t) {
 			t->activity = 1;
@@ -528,8 +568,11 @@ static void access_range(struct state *s, const struct bp_event *ev, const struc
 	 */
 	if (last >= first && last - first < (1ULL << 32))
 		pages_access(s, fi, first, last - first + 1, mapped);
-	if (t)
+	if (t) {
 		t->last_file = fi;
+		if (!mapped)
+			t->sys_read_file = fi;
+	}
 	touch(s, t, fi, ev->ts);
 }
 
@@ -550,7 +593,7 @@ void bp_on_ra(struct state *s, const struct bp_event *ev, const struct handler *
 
 	if (fi == NONE || !t)
 		return;
-	t->ctx_file = t->last_file = fi;
+	t->ctx_file = t->last_file = t->sys_read_file = fi;
 	touch(s, t, fi, ev->ts);
 }
 

@@ -642,6 +642,11 @@ static const struct wait_case wait_cases[] = {
 	  { ENTER(1, 0, 100, 1), ADD(2, 0, 100, 0), BIO_READ(3, 0, 100, 8), SW(10, 0, 100, 2, 0),
 	    WAKING(60, 0, 0, 100, 0), SW(61, 0, 0, 0, 100), END },
 	  100, 50, 0, BP_CAUSE_OTHER, 1, 0, 0 },
+	{ "read() whose bio a kworker queues (blk-throttle): I/O wait in read, charged to the file",
+	  { ENTER(1, 0, 100, 0), ADD(2, 0, 100, 0), SW(10, 0, 100, 2, 60), BIO_READ(20, 0, 60, 8),
+	    SW(21, 0, 60, 1, 0), WAKING(60, 0, 0, 100, 0), SW(61, 0, 0, 0, 100),
+	    EXIT(62, 0, 100, 0), END },
+	  100, 50, 0, BP_CAUSE_READ, 1, 0, 0 },
 	{ "a wait crossing the window's bounds is clipped to them",
 	  { ENTER(2, 0, 100, 0), SW(10, 0, 100, 2, 0), WAKING(110, 0, 0, 100, 0),
 	    SW(112, 0, 0, 0, 100), SW(200, 0, 100, 1, 0), END },
@@ -777,6 +782,107 @@ static void test_page_states(void **state)
 				fail_msg("page %zu: '%c', expected '%c'", i, letter[st[i]],
 					 pc->states[i]);
 		}
+		bp_model_free(m);
+		tep_free(g.tep);
+	}
+}
+
+/*
+ * Read or created: which inserted pages are read from storage. Pid 100
+ * reads (or writes), pid 60 is a kworker without syscalls: blk-throttle
+ * holds a read bio and the kworker queues it later, never the reader.
+ * Counts are pages: of file FINO and of file MINO read by pid 100, and
+ * pages created (totals.write_insert_bytes).
+ */
+#define MINO 7
+struct bytes_case {
+	const char *what;
+	struct gev ev[16];
+	uint64_t read, other_read, written;
+};
+
+static const struct bytes_case bytes_cases[] = {
+	{ "raw_syscalls: read() inserts, a kworker queues the bio: read by the reader",
+	  { ENTER(1, 0, 100, 0), ADD(2, 0, 100, 0), ADD(3, 0, 100, 1), SW(4, 0, 100, 2, 60),
+	    BIO_READ(5, 0, 60, 16), SW(6, 0, 60, 1, 0), WAKING(50, 1, 0, 100, 0),
+	    SW(51, 0, 0, 0, 100), EXIT(52, 0, 100, 0), END },
+	  2, 0, 0 },
+	{ "per-syscall events: the same",
+	  { ENTER_READ(1, 0, 100), ADD(2, 0, 100, 0), ADD(3, 0, 100, 1), BIO_READ(5, 1, 60, 16),
+	    EXIT_READ(6, 0, 100), END },
+	  2, 0, 0 },
+	{ "read() inserting pages of two files (data, then an index block): both read",
+	  { ENTER(1, 0, 100, 0), ADD_INO(2, 0, 100, 40, MINO), ADD(3, 0, 100, 0),
+	    BIO_READ(4, 1, 60, 8), BIO_READ(5, 1, 60, 8), EXIT(6, 0, 100, 0), END },
+	  1, 1, 0 },
+	{ "execve: the binary's pages, a kworker's bio: read",
+	  { ENTER(1, 0, 100, 59), ADD(2, 0, 100, 0), BIO_READ(3, 1, 60, 8), EXIT(4, 0, 100, 59),
+	    END },
+	  1, 0, 0 },
+	{ "a fault on the file after a syscall: its pages, a kworker's bio: read",
+	  { ENTER(1, 0, 100, 9), EXIT(2, 0, 100, 9), FAULT(3, 0, 100, 0), ADDO(4, 0, 100, 0, 2),
+	    BIO_READ(5, 1, 60, 32), END },
+	  4, 0, 0 },
+	{ "after a fault, an unrecorded write() into another file creates its pages",
+	  { ENTER(1, 0, 100, 9), EXIT(2, 0, 100, 9), FAULT(3, 0, 100, 0), ADD(4, 0, 100, 0),
+	    BIO_READ(5, 1, 60, 8), ADD_INO(6, 0, 100, 0, MINO), ADD_INO(7, 0, 100, 1, MINO),
+	    ENTER(8, 0, 100, 74), END },
+	  1, 0, 2 },
+	{ "write() must read its partial page, a kworker queues that bio: created (not seen read)",
+	  { ENTER(1, 0, 100, 1), ADD(2, 0, 100, 0), BIO_READ(3, 1, 60, 8), EXIT(4, 0, 100, 1),
+	    END },
+	  0, 0, 1 },
+	{ "write() that reads its partial page itself: read (a read bio of its own)",
+	  { ENTER(1, 0, 100, 1), ADD(2, 0, 100, 0), BIO_READ(3, 0, 100, 8), EXIT(4, 0, 100, 1),
+	    END },
+	  1, 0, 0 },
+	{ "copy_file_range: the file its reads named is read, the other created",
+	  { ENTER(1, 0, 100, 326), ADD(2, 0, 100, 0), ADD(3, 0, 100, 1), GETP(4, 0, 100, 0, 1),
+	    ADD_INO(5, 0, 100, 0, MINO), ADD_INO(6, 0, 100, 1, MINO), BIO_READ(7, 1, 60, 16),
+	    EXIT(8, 0, 100, 326), END },
+	  2, 0, 2 },
+	{ "copy_file_range, no access event names a file (6.1), throttled: all created",
+	  { ENTER(1, 0, 100, 326), ADD(2, 0, 100, 0), ADD_INO(3, 0, 100, 0, MINO),
+	    BIO_READ(4, 1, 60, 8), EXIT(5, 0, 100, 326), END },
+	  0, 0, 2 },
+	{ "copy_file_range queuing its own read bio: the run before it is read",
+	  { ENTER(1, 0, 100, 326), ADD(2, 0, 100, 0), BIO_READ(3, 0, 100, 8),
+	    ADD_INO(4, 0, 100, 0, MINO), EXIT(5, 0, 100, 326), END },
+	  1, 0, 1 },
+	{ "a kernel thread's insertions (no syscalls), another task's bio: created",
+	  { ADD(1, 0, 50, 0), BIO_READ(2, 1, 60, 8), END },
+	  0, 0, 1 },
+};
+
+static uint64_t file_read(const struct bp_model *m, uint64_t ino)
+{
+	const struct bp_file *f = bp_model_find_file(m, FDEV, ino);
+
+	return f ? f->bytes_read : 0;
+}
+
+static void test_bytes_rules(void **state)
+{
+	size_t c;
+
+	(void)state;
+	for (c = 0; c < sizeof(bytes_cases) / sizeof(bytes_cases[0]); c++) {
+		const struct bytes_case *bc = &bytes_cases[c];
+		struct bp_process *p, *worker;
+		struct bp_model *m;
+		struct gen g;
+
+		print_message("case: %s\n", bc->what);
+		m = gen_build(&g, bc->ev);
+		assert_int_equal(file_read(m, FINO), bc->read * 4096);
+		assert_int_equal(file_read(m, MINO), bc->other_read * 4096);
+		assert_int_equal(m->totals.write_insert_bytes, bc->written * 4096);
+		p = bp_model_find_process(m, 100);
+		if (p)
+			assert_int_equal(p->bytes_read, (bc->read + bc->other_read) * 4096);
+		worker = bp_model_find_process(m, 60);
+		if (worker)
+			assert_int_equal(worker->bytes_read, 0);
 		bp_model_free(m);
 		tep_free(g.tep);
 	}
@@ -988,7 +1094,6 @@ static void test_first_last(void **state)
  * read); the fsync wait is sync and charged to no file, the fault's wait
  * to the file. Dropped and faulted in again, the page is re-read.
  */
-#define MINO 7
 static void test_write_then_map(void **state)
 {
 	static const struct gev ev[] = {
@@ -1061,6 +1166,7 @@ int main(void)
 		cmocka_unit_test(test_no_access_events),
 		cmocka_unit_test(test_wait_rules),
 		cmocka_unit_test(test_page_states),
+		cmocka_unit_test(test_bytes_rules),
 		cmocka_unit_test(test_other_sleepers),
 		cmocka_unit_test(test_spans_fixture),
 		cmocka_unit_test(test_meta_tasks),
