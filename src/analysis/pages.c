@@ -426,8 +426,11 @@ static void account_read(struct state *s, struct task *t, uint32_t fi, uint64_t 
  * block in open(O_CREAT), a kernel thread's work, a task without syscall
  * events (its fault context has no end). There the pages wait for a read
  * bio of the task's own (settle_read_bio), so a throttled read there is
- * not counted; sendfile, splice and copy_file_range are decided when
- * they end (bp_settle_inserts).
+ * not counted. sendfile, splice and copy_file_range read the file their
+ * readahead or reads named (sys_read_file): its pages are read, at once
+ * when named before (readahead precedes its insertions, so a read that
+ * follows finds them and uses them), else when the copy ends
+ * (bp_settle_inserts).
  */
 static int read_context(const struct task *t, uint32_t fi)
 {
@@ -437,7 +440,7 @@ static int read_context(const struct task *t, uint32_t fi)
 		return 1;
 	switch (t->sys) {
 	case BP_CAUSE_READ:
-		return !t->sys_copies;
+		return !t->sys_copies || fi == t->sys_read_file;
 	case BP_CAUSE_EXEC:
 	case BP_CAUSE_GETDENTS:
 		return 1;

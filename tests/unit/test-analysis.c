@@ -791,14 +791,14 @@ static void test_page_states(void **state)
  * Read or created: which inserted pages are read from storage. Pid 100
  * reads (or writes), pid 60 is a kworker without syscalls: blk-throttle
  * holds a read bio and the kworker queues it later, never the reader.
- * Counts are pages: of file FINO and of file MINO read by pid 100, and
- * pages created (totals.write_insert_bytes).
+ * Counts are pages: of file FINO and of file MINO read by pid 100, pages
+ * created (totals.write_insert_bytes), and pages of FINO used.
  */
 #define MINO 7
 struct bytes_case {
 	const char *what;
 	struct gev ev[16];
-	uint64_t read, other_read, written;
+	uint64_t read, other_read, written, used;
 };
 
 static const struct bytes_case bytes_cases[] = {
@@ -806,52 +806,56 @@ static const struct bytes_case bytes_cases[] = {
 	  { ENTER(1, 0, 100, 0), ADD(2, 0, 100, 0), ADD(3, 0, 100, 1), SW(4, 0, 100, 2, 60),
 	    BIO_READ(5, 0, 60, 16), SW(6, 0, 60, 1, 0), WAKING(50, 1, 0, 100, 0),
 	    SW(51, 0, 0, 0, 100), EXIT(52, 0, 100, 0), END },
-	  2, 0, 0 },
+	  2, 0, 0, 0 },
 	{ "per-syscall events: the same",
 	  { ENTER_READ(1, 0, 100), ADD(2, 0, 100, 0), ADD(3, 0, 100, 1), BIO_READ(5, 1, 60, 16),
 	    EXIT_READ(6, 0, 100), END },
-	  2, 0, 0 },
+	  2, 0, 0, 0 },
 	{ "read() inserting pages of two files (data, then an index block): both read",
 	  { ENTER(1, 0, 100, 0), ADD_INO(2, 0, 100, 40, MINO), ADD(3, 0, 100, 0),
 	    BIO_READ(4, 1, 60, 8), BIO_READ(5, 1, 60, 8), EXIT(6, 0, 100, 0), END },
-	  1, 1, 0 },
+	  1, 1, 0, 0 },
 	{ "execve: the binary's pages, a kworker's bio: read",
 	  { ENTER(1, 0, 100, 59), ADD(2, 0, 100, 0), BIO_READ(3, 1, 60, 8), EXIT(4, 0, 100, 59),
 	    END },
-	  1, 0, 0 },
+	  1, 0, 0, 0 },
 	{ "a fault on the file after a syscall: its pages, a kworker's bio: read",
 	  { ENTER(1, 0, 100, 9), EXIT(2, 0, 100, 9), FAULT(3, 0, 100, 0), ADDO(4, 0, 100, 0, 2),
 	    BIO_READ(5, 1, 60, 32), END },
-	  4, 0, 0 },
+	  4, 0, 0, 1 },
 	{ "after a fault, an unrecorded write() into another file creates its pages",
 	  { ENTER(1, 0, 100, 9), EXIT(2, 0, 100, 9), FAULT(3, 0, 100, 0), ADD(4, 0, 100, 0),
 	    BIO_READ(5, 1, 60, 8), ADD_INO(6, 0, 100, 0, MINO), ADD_INO(7, 0, 100, 1, MINO),
 	    ENTER(8, 0, 100, 74), END },
-	  1, 0, 2 },
+	  1, 0, 2, 1 },
 	{ "write() must read its partial page, a kworker queues that bio: created (not seen read)",
 	  { ENTER(1, 0, 100, 1), ADD(2, 0, 100, 0), BIO_READ(3, 1, 60, 8), EXIT(4, 0, 100, 1),
 	    END },
-	  0, 0, 1 },
+	  0, 0, 1, 0 },
 	{ "write() that reads its partial page itself: read (a read bio of its own)",
 	  { ENTER(1, 0, 100, 1), ADD(2, 0, 100, 0), BIO_READ(3, 0, 100, 8), EXIT(4, 0, 100, 1),
 	    END },
-	  1, 0, 0 },
+	  1, 0, 0, 0 },
 	{ "copy_file_range: the file its reads named is read, the other created",
 	  { ENTER(1, 0, 100, 326), ADD(2, 0, 100, 0), ADD(3, 0, 100, 1), GETP(4, 0, 100, 0, 1),
 	    ADD_INO(5, 0, 100, 0, MINO), ADD_INO(6, 0, 100, 1, MINO), BIO_READ(7, 1, 60, 16),
 	    EXIT(8, 0, 100, 326), END },
-	  2, 0, 2 },
+	  2, 0, 2, 0 },
+	{ "copy_file_range naming the file before inserting (as readahead does): read at once, used",
+	  { ENTER(1, 0, 100, 326), GETP(2, 0, 100, 0, 0), ADD(3, 0, 100, 0), ADD(4, 0, 100, 1),
+	    GETP(5, 0, 100, 0, 1), BIO_READ(6, 1, 60, 16), EXIT(7, 0, 100, 326), END },
+	  2, 0, 0, 2 },
 	{ "copy_file_range, no access event names a file (6.1), throttled: all created",
 	  { ENTER(1, 0, 100, 326), ADD(2, 0, 100, 0), ADD_INO(3, 0, 100, 0, MINO),
 	    BIO_READ(4, 1, 60, 8), EXIT(5, 0, 100, 326), END },
-	  0, 0, 2 },
+	  0, 0, 2, 0 },
 	{ "copy_file_range queuing its own read bio: the run before it is read",
 	  { ENTER(1, 0, 100, 326), ADD(2, 0, 100, 0), BIO_READ(3, 0, 100, 8),
 	    ADD_INO(4, 0, 100, 0, MINO), EXIT(5, 0, 100, 326), END },
-	  1, 0, 1 },
+	  1, 0, 1, 0 },
 	{ "a kernel thread's insertions (no syscalls), another task's bio: created",
 	  { ADD(1, 0, 50, 0), BIO_READ(2, 1, 60, 8), END },
-	  0, 0, 1 },
+	  0, 0, 1, 0 },
 };
 
 static uint64_t file_read(const struct bp_model *m, uint64_t ino)
@@ -877,6 +881,9 @@ static void test_bytes_rules(void **state)
 		assert_int_equal(file_read(m, FINO), bc->read * 4096);
 		assert_int_equal(file_read(m, MINO), bc->other_read * 4096);
 		assert_int_equal(m->totals.write_insert_bytes, bc->written * 4096);
+		if (bc->read)
+			assert_int_equal(bp_model_find_file(m, FDEV, FINO)->used_bytes,
+					 bc->used * 4096);
 		p = bp_model_find_process(m, 100);
 		if (p)
 			assert_int_equal(p->bytes_read, (bc->read + bc->other_read) * 4096);
