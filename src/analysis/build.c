@@ -88,7 +88,7 @@ static const struct kind_spec specs[] = {
 	{ "block", "block_rq_issue", EV_RQ_ISSUE, bp_on_rq_issue,
 	  { { "dev" }, { "nr_sector" }, { "rwbs" } }, 3 },
 	{ "block", "block_bio_queue", EV_BIO_QUEUE, bp_on_bio_queue,
-	  { { "rwbs" }, { "nr_sector" } }, 1 },
+	  { { "rwbs" }, { "nr_sector" }, { "dev" } }, 1 },
 	{ "filemap", "mm_filemap_add_to_page_cache", EV_ADD, bp_on_add,
 	  { { "i_ino" }, { "index" }, { "s_dev" }, { "order" } }, 3 },
 	{ "filemap", "mm_filemap_delete_from_page_cache", EV_DELETE, bp_on_delete,
@@ -225,8 +225,7 @@ static void finish_pass(struct state *s)
 	for (i = 0; i < s->ntasks; i++) {
 		struct task *t = &s->tasks[i];
 
-		if (t->npend)
-			bp_settle_inserts(s, t);
+		bp_settle_end(s, t);
 		if (t->waiting)
 			bp_wait_end(s, t, t->woken && t->woken < end ? t->woken : end);
 		if (t->running) {
@@ -267,6 +266,7 @@ static void state_release(struct state *s)
 			free(s->tasks[i].exec[j].path);
 		free(s->tasks[i].exec);
 		free(s->tasks[i].pend);
+		free(s->tasks[i].held);
 	}
 	free(s->tasks);
 	bp_map_release(&s->tids);
@@ -277,6 +277,7 @@ static void state_release(struct state *s)
 	free(s->files);
 	bp_map_release(&s->filemap);
 	free(s->acc);
+	free(s->holders);
 	bp_map_release(&s->accmap);
 	if (s->pages) {
 		bp_pages_release(s->pages);

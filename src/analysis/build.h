@@ -60,7 +60,7 @@ enum { F_PARENT_PID = 0, F_CHILD_PID, F_CHILD_COMM };
 enum { F_FILENAME = 0, F_EXEC_PID, F_OLD_PID };
 enum { F_EXIT_PID = 0, F_GROUP_DEAD, F_EXIT_COMM };
 enum { F_RQ_DEV = 0, F_NR_SECTOR, F_RWBS };
-enum { F_BIO_RWBS = 0, F_BIO_NR_SECTOR };
+enum { F_BIO_RWBS = 0, F_BIO_NR_SECTOR, F_BIO_DEV };
 enum { F_INO = 0, F_INDEX, F_DEV, F_ORDER, F_LAST = F_ORDER };
 enum { F_SYS_ID = 0, F_SYS_ARGS };
 #define NFIELDS 5
@@ -94,6 +94,8 @@ struct exec_rec {
 /* Pages a task inserted, not yet known to be read or written. */
 struct pend_insert {
 	uint32_t file;
+	uint8_t rctx;      /* inserted in a read context (see read_context in pages.c) */
+	uint8_t waited;    /* ... and the task waited on its file since: a throttle may hold it */
 	uint64_t index, n, ts;
 };
 
@@ -137,6 +139,9 @@ struct task {
 	size_t nexec, cexec;
 	struct pend_insert *pend;
 	size_t npend, cpend;
+	struct pend_insert *held;   /* read-context runs its syscall left unsettled: a throttle may hold them */
+	size_t nheld, cheld;
+	uint8_t holder;        /* listed in state.holders */
 	uint64_t read_credit;  /* bytes of its last run settled as read, not yet met by its bios */
 	uint64_t wait_ns, wait_cause_ns[BP_NCAUSES], wait_unknown_ns, run_ns;
 	uint64_t other_ns;     /* uninterruptible sleep without I/O evidence */
@@ -212,6 +217,8 @@ struct state {
 	size_t nacc, cacc;
 	struct bp_map accmap;       /* (task, file) -> acc index */
 	struct bp_model_pages *pages;
+	uint32_t *holders;          /* tasks with read-context runs a kworker's bio may settle */
+	size_t nholders, cholders;
 
 	struct bp_disk_stat *disks;
 	size_t ndisks, cdisks;
@@ -309,6 +316,8 @@ int bp_disk_add(struct state *s, uint32_t dev, const char *name, int rotational,
 int bp_disk_of_dev(struct state *s, uint32_t dev);
 struct eacc *bp_access_of(struct state *s, uint32_t task, uint32_t file, uint64_t ts);
 void bp_settle_inserts(struct state *s, struct task *t);
+void bp_settle_end(struct state *s, struct task *t);
+void bp_held_waited(struct task *t);
 void bp_on_rq_issue(struct state *s, const struct bp_event *ev, const struct handler *h);
 void bp_on_bio_queue(struct state *s, const struct bp_event *ev, const struct handler *h);
 void bp_on_add(struct state *s, const struct bp_event *ev, const struct handler *h);
