@@ -90,7 +90,7 @@ static const struct kind_spec specs[] = {
 	{ "block", "block_rq_complete", EV_RQ_COMPLETE, bp_on_rq_complete,
 	  { { "dev" }, { "nr_sector" }, { "rwbs" }, { "sector" } }, 4 },
 	{ "block", "block_bio_queue", EV_BIO_QUEUE, bp_on_bio_queue,
-	  { { "rwbs" }, { "nr_sector" } }, 1 },
+	  { { "rwbs" }, { "nr_sector" }, { "dev" } }, 1 },
 	{ "filemap", "mm_filemap_add_to_page_cache", EV_ADD, bp_on_add,
 	  { { "i_ino" }, { "index" }, { "s_dev" }, { "order" } }, 3 },
 	{ "filemap", "mm_filemap_delete_from_page_cache", EV_DELETE, bp_on_delete,
@@ -149,6 +149,7 @@ static void setup_syscall_handlers(struct state *s, struct tep_event **all)
 		hd.kind = enter ? EV_SYS_ENTER : EV_SYS_EXIT;
 		hd.on = enter ? bp_on_sys_enter : bp_on_sys_exit;
 		hd.sys = (int16_t)bp_syscall_class_name(e->name + (enter ? 10 : 9));
+		hd.copies = (uint8_t)bp_syscall_copies_name(e->name + (enter ? 10 : 9));
 		if (enter && hd.sys == BP_SYS_CLONE) {
 			hd.f[F_SYS_ARGS] = find_fld(e, "clone_flags", NULL);
 			if (hd.f[F_SYS_ARGS].size != 8)
@@ -227,8 +228,7 @@ static void finish_pass(struct state *s)
 	for (i = 0; i < s->ntasks; i++) {
 		struct task *t = &s->tasks[i];
 
-		if (t->npend)
-			bp_settle_inserts(s, t);
+		bp_settle_end(s, t);
 		if (t->waiting)
 			bp_wait_end(s, t, t->woken && t->woken < end ? t->woken : end);
 		if (t->running) {
@@ -269,6 +269,7 @@ static void state_release(struct state *s)
 			free(s->tasks[i].exec[j].path);
 		free(s->tasks[i].exec);
 		free(s->tasks[i].pend);
+		free(s->tasks[i].held);
 	}
 	free(s->tasks);
 	bp_map_release(&s->tids);
@@ -279,6 +280,7 @@ static void state_release(struct state *s)
 	free(s->files);
 	bp_map_release(&s->filemap);
 	free(s->acc);
+	free(s->holders);
 	bp_map_release(&s->accmap);
 	if (s->pages) {
 		bp_pages_release(s->pages);

@@ -62,7 +62,7 @@ enum { F_PARENT_PID = 0, F_CHILD_PID, F_CHILD_COMM };
 enum { F_FILENAME = 0, F_EXEC_PID, F_OLD_PID };
 enum { F_EXIT_PID = 0, F_GROUP_DEAD, F_EXIT_COMM };
 enum { F_RQ_DEV = 0, F_NR_SECTOR, F_RWBS, F_SECTOR };
-enum { F_BIO_RWBS = 0, F_BIO_NR_SECTOR };
+enum { F_BIO_RWBS = 0, F_BIO_NR_SECTOR, F_BIO_DEV };
 enum { F_INO = 0, F_INDEX, F_DEV, F_ORDER, F_LAST = F_ORDER };
 enum { F_SYS_ID = 0, F_SYS_ARGS };
 #define NFIELDS 5
@@ -83,6 +83,7 @@ struct handler {
 	bp_handler_fn on;
 	uint8_t kind;
 	int16_t sys;     /* per-syscall events: the syscall's class; SYS_BY_ID: raw_syscalls */
+	uint8_t copies;  /* per-syscall events: it reads one file into another */
 	uint16_t need;   /* record bytes the fields need */
 	struct fld f[NFIELDS];
 };
@@ -95,6 +96,8 @@ struct exec_rec {
 /* Pages a task inserted, not yet known to be read or written. */
 struct pend_insert {
 	uint32_t file;
+	uint8_t rctx;      /* inserted in a read context (see read_context in pages.c) */
+	uint8_t waited;    /* ... and the task waited on its file since: a throttle may hold it */
 	uint64_t index, n, ts;
 };
 
@@ -121,6 +124,8 @@ struct task {
 	int16_t cpu;           /* CPU it runs on, -1 unknown */
 	uint64_t span_start;
 	int sys;               /* syscall class in progress, BP_SYS_NONE */
+	uint8_t sys_copies;    /* ... a read that writes another file (bp_syscall_copies) */
+	uint32_t sys_read_file;   /* file its readahead or reads named in this syscall, NONE */
 	uint64_t sys_arg0;
 	uint32_t ctx_file;     /* file of the current syscall/fault */
 	uint32_t last_file;    /* file it last read, across syscalls */
@@ -136,6 +141,9 @@ struct task {
 	size_t nexec, cexec;
 	struct pend_insert *pend;
 	size_t npend, cpend;
+	struct pend_insert *held;   /* read-context runs its syscall left unsettled: a throttle may hold them */
+	size_t nheld, cheld;
+	uint8_t holder;        /* listed in state.holders */
 	uint64_t read_credit;  /* bytes of its last run settled as read, not yet met by its bios */
 	uint64_t wait_ns, wait_cause_ns[BP_NCAUSES], wait_unknown_ns, run_ns;
 	uint64_t other_ns;     /* uninterruptible sleep without I/O evidence */
@@ -218,6 +226,8 @@ struct state {
 	size_t nacc, cacc;
 	struct bp_map accmap;       /* (task, file) -> acc index */
 	struct bp_model_pages *pages;
+	uint32_t *holders;          /* tasks with read-context runs a kworker's bio may settle */
+	size_t nholders, cholders;
 
 	struct bp_disk_stat *disks;
 	size_t ndisks, cdisks;
@@ -322,6 +332,8 @@ int bp_disk_exact(const struct state *s, uint32_t dev);
 int bp_disk_of_dev(struct state *s, uint32_t dev);
 struct eacc *bp_access_of(struct state *s, uint32_t task, uint32_t file, uint64_t ts);
 void bp_settle_inserts(struct state *s, struct task *t);
+void bp_settle_end(struct state *s, struct task *t);
+void bp_held_waited(struct task *t);
 void bp_on_bio_queue(struct state *s, const struct bp_event *ev, const struct handler *h);
 void bp_on_add(struct state *s, const struct bp_event *ev, const struct handler *h);
 void bp_on_delete(struct state *s, const struct bp_event *ev, const struct handler *h);

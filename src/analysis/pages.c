@@ -386,21 +386,67 @@ static void account_read(struct state *s, struct task *t, uint32_t fi, uint64_t 
 }
 
 /*
- * Settle t's inserted pages at a syscall boundary, a fault or the end: the
- * ones no read bio of the task claimed (settle_read_bio) were created by a
- * buffered write (or are a hole: no I/O) - unless the recording has no
- * block_bio_queue at all, when every insertion is a read.
+ * Whether t inserts pages into file fi in a read context: inside a syscall
+ * that only reads files (read, pread, readv, preadv, readahead(2)),
+ * execve or getdents, in a page fault on that file, or in sendfile,
+ * splice or copy_file_range on the file its readahead or reads named
+ * (sys_read_file; the other file is the copy, created). There the kernel
+ * inserts a page to read it - or to zero it, for a hole of a sparse file
+ * or an unwritten extent, with no I/O at all. Elsewhere a page may be
+ * created: a buffered write, a new directory or inode block in
+ * open(O_CREAT), a kernel thread's work, a task without syscall events
+ * (its fault context has no end).
  */
-void bp_settle_inserts(struct state *s, struct task *t)
+static int read_context(const struct task *t, uint32_t fi)
+{
+	if (!t->sys_ctx)
+		return 0;
+	if (t->in_fault && t->fault_file == fi)
+		return 1;
+	switch (t->sys) {
+	case BP_CAUSE_READ:
+		return !t->sys_copies || fi == t->sys_read_file;
+	case BP_CAUSE_EXEC:
+	case BP_CAUSE_GETDENTS:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* t has read-context runs a kworker's read bio may settle: list it once. */
+static void add_holder(struct state *s, struct task *t)
+{
+	if (t->holder)
+		return;
+	t->holder = 1;
+	BP_GROW(s->holders, s->nholders, s->cholders);
+	s->holders[s->nholders++] = (uint32_t)(t - s->tasks);
+}
+
+/*
+ * Settle t's inserted pages at a syscall boundary, a fault or (end) its
+ * exit or the end of the pass. The ones no read bio of the task claimed
+ * (settle_read_bio) were created by a buffered write or are a hole (no
+ * I/O) - unless the recording has no block_bio_queue at all, when every
+ * insertion is a read. Those of a read context may still be read: a
+ * throttle holds their bio and a kworker queues it later, maybe after
+ * the syscall returned (readahead the reader has not waited for yet).
+ * They are held for that bio (settle_held_bio) until the task ends.
+ */
+static void settle(struct state *s, struct task *t, int end)
 {
 	int read = !s->kind_count[EV_BIO_QUEUE];
 	size_t i;
 
 	for (i = 0; i < t->npend; i++) {
-		const struct pend_insert *p = &t->pend[i];
+		struct pend_insert *p = &t->pend[i];
 
 		if (read) {
 			account_read(s, t, p->file, p->index, p->n, p->ts);
+		} else if (!end && p->rctx) {
+			BP_GROW(t->held, t->nheld, t->cheld);
+			t->held[t->nheld++] = *p;
 		} else {
 			pages_insert(s, p->file, p->index, p->n, 0, 1);
 			if (in_window(s, p->ts))
@@ -409,6 +455,26 @@ void bp_settle_inserts(struct state *s, struct task *t)
 	}
 	t->npend = 0;
 	t->read_credit = 0;
+	for (i = 0; end && i < t->nheld; i++) {
+		const struct pend_insert *p = &t->held[i];
+
+		pages_insert(s, p->file, p->index, p->n, 0, 1);
+		if (in_window(s, p->ts))
+			s->tot.write_insert_bytes += p->n * s->ps;
+	}
+	if (end)
+		t->nheld = 0;
+}
+
+void bp_settle_inserts(struct state *s, struct task *t)
+{
+	settle(s, t, 0);
+}
+
+void bp_settle_end(struct state *s, struct task *t)
+{
+	if (t->npend || t->nheld)
+		settle(s, t, 1);
 }
 
 void bp_on_add(struct state *s, const struct bp_event *ev, const struct handler *h)
@@ -419,6 +485,7 @@ void bp_on_add(struct state *s, const struct bp_event *ev, const struct handler 
 	uint32_t fi = event_file(s, ev, h, n * s->ps);
 	struct task *t = bp_task_cur(s, ev);
 	struct pend_insert *last;
+	uint8_t rctx;
 
 	if (fi == NONE)
 		return;
@@ -433,6 +500,7 @@ void bp_on_add(struct state *s, const struct bp_event *ev, const struct handler 
 	t->activity = 1;
 	t->ctx_file = fi;
 	t->read_credit = 0;
+	rctx = (uint8_t)read_context(t, fi);
 	/*
 	 * A buffered write inserts the pages it creates too, and so does a
 	 * filesystem allocating new metadata blocks: wait for the read bio
@@ -440,17 +508,21 @@ void bp_on_add(struct state *s, const struct bp_event *ev, const struct handler 
 	 * then they are not the file it last read (last_file).
 	 */
 	last = t->npend ? &t->pend[t->npend - 1] : NULL;
-	if (last && last->file == fi && last->index + last->n == index &&
-	    in_window(s, last->ts) == in_window(s, ev->ts)) {
+	if (last && last->file == fi && last->index + last->n == index && last->rctx == rctx &&
+	    !last->waited && in_window(s, last->ts) == in_window(s, ev->ts)) {
 		last->n += n;
 		return;
 	}
 	BP_GROW(t->pend, t->npend, t->cpend);
-	t->pend[t->npend].file = fi;
-	t->pend[t->npend].index = index;
-	t->pend[t->npend].n = n;
-	t->pend[t->npend].ts = ev->ts;
-	t->npend++;
+	last = &t->pend[t->npend++];
+	last->file = fi;
+	last->rctx = rctx;
+	last->index = index;
+	last->n = n;
+	last->ts = ev->ts;
+	last->waited = 0;
+	if (rctx)
+		add_holder(s, t);
 }
 
 void bp_on_delete(struct state *s, const struct bp_event *ev, const struct handler *h)
@@ -484,6 +556,24 @@ void bp_on_fault(struct state *s, const struct bp_event *ev, const struct handle
 	touch(s, t, fi, ev->ts);
 }
 
+/*
+ * t's readahead or a read names fi, the file its syscall reads. In a copy
+ * (sendfile, splice, copy_file_range) the pages of fi it inserted before
+ * are of a read context too: the file read, not the copy.
+ */
+static void name_read_file(struct state *s, struct task *t, uint32_t fi)
+{
+	size_t i;
+
+	t->sys_read_file = fi;
+	for (i = 0; t->sys_copies && i < t->npend; i++) {
+		if (t->pend[i].file == fi && !t->pend[i].rctx) {
+			t->pend[i].rctx = 1;
+			add_holder(s, t);
+		}
+	}
+}
+
 /* A read's pages (get_pages, mapped 0) or a fault-around window (map_pages, mapped 1). */
 static void access_range(struct state *s, const struct bp_event *ev, const struct handler *h,
 			 int mapped)
@@ -501,8 +591,11 @@ static void access_range(struct state *s, const struct bp_event *ev, const struc
 	 */
 	if (last >= first && last - first < (1ULL << 32))
 		pages_access(s, fi, first, last - first + 1, mapped);
-	if (t)
+	if (t) {
 		t->last_file = fi;
+		if (!mapped)
+			name_read_file(s, t, fi);
+	}
 	touch(s, t, fi, ev->ts);
 }
 
@@ -524,6 +617,7 @@ void bp_on_ra(struct state *s, const struct bp_event *ev, const struct handler *
 	if (fi == NONE || !t)
 		return;
 	t->ctx_file = t->last_file = fi;
+	name_read_file(s, t, fi);
 	touch(s, t, fi, ev->ts);
 }
 
@@ -557,9 +651,114 @@ static void settle_read_bio(struct state *s, struct task *t, uint64_t bytes)
 	t->read_credit = run > bytes ? run - bytes : 0;
 }
 
+/*
+ * t begins an I/O wait on t->wait_file: its read-context runs of that file
+ * (or of the file a copy reads) may be what a throttle holds; all of them
+ * when the syscall inserted nothing (a read blocked on readahead an
+ * earlier read started). A hole or an unwritten extent is zeroed at once:
+ * no reader waits for it.
+ */
+void bp_held_waited(struct task *t)
+{
+	struct pend_insert *runs[2] = { t->held, t->pend };
+	size_t n[2] = { t->nheld, t->npend }, i, k;
+	int all = t->ctx_file == NONE;
+
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < n[k]; i++) {
+			struct pend_insert *p = &runs[k][i];
+
+			if (p->rctx && (all || p->file == t->wait_file ||
+					p->file == t->sys_read_file))
+				p->waited = 1;
+		}
+	}
+}
+
+/*
+ * The oldest run of a holder on disk (-1: any) that a throttle may hold:
+ * of a read context, its task waited on its file since, still in its
+ * syscall (pend) or left by it (held).
+ */
+static struct pend_insert *oldest_held(struct state *s, int disk, struct task **owner)
+{
+	struct pend_insert *best = NULL;
+	size_t i, j, keep = 0;
+
+	for (i = 0; i < s->nholders; i++) {
+		struct task *t = &s->tasks[s->holders[i]];
+		struct pend_insert *runs[2] = { t->held, t->pend };
+		size_t n[2] = { t->nheld, t->npend }, k;
+		int any = 0;
+
+		for (k = 0; k < 2; k++) {
+			for (j = 0; j < n[k]; j++) {
+				struct pend_insert *p = &runs[k][j];
+				int d = s->files[p->file].disk;
+
+				if (!p->rctx)
+					continue;
+				any = 1;
+				if (!p->waited || (disk >= 0 && d >= 0 && d != disk))
+					continue;
+				if (!best || p->ts < best->ts) {
+					best = p;
+					*owner = t;
+				}
+				break;
+			}
+		}
+		if (any)
+			s->holders[keep++] = s->holders[i];
+		else
+			t->holder = 0;
+	}
+	s->nholders = keep;
+	return best;
+}
+
+/* Remove run p (emptied) from its task's held or pending runs. */
+static void drop_run(struct task *t, struct pend_insert *p)
+{
+	struct pend_insert *base = p >= t->held && p < t->held + t->nheld ? t->held : t->pend;
+	size_t *n = base == t->held ? &t->nheld : &t->npend;
+	size_t i = (size_t)(p - base);
+
+	memmove(p, p + 1, (*n - i - 1) * sizeof(*p));
+	(*n)--;
+}
+
+/*
+ * A read bio that a kernel thread queues for no page of its own: one a
+ * throttle held (cgroup v1 blkio.throttle.read_bps_device, v2 io.max,
+ * systemd's IOReadBandwidthMax=), dispatched by a kworker, so it never
+ * comes in the reader's context. It reads the oldest runs of readers
+ * waiting on that disk (the throttle keeps a cgroup's bios in order),
+ * charged to the task that inserted them.
+ */
+static void settle_held_bio(struct state *s, int disk, uint64_t bytes)
+{
+	struct pend_insert *p;
+	struct task *owner = NULL;
+
+	while (bytes && (p = oldest_held(s, disk, &owner))) {
+		uint64_t k = (bytes + s->ps - 1) / s->ps;
+
+		if (k > p->n)
+			k = p->n;
+		account_read(s, owner, p->file, p->index, k, p->ts);
+		bytes -= bytes < k * s->ps ? bytes : k * s->ps;
+		p->index += k;
+		p->n -= k;
+		if (!p->n)
+			drop_run(owner, p);
+	}
+}
+
 void bp_on_bio_queue(struct state *s, const struct bp_event *ev, const struct handler *h)
 {
 	struct task *t = bp_task_cur(s, ev);
+	uint64_t bytes = rd(s, ev, h->f[F_BIO_NR_SECTOR]) * 512;
 	char rwbs[16];
 
 	if (!t)
@@ -569,5 +768,10 @@ void bp_on_bio_queue(struct state *s, const struct bp_event *ev, const struct ha
 	if (!strchr(rwbs, 'R'))
 		return;
 	t->read_io = 1;
-	settle_read_bio(s, t, rd(s, ev, h->f[F_BIO_NR_SECTOR]) * 512);
+	if (t->npend || t->read_credit || t->sys_ctx || !s->nholders)
+		settle_read_bio(s, t, bytes);
+	else
+		settle_held_bio(s, h->f[F_BIO_DEV].size ?
+				   bp_disk_of_dev(s, (uint32_t)rd(s, ev, h->f[F_BIO_DEV])) : -1,
+				bytes);
 }

@@ -151,3 +151,16 @@ int bp_syscall_class_name(const char *name)
 	}
 	return BP_CAUSE_OTHER;
 }
+
+int bp_syscall_copies(enum bp_arch arch, long nr)
+{
+	if (arch == BP_ARCH_AARCH64)
+		return nr == 71 || nr == 76 || nr == 285;
+	return nr == 40 || nr == 275 || nr == 326;
+}
+
+int bp_syscall_copies_name(const char *name)
+{
+	return !strcmp(name, "sendfile64") || !strcmp(name, "sendfile") ||
+	       !strcmp(name, "splice") || !strcmp(name, "copy_file_range");
+}

@@ -20,5 +20,12 @@ enum bp_arch bp_arch_of(const char *machine);
 int bp_syscall_class(enum bp_arch arch, long nr);
 /* The same, by name ("read", "openat" ...: a syscalls:sys_enter_NAME event). */
 int bp_syscall_class_name(const char *name);
+/*
+ * Whether a syscall of class BP_CAUSE_READ also writes a file: sendfile,
+ * splice and copy_file_range read one file into another, so the pages
+ * they insert may be created, not read. By number, and by name.
+ */
+int bp_syscall_copies(enum bp_arch arch, long nr);
+int bp_syscall_copies_name(const char *name);
 
 #endif

@@ -39,6 +39,7 @@ uint32_t bp_task_new(struct state *s, int tid)
 	t->cpu = -1;
 	t->meta_leader = NONE;
 	t->ctx_file = t->last_file = t->wait_file = t->fault_file = t->acc_file = NONE;
+	t->sys_read_file = NONE;
 	t->cgroup = NONE;
 	slot = bp_map_put(&s->tids, (uint64_t)(uint32_t)tid, 0, NULL);
 	*slot = s->ntasks;
@@ -315,6 +316,8 @@ void bp_on_process_exit(struct state *s, const struct bp_event *ev, const struct
 	ti = bp_task_of(s, pid);   /* may grow s->tasks: index first */
 	t = &s->tasks[ti];
 	t->exit = ev->ts;
+	/* What a throttle still holds for it now is read after its end: not counted. */
+	bp_settle_end(s, t);
 	if (h->f[F_GROUP_DEAD].size)
 		t->group_dead = (int8_t)!!rd(s, ev, h->f[F_GROUP_DEAD]);
 }
@@ -329,13 +332,21 @@ static void on_sys(struct state *s, const struct bp_event *ev, const struct hand
 	if (t->npend)
 		bp_settle_inserts(s, t);
 	t->sys_ctx = 1;
-	if (enter) {
-		t->sys = h->sys != SYS_BY_ID ? h->sys :
-			 bp_syscall_class(s->arch, (long)rd(s, ev, h->f[F_SYS_ID]));
-		t->sys_arg0 = h->f[F_SYS_ARGS].size ? rd(s, ev, (struct fld){ h->f[F_SYS_ARGS].off, 8, 0 }) : 0;
-	} else {
+	if (!enter) {
 		t->sys = BP_SYS_NONE;
+		t->sys_copies = 0;
+	} else if (h->sys != SYS_BY_ID) {
+		t->sys = h->sys;
+		t->sys_copies = h->copies;
+	} else {
+		long nr = (long)rd(s, ev, h->f[F_SYS_ID]);
+
+		t->sys = bp_syscall_class(s->arch, nr);
+		t->sys_copies = (uint8_t)bp_syscall_copies(s->arch, nr);
 	}
+	if (enter)
+		t->sys_arg0 = h->f[F_SYS_ARGS].size ? rd(s, ev, (struct fld){ h->f[F_SYS_ARGS].off, 8, 0 }) : 0;
+	t->sys_read_file = NONE;
 	t->in_fault = 0;
 	t->activity = 0;
 	t->read_io = 0;

@@ -224,6 +224,8 @@ void bp_wait_begin(struct state *s, struct task *t, uint64_t ts)
 	 */
 	if (t->wait_file == NONE && (cause == BP_CAUSE_READ || cause == BP_CAUSE_FAULT))
 		t->wait_file = t->last_file;
+	if (t->holder && cause != BP_CAUSE_SYNC)
+		bp_held_waited(t);
 	s->nwaiting++;
 	if (in_window(s, ts)) {
 		struct bp_bucket *b = bp_bucket_at(s, ts);

@@ -271,7 +271,7 @@ static void test_no_access_events(void **state)
 enum {
 	ID_SWITCH = 300, ID_WAKING, ID_WAKEUP, ID_ENTER, ID_EXIT, ID_ADD, ID_FAULT, ID_BIO,
 	ID_ENTER_READ, ID_EXIT_READ, ID_ENTER_FSYNC, ID_FORK, ID_DELETE, ID_MAP_PAGES, ID_GET_PAGES,
-	ID_RQ_ISSUE, ID_RQ_COMPLETE
+	ID_RQ_ISSUE, ID_RQ_COMPLETE, ID_TASK_EXIT
 };
 
 static const char *const gen_formats[][2] = {
@@ -364,6 +364,11 @@ static const char *const gen_formats[][2] = {
 	  "\tfield:int error;\toffset:28;\tsize:4;\tsigned:1;\n"
 	  "\tfield:char rwbs[8];\toffset:32;\tsize:8;\tsigned:0;\n"
 	  "\nprint fmt: \"%s\", REC->rwbs\n" },
+	{ "sched", "name: sched_process_exit\nID: 317\nformat:\n" COMMON_FIELDS
+	  "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	  "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	  "\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	  "\nprint fmt: \"%d\", REC->pid\n" },
 };
 
 #define US 1000ull
@@ -399,6 +404,7 @@ struct gev {
 #define BIO_READ(t, cpu, pid, sectors) { t, cpu, ID_BIO, pid, 0, sectors, 0 }
 #define BIO_WRITE(t, cpu, pid) { t, cpu, ID_BIO, pid, 1, 8, 0 }
 #define FORK(t, cpu, parent, child) { t, cpu, ID_FORK, parent, parent, child, 0 }
+#define TASK_EXIT(t, cpu, pid) { t, cpu, ID_TASK_EXIT, pid, pid, 0, 0 }
 #define ENTER_READ(t, cpu, pid) { t, cpu, ID_ENTER_READ, pid, 0, 0, 0 }
 #define EXIT_READ(t, cpu, pid) { t, cpu, ID_EXIT_READ, pid, 0, 0, 0 }
 #define ENTER_FSYNC(t, cpu, pid) { t, cpu, ID_ENTER_FSYNC, pid, 0, 0, 0 }
@@ -519,6 +525,10 @@ static void gen_add(struct gen *g, const struct gev *e)
 	case ID_ENTER_READ:
 	case ID_EXIT_READ:
 	case ID_ENTER_FSYNC:
+		break;
+	case ID_TASK_EXIT:
+		i32 = (int32_t)e->a;
+		put(d, 24, &i32, 4);
 		break;
 	case ID_FORK:
 		i32 = (int32_t)e->a;
@@ -677,6 +687,11 @@ static const struct wait_case wait_cases[] = {
 	  { ENTER(1, 0, 100, 1), ADD(2, 0, 100, 0), BIO_READ(3, 0, 100, 8), SW(10, 0, 100, 2, 0),
 	    WAKING(60, 0, 0, 100, 0), SW(61, 0, 0, 0, 100), END },
 	  100, 50, 0, BP_CAUSE_OTHER, 1, 0, 0 },
+	{ "read() whose bio a kworker queues (blk-throttle): I/O wait in read, charged to the file",
+	  { ENTER(1, 0, 100, 0), ADD(2, 0, 100, 0), SW(10, 0, 100, 2, 60), BIO_READ(20, 0, 60, 8),
+	    SW(21, 0, 60, 1, 0), WAKING(60, 0, 0, 100, 0), SW(61, 0, 0, 0, 100),
+	    EXIT(62, 0, 100, 0), END },
+	  100, 50, 0, BP_CAUSE_READ, 1, 0, 0 },
 	{ "a wait crossing the window's bounds is clipped to them",
 	  { ENTER(2, 0, 100, 0), SW(10, 0, 100, 2, 0), WAKING(110, 0, 0, 100, 0),
 	    SW(112, 0, 0, 0, 100), SW(200, 0, 100, 1, 0), END },
@@ -812,6 +827,146 @@ static void test_page_states(void **state)
 				fail_msg("page %zu: '%c', expected '%c'", i, letter[st[i]],
 					 pc->states[i]);
 		}
+		bp_model_free(m);
+		tep_free(g.tep);
+	}
+}
+
+/*
+ * Read or created: which inserted pages are read from storage. Pid 100
+ * reads (or writes), pid 60 is a kworker without syscalls: blk-throttle
+ * holds a read bio and the kworker queues it later, never the reader,
+ * which sleeps (SLEEP) until the data is there. A first write bio (BIO_WRITE
+ * by pid 70) says the recording has block_bio_queue before any boundary
+ * settles insertions. Counts are pages: of
+ * file FINO and of file MINO, those read by pid 100, pages created
+ * (totals.write_insert_bytes) and pages of FINO used.
+ */
+#define MINO 7
+#define SLEEP(t, cpu, pid) SW(t, cpu, pid, 2, 0)
+struct bytes_case {
+	const char *what;
+	struct gev ev[20];
+	uint64_t read, other_read, by_reader, written, used;
+};
+
+static const struct bytes_case bytes_cases[] = {
+	{ "raw_syscalls: read() inserts and waits, a kworker queues the bio: read by the reader",
+	  { ENTER(1, 0, 100, 0), ADD(2, 0, 100, 0), ADD(3, 0, 100, 1), SW(4, 0, 100, 2, 60),
+	    BIO_READ(5, 0, 60, 16), SW(6, 0, 60, 1, 0), WAKING(50, 1, 0, 100, 0),
+	    SW(51, 0, 0, 0, 100), EXIT(52, 0, 100, 0), END },
+	  2, 0, 2, 0, 0 },
+	{ "per-syscall events: the same",
+	  { ENTER_READ(1, 0, 100), ADD(2, 0, 100, 0), ADD(3, 0, 100, 1), SLEEP(4, 0, 100),
+	    BIO_READ(5, 1, 60, 16), EXIT_READ(6, 0, 100), END },
+	  2, 0, 2, 0, 0 },
+	{ "readahead the read returns before: the next read() waits on it, then the bio: read",
+	  { BIO_WRITE(0, 1, 70), ENTER(1, 0, 100, 0), ADD(2, 0, 100, 0), ADD(3, 0, 100, 1),
+	    EXIT(4, 0, 100, 0), ENTER(5, 0, 100, 0), SLEEP(6, 0, 100), BIO_READ(7, 1, 60, 16),
+	    EXIT(8, 0, 100, 0), END },
+	  2, 0, 2, 0, 0 },
+	{ "read() of a hole (no wait), another file's read held: only the waited one is read",
+	  { BIO_WRITE(0, 1, 70), ENTER(1, 0, 100, 0), ADD_INO(2, 0, 100, 0, MINO),
+	    EXIT(3, 0, 100, 0), ENTER(4, 0, 100, 0), ADD(5, 0, 100, 0), SLEEP(6, 0, 100),
+	    BIO_READ(7, 1, 60, 8), EXIT(8, 0, 100, 0), END },
+	  1, 0, 1, 1, 0 },
+	{ "read() of a hole, no bio at all: created, not read",
+	  { BIO_WRITE(0, 1, 70), ENTER(1, 0, 100, 0), ADD(2, 0, 100, 0), ADD(3, 0, 100, 1),
+	    EXIT(4, 0, 100, 0), BIO_READ(5, 1, 60, 8), END },
+	  0, 0, 0, 2, 0 },
+	{ "execve: the binary's pages, a kworker's bio: read",
+	  { ENTER(1, 0, 100, 59), ADD(2, 0, 100, 0), SLEEP(3, 0, 100), BIO_READ(4, 1, 60, 8),
+	    EXIT(5, 0, 100, 59), END },
+	  1, 0, 1, 0, 0 },
+	{ "a fault on the file after a syscall: its pages, a kworker's bio: read, the page used",
+	  { ENTER(1, 0, 100, 9), EXIT(2, 0, 100, 9), FAULT(3, 0, 100, 0), ADDO(4, 0, 100, 0, 2),
+	    SLEEP(5, 0, 100), BIO_READ(6, 1, 60, 32), END },
+	  4, 0, 4, 0, 1 },
+	{ "a fault on a hole (mmap writes into a new file): no wait, created",
+	  { BIO_WRITE(0, 1, 70), ENTER(1, 0, 100, 9), EXIT(2, 0, 100, 9), FAULT(3, 0, 100, 0),
+	    ADD(4, 0, 100, 0), FAULT(5, 0, 100, 1), ADD(6, 0, 100, 1), BIO_READ(7, 1, 60, 8),
+	    END },
+	  0, 0, 0, 2, 0 },
+	{ "after a fault, an unrecorded write() into another file creates its pages",
+	  { ENTER(1, 0, 100, 9), EXIT(2, 0, 100, 9), FAULT(3, 0, 100, 0), ADD(4, 0, 100, 0),
+	    SLEEP(5, 0, 100), BIO_READ(6, 1, 60, 8), ADD_INO(7, 0, 100, 0, MINO),
+	    ADD_INO(8, 0, 100, 1, MINO), ENTER(9, 0, 100, 74), END },
+	  1, 0, 1, 2, 1 },
+	{ "write() must read its partial page, a kworker queues that bio: created (not seen read)",
+	  { ENTER(1, 0, 100, 1), ADD(2, 0, 100, 0), SLEEP(3, 0, 100), BIO_READ(4, 1, 60, 8),
+	    EXIT(5, 0, 100, 1), END },
+	  0, 0, 0, 1, 0 },
+	{ "write() that reads its partial page itself: read (a read bio of its own)",
+	  { ENTER(1, 0, 100, 1), ADD(2, 0, 100, 0), BIO_READ(3, 0, 100, 8), EXIT(4, 0, 100, 1),
+	    END },
+	  1, 0, 1, 0, 0 },
+	{ "copy_file_range: the file its reads named is read, the copy created",
+	  { ENTER(1, 0, 100, 326), ADD(2, 0, 100, 0), ADD(3, 0, 100, 1), GETP(4, 0, 100, 0, 1),
+	    ADD_INO(5, 0, 100, 0, MINO), ADD_INO(6, 0, 100, 1, MINO), SLEEP(7, 0, 100),
+	    BIO_READ(8, 1, 60, 16), EXIT(9, 0, 100, 326), END },
+	  2, 0, 2, 2, 0 },
+	{ "copy_file_range naming the file first (as readahead does): read, a later read uses it",
+	  { ENTER(1, 0, 100, 326), GETP(2, 0, 100, 0, 0), ADD(3, 0, 100, 0), ADD(4, 0, 100, 1),
+	    SLEEP(5, 0, 100), BIO_READ(6, 1, 60, 16), GETP(7, 0, 100, 0, 1),
+	    EXIT(8, 0, 100, 326), END },
+	  2, 0, 2, 0, 2 },
+	{ "copy_file_range: the copy's pages, then the read file's and their own bio: copy created",
+	  { ENTER(1, 0, 100, 326), GETP(2, 0, 100, 0, 0), ADD_INO(3, 0, 100, 0, MINO),
+	    ADD(4, 0, 100, 1), BIO_READ(5, 0, 100, 8), EXIT(6, 0, 100, 326), END },
+	  1, 0, 1, 1, 0 },
+	{ "copy_file_range, no access event names a file (6.1), throttled: all created",
+	  { ENTER(1, 0, 100, 326), ADD(2, 0, 100, 0), ADD_INO(3, 0, 100, 0, MINO),
+	    SLEEP(4, 0, 100), BIO_READ(5, 1, 60, 8), EXIT(6, 0, 100, 326), END },
+	  0, 0, 0, 2, 0 },
+	{ "copy_file_range queuing its own read bio: the run before it is read",
+	  { ENTER(1, 0, 100, 326), ADD(2, 0, 100, 0), BIO_READ(3, 0, 100, 8),
+	    ADD_INO(4, 0, 100, 0, MINO), EXIT(5, 0, 100, 326), END },
+	  1, 0, 1, 1, 0 },
+	{ "two readers held: the kworker's bios read the oldest runs first",
+	  { ENTER(1, 0, 100, 0), ADD(2, 0, 100, 0), SLEEP(3, 0, 100), ENTER(4, 1, 200, 0),
+	    ADD_INO(5, 1, 200, 0, MINO), SLEEP(6, 1, 200), BIO_READ(7, 0, 60, 8),
+	    BIO_READ(8, 0, 60, 8), EXIT(9, 0, 100, 0), EXIT(10, 1, 200, 0), END },
+	  1, 1, 1, 0, 0 },
+	{ "the reader ends before the throttle lets its readahead go: not counted",
+	  { BIO_WRITE(0, 1, 70), ENTER(1, 0, 100, 0), ADD(2, 0, 100, 0), SLEEP(3, 0, 100),
+	    EXIT(4, 0, 100, 0), TASK_EXIT(5, 0, 100), BIO_READ(6, 1, 60, 8), END },
+	  0, 0, 0, 1, 0 },
+	{ "a kernel thread's insertions (no syscalls), another task's bio: created",
+	  { ADD(1, 0, 50, 0), BIO_READ(2, 1, 60, 8), END },
+	  0, 0, 0, 1, 0 },
+};
+
+static uint64_t file_read(const struct bp_model *m, uint64_t ino)
+{
+	const struct bp_file *f = bp_model_find_file(m, FDEV, ino);
+
+	return f ? f->bytes_read : 0;
+}
+
+static void test_bytes_rules(void **state)
+{
+	size_t c;
+
+	(void)state;
+	for (c = 0; c < sizeof(bytes_cases) / sizeof(bytes_cases[0]); c++) {
+		const struct bytes_case *bc = &bytes_cases[c];
+		struct bp_process *p, *worker;
+		struct bp_model *m;
+		struct gen g;
+
+		print_message("case: %s\n", bc->what);
+		m = gen_build(&g, bc->ev);
+		assert_int_equal(file_read(m, FINO), bc->read * 4096);
+		assert_int_equal(file_read(m, MINO), bc->other_read * 4096);
+		assert_int_equal(m->totals.write_insert_bytes, bc->written * 4096);
+		if (bc->read)
+			assert_int_equal(bp_model_find_file(m, FDEV, FINO)->used_bytes,
+					 bc->used * 4096);
+		p = bp_model_find_process(m, 100);
+		assert_int_equal(p ? p->bytes_read : 0, bc->by_reader * 4096);
+		worker = bp_model_find_process(m, 60);
+		if (worker)
+			assert_int_equal(worker->bytes_read, 0);
 		bp_model_free(m);
 		tep_free(g.tep);
 	}
@@ -1042,7 +1197,6 @@ static void test_first_last(void **state)
  * read); the fsync wait is sync and charged to no file, the fault's wait
  * to the file. Dropped and faulted in again, the page is re-read.
  */
-#define MINO 7
 static void test_write_then_map(void **state)
 {
 	static const struct gev ev[] = {
@@ -1217,6 +1371,7 @@ int main(void)
 		cmocka_unit_test(test_no_access_events),
 		cmocka_unit_test(test_wait_rules),
 		cmocka_unit_test(test_page_states),
+		cmocka_unit_test(test_bytes_rules),
 		cmocka_unit_test(test_other_sleepers),
 		cmocka_unit_test(test_spans_fixture),
 		cmocka_unit_test(test_meta_tasks),
