@@ -35,12 +35,12 @@
 
 
 static const char *const top_synopsis[] = {
-	"bootprof top [--sort COL] [--reverse] [--tree] [--view files|procs] [--since S]",
+	"bootprof top [--sort COL] [--reverse] [--tree] [--view VIEW] [--since S]",
 	"             [--until S] [--all] [FILE]",
 	"bootprof top --live [-d SECS] [-n ITER] [--cumulative] [--sort COL] [--reverse]",
-	"             [--tree] [--view files|procs]",
+	"             [--tree] [--view VIEW]",
 	"bootprof top --batch [--top N] [--width N] [--sort COL] [--reverse] [--tree]",
-	"             [--view files|procs] [--since S] [--until S] [--all]",
+	"             [--view VIEW] [--since S] [--until S] [--all]",
 	"             [--live [-d SECS] [-n ITER] [--cumulative]] [FILE]",
 	NULL,
 };
@@ -48,8 +48,8 @@ static const char *const top_synopsis[] = {
 static const struct bp_usage top_usage = {
 	"top",
 	top_synopsis,
-	"Show I/O wait and reads per file and per process, over a window of the\n"
-	"recording that the timeline selects, in a full-screen view.\n",
+	"Show I/O wait and reads per file, per process and per service, over a\n"
+	"window of the recording that the timeline selects, in a full-screen view.\n",
 	BP_DEFAULT_RECORDING_TEXT
 	"Keys: ? for help, q to quit.\n",
 	"@recording",
@@ -106,7 +106,7 @@ static int opt_delay(const struct bp_option *opt, const char *arg)
 	return 0;
 }
 
-/* --view files|procs (enum bp_top_view *value). */
+/* --view files|procs|services (enum bp_top_view *value). */
 static int opt_view(const struct bp_option *opt, const char *arg)
 {
 	enum bp_top_view *view = opt->value;
@@ -115,8 +115,10 @@ static int opt_view(const struct bp_option *opt, const char *arg)
 		*view = BP_TOP_FILES;
 	else if (!strcmp(arg, "procs") || !strcmp(arg, "processes"))
 		*view = BP_TOP_PROCS;
+	else if (!strcmp(arg, "services") || !strcmp(arg, "units"))
+		*view = BP_TOP_SERVICES;
 	else
-		return bp_option_fail("bad view '%s' (files or procs)", arg);
+		return bp_option_fail("bad view '%s' (files, procs or services)", arg);
 	return 0;
 }
 
@@ -153,15 +155,17 @@ static int parse_options(struct top_args *a, int argc, char **argv)
 		OPT_STRING_C('s', "sort", &a->o.sort, "COL",
 			     "sort column (files: wait, read, never-used, reread,\n"
 			     "readers, path; procs: pid, comm, wait, tree-wait, cpu,\n"
-			     "read, files, start, worst)",
+			     "read, files, start, worst; services: wait, read, cpu,\n"
+			     "procs, start, exec, end, unit)",
 			     "files: wait read never-used reread readers path; "
-			     "procs: pid comm wait tree-wait cpu read files start worst"),
+			     "procs: pid comm wait tree-wait cpu read files start worst; "
+			     "services: wait read cpu procs start exec end unit"),
 		OPT_FLAG('r', "reverse", &a->o.reverse, "reverse the sort order (key r)"),
 		OPT_FLAG('t', "tree", &a->o.tree,
 			 "the procs view as a tree: children under their parent (key t)"),
 		OPT_CALLBACK_C(0, "view", &a->o.view, "VIEW",
-			       "start in the files or the procs view (default files)", "files procs",
-			       opt_view),
+			       "start in the files, procs or services view (default\n"
+			       "files)", "files procs services", opt_view),
 		OPT_CALLBACK(0, "since", &a->since, "S",
 			     "window start: S seconds on the recording clock, or +S\n"
 			     "seconds after the recording's first event", opt_time),

@@ -366,10 +366,18 @@ static uint32_t *build_processes(struct bp_model *m, struct state *s)
 		for (j = 0; j < p->nexec; j++)
 			tmp[j] = *(struct exec_rec *)p->exec[j];
 		qsort(tmp, p->nexec, sizeof(*tmp), cmp_exec_rec);
+		p->first_exec_ns = tmp[0].ts;
+		p->service_exec = p->nexec;
 		for (j = 0; j < p->nexec; j++) {
 			p->exec[j] = xstrdup(tmp[j].path);
 			if (tmp[j].ts < s->since)
 				p->exec_window = j + 1;
+			/* p->service still holds its cgroup index + 1 */
+			if (p->service_exec == p->nexec && tmp[j].cgroup != NONE &&
+			    (uintptr_t)p->service == (uintptr_t)tmp[j].cgroup + 1) {
+				p->service_exec = j;
+				p->service_exec_ns = tmp[j].ts;
+			}
 		}
 		free(tmp);
 	}

@@ -91,6 +91,7 @@ struct handler {
 struct exec_rec {
 	uint64_t ts;
 	char *path;
+	uint32_t cgroup;  /* the task's cgroup when it exec'd, NONE when unknown */
 };
 
 /* Pages a task inserted, not yet known to be read or written. */

@@ -314,6 +314,13 @@ struct bp_service {
  * @exec_window: index in @exec of its first exec inside the window (the
  *               execs before it happened before the window: bp_model.execs
  *               leaves them out)
+ * @first_exec_ns: time of its first exec (@exec[0]), 0 when it exec'd
+ *                 nothing during the recording
+ * @service_exec: index in @exec of its first exec made while it was in
+ *                @service's cgroup; @nexec when none (no exec, or every
+ *                exec happened before it was moved there, as the processes
+ *                of a scope were)
+ * @service_exec_ns: the time of that exec, 0 when none
  * @parent: the process that forked it, NULL when it existed before the
  *          recording or its parent is unknown
  * @ppid: @parent's pid, 0 when unknown
@@ -359,6 +366,9 @@ struct bp_process {
 	char **exec;
 	size_t nexec;
 	size_t exec_window;
+	uint64_t first_exec_ns;
+	size_t service_exec;
+	uint64_t service_exec_ns;
 	struct bp_process *parent;
 	int ppid;
 	uint64_t start_ns;

@@ -4,9 +4,7 @@
 #include <string.h>
 
 #include "analysis/sort.h"
-
-#define CMP_DESC(a, b) ((a) > (b) ? -1 : (a) < (b) ? 1 : 0)
-#define CMP_ASC(a, b) ((a) < (b) ? -1 : (a) > (b) ? 1 : 0)
+#include "util/compare.h"
 
 /* Last resort for processes: pid, then start time (pids are reused). */
 static int cmp_process_identity(const struct bp_process *a, const struct bp_process *b)

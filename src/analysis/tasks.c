@@ -298,6 +298,7 @@ void bp_on_exec(struct state *s, const struct bp_event *ev, const struct handler
 	BP_GROW(t->exec, t->nexec, t->cexec);
 	t->exec[t->nexec].ts = ev->ts;
 	t->exec[t->nexec].path = xstrdup(path);
+	t->exec[t->nexec].cgroup = t->cgroup;
 	t->nexec++;
 	if (in_window(s, ev->ts)) {
 		t->seen = 1;

@@ -144,15 +144,17 @@ static void services(FILE *out, const struct bp_model *m, const struct bp_report
 	size_t i, n;
 	struct bp_service_row *v = bp_view_services(m, &o->filter, &n);
 
-	fputs("path,processes,wait_ns,bytes_read,run_ns,unit,first_start_ns,last_exit_ns,running\n",
-	      out);
+	fputs("path,processes,wait_ns,bytes_read,run_ns,unit,first_start_ns,last_exit_ns,running,"
+	      "first_exec_ns,first_exec\n", out);
 	for (i = 0; i < cap(o, n); i++) {
 		bp_csv_str(out, v[i].service ? v[i].service->path : "");
 		fprintf(out, ",%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", v[i].nprocesses,
 			v[i].wait_ns, v[i].bytes_read, v[i].run_ns);
 		bp_csv_str(out, v[i].unit);
-		fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%d\n", v[i].first_start_ns, v[i].last_exit_ns,
-			v[i].running);
+		fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%d,%" PRIu64 ",", v[i].first_start_ns,
+			v[i].last_exit_ns, v[i].running, v[i].first_exec_ns);
+		bp_csv_str(out, v[i].first_exec ? v[i].first_exec : "");
+		fputc('\n', out);
 	}
 	free(v);
 }

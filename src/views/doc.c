@@ -330,10 +330,13 @@ static void processes(struct bp_doc *d, const struct bp_model *m, const struct b
 	free(v);
 }
 
-static const char *const service_head[] = { "WAIT", "BYTES", "CPU", "PROCS", "STARTED", "ENDED",
-					    "SERVICE" };
+static const char *const service_head[] = { "WAIT", "BYTES", "CPU", "PROCS", "STARTED",
+					    "FIRST EXEC", "ENDED", "SERVICE" };
 
-/* Services by unit name, with when their processes started and ended. */
+/*
+ * Services by unit name, with when their processes started, first exec'd
+ * (the program on the row's second line) and ended.
+ */
 static void services(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
 {
 	struct bp_service_row *v;
@@ -346,18 +349,21 @@ static void services(struct bp_doc *d, const struct bp_model *m, const struct bp
 		return;
 	}
 	s = section(d, "I/O wait by service");
-	columns(s, service_head, "rrrrrrl");
+	columns(s, service_head, "rrrrrrrl");
 	for (i = 0; i < n; i++) {
 		char w[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], p[24], st[BP_FMT_LEN],
-			en[BP_FMT_LEN];
+			ex[BP_FMT_LEN], en[BP_FMT_LEN], *detail;
 
 		if (!shown(s, o, i))
 			continue;
 		snprintf(p, sizeof(p), "%zu", v[i].nprocesses);
-		row(s, NULL, bp_fmt_ns(w, v[i].wait_ns), bp_fmt_bytes(b, v[i].bytes_read),
+		detail = v[i].first_exec ? xasprintf("first exec: %s", v[i].first_exec) : NULL;
+		row(s, detail, bp_fmt_ns(w, v[i].wait_ns), bp_fmt_bytes(b, v[i].bytes_read),
 		    bp_fmt_ns(c, v[i].run_ns), p,
 		    v[i].first_start_ns ? bp_fmt_ts(st, v[i].first_start_ns) : "before",
+		    v[i].first_exec ? bp_fmt_ts(ex, v[i].first_exec_ns) : "-",
 		    v[i].running ? "running" : bp_fmt_ts(en, v[i].last_exit_ns), v[i].unit);
+		free(detail);
 	}
 	free(v);
 }

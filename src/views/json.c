@@ -68,6 +68,8 @@
  *                   "unit" (systemd unit, else the path; "[PID 1]",
  *                   "[initramfs]", "[recorder]": see bp_service_row),
  *                   "first_start_ns" (0: before the recording),
+ *                   "first_exec_ns": int|null, "first_exec": string|null
+ *                   (the first exec and its program; null: none),
  *                   "last_exit_ns": int|null (null: running),
  *                   "running": bool } ]              by wait_ns, bytes, unit
  *   "execs": [ { "path", "count", "wait_ns", "bytes_read" } ]         by count, then path
@@ -438,6 +440,11 @@ static void disks_execs_timeline(struct bp_json *j, const struct bp_model *m,
 		bp_json_u64(j, "run_ns", r->run_ns);
 		bp_json_string(j, "unit", r->unit);
 		bp_json_u64(j, "first_start_ns", r->first_start_ns);
+		if (r->first_exec)
+			bp_json_u64(j, "first_exec_ns", r->first_exec_ns);
+		else
+			bp_json_null(j, "first_exec_ns");
+		bp_json_string(j, "first_exec", r->first_exec);
 		if (r->running)
 			bp_json_null(j, "last_exit_ns");
 		else

@@ -48,6 +48,12 @@ int bp_view_csv(FILE *out, const struct bp_model *m, const struct bp_report_opts
  * @bytes_read: what they read from storage
  * @run_ns: their CPU time
  * @first_start_ns: start of its first process; 0: before the recording
+ * @first_exec_ns: its first exec: for a cgroup, the first made by one of
+ *                 its processes while in that cgroup (what a scope adopted
+ *                 had exec'd before is not its own); for [PID 1] and
+ *                 [initramfs], their processes' first; 0: none
+ * @first_exec: the program of that exec (borrowed from the model), NULL
+ *              when none
  * @last_exit_ns: exit of its last process; 0 when @running
  * @running: one of its processes was alive at the end of the recording
  */
@@ -59,16 +65,38 @@ struct bp_service_row {
 	uint64_t bytes_read;
 	uint64_t run_ns;
 	uint64_t first_start_ns;
+	uint64_t first_exec_ns;
+	const char *first_exec;
 	uint64_t last_exit_ns;
 	int running;
 };
 
 /*
  * The services of the processes @f selects (NULL: all), by I/O wait,
- * bytes, unit; *@n rows. Caller frees.
+ * bytes, unit (BP_ORDER_SVC_WAIT); *@n rows. Caller frees.
  */
 struct bp_service_row *bp_view_services(const struct bp_model *m, const struct bp_filter *f,
 					size_t *n);
+
+/* Orders of service rows; ties fall back to the unit, then the cgroup path. */
+enum bp_service_order {
+	BP_ORDER_SVC_WAIT,   /* wait desc, bytes desc: the report's order */
+	BP_ORDER_SVC_BYTES,  /* bytes desc, wait desc */
+	BP_ORDER_SVC_RUN,    /* CPU time desc */
+	BP_ORDER_SVC_PROCS,  /* processes desc */
+	BP_ORDER_SVC_START,  /* first start asc ("before" the recording first) */
+	BP_ORDER_SVC_EXEC,   /* first exec asc, rows without one last */
+	BP_ORDER_SVC_END,    /* last exit asc, running rows last */
+	BP_ORDER_SVC_UNIT,   /* unit asc */
+};
+
+/**
+ * bp_sort_services() - sort service rows in place
+ * @v: rows of bp_view_services()
+ * @n: entries
+ * @order: enum bp_service_order
+ */
+void bp_sort_services(struct bp_service_row *v, size_t n, enum bp_service_order order);
 struct bp_group;
 struct bp_summary;
 /*

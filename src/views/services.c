@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/compare.h"
 #include "util/unit.h"
 #include "util/xalloc.h"
 #include "views/report.h"
@@ -29,10 +30,24 @@ static int below_init(const struct bp_process *p)
 	return 0;
 }
 
-static void add_process(struct bp_service_row *r, const struct bp_process *p)
+/* An exec of the row's at @ns, program @path: kept when it is the first. */
+static void add_exec(struct bp_service_row *r, uint64_t ns, const char *path)
+{
+	if (ns && (!r->first_exec || ns < r->first_exec_ns)) {
+		r->first_exec_ns = ns;
+		r->first_exec = path;
+	}
+}
+
+/* @in_cgroup: the row is @p's cgroup, whose execs count from when @p was in it. */
+static void add_process(struct bp_service_row *r, const struct bp_process *p, int in_cgroup)
 {
 	if (!r->nprocesses++ || p->start_ns < r->first_start_ns)
 		r->first_start_ns = p->start_ns;
+	if (!in_cgroup && p->nexec)
+		add_exec(r, p->first_exec_ns, p->exec[0]);
+	else if (in_cgroup && p->service_exec < p->nexec)
+		add_exec(r, p->service_exec_ns, p->exec[p->service_exec]);
 	if (!p->exit_ns)
 		r->running = 1;
 	else if (p->exit_ns > r->last_exit_ns)
@@ -42,15 +57,61 @@ static void add_process(struct bp_service_row *r, const struct bp_process *p)
 	r->run_ns += p->run_ns;
 }
 
+/* Last resort: the unit, then the cgroup (two slices may hold a unit of one name). */
+static int cmp_identity(const struct bp_service_row *a, const struct bp_service_row *b)
+{
+	int c = strcmp(a->unit, b->unit);
+
+	if (c || !a->service || !b->service)
+		return c ? c : CMP_ASC(!a->service, !b->service);
+	return strcmp(a->service->path, b->service->path);
+}
+
+static int cmp_key(const struct bp_service_row *a, const struct bp_service_row *b,
+		   enum bp_service_order order)
+{
+	int c = 0;
+
+	switch (order) {
+	case BP_ORDER_SVC_WAIT:
+		c = CMP_DESC(a->wait_ns, b->wait_ns);
+		return c ? c : CMP_DESC(a->bytes_read, b->bytes_read);
+	case BP_ORDER_SVC_BYTES:
+		c = CMP_DESC(a->bytes_read, b->bytes_read);
+		return c ? c : CMP_DESC(a->wait_ns, b->wait_ns);
+	case BP_ORDER_SVC_RUN:
+		return CMP_DESC(a->run_ns, b->run_ns);
+	case BP_ORDER_SVC_PROCS:
+		return CMP_DESC(a->nprocesses, b->nprocesses);
+	case BP_ORDER_SVC_START:
+		return CMP_ASC(a->first_start_ns, b->first_start_ns);
+	case BP_ORDER_SVC_EXEC:
+		c = CMP_ASC(!a->first_exec, !b->first_exec);
+		return c ? c : CMP_ASC(a->first_exec_ns, b->first_exec_ns);
+	case BP_ORDER_SVC_END:
+		c = CMP_ASC(a->running, b->running);
+		return c ? c : CMP_ASC(a->last_exit_ns, b->last_exit_ns);
+	case BP_ORDER_SVC_UNIT:
+		break;
+	}
+	return c;
+}
+
+/* qsort has no context argument; sorting happens on one thread. */
+static enum bp_service_order sort_order;
+
 static int cmp_row(const void *pa, const void *pb)
 {
 	const struct bp_service_row *a = pa, *b = pb;
+	int c = cmp_key(a, b, sort_order);
 
-	if (a->wait_ns != b->wait_ns)
-		return a->wait_ns > b->wait_ns ? -1 : 1;
-	if (a->bytes_read != b->bytes_read)
-		return a->bytes_read > b->bytes_read ? -1 : 1;
-	return strcmp(a->unit, b->unit);
+	return c ? c : cmp_identity(a, b);
+}
+
+void bp_sort_services(struct bp_service_row *v, size_t n, enum bp_service_order order)
+{
+	sort_order = order;
+	qsort(v, n, sizeof(*v), cmp_row);
 }
 
 struct bp_service_row *bp_view_services(const struct bp_model *m, const struct bp_filter *f,
@@ -86,11 +147,11 @@ struct bp_service_row *bp_view_services(const struct bp_model *m, const struct b
 		if (!bp_process_matches(m, p, f))
 			continue;
 		if (p->pid == 1)
-			add_process(&extra[ROW_PID1], p);
+			add_process(&extra[ROW_PID1], p, 0);
 		else if (p->service)
-			add_process(&v[p->service - m->services], p);
+			add_process(&v[p->service - m->services], p, 1);
 		else if (p->start_ns && p->start_ns < manager && below_init(p))
-			add_process(&extra[ROW_INITRAMFS], p);
+			add_process(&extra[ROW_INITRAMFS], p, 0);
 	}
 	/* The recorder is no process of a selection: a row of the whole system. */
 	if (m->totals.recorder_tasks && !(f && (f->pid || f->comm || f->file))) {
@@ -104,10 +165,10 @@ struct bp_service_row *bp_view_services(const struct bp_model *m, const struct b
 		if (v[i].nprocesses)
 			v[(*n)++] = v[i];
 	}
-	qsort(v, *n, sizeof(*v), cmp_row);
 	for (i = 0; i < *n; i++) {
 		if (v[i].running)
 			v[i].last_exit_ns = 0;
 	}
+	bp_sort_services(v, *n, BP_ORDER_SVC_WAIT);
 	return v;
 }

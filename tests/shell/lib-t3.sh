@@ -20,6 +20,9 @@
 #   t3_pages REC PATH        set read_b used never mapped: PATH's page bytes in REC
 #                            (read, used, never used, mapped not known to be used)
 #   t3_pages_sum             check used + never used + mapped = read
+#   t3_first_exec REC CGROUP "S.MICROS PROGRAM" of the first exec made in CGROUP
+#                            (a path), from the raw events of `dump`; empty if none
+#   t3_us NS                 NS as dump prints a time: S.MICROS, truncated
 
 t3_helper() {
 	${CC:-cc} -O2 -Wall -o "$TEST_DIR/$1" "$TOP/tests/helpers/$1.c" ||
@@ -102,4 +105,25 @@ t3_pages() {
 t3_pages_sum() {
 	expect 'used + never used + mapped = read' \
 		"test \$((${used:-0} + ${never:-0} + ${mapped:-0})) = '${read_b:-x}'"
+}
+
+# A task is in the cgroup it was last attached to, else in its parent's at
+# fork; the exec'ing task is old_pid. Fields are found by name (a comm may
+# hold spaces).
+t3_first_exec() {
+	"$BOOTPROF" dump --events sched:sched_process_fork,sched:sched_process_exec,cgroup:cgroup_attach_task \
+		"$1" | awk -v cg="$2" '
+	function val(k,   i) {
+		for (i = 4; i <= NF; i++)
+			if (index($i, k "=") == 1)
+				return substr($i, length(k) + 2)
+		return ""
+	}
+	/ sched_process_fork: / { in_cg[val("child_pid")] = in_cg[val("pid")] }
+	/ cgroup_attach_task: / { in_cg[val("pid")] = val("dst_path") }
+	/ sched_process_exec: / && in_cg[val("old_pid")] == cg { print $1, val("filename"); exit }'
+}
+
+t3_us() {
+	awk -v n="$1" 'BEGIN { printf "%d.%06d", int(n / 1e9), int((n % 1e9) / 1e3) }'
 }

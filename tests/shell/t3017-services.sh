@@ -1,6 +1,8 @@
 #!/bin/sh
 # Services: a workload moved into its own cgroup is reported as a service
-# holding its processes, with their I/O wait and reads.
+# holding its processes, with their I/O wait and reads, and the first exec
+# made in it (the raw sched_process_exec of the first cat: the shell exec'd
+# before it moved itself in); top's services view lists it too.
 # tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$(dirname "$0")/lib-t3.sh"
@@ -39,3 +41,16 @@ expect 'the cats are in it' \
 "$BOOTPROF" report "$TEST_DIR/r.dat" >"$TEST_DIR/report.txt"
 expect 'the text report has the service section' \
 	"sed -n '/^== I\\/O wait by service/,/^== /p' '$TEST_DIR/report.txt' | grep -q '$name\$'"
+col=$(t3_col "$TEST_DIR/services.csv" first_exec_ns)
+pcol=$(t3_col "$TEST_DIR/services.csv" first_exec)
+first=$(t3_field "$TEST_DIR/services.csv" 1 "$name" "${col:-0}")
+prog=$(t3_field "$TEST_DIR/services.csv" 1 "$name" "${pcol:-0}")
+truth=$(t3_first_exec "$TEST_DIR/r.dat" "$name")
+echo "# first exec ${first:-none} ${prog:-none}; in the raw events: ${truth:-none}"
+expect 'its first exec is the first sched_process_exec made in the cgroup, to the microsecond' \
+	"test -n '$first' && test \"\$(t3_us '$first') $prog\" = '$truth'"
+expect "that exec is the first cat's, not the shell's" "test \"\$(basename '$prog')\" = cat"
+"$BOOTPROF" top --batch --view services --width 200 "$TEST_DIR/r.dat" >"$TEST_DIR/top.txt"
+fexec=$(awk -v n="${first:-0}" 'BEGIN { printf "%d.%03d", n / 1e9, (n / 1e6) % 1000 }')
+expect "top's services view lists it with its 3 processes and first exec ($fexec)" \
+	"grep -E ' 3 +[^ ]+ +$fexec +[^ ]+ $name\$' '$TEST_DIR/top.txt'"

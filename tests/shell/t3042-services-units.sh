@@ -1,8 +1,11 @@
 #!/bin/sh
 # Services as users know them: processes moved into cgroups named like
 # systemd's (SLICE/NAME.service, SLICE/NAME.scope) are reported under the
-# unit's name, with when their first process started and their last one
-# ended, or "running" when one outlived the recording (text, JSON, CSV).
+# unit's name, with when their first process started, when the first exec
+# made in the cgroup happened and of what (the raw event, from dump; not the
+# shell's exec from before it moved itself in), and when their last one
+# ended, or "running" when one outlived the recording (text, JSON, CSV);
+# top's services view lists the same rows in the same order.
 # tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$(dirname "$0")/lib-t3.sh"
@@ -63,5 +66,34 @@ bend_s=$(awk -v n="$bend" 'BEGIN { printf "%d.%03d", n / 1e9, (n / 1e6) % 1000 }
 expect "text: $B is listed by name with its end ($bend_s)" "sect | grep -E ' $bend_s +$B\$'"
 "$BOOTPROF" report --table services --top 0 "$TEST_DIR/r.dat" >"$TEST_DIR/r.csv" 2>/dev/null
 expect "csv: the unit and its lifetime columns" \
-	"head -n 1 '$TEST_DIR/r.csv' | grep -q ',unit,first_start_ns,last_exit_ns,running\$' &&
-	 grep -q ',$A,[0-9]*,0,1\$' '$TEST_DIR/r.csv'"
+	"head -n 1 '$TEST_DIR/r.csv' |
+	 grep -q ',unit,first_start_ns,last_exit_ns,running,first_exec_ns,first_exec\$' &&
+	 grep -q ',$A,[0-9]*,0,1,[1-9][0-9]*,[^,]*/cat\$' '$TEST_DIR/r.csv'"
+
+# The first exec in each cgroup: in both, the shell exec'd before it moved
+# itself in; the first exec made in the cgroup is cat's.
+for u in "$A" "$B"; do
+	truth=$(t3_first_exec "$TEST_DIR/r.dat" "$(svc "$u" path)")
+	got="$(t3_us "$(svc "$u" first_exec_ns)") $(svc "$u" first_exec)"
+	echo "# $u: first exec $got; in the raw events: ${truth:-none}"
+	expect "json: $u's first exec is the first sched_process_exec made in its cgroup" \
+		"test -n '$truth' && test '$got' = '$truth'"
+	expect "json: $u's first exec is cat's, not the shell's from before the move" \
+		"test \"\$(basename '$(svc "$u" first_exec)')\" = cat"
+done
+aexec=$(svc "$A" first_exec_ns)
+aexec_s=$(awk -v n="$aexec" 'BEGIN { printf "%d.%03d", n / 1e9, (n / 1e6) % 1000 }')
+expect "text: $A's first exec ($aexec_s) in its row, its program on the next line" \
+	"sect | grep -A1 -E ' $aexec_s +running +$A\$' | tail -n 1 |
+	 grep -qE '^ +first exec: .*/cat\$'"
+
+# top --batch --view services: the report's rows, in the report's order.
+"$BOOTPROF" top --batch --view services --width 200 "$TEST_DIR/r.dat" >"$TEST_DIR/top.txt" 2>&1
+jq -r '.services[] | [.unit, .processes] | @tsv' "$TEST_DIR/r.json" >"$TEST_DIR/want"
+sed -n '/^ *WAIT  *READ .*SERVICE$/,$p' "$TEST_DIR/top.txt" | sed 1d |
+	awk -v OFS='\t' '{ print $NF, $(NF - 4) }' >"$TEST_DIR/got"
+echo "# top: $(tr '\n\t' ' :' <"$TEST_DIR/got")"
+expect "top: the services view lists the report's units and processes, in its order" \
+	"test -s '$TEST_DIR/want' && cmp -s '$TEST_DIR/want' '$TEST_DIR/got'"
+expect "top: $A's row has the report's first exec ($aexec_s)" \
+	"grep -E ' $aexec_s +running +$A\$' '$TEST_DIR/top.txt'"

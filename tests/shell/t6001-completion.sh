@@ -203,10 +203,13 @@ for m in $modes; do
 	done
 
 	# top --sort: the columns of the view named on the line.
-	helper top | awk -F '\t' '$3 == "--sort" { print $5 }' | sed 's/.*procs: //' | tr ' ' '\n' |
-		sort >"$T/want"
-	complete_words $m top --view procs --sort '' >"$T/got"
-	same "$m: 'bootprof top --view procs --sort <TAB>' offers the processes' columns" "$T/want" "$T/got"
+	for v in procs services; do
+		helper top | awk -F '\t' '$3 == "--sort" { print $5 }' |
+			sed "s/.*$v: //; s/;.*//" | tr ' ' '\n' | sort >"$T/want"
+		complete_words $m top --view $v --sort '' >"$T/got"
+		same "$m: 'bootprof top --view $v --sort <TAB>' offers the $v view's columns" \
+			"$T/want" "$T/got"
+	done
 
 	# dump --events: the event types in the recording named on the line
 	# (ground truth: the events dump prints), not the running kernel's.

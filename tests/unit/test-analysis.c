@@ -19,6 +19,7 @@
 #include "tracefile/meta.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
+#include "views/report.h"
 
 #define BASIC "tests/fixtures/basic.dat"
 #define NO_ACCESS "tests/fixtures/no-access.dat"
@@ -271,7 +272,7 @@ static void test_no_access_events(void **state)
 enum {
 	ID_SWITCH = 300, ID_WAKING, ID_WAKEUP, ID_ENTER, ID_EXIT, ID_ADD, ID_FAULT, ID_BIO,
 	ID_ENTER_READ, ID_EXIT_READ, ID_ENTER_FSYNC, ID_FORK, ID_DELETE, ID_MAP_PAGES, ID_GET_PAGES,
-	ID_RQ_ISSUE, ID_RQ_COMPLETE, ID_TASK_EXIT
+	ID_RQ_ISSUE, ID_RQ_COMPLETE, ID_TASK_EXIT, ID_EXEC, ID_ATTACH
 };
 
 static const char *const gen_formats[][2] = {
@@ -369,6 +370,15 @@ static const char *const gen_formats[][2] = {
 	  "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
 	  "\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
 	  "\nprint fmt: \"%d\", REC->pid\n" },
+	{ "sched", "name: sched_process_exec\nID: 318\nformat:\n" COMMON_FIELDS
+	  "\tfield:__data_loc char[] filename;\toffset:8;\tsize:4;\tsigned:0;\n"
+	  "\tfield:pid_t pid;\toffset:12;\tsize:4;\tsigned:1;\n"
+	  "\tfield:pid_t old_pid;\toffset:16;\tsize:4;\tsigned:1;\n"
+	  "\nprint fmt: \"%s\", __get_str(filename)\n" },
+	{ "cgroup", "name: cgroup_attach_task\nID: 319\nformat:\n" COMMON_FIELDS
+	  "\tfield:__data_loc char[] dst_path;\toffset:8;\tsize:4;\tsigned:0;\n"
+	  "\tfield:int pid;\toffset:12;\tsize:4;\tsigned:1;\n"
+	  "\nprint fmt: \"%s\", __get_str(dst_path)\n" },
 };
 
 #define US 1000ull
@@ -383,39 +393,44 @@ struct gev {
 	int id;
 	int pid;    /* common_pid */
 	long a, b, c;
+	const char *s;  /* a filename, a cgroup path */
 };
 
-#define SW(t, cpu, prev, state, next) { t, cpu, ID_SWITCH, prev, prev, state, next }
-#define WAKING(t, cpu, cur, pid, target) { t, cpu, ID_WAKING, cur, pid, target, 0 }
-#define WAKEUP(t, cpu, cur, pid) { t, cpu, ID_WAKEUP, cur, pid, cpu, 0 }
-#define ENTER(t, cpu, pid, nr) { t, cpu, ID_ENTER, pid, nr, 0, 0 }
-#define EXIT(t, cpu, pid, nr) { t, cpu, ID_EXIT, pid, nr, 0, 0 }
-#define ADD(t, cpu, pid, index) { t, cpu, ID_ADD, pid, index, 0, 0 }
+#define SW(t, cpu, prev, state, next) { t, cpu, ID_SWITCH, prev, prev, state, next, NULL }
+#define WAKING(t, cpu, cur, pid, target) { t, cpu, ID_WAKING, cur, pid, target, 0, NULL }
+#define WAKEUP(t, cpu, cur, pid) { t, cpu, ID_WAKEUP, cur, pid, cpu, 0, NULL }
+#define ENTER(t, cpu, pid, nr) { t, cpu, ID_ENTER, pid, nr, 0, 0, NULL }
+#define EXIT(t, cpu, pid, nr) { t, cpu, ID_EXIT, pid, nr, 0, 0, NULL }
+#define ADD(t, cpu, pid, index) { t, cpu, ID_ADD, pid, index, 0, 0, NULL }
 /* A page of another file on the same disk (a metadata block, another file). */
-#define ADD_INO(t, cpu, pid, index, ino) { t, cpu, ID_ADD, pid, index, 0, ino }
+#define ADD_INO(t, cpu, pid, index, ino) { t, cpu, ID_ADD, pid, index, 0, ino, NULL }
 /* 2^order pages from index, as one folio */
-#define ADDO(t, cpu, pid, index, order) { t, cpu, ID_ADD, pid, index, order, 0 }
+#define ADDO(t, cpu, pid, index, order) { t, cpu, ID_ADD, pid, index, order, 0, NULL }
 /* fault-around mapped pages first..last; a read (get_pages) covered them */
-#define MAP(t, cpu, pid, first, last) { t, cpu, ID_MAP_PAGES, pid, first, last, 0 }
-#define GETP(t, cpu, pid, first, last) { t, cpu, ID_GET_PAGES, pid, first, last, 0 }
-#define FAULT(t, cpu, pid, index) { t, cpu, ID_FAULT, pid, index, 0, 0 }
-#define DELETE(t, cpu, pid, index) { t, cpu, ID_DELETE, pid, index, 0, 0 }
-#define BIO(t, cpu, pid) { t, cpu, ID_BIO, pid, 0, 0, 0 }   /* a read, of unknown size */
-#define BIO_READ(t, cpu, pid, sectors) { t, cpu, ID_BIO, pid, 0, sectors, 0 }
-#define BIO_WRITE(t, cpu, pid) { t, cpu, ID_BIO, pid, 1, 8, 0 }
-#define FORK(t, cpu, parent, child) { t, cpu, ID_FORK, parent, parent, child, 0 }
-#define TASK_EXIT(t, cpu, pid) { t, cpu, ID_TASK_EXIT, pid, pid, 0, 0 }
-#define ENTER_READ(t, cpu, pid) { t, cpu, ID_ENTER_READ, pid, 0, 0, 0 }
-#define EXIT_READ(t, cpu, pid) { t, cpu, ID_EXIT_READ, pid, 0, 0, 0 }
-#define ENTER_FSYNC(t, cpu, pid) { t, cpu, ID_ENTER_FSYNC, pid, 0, 0, 0 }
+#define MAP(t, cpu, pid, first, last) { t, cpu, ID_MAP_PAGES, pid, first, last, 0, NULL }
+#define GETP(t, cpu, pid, first, last) { t, cpu, ID_GET_PAGES, pid, first, last, 0, NULL }
+#define FAULT(t, cpu, pid, index) { t, cpu, ID_FAULT, pid, index, 0, 0, NULL }
+#define DELETE(t, cpu, pid, index) { t, cpu, ID_DELETE, pid, index, 0, 0, NULL }
+#define BIO(t, cpu, pid) { t, cpu, ID_BIO, pid, 0, 0, 0, NULL }   /* a read, of unknown size */
+#define BIO_READ(t, cpu, pid, sectors) { t, cpu, ID_BIO, pid, 0, sectors, 0, NULL }
+#define BIO_WRITE(t, cpu, pid) { t, cpu, ID_BIO, pid, 1, 8, 0, NULL }
+#define FORK(t, cpu, parent, child) { t, cpu, ID_FORK, parent, parent, child, 0, NULL }
+#define TASK_EXIT(t, cpu, pid) { t, cpu, ID_TASK_EXIT, pid, pid, 0, 0, NULL }
+#define ENTER_READ(t, cpu, pid) { t, cpu, ID_ENTER_READ, pid, 0, 0, 0, NULL }
+#define EXIT_READ(t, cpu, pid) { t, cpu, ID_EXIT_READ, pid, 0, 0, 0, NULL }
+#define ENTER_FSYNC(t, cpu, pid) { t, cpu, ID_ENTER_FSYNC, pid, 0, 0, 0, NULL }
 /* Block requests: sectors [sector, sector + n) of disk sda, or sdb (RQ_SDB), a write (RQ_WRITE). */
 #define RQ_WRITE 1
 #define RQ_SDB 2
-#define ISSUE(t, cpu, pid, sector, n, flags) { t, cpu, ID_RQ_ISSUE, pid, sector, n, flags }
-#define DONE(t, cpu, sector, n, flags) { t, cpu, ID_RQ_COMPLETE, 0, sector, n, flags }
+#define ISSUE(t, cpu, pid, sector, n, flags) { t, cpu, ID_RQ_ISSUE, pid, sector, n, flags, NULL }
+#define DONE(t, cpu, sector, n, flags) { t, cpu, ID_RQ_COMPLETE, 0, sector, n, flags, NULL }
 #define SDA ((8u << 20) | 0u)
 #define SDB ((8u << 20) | 16u)
-#define END { 0, -1, 0, 0, 0, 0, 0 }
+/* pid exec'd path (itself: no thread took over) */
+#define EXEC(t, cpu, pid, path) { t, cpu, ID_EXEC, pid, 0, 0, 0, path }
+/* pid moved into the cgroup path (by cur) */
+#define ATTACH(t, cpu, cur, pid, path) { t, cpu, ID_ATTACH, cur, pid, 0, 0, path }
+#define END { 0, -1, 0, 0, 0, 0, 0, NULL }
 
 struct gen {
 	struct tep_handle *tep;
@@ -451,7 +466,7 @@ static void gen_add(struct gen *g, const struct gev *e)
 	uint16_t type = (uint16_t)e->id;
 	int32_t i32;
 	int64_t i64;
-	uint32_t dev = FDEV;
+	uint32_t dev = FDEV, loc;
 	uint64_t ino = FINO;
 	const char *rwbs;
 
@@ -535,6 +550,23 @@ static void gen_add(struct gen *g, const struct gev *e)
 		put(d, 24, &i32, 4);
 		i32 = (int32_t)e->b;
 		put(d, 44, &i32, 4);
+		break;
+	case ID_EXEC:
+		/* __data_loc: length << 16 | offset */
+		loc = (uint32_t)(strlen(e->s) + 1) << 16 | 20;
+		assert_true(20 + (loc >> 16) <= 64);
+		put(d, 8, &loc, 4);
+		put(d, 12, &e->pid, 4);
+		put(d, 16, &e->pid, 4);
+		put(d, 20, e->s, loc >> 16);
+		break;
+	case ID_ATTACH:
+		loc = (uint32_t)(strlen(e->s) + 1) << 16 | 16;
+		assert_true(16 + (loc >> 16) <= 64);
+		put(d, 8, &loc, 4);
+		i32 = (int32_t)e->a;
+		put(d, 12, &i32, 4);
+		put(d, 16, e->s, loc >> 16);
 		break;
 	default:
 		fail();
@@ -1359,6 +1391,95 @@ static void test_requests_in_flight(void **state)
 	tep_free(g.tep);
 }
 
+/* The service row of @unit, or NULL. */
+static const struct bp_service_row *row_of(const struct bp_service_row *v, size_t n,
+					   const char *unit)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!strcmp(v[i].unit, unit))
+			return &v[i];
+	}
+	return NULL;
+}
+
+/*
+ * First execs: a process's first, and the first it made in its service's
+ * cgroup; a service's first exec is the first made in its cgroup (a shell
+ * that moved itself in after it exec'd, or a scope's adopted login, did
+ * not exec there); [PID 1]'s is its first.
+ */
+static void test_first_exec(void **state)
+{
+	static const struct gev ev[] = {
+		EXEC(5, 0, 1, "/sbin/init"),
+		FORK(10, 0, 1, 100),
+		FORK(12, 0, 1, 200),
+		EXEC(20, 0, 100, "/bin/sh"),
+		EXEC(25, 1, 200, "/bin/login"),
+		ATTACH(30, 0, 100, 100, "/system.slice/x.service"),
+		ATTACH(35, 1, 1, 200, "/user.slice/session-1.scope"),
+		FORK(40, 0, 100, 101),               /* starts in x.service */
+		EXEC(50, 1, 101, "/bin/cat"),
+		EXEC(60, 0, 100, "/bin/true"),
+		ATTACH(70, 0, 1, 1, "/init.scope"),
+		END
+	};
+	const struct bp_service_row *r;
+	struct bp_service_row *v;
+	struct bp_process *p;
+	struct bp_model *m;
+	struct gen g;
+	size_t n;
+
+	(void)state;
+	m = gen_build(&g, ev);
+	p = bp_model_find_process(m, 100);
+	assert_non_null(p);
+	assert_int_equal(p->nexec, 2);
+	assert_string_equal(p->exec[0], "/bin/sh");
+	assert_int_equal(p->first_exec_ns, 20 * US);
+	assert_int_equal(p->service_exec, 1);
+	assert_int_equal(p->service_exec_ns, 60 * US);
+	p = bp_model_find_process(m, 101);
+	assert_int_equal(p->first_exec_ns, 50 * US);
+	assert_int_equal(p->service_exec, 0);
+	assert_int_equal(p->service_exec_ns, 50 * US);
+	p = bp_model_find_process(m, 200);
+	assert_int_equal(p->first_exec_ns, 25 * US);
+	assert_int_equal(p->service_exec, p->nexec);
+	assert_int_equal(p->service_exec_ns, 0);
+	p = bp_model_find_process(m, 1);
+	assert_int_equal(p->first_exec_ns, 5 * US);
+	assert_int_equal(p->service_exec, p->nexec);
+
+	v = bp_view_services(m, NULL, &n);
+	r = row_of(v, n, "x.service");
+	assert_non_null(r);
+	assert_int_equal(r->nprocesses, 2);
+	assert_int_equal(r->first_exec_ns, 50 * US);
+	assert_string_equal(r->first_exec, "/bin/cat");
+	r = row_of(v, n, "session-1.scope");
+	assert_non_null(r);
+	assert_null(r->first_exec);
+	assert_int_equal(r->first_exec_ns, 0);
+	r = row_of(v, n, "[PID 1]");
+	assert_non_null(r);
+	assert_int_equal(r->first_exec_ns, 5 * US);
+	assert_string_equal(r->first_exec, "/sbin/init");
+	free(v);
+	/* A selection keeps its processes' execs only: without cat, sh's /bin/true. */
+	v = bp_view_services(m, &(struct bp_filter){ NULL, 100, 0, NULL }, &n);
+	assert_int_equal(n, 1);
+	assert_string_equal(v[0].unit, "x.service");
+	assert_int_equal(v[0].first_exec_ns, 60 * US);
+	assert_string_equal(v[0].first_exec, "/bin/true");
+	free(v);
+	bp_model_free(m);
+	tep_free(g.tep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1379,6 +1500,7 @@ int main(void)
 		cmocka_unit_test(test_first_last),
 		cmocka_unit_test(test_write_then_map),
 		cmocka_unit_test(test_requests_in_flight),
+		cmocka_unit_test(test_first_exec),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -33,6 +33,8 @@ static uint64_t lost_events;    /* put in the next models' totals */
  * sh[100] forks cat[101]; cat reads /data/a (8 KiB, waits 5 ms) and
  * /data/b (4 KiB); sh reads /data/b (4 KiB, waits 1 ms). A window model
  * (any window) has cat's wait halved, so tests see which one is shown.
+ * sh is in session-2.scope (exec'd nothing there), cat in cat.service,
+ * where it exec'd /bin/cat at 101.5 s.
  */
 static struct bp_model *make_model(int half)
 {
@@ -103,6 +105,15 @@ static struct bp_model *make_model(int half)
 	cat->tree_wait_ns = cat->wait_ns;
 	sh->worst_file = b;
 	cat->worst_file = a;
+	m->nservices = 2;
+	m->services = xcalloc(2, sizeof(*m->services));
+	m->services[0].path = xstrdup("/system.slice/cat.service");
+	m->services[1].path = xstrdup("/user.slice/user-1000.slice/session-2.scope");
+	cat->service = &m->services[0];
+	sh->service = &m->services[1];
+	cat->exec = xcalloc(1, sizeof(*cat->exec));
+	cat->exec[cat->nexec++] = xstrdup("/bin/cat");
+	cat->first_exec_ns = cat->service_exec_ns = T0 + 1500 * MS;
 	m->totals.lost_events = lost_events;
 	m->totals.events_total = 1000;
 	return m;
@@ -228,7 +239,7 @@ static void test_drill_down(void **state)
 	assert_non_null(strstr(first_row(), " cat "));
 	top_key(&t, TOP_KEY_ENTER);
 	s = frame_text(100, 30);
-	assert_non_null(strstr(s, "Process cat[101]  parent sh[100]"));
+	assert_non_null(strstr(s, "Process cat[101] /bin/cat  parent sh[100]"));
 	assert_non_null(strstr(first_row(), "/data/a"));
 	assert_non_null(strstr(s, "Children of cat[101]: 0"));
 	/* Open /data/a: its one reader, cat, with its wait, bytes, first and last. */
@@ -390,7 +401,7 @@ static void test_help_is_the_key_table(void **state)
 {
 	/* Keys that worked before the table but were missing from the help. */
 	static const char *const once_missing[] = { "k", "j", "g", "G", "Space", ".", ",",
-						    "F3", "Q", "r", "I", "t", "F5" };
+						    "F3", "Q", "r", "I", "t", "F5", "u" };
 	char keys[64], line[TOP_MAX_WIDTH + 8];
 	const char *help, *s;
 	size_t i, n;
@@ -446,6 +457,68 @@ static void test_reverse_and_tree(void **state)
 	assert_null(strstr(frame_text(100, 30), ", as a tree"));
 }
 
+/* u: the services view, the report's rows (bp_view_services()) in its order. */
+static void test_services(void **state)
+{
+	struct bp_service_row *v;
+	const char *s, *at;
+	size_t i, n;
+
+	(void)state;
+	assert_int_equal(top_key(&t, 'u'), 0);
+	s = frame_text(100, 0);
+	assert_non_null(strstr(s, "Services: 2 of 2, by WAIT\n"));
+	assert_non_null(strstr(s, "STARTED FIRST EXEC     ENDED SERVICE\n"));
+	assert_non_null(strstr(s, "   5.0 ms  12.0 KiB      0 ms     1   101.000    101.500   "
+				  "running cat.service\n"));
+	assert_non_null(strstr(s, "   1.0 ms   4.0 KiB      0 ms     1    before          -   "
+				  "running session-2.scope\n"));
+	v = bp_view_services(t.win, &t.focus, &n);
+	assert_int_equal(n, 2);
+	for (i = 0, at = s; i < n; i++) {
+		at = strstr(at, v[i].unit);
+		assert_non_null(at);
+	}
+	free(v);
+	/* Sort by first exec: rows without one last; reversed, first. */
+	press("sssss");
+	assert_non_null(strstr(frame_text(100, 30), "by FIRST EXEC"));
+	assert_non_null(strstr(first_row(), "cat.service"));
+	press("r");
+	assert_non_null(strstr(first_row(), "session-2.scope"));
+	/* The filter is a substring of the unit or its cgroup. */
+	press("/user-1000");
+	top_key(&t, TOP_KEY_ENTER);
+	s = frame_text(100, 30);
+	assert_non_null(strstr(s, "Services: 1 of 2, by FIRST EXEC, reversed  filter: user-1000\n"));
+	assert_null(strstr(s, "cat.service"));
+	top_key(&t, TOP_KEY_ESC);
+	/* o: only what waited or read; Enter opens nothing; Tab: the files view. */
+	t.win->processes[0].wait_ns = t.win->processes[0].bytes_read = 0;
+	press("o");
+	s = frame_text(100, 30);
+	assert_non_null(strstr(s, "Services: 1 of 2"));
+	assert_null(strstr(s, "session-2.scope"));
+	top_key(&t, TOP_KEY_ENTER);
+	assert_non_null(strstr(frame_text(100, 30), "Services: 1 of 2"));
+	top_key(&t, TOP_KEY_TAB);
+	assert_non_null(strstr(frame_text(100, 30), "Files: "));
+}
+
+/* A record -- CMD recording: the services of the command's tree only, as the report lists. */
+static void test_services_focus(void **state)
+{
+	const char *s;
+
+	(void)state;
+	t.focus = (struct bp_filter){ NULL, 101, 1, NULL };
+	press("u");
+	s = frame_text(100, 0);
+	assert_non_null(strstr(s, "Services: 1 of 1, by WAIT\n"));
+	assert_non_null(strstr(s, "cat.service"));
+	assert_null(strstr(s, "session-2.scope"));
+}
+
 static int lost = 1;
 
 int main(void)
@@ -461,6 +534,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_no_lost_events, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_help_is_the_key_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reverse_and_tree, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_services, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_services_focus, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* views/format: human units, path shortening, JSON and CSV quoting. */
+/*
+ * views/format: human units, path shortening, JSON and CSV quoting; the
+ * services section in text, JSON and CSV.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,8 +13,11 @@
 
 #include <cmocka.h>
 
+#include "analysis/model.h"
 #include "util/printable.h"
+#include "util/xalloc.h"
 #include "views/format.h"
+#include "views/report.h"
 
 static void test_units(void **state)
 {
@@ -129,6 +135,94 @@ static void test_printable(void **state)
 	assert_string_equal(capture(bp_csv_str, "a\nb"), "a\\x0ab");
 }
 
+#define S 1000000000ull
+
+/*
+ * udevd[300] exec'd systemd-udevd in its service at 2.5 s and runs on;
+ * agetty[301] was moved into getty@tty1.service after its only exec, and
+ * exited at 4 s.
+ */
+static struct bp_model *services_model(void)
+{
+	struct bp_model *m = bp_model_new();
+	struct bp_process *udevd, *getty;
+
+	m->nservices = 2;
+	m->services = xcalloc(2, sizeof(*m->services));
+	m->services[0].path = xstrdup("/system.slice/systemd-udevd.service");
+	m->services[1].path = xstrdup("/system.slice/system-getty.slice/getty@tty1.service");
+	m->nprocesses = 2;
+	m->processes = xcalloc(2, sizeof(*m->processes));
+	udevd = &m->processes[0];
+	getty = &m->processes[1];
+	udevd->pid = 300;
+	strcpy(udevd->comm, "systemd-udevd");
+	udevd->start_ns = 2 * S;
+	udevd->wait_ns = 7000000;
+	udevd->exec = xcalloc(1, sizeof(char *));
+	udevd->exec[udevd->nexec++] = xstrdup("/usr/lib/systemd/systemd-udevd");
+	udevd->first_exec_ns = udevd->service_exec_ns = 2500000000ull;
+	udevd->service = &m->services[0];
+	getty->pid = 301;
+	strcpy(getty->comm, "agetty");
+	getty->start_ns = 3 * S;
+	getty->exit_ns = 4 * S;
+	getty->exec = xcalloc(1, sizeof(char *));
+	getty->exec[getty->nexec++] = xstrdup("/sbin/agetty");
+	getty->first_exec_ns = 3100000000ull;
+	getty->service_exec = 1;
+	getty->service = &m->services[1];
+	return m;
+}
+
+/* @fn's output for @m, as a string (caller frees). */
+static char *render(int (*fn)(FILE *, const struct bp_model *, const struct bp_report_opts *),
+		    const struct bp_model *m, const char *table)
+{
+	struct bp_report_opts o = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	o.table = table;
+	assert_int_equal(fn(f, m, &o), 0);
+	fclose(f);
+	return buf;
+}
+
+/* Per service its first exec: when and what in text, JSON and CSV; "-"/null when none. */
+static void test_services(void **state)
+{
+	struct bp_model *m = services_model();
+	char *s;
+
+	(void)state;
+	s = render(bp_view_text, m, NULL);
+	assert_non_null(strstr(s, "== I/O wait by service\n"
+				  "  WAIT  BYTES   CPU  PROCS  STARTED  FIRST EXEC    ENDED  SERVICE\n"
+				  "7.0 ms    0 B  0 ms      1    2.000       2.500  running  "
+				  "systemd-udevd.service\n"
+				  "        first exec: /usr/lib/systemd/systemd-udevd\n"
+				  "  0 ms    0 B  0 ms      1    3.000           -    4.000  "
+				  "getty@tty1.service\n\n"));
+	free(s);
+	s = render(bp_view_json, m, NULL);
+	assert_non_null(strstr(s, "\"unit\": \"systemd-udevd.service\",\n"
+				  "      \"first_start_ns\": 2000000000,\n"
+				  "      \"first_exec_ns\": 2500000000,\n"
+				  "      \"first_exec\": \"/usr/lib/systemd/systemd-udevd\",\n"));
+	assert_non_null(strstr(s, "\"first_exec_ns\": null,\n      \"first_exec\": null,\n"));
+	free(s);
+	s = render(bp_view_csv, m, "services");
+	assert_non_null(strstr(s, ",running,first_exec_ns,first_exec\n"));
+	assert_non_null(strstr(s, ",systemd-udevd.service,2000000000,0,1,2500000000,"
+				  "/usr/lib/systemd/systemd-udevd\n"));
+	assert_non_null(strstr(s, ",getty@tty1.service,3000000000,4000000000,0,0,\n"));
+	free(s);
+	bp_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -137,6 +231,7 @@ int main(void)
 		cmocka_unit_test(test_path),
 		cmocka_unit_test(test_quoting),
 		cmocka_unit_test(test_printable),
+		cmocka_unit_test(test_services),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -77,6 +77,18 @@ static const struct top_col access_cols[] = {
 	{ "PATH", "path", "name", 0, 0, BP_ORDER_ACCESS_PATH },
 };
 
+/* The report's services section, as a list (views/services.c sorts it). */
+static const struct top_col service_cols[] = {
+	{ "WAIT", "wait", NULL, 9, 1, BP_ORDER_SVC_WAIT },
+	{ "READ", "read", "bytes", 9, 1, BP_ORDER_SVC_BYTES },
+	{ "CPU", "cpu", "run", 9, 1, BP_ORDER_SVC_RUN },
+	{ "PROCS", "procs", "processes", 5, 1, BP_ORDER_SVC_PROCS },
+	{ "STARTED", "start", "started", 9, 1, BP_ORDER_SVC_START },
+	{ "FIRST EXEC", "exec", "first-exec", 10, 1, BP_ORDER_SVC_EXEC },
+	{ "ENDED", "end", "ended", 9, 1, BP_ORDER_SVC_END },
+	{ "SERVICE", "unit", "service", 0, 0, BP_ORDER_SVC_UNIT },
+};
+
 #define NCOLS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static const struct top_col *level_cols(enum top_level_kind kind, int *n)
@@ -91,6 +103,9 @@ static const struct top_col *level_cols(enum top_level_kind kind, int *n)
 	case LEVEL_FILE:
 		*n = NCOLS(reader_cols);
 		return reader_cols;
+	case LEVEL_SERVICES:
+		*n = NCOLS(service_cols);
+		return service_cols;
 	case LEVEL_PROC:
 		break;
 	}
@@ -119,6 +134,8 @@ static int wait_col(enum top_level_kind kind)
 
 static enum top_level_kind root_kind(enum bp_top_view v)
 {
+	if (v == BP_TOP_SERVICES)
+		return LEVEL_SERVICES;
 	return v == BP_TOP_PROCS ? LEVEL_PROCS : LEVEL_FILES;
 }
 
@@ -131,6 +148,8 @@ const char *bp_top_sort_names(enum bp_top_view view)
 {
 	if (view == BP_TOP_PROCS)
 		return "pid, comm, wait, tree-wait, cpu, read, files, start, worst";
+	if (view == BP_TOP_SERVICES)
+		return "wait, read, cpu, procs, start, exec, end, unit";
 	return "wait, read, never-used, reread, readers, path";
 }
 
@@ -481,6 +500,22 @@ static void build_rows(struct top *t)
 		free(v);
 		break;
 	}
+	case LEVEL_SERVICES:
+		free(t->services);
+		t->services = bp_view_services(t->win, &filter, &t->nservices);
+		bp_sort_services(t->services, t->nservices, (enum bp_service_order)order);
+		for (i = 0; i < t->nservices; i++) {
+			const struct bp_service_row *r = &t->services[i];
+
+			if (t->filter[0] && !strstr(r->unit, t->filter) &&
+			    !(r->service && strstr(r->service->path, t->filter)))
+				continue;
+			if (!t->active_only || r->wait_ns || r->bytes_read)
+				add_row(t, ROW_SERVICE, r);
+		}
+		if (lv->reverse)
+			reverse_rows(t->rows, t->nrows);
+		break;
 	case LEVEL_FILE: {
 		struct bp_file *file = level_file(t, lv);
 
@@ -586,6 +621,21 @@ static void access_cells(const struct top *t, const struct bp_access *x, char c[
 	snprintf(c[4], CELL_LEN, "%s", x->file->path);
 }
 
+static void service_cells(const struct top *t, const struct bp_service_row *r, char c[][CELL_LEN])
+{
+	char a[BP_FMT_LEN];
+	unsigned miss = t->win->missing;
+
+	na_or(c[0], miss & BP_MISSING_SCHED, bp_fmt_ns(a, r->wait_ns));
+	snprintf(c[1], CELL_LEN, "%s", bp_fmt_bytes(a, r->bytes_read));
+	na_or(c[2], miss & BP_MISSING_SCHED, bp_fmt_ns(a, r->run_ns));
+	snprintf(c[3], CELL_LEN, "%zu", r->nprocesses);
+	snprintf(c[4], CELL_LEN, "%s", r->first_start_ns ? bp_fmt_ts(a, r->first_start_ns) : "before");
+	snprintf(c[5], CELL_LEN, "%s", r->first_exec ? bp_fmt_ts(a, r->first_exec_ns) : "-");
+	snprintf(c[6], CELL_LEN, "%s", r->running ? "running" : bp_fmt_ts(a, r->last_exit_ns));
+	snprintf(c[7], CELL_LEN, "%s", r->unit);
+}
+
 static void put_row(struct top *t, struct top_frame *f, const struct top_row *r, int selected)
 {
 	struct top_line *l = new_line(f, selected ? TA_SEL : TA_NORMAL);
@@ -608,6 +658,10 @@ static void put_row(struct top *t, struct top_frame *f, const struct top_row *r,
 	case ROW_ACCESS:
 		access_cells(t, r->obj, cells);
 		put_cells(f, l, access_cols, NCOLS(access_cols), cells);
+		break;
+	case ROW_SERVICE:
+		service_cells(t, r->obj, cells);
+		put_cells(f, l, service_cols, NCOLS(service_cols), cells);
 		break;
 	case ROW_TITLE:
 		p = r->obj;
@@ -830,13 +884,17 @@ static void put_list_title(struct top *t, struct top_frame *f, const struct top_
 	switch (lv->kind) {
 	case LEVEL_FILES:
 	case LEVEL_PROCS:
+	case LEVEL_SERVICES:
 		col = putf(f, l, 0, "%s: %zu of %zu, by %s", lv->kind == LEVEL_FILES ? "Files" :
-			   "Processes", t->nrows, lv->kind == LEVEL_FILES ? t->win->nfiles :
-			   t->win->nprocesses, cols[lv->sort].head);
+			   lv->kind == LEVEL_PROCS ? "Processes" : "Services", t->nrows,
+			   lv->kind == LEVEL_FILES ? t->win->nfiles : lv->kind == LEVEL_PROCS ?
+			   t->win->nprocesses : t->nservices, cols[lv->sort].head);
 		if (lv->reverse)
 			col = put(f, l, col, ", reversed");
 		if (t->tree && lv->kind == LEVEL_PROCS)
 			col = put(f, l, col, ", as a tree");
+		if (lv->kind == LEVEL_SERVICES && !t->win->nservices)
+			col = put(f, l, col, "  (no process of the recording was in a known cgroup)");
 		if (t->active_only)
 			col = put(f, l, col, "  waiting or reading only");
 		if (t->filter[0] || t->editing)
@@ -948,6 +1006,7 @@ static void put_footer(struct top *t, struct top_frame *f)
 		{ "/", "Filter" },
 		{ "s", "Sort" },
 		{ "Tab", lv->kind == LEVEL_FILES ? "Procs" : "Files" },
+		{ "u", "Services" },
 		{ "Enter", "Open" },
 		{ "Bksp", "Back" },
 		{ "<-->", "Move" },
@@ -966,8 +1025,8 @@ static void put_footer(struct top *t, struct top_frame *f)
 		put_attr(f, l, 0, t->message, TA_WARN);
 		return;
 	}
-	if (lv->kind == LEVEL_FILES || lv->kind == LEVEL_PROCS)
-		keys[5] = (struct footer_key){ "Esc", "Clear" };
+	if (t->depth == 1)
+		keys[6] = (struct footer_key){ "Esc", "Clear" };
 	for (i = 0; i < n && col < f->width; i++) {
 		col = put_attr(f, l, col, keys[i].key, TA_KEY);
 		col = put(f, l, col, keys[i].label) + 1;
@@ -1155,6 +1214,7 @@ void top_release(struct top *t)
 	drop_window(t);
 	bp_model_free(t->full);
 	free(t->rows);
+	free(t->services);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -1269,6 +1329,7 @@ static void open_selected(struct top *t)
 		break;
 	case ROW_TITLE:
 	case ROW_HEAD:
+	case ROW_SERVICE:   /* no drill-down: the processes view lists their processes */
 		break;
 	}
 }
@@ -1425,17 +1486,29 @@ static int act_escape(struct top *t)
 	return 0;
 }
 
-static int act_switch_view(struct top *t)
+/* Show the list of @kind, by wait, from its top. */
+static void set_view(struct top *t, enum top_level_kind kind)
 {
 	struct top_level *lv;
 
 	t->depth = 1;
 	lv = cur(t);
-	lv->kind = lv->kind == LEVEL_FILES ? LEVEL_PROCS : LEVEL_FILES;
+	lv->kind = kind;
 	lv->sort = wait_col(lv->kind);
 	lv->reverse = 0;
 	lv->sel = lv->first = 0;
 	t->rows_dirty = 1;
+}
+
+static int act_switch_view(struct top *t)
+{
+	set_view(t, t->stack[0].kind == LEVEL_FILES ? LEVEL_PROCS : LEVEL_FILES);
+	return 0;
+}
+
+static int act_services(struct top *t)
+{
+	set_view(t, LEVEL_SERVICES);
 	return 0;
 }
 
@@ -1587,11 +1660,12 @@ static const struct top_action {
 	{ { TOP_KEY_BACKSPACE }, "back", act_back },
 	{ { TOP_KEY_ESC }, "back, or clear filter", act_escape },
 	{ { TOP_KEY_TAB }, "files / processes", act_switch_view },
+	{ { 'u' }, "services (units)", act_services },
 	{ { 's', '>', '.', TOP_KEY_F6 }, "sort: next column", act_sort_next },
 	{ { 'S', '<', ',' }, "sort: previous column", act_sort_prev },
 	{ { 'r', 'I' }, "sort: reverse order", act_reverse },
 	{ { 't', TOP_KEY_F5 }, "processes as a tree", act_tree },
-	{ { '/', TOP_KEY_F3, TOP_KEY_F4 }, "filter path / command", act_filter },
+	{ { '/', TOP_KEY_F3, TOP_KEY_F4 }, "filter path/comm/unit", act_filter },
 	{ { 'o' }, "only waiting or reading", act_active_only },
 	{ { TOP_KEY_LEFT }, "window: left", act_left },
 	{ { TOP_KEY_RIGHT }, "window: right", act_right },

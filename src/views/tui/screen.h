@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "analysis/model.h"
+#include "views/report.h"
 #include "views/tui/top.h"
 
 /*
@@ -86,6 +87,7 @@ enum top_level_kind {
 	LEVEL_PROCS,  /* all processes */
 	LEVEL_FILE,   /* one file: its readers */
 	LEVEL_PROC,   /* one process: its files and its children */
+	LEVEL_SERVICES, /* all services (bp_view_services()) */
 };
 
 /* One view on the drill-down stack; objects are named, not pointed to, so a rebuild keeps it. */
@@ -108,6 +110,7 @@ enum top_row_kind {
 	ROW_ACCESS,     /* a bp_access shown as its file (a process's files) */
 	ROW_TITLE,      /* a title inside the list (not selectable) */
 	ROW_HEAD,       /* column headers inside the list (not selectable) */
+	ROW_SERVICE,    /* a bp_service_row of top.services (services view) */
 };
 
 struct top_row {
@@ -147,6 +150,8 @@ struct top {
 	char message[160];          /* one-shot status (errors) */
 	struct top_row *rows;       /* rows of the current level */
 	size_t nrows, rows_cap;
+	struct bp_service_row *services; /* the services view's rows point here */
+	size_t nservices;           /* services of the focus, before the filter and o */
 	int rows_dirty;
 	int strip_cols;             /* columns of the last timeline drawn */
 	int list_top;               /* screen line of the first row, last frame */

@@ -38,11 +38,11 @@ struct bp_top_source {
 	uint64_t delay_ns;
 };
 
-enum bp_top_view { BP_TOP_FILES, BP_TOP_PROCS };
+enum bp_top_view { BP_TOP_FILES, BP_TOP_PROCS, BP_TOP_SERVICES };
 
 /**
  * struct bp_top_opts - how top starts
- * @view: files or processes
+ * @view: files, processes or services
  * @sort: a column name of that view (bp_top_sort_valid()), or NULL for wait
  * @since_ns: window start on the recording clock, 0: the start
  * @until_ns: window end, 0: the end
