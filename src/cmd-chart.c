@@ -47,7 +47,8 @@ int cmd_chart(int argc, char **argv)
 			     "@file"),
 		OPT_CALLBACK(0, "since", &range, "T",
 			     "start of the chart, from its 0 (kernel start for a boot\n"
-			     "recording, else the recording's start): 2, 1.5s, 300ms",
+			     "recording, else the recording's start): 2, 1.5s, 300ms;\n"
+			     "+T: from the recording's first event",
 			     bp_timeline_opt_range),
 		OPT_CALLBACK(0, "until", &range, "T", "end of the chart, from its 0",
 			     bp_timeline_opt_range),

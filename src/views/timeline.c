@@ -46,9 +46,9 @@ int bp_timeline_open(struct bp_timeline *t, const char *file, const struct bp_ti
 	if (meta && meta->clock && !strcmp(meta->clock, "boot") && meta->stop_ns > first)
 		t->window.until_ns = meta->stop_ns;
 	if (range->has_since)
-		t->window.since_ns = t->origin_ns + range->since_ns;
+		t->window.since_ns = (range->since_first ? first : t->origin_ns) + range->since_ns;
 	if (range->has_until)
-		t->window.until_ns = t->origin_ns + range->until_ns;
+		t->window.until_ns = (range->until_first ? first : t->origin_ns) + range->until_ns;
 	t->plugins = bp_marks_plugins();
 	bp_plugins_start(t->plugins, bp_reader_tep(t->reader), meta ? meta->machine : NULL);
 	bp_plugins_kallsyms(t->plugins, bp_reader_kallsyms(t->reader));
@@ -240,16 +240,19 @@ int bp_parse_size(const char *s, uint64_t *bytes)
 int bp_timeline_opt_range(const struct bp_option *opt, const char *arg)
 {
 	struct bp_timeline_range *r = opt->value;
+	int until = !strcmp(opt->long_name, "until");
+	/* "+S": from the recording's first event, as report takes it. */
+	int from_first = arg[0] == '+';
 
-	if (!strcmp(opt->long_name, "until")) {
-		if (bp_parse_ns(arg, &r->until_ns))
-			return bp_option_fail("invalid --until '%s'", arg);
+	if (bp_parse_ns(arg + from_first, until ? &r->until_ns : &r->since_ns))
+		return bp_option_fail("invalid --%s '%s'", opt->long_name, arg);
+	if (until) {
 		r->has_until = 1;
-		return 0;
+		r->until_first = from_first;
+	} else {
+		r->has_since = 1;
+		r->since_first = from_first;
 	}
-	if (bp_parse_ns(arg, &r->since_ns))
-		return bp_option_fail("invalid --since '%s'", arg);
-	r->has_since = 1;
 	return 0;
 }
 

@@ -32,12 +32,16 @@ struct bp_plugin_set;
  * struct bp_timeline_range - the window asked for, relative to the timeline's 0
  * @since_ns: start, from 0 (bp_timeline_origin()); used when @has_since
  * @until_ns: end, from 0; used when @has_until
+ * @since_first, @until_first: "+S" was given: from the recording's first
+ *                             event instead (as report --since +S)
  */
 struct bp_timeline_range {
 	uint64_t since_ns;
 	uint64_t until_ns;
 	int has_since;
 	int has_until;
+	int since_first;
+	int until_first;
 };
 
 struct bp_timeline {

@@ -97,3 +97,10 @@ expect "in-flight counters per disk, with the chart's most in flight" '
 expect "one first-read instant per file read from storage" '
 	n=$("$BOOTPROF" report --format json "$REC" | jq "[.files[] | select(.bytes_read > 0)] | length")
 	[ "$(jq "[.traceEvents[] | select(.ph == \"i\" and .name == \"first read\")] | length" "$J")" = "$n" ]'
+# +T counts from the recording's first event, as report --since +S does.
+expect "--since/--until +T: from the first event" '
+	first=$("$BOOTPROF" report --format json --all "$REC" | jq .totals.first_ns)
+	"$BOOTPROF" export -f chrome --since +0.01 --until +0.02 "$REC" -o - >"$TEST_DIR/plus.json" &&
+	jq -e --argjson f "$first" ".otherData.since_ns == \$f + 10000000 and .otherData.until_ns == \$f + 20000000" "$TEST_DIR/plus.json"'
+expect "--since +junk is a usage error" '
+	"$BOOTPROF" export -f chrome --since +x "$REC" -o - >/dev/null 2>"$TEST_DIR/err"; [ $? = 2 ] && grep -q "invalid --since" "$TEST_DIR/err"'
