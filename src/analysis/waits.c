@@ -187,7 +187,8 @@ void bp_idle_finish(struct state *s)
 	struct interval *w = s->idle_waits, *c = s->idle_cand;
 	size_t i, j, n = 0, k = 0;
 
-	qsort(w, s->nidle_waits, sizeof(*w), by_start);
+	if (s->nidle_waits)
+		qsort(w, s->nidle_waits, sizeof(*w), by_start);
 	/* Overlapping waits merge into runs: each instant counts once. */
 	for (i = 0; i < s->nidle_waits; i++) {
 		if (n && w[i].start <= w[n - 1].end) {
