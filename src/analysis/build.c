@@ -247,6 +247,7 @@ static void finish_pass(struct state *s)
 			t->seen = 0;
 		}
 	}
+	bp_idle_finish(s);   /* every wait has ended */
 	for (i = 0; bp_map_next(&s->pages->map, &i, &slot);) {
 		const struct bp_page_chunk *c = &s->pages->chunks[slot->value];
 
@@ -303,6 +304,8 @@ static void state_release(struct state *s)
 	free(s->cgroups);
 	bp_map_release(&s->cgroupmap);
 	free(s->tl);
+	free(s->idle_cand);
+	free(s->idle_waits);
 }
 
 static int state_init(struct state *s, struct tep_handle *tep, const struct bp_meta *meta,

@@ -200,6 +200,11 @@ struct cpu_times {
 	uint64_t idle_since;   /* when it last switched to its idle task */
 };
 
+/* [start, end) in ns. */
+struct interval {
+	uint64_t start, end;
+};
+
 struct state {
 	const struct bp_meta *meta;
 	struct tep_handle *tep;
@@ -252,6 +257,16 @@ struct state {
 	int nidle, nwaiting;
 	int idle_on;
 	uint64_t idle_since;
+	/*
+	 * CPU idle while waiting is only known at the end of the pass (see
+	 * bp_idle_finish): every CPU idle while some task was in a D-sleep
+	 * with I/O evidence, as it was seen then, in time order, clipped to
+	 * the window; and the I/O waits that overlap it.
+	 */
+	struct interval *idle_cand;
+	size_t nidle_cand, cidle_cand;
+	struct interval *idle_waits;
+	size_t nidle_waits, cidle_waits;
 
 	struct bp_bucket *tl;
 	size_t ntl, ctl;
@@ -309,6 +324,7 @@ uint64_t bp_bucket_end(const struct state *s, uint64_t ts);
 struct bp_bucket *bp_bucket_at(struct state *s, uint64_t ts);
 void bp_idle_flush(struct state *s, uint64_t ts);
 void bp_idle_update(struct state *s);
+void bp_idle_finish(struct state *s);
 void bp_span_to(struct state *s, struct task *t, int state, uint64_t ts);
 void bp_wait_begin(struct state *s, struct task *t, uint64_t ts);
 void bp_wait_end(struct state *s, struct task *t, uint64_t ts);

@@ -94,9 +94,10 @@ enum bp_span_state {
 	BP_SPAN_SLEEP,      /* interruptible sleep */
 	/*
 	 * Not a task's: every CPU idle while some task was in an I/O wait
-	 * (tid 0). These spans sum to bp_totals.idle_wait_ns; their part
-	 * covered by some tasks' BP_SPAN_IO_WAIT spans is the CPU idle
-	 * while those tasks waited.
+	 * (tid 0), i.e. inside one of the BP_SPAN_IO_WAIT spans. These
+	 * spans sum to bp_totals.idle_wait_ns; their part covered by some
+	 * tasks' BP_SPAN_IO_WAIT spans is the CPU idle while those tasks
+	 * waited. They come after every task's spans, in time order.
 	 */
 	BP_SPAN_IDLE_WAIT,
 };
@@ -476,9 +477,10 @@ struct bp_disk_stat {
  *                 bp_process.other_wait_ns); not I/O wait
  * @idle_wait_ns: wall time in which at least one task was in an I/O wait
  *                and every CPU ran its idle task — what readahead could win.
- *                A waiter counts until it is switched in, so a task woken
- *                on an idle CPU adds the CPU's wake-up latency, which its
- *                I/O wait (ended at the wakeup) leaves out
+ *                The waits are exactly those that make up @wait_ns, with the
+ *                same start and end: a task woken onto an idle CPU stops
+ *                waiting at its wakeup, the CPU's wake-up latency after it
+ *                is not counted
  * @never_used_bytes: Σ bp_file.never_used_bytes
  * @used_bytes: Σ bp_file.used_bytes
  * @mapped_unknown_bytes: Σ bp_file.mapped_unknown_bytes

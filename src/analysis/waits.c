@@ -88,30 +88,132 @@ static uint64_t add_interval(struct state *s, uint64_t a, uint64_t b, enum tl_fi
 }
 
 /*
- * CPU idle while waiting: accumulate the interval since the last change,
- * and hand it to the span hook (tid 0: the machine), so that a consumer
- * can intersect it with the I/O-wait spans of the tasks it cares about.
+ * CPU idle while waiting (DESIGN §6): the time in which at least one task
+ * is inside an I/O wait -- exactly the intervals that make up wait_ns,
+ * same start and end -- and every CPU runs its idle task.
+ *
+ * The pass cannot decide it as it goes: a task woken by sched_waking
+ * stops waiting when it became runnable (bp_wake_time), which is only
+ * known when it is switched in, and onto an idle CPU that is before the
+ * switch-in by the CPU's wake-up latency. So while events are read, a
+ * D-sleeper with I/O evidence counts as waiting until its wait is ended
+ * (s->nwaiting), and the time every CPU is idle meanwhile is kept as a
+ * candidate: it covers the answer. Each I/O wait that overlaps a
+ * candidate is kept too, and bp_idle_finish cuts the candidates to the
+ * waits once every wait has ended.
  */
 void bp_idle_flush(struct state *s, uint64_t ts)
 {
-	uint64_t len;
+	uint64_t a = s->idle_since < s->since ? s->since : s->idle_since;
+	uint64_t b = ts > s->until ? s->until : ts;
 
-	if (s->idle_on && ts > s->idle_since) {
-		len = add_interval(s, s->idle_since, ts, TL_IDLE);
-		s->tot.idle_wait_ns += len;
-		if (len && s->hooks && s->hooks->span) {
-			struct bp_span sp;
+	if (s->idle_on && b > a) {
+		struct interval *last = s->nidle_cand ? &s->idle_cand[s->nidle_cand - 1] : NULL;
 
-			memset(&sp, 0, sizeof(sp));
-			sp.cpu = -1;
-			sp.state = BP_SPAN_IDLE_WAIT;
-			sp.cause = BP_CAUSE_OTHER;
-			sp.end_ns = ts > s->until ? s->until : ts;
-			sp.start_ns = sp.end_ns - len;
-			s->hooks->span(s->hooks->arg, &sp);
+		if (last && last->end == a) {
+			last->end = b;
+		} else {
+			BP_GROW(s->idle_cand, s->nidle_cand, s->cidle_cand);
+			s->idle_cand[s->nidle_cand].start = a;
+			s->idle_cand[s->nidle_cand++].end = b;
 		}
 	}
 	s->idle_since = ts;
+}
+
+/*
+ * Keep the I/O wait [a, b) if it overlaps a candidate. It ends now or
+ * before, and the candidates are flushed up to now: all it can overlap
+ * is known.
+ */
+static void idle_keep_wait(struct state *s, uint64_t a, uint64_t b)
+{
+	size_t lo = 0, hi = s->nidle_cand;
+
+	/* The first candidate ending after a. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->idle_cand[mid].end <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == s->nidle_cand || s->idle_cand[lo].start >= b)
+		return;
+	BP_GROW(s->idle_waits, s->nidle_waits, s->cidle_waits);
+	s->idle_waits[s->nidle_waits].start = a;
+	s->idle_waits[s->nidle_waits++].end = b;
+}
+
+/*
+ * [a, b) was CPU idle while waiting: into the totals and the timeline,
+ * and to the span hook (tid 0: the machine), so that a consumer can
+ * intersect it with the I/O-wait spans of the tasks it cares about.
+ */
+static void idle_add(struct state *s, uint64_t a, uint64_t b)
+{
+	uint64_t len = add_interval(s, a, b, TL_IDLE);
+	struct bp_span sp;
+
+	s->tot.idle_wait_ns += len;
+	if (!len || !s->hooks || !s->hooks->span)
+		return;
+	memset(&sp, 0, sizeof(sp));
+	sp.cpu = -1;
+	sp.state = BP_SPAN_IDLE_WAIT;
+	sp.cause = BP_CAUSE_OTHER;
+	sp.start_ns = a;
+	sp.end_ns = b;
+	s->hooks->span(s->hooks->arg, &sp);
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct interval *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->end > y->end) - (x->end < y->end);
+}
+
+/*
+ * Once every wait has ended: CPU idle while waiting is the candidates
+ * (every CPU idle, see bp_idle_flush) cut to the union of the I/O waits.
+ * Its spans are handed out in time order, never overlapping.
+ */
+void bp_idle_finish(struct state *s)
+{
+	struct interval *w = s->idle_waits, *c = s->idle_cand;
+	size_t i, j, n = 0, k = 0;
+
+	if (s->nidle_waits)
+		qsort(w, s->nidle_waits, sizeof(*w), by_start);
+	/* Overlapping waits merge into runs: each instant counts once. */
+	for (i = 0; i < s->nidle_waits; i++) {
+		if (n && w[i].start <= w[n - 1].end) {
+			if (w[i].end > w[n - 1].end)
+				w[n - 1].end = w[i].end;
+		} else {
+			w[n++] = w[i];
+		}
+	}
+	/* Runs and candidates are both in time order and disjoint. */
+	for (i = 0; i < n; i++) {
+		while (k < s->nidle_cand && c[k].end <= w[i].start)
+			k++;
+		for (j = k; j < s->nidle_cand && c[j].start < w[i].end; j++) {
+			uint64_t a = c[j].start > w[i].start ? c[j].start : w[i].start;
+			uint64_t b = c[j].end < w[i].end ? c[j].end : w[i].end;
+
+			if (b > a)
+				idle_add(s, a, b);
+		}
+	}
+	free(s->idle_waits);
+	free(s->idle_cand);
+	s->idle_waits = s->idle_cand = NULL;
+	s->nidle_waits = s->cidle_waits = s->nidle_cand = s->cidle_cand = 0;
 }
 
 void bp_idle_update(struct state *s)
@@ -259,6 +361,7 @@ void bp_wait_end(struct state *s, struct task *t, uint64_t ts)
 	d = add_interval(s, t->wait_start, ts, TL_WAIT);
 	if (!d)
 		return;
+	idle_keep_wait(s, t->wait_start, ts);
 	t->seen = 1;
 	t->wait_ns += d;
 	t->wait_cause_ns[t->wait_cause] += d;

@@ -23,6 +23,14 @@
 #   t3_first_exec REC CGROUP "S.MICROS PROGRAM" of the first exec made in CGROUP
 #                            (a path), from the raw events of `dump`; empty if none
 #   t3_us NS                 NS as dump prints a time: S.MICROS, truncated
+#   t3_waiting REC [PIDS]    "WALL IDLE" in ns, computed without the model's
+#                            CPU idle: the wall time some process of PIDS
+#                            (space-separated; none: every process) was in
+#                            an I/O wait (the chrome export's spans, merged),
+#                            and the part of it with every CPU idle
+#                            (trace-cmd's sched_switch: a CPU is idle from a
+#                            switch to pid 0 until its next switch, busy
+#                            before its first)
 
 t3_helper() {
 	${CC:-cc} -O2 -Wall -o "$TEST_DIR/$1" "$TOP/tests/helpers/$1.c" ||
@@ -126,4 +134,26 @@ t3_first_exec() {
 
 t3_us() {
 	awk -v n="$1" 'BEGIN { printf "%d.%06d", int(n / 1e9), int((n % 1e9) / 1e3) }'
+}
+
+t3_waiting() {
+	"$BOOTPROF" export --all --format chrome -o "$TEST_DIR/.waiting.json" --force "$1" \
+		2>/dev/null || return 1
+	t3_ncpus=$("$BOOTPROF" report --format json "$1" 2>/dev/null | jq .recording.ncpus)
+	{
+		jq -r --arg pids " ${2:-} " '.otherData.origin_ns as $o | .traceEvents[] |
+			select(.name == "I/O wait" and
+				($pids == "  " or (.pid as $p | $pids | contains(" \($p) ")))) |
+			($o + (.ts * 1000 + 0.5 | floor)) as $a |
+			"\($a) W 1", "\($a + (.dur * 1000 + 0.5 | floor)) W -1"' "$TEST_DIR/.waiting.json"
+		# Seconds with 9 decimals (trace-cmd report -t) or nanoseconds: in ns.
+		trace-cmd report -t "$1" 2>/dev/null |
+			sed -n 's/^.*\[\([0-9]*\)\] *\([0-9]*\)\.\{0,1\}\([0-9]*\): sched_switch:.*==> .*:\([0-9]*\) \[[0-9]*\]$/\2\3 C \1 \4/p'
+	} | sort -s -k1,1n | awk -v ncpus="$t3_ncpus" '
+		{ t = $1 + 0 }
+		t > last && waiting > 0 { wall += t - last; if (nidle == ncpus) idle += t - last }
+		{ last = t }
+		$2 == "W" { waiting += $3 }
+		$2 == "C" { c = $3 + 0; was = idle_cpu[c]; idle_cpu[c] = ($4 == 0); nidle += idle_cpu[c] - was }
+		END { printf "%.0f %.0f\n", wall, idle }'
 }

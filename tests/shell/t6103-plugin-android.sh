@@ -8,7 +8,9 @@
 # cover its file. The tree's waiting wall time and the CPU idle meanwhile
 # are computed again here, independently: the union of the tree's I/O-wait
 # spans in `bootprof export --format chrome`, cut by the instants every CPU
-# ran its idle task in trace-cmd's own reading of the sched_switch events.
+# ran its idle task in trace-cmd's own reading of the sched_switch events
+# (t3_waiting); over every process, that is the report's CPU idle while
+# waiting.
 # system_server (a copy of sh by that name) has its process row's numbers.
 # Package scan: system_server's dd reads one page of each of three 2 MiB
 # APKs; the plugin reports, per APK, 4 KiB used out of the readahead window
@@ -16,6 +18,7 @@
 # recordings are checked the same way.
 # tags: serial
 . "$(dirname "$0")/../test-lib.sh"
+. "$(dirname "$0")/lib-t3.sh"
 require_tracefs
 command -v jq >/dev/null 2>&1 || skip_all "jq not installed"
 command -v trace-cmd >/dev/null 2>&1 || skip_all "trace-cmd not installed"
@@ -36,30 +39,6 @@ head -c 65536 /dev/urandom | base64 >"$D/etc/packages.xml"
 zy=zygote-$$
 cp /bin/sh "$TEST_DIR/$zy"
 cp /bin/sh "$TEST_DIR/system_server"
-
-# waiting DAT PIDS: "WALL IDLE" in ns for the processes PIDS (space-separated):
-# wall time some of them was in an I/O wait (the chrome export's spans,
-# merged), and the part of it with every CPU idle (trace-cmd's sched_switch:
-# a CPU is idle from a switch to pid 0 until its next switch, busy before
-# its first).
-waiting() {
-	"$BOOTPROF" export --all --format chrome -o "$TEST_DIR/w.json" --force "$1" 2>/dev/null || return 1
-	ncpus=$("$BOOTPROF" report --format json "$1" 2>/dev/null | jq .recording.ncpus)
-	{
-		jq -r --arg pids " $2 " '.otherData.origin_ns as $o | .traceEvents[] |
-			select(.name == "I/O wait" and (.pid as $p | $pids | contains(" \($p) "))) |
-			($o + (.ts * 1000 + 0.5 | floor)) as $a |
-			"\($a) W 1", "\($a + (.dur * 1000 + 0.5 | floor)) W -1"' "$TEST_DIR/w.json"
-		trace-cmd report -t "$1" 2>/dev/null |
-			sed -n 's/^.*\[\([0-9]*\)\] *\([0-9]*\): sched_switch:.*==> .*:\([0-9]*\) \[[0-9]*\]$/\2 C \1 \3/p'
-	} | sort -s -k1,1n | awk -v ncpus="$ncpus" '
-		{ t = $1 }
-		t > last && waiting > 0 { wall += t - last; if (nidle == ncpus) idle += t - last }
-		{ last = t }
-		$2 == "W" { waiting += $3 }
-		$2 == "C" { c = $3 + 0; was = idle_cpu[c]; idle_cpu[c] = ($4 == 0); nidle += idle_cpu[c] - was }
-		END { printf "%d %d\n", wall, idle }'
-}
 
 drop_caches
 "$BOOTPROF_FAST" record -o "$TEST_DIR/z.dat" -- sh -c "
@@ -103,9 +82,12 @@ expect "the tree wait is the zygote's tree wait in the report" \
 	"test \"\$(z .wait_ns)\" = \"\$(jq --arg z '$TEST_DIR/$zy' '.processes[] | select(.exec[0] == \$z) | .tree_wait_ns' '$TEST_DIR/z.json')\""
 pids=$(jq -r --arg z "$TEST_DIR/$zy" '(.processes[] | select(.exec[0] == $z) | .pid) as $zp |
 	[.processes[] | select(.pid == $zp or .ppid == $zp) | .pid] | map(tostring) | join(" ")' "$TEST_DIR/z.json")
-w=$(waiting "$TEST_DIR/z.dat" "$pids")
+w=$(t3_waiting "$TEST_DIR/z.dat" "$pids")
 expect "the tree's waiting wall time and CPU idle meanwhile, computed again: ${w:-?} ns" \
 	"test -n '$w' && test \"\$(z .waiting_wall_ns) \$(z .cpu_idle_while_waiting_ns)\" = '$w'"
+w=$(t3_waiting "$TEST_DIR/z.dat")
+expect "every process: CPU idle while waiting is the report's, computed again: ${w:-?} ns" \
+	"test -n '$w' && test \"\${w#* }\" = \"\$(jq .totals.idle_wait_ns '$TEST_DIR/z.json')\""
 expect 'the tree waited, and the wall time is at most the summed wait' \
 	"test \"\$(z .waiting_wall_ns)\" -gt 0 && test \"\$(z .waiting_wall_ns)\" -le \"\$(z .wait_ns)\""
 
@@ -116,7 +98,7 @@ expect 'system_server: one process, its wait, CPU and bytes are its row' \
 	"test \"\$(ss .processes)\" = 1 && test \"\$(ss .wait_ns)\" = \"\$(row .wait_ns)\" &&
 	 test \"\$(ss .run_ns)\" = \"\$(row .run_ns)\" && test \"\$(ss .bytes_read)\" = \"\$(row .bytes_read)\" &&
 	 test \"\$(ss .bytes_read)\" -gt 0"
-w=$(waiting "$TEST_DIR/z.dat" "$(row .pid)")
+w=$(t3_waiting "$TEST_DIR/z.dat" "$(row .pid)")
 expect "system_server: waiting wall time and CPU idle meanwhile, computed again: ${w:-?} ns" \
 	"test -n '$w' && test \"\$(ss .waiting_wall_ns) \$(ss .cpu_idle_while_waiting_ns)\" = '$w'"
 
@@ -161,9 +143,12 @@ if [ -x "$ex/zygote/zygote" ] && [ -x "$ex/package-scan/package-scan" ]; then
 			debug | .rows | length == 1 and .[0].tree_processes == 1' ex.json >/dev/null &&
 		 jq -e --arg z '$ex/zygote/zygote' '(.processes[] | select(.exec[0] == \$z)) as \$p |
 			.plugins.android.zygote.wait_ns == \$p.tree_wait_ns' ex.json >/dev/null"
-	w=$(waiting ex.dat "$(jq -r --arg z "$ex/zygote/zygote" '.processes[] | select(.exec[0] == $z) | .pid' ex.json)")
+	w=$(t3_waiting ex.dat "$(jq -r --arg z "$ex/zygote/zygote" '.processes[] | select(.exec[0] == $z) | .pid' ex.json)")
 	expect "examples/zygote: waiting wall time and CPU idle meanwhile, computed again: ${w:-?} ns" \
 		"test -n '$w' && test \"\$(jq -r '.plugins.android.zygote | \"\\(.waiting_wall_ns) \\(.cpu_idle_while_waiting_ns)\"' ex.json)\" = '$w'"
+	w=$(t3_waiting ex.dat)
+	expect "examples/zygote: CPU idle while waiting is the report's, computed again: ${w:-?} ns" \
+		"test -n '$w' && test \"\${w#* }\" = \"\$(jq .totals.idle_wait_ns ex.json)\""
 	drop_caches
 	"$BOOTPROF_FAST" record -o ps.dat -- "$ex/package-scan/package-scan" --count 8 --size 4 >/dev/null 2>&1
 	"$BOOTPROF" report --format json --plugin-opt "android.archives=$TEST_DIR/packages/*.apk" ps.dat >ps.json 2>/dev/null

@@ -785,6 +785,102 @@ static void test_wait_rules(void **state)
 }
 
 /*
+ * CPU idle while waiting: the time at least one task is inside an I/O wait
+ * (the intervals its wait_ns is made of) and every CPU (of 2) is idle. A
+ * case: events, an optional window (µs; until 0: none), and the expected
+ * total (µs). The timeline buckets (10 µs wide) and the idle-wait spans
+ * add up to it.
+ */
+struct idle_case {
+	const char *what;
+	struct gev ev[24];
+	uint64_t idle_us;
+	uint64_t since_us, until_us;
+};
+
+static const struct idle_case idle_cases[] = {
+	{ "sched_wakeup onto an idle CPU, switched in later: idle waiting ends at the wakeup",
+	  { SW(1, 1, 9, 1, 0), ENTER(2, 0, 100, 0), SW(10, 0, 100, 2, 0),
+	    WAKEUP(111, 0, 0, 100), SW(130, 0, 0, 0, 100), END },
+	  101, 0, 0 },
+	{ "woken by an interrupt on the idle CPU that runs it: ends at the waking, not the switch",
+	  { SW(1, 1, 9, 1, 0), ENTER(2, 0, 100, 0), SW(10, 0, 100, 2, 0),
+	    WAKING(110, 0, 0, 100, 0), SW(112, 0, 0, 0, 100), END },
+	  100, 0, 0 },
+	/* 200 still waits while 100's CPU wakes up; 200's own wake-up latency is not counted. */
+	{ "two overlapping waiters: counted once, each until its own wakeup",
+	  { ENTER(1, 1, 200, 0), ENTER(2, 0, 100, 0), SW(10, 0, 100, 2, 0), SW(50, 1, 200, 2, 0),
+	    WAKING(110, 0, 0, 100, 0), SW(115, 0, 0, 0, 100), SW(120, 0, 100, 1, 0),
+	    WAKING(150, 1, 0, 200, 1), SW(160, 1, 0, 0, 200), END },
+	  (115 - 50) + (150 - 120), 0, 0 },
+	{ "a waiter while another CPU runs something: no CPU idle while waiting",
+	  { SW(1, 1, 9, 1, 300), ENTER(2, 0, 100, 0), SW(10, 0, 100, 2, 0),
+	    WAKING(110, 0, 0, 100, 0), SW(112, 0, 0, 0, 100), END },
+	  0, 0, 0 },
+	{ "the other CPU goes idle during the wait: idle from then to the waking",
+	  { SW(1, 1, 9, 1, 300), ENTER(2, 0, 100, 0), SW(10, 0, 100, 2, 0),
+	    SW(80, 1, 300, 1, 0), WAKING(110, 0, 0, 100, 0), SW(112, 0, 0, 0, 100), END },
+	  30, 0, 0 },
+	{ "a D-sleep without I/O evidence on idle CPUs is not waiting",
+	  { SW(1, 1, 9, 1, 0), SW(10, 0, 100, 2, 0), WAKING(60, 0, 0, 100, 0),
+	    SW(61, 0, 0, 0, 100), END },
+	  0, 0, 0 },
+	{ "a window cuts it: only its part inside [since, until]",
+	  { SW(1, 1, 9, 1, 0), ENTER(2, 0, 100, 0), SW(10, 0, 100, 2, 0),
+	    WAKEUP(111, 0, 0, 100), SW(130, 0, 0, 0, 100), END },
+	  50, 50, 100 },
+};
+
+struct idle_sum {
+	uint64_t idle, last_end;
+	int bad;
+};
+
+static void on_idle_span(void *arg, const struct bp_span *sp)
+{
+	struct idle_sum *is = arg;
+
+	if (sp->state != BP_SPAN_IDLE_WAIT)
+		return;
+	if (sp->tid || sp->start_ns < is->last_end || sp->end_ns <= sp->start_ns)
+		is->bad++;
+	is->idle += sp->end_ns - sp->start_ns;
+	is->last_end = sp->end_ns;
+}
+
+static void test_idle_rules(void **state)
+{
+	size_t c;
+
+	(void)state;
+	for (c = 0; c < sizeof(idle_cases) / sizeof(idle_cases[0]); c++) {
+		const struct idle_case *ic = &idle_cases[c];
+		struct idle_sum is = { 0 };
+		struct bp_build_hooks hooks = { NULL, on_idle_span, &is };
+		struct bp_window w = { ic->since_us * US, ic->until_us * US, 10 * US };
+		struct bp_model *m;
+		uint64_t buckets = 0;
+		struct gen g;
+		size_t i;
+
+		print_message("case: %s\n", ic->what);
+		gen_init(&g);
+		for (i = 0; ic->ev[i].cpu >= 0; i++)
+			gen_add(&g, &ic->ev[i]);
+		m = bp_model_build_events(g.tep, NULL, g.ev, g.n, &w, &hooks);
+		assert_non_null(m);
+		assert_int_equal(m->totals.idle_wait_ns, ic->idle_us * US);
+		for (i = 0; i < m->nbuckets; i++)
+			buckets += m->timeline[i].idle_wait_ns;
+		assert_int_equal(buckets, m->totals.idle_wait_ns);
+		assert_int_equal(is.idle, m->totals.idle_wait_ns);
+		assert_int_equal(is.bad, 0);
+		bp_model_free(m);
+		tep_free(g.tep);
+	}
+}
+
+/*
  * Page states from generated filemap events: used (a read, or the faulting
  * page itself), never used, and mapped by fault-around but not known to be
  * used. Counts are in pages of file FINO.
@@ -1491,6 +1587,7 @@ int main(void)
 		cmocka_unit_test(test_page_map),
 		cmocka_unit_test(test_no_access_events),
 		cmocka_unit_test(test_wait_rules),
+		cmocka_unit_test(test_idle_rules),
 		cmocka_unit_test(test_page_states),
 		cmocka_unit_test(test_bytes_rules),
 		cmocka_unit_test(test_other_sleepers),
