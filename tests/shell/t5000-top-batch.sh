@@ -94,4 +94,7 @@ expect "corrupt recording: exit 1, one line" \
 expect "no terminal, no --batch: exit 1, one line" \
 	"'$BOOTPROF' top '$DAT' </dev/null >'$TEST_DIR/out' 2>'$TEST_DIR/err'; [ \$? = 1 ] &&
 	 [ \$(wc -l <'$TEST_DIR/err') = 1 ] && [ ! -s '$TEST_DIR/out' ]"
+expect "a window outside the recording: exit 1, one line saying where the recording is" \
+	"'$BOOTPROF' top --batch --since 1 --until 2 '$DAT' >'$TEST_DIR/out' 2>'$TEST_DIR/err'; [ \$? = 1 ] &&
+	 [ \$(wc -l <'$TEST_DIR/err') = 1 ] && grep -q 'outside the recording' '$TEST_DIR/err' && [ ! -s '$TEST_DIR/out' ]"
 expect "top -h: usage on stdout, exit 0" "'$BOOTPROF' top -h | grep -q '^usage: bootprof top'"

@@ -1206,6 +1206,12 @@ int top_init(struct top *t, const struct bp_top_source *src, const struct bp_top
 		t->full = NULL;
 		return -1;
 	}
+	/* A recording's filter or window that selects nothing is an error, as in report. */
+	if (!src->update && bp_focus_check(t->win ? t->win : t->full, &t->focus,
+					   t->since_ns || t->until_ns)) {
+		top_release(t);
+		return -1;
+	}
 	return 0;
 }
 
