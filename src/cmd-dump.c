@@ -234,7 +234,7 @@ static void print_meta(const struct bp_meta *m)
 	       (unsigned long long)(m->start_ns % 1000000000),
 	       (unsigned long long)(m->stop_ns / 1000000000),
 	       (unsigned long long)(m->stop_ns % 1000000000));
-	if (m->system_cpu_ns)
+	if (m->recorder_cpu_ns || m->system_cpu_ns)
 		printf("# recorder cpu: %llu ns of %llu ns busy\n",
 		       (unsigned long long)m->recorder_cpu_ns, (unsigned long long)m->system_cpu_ns);
 	if (m->fault_around_bytes)

@@ -14,7 +14,7 @@ struct bp_meta;
  */
 struct bp_cpu_use {
 	uint64_t self_ns; /* user + system time of this process */
-	uint64_t busy_ns; /* all CPUs, /proc/stat: everything but idle and iowait */
+	uint64_t busy_ns; /* all CPUs, /proc/stat: everything but idle and iowait (in ticks) */
 };
 
 /* Now; a part that cannot be read is 0. */

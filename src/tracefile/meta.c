@@ -375,7 +375,7 @@ char *bp_meta_serialize(const struct bp_meta *m, size_t *len)
 		sb_printf(&sb, "command_start_ns %llu\n", (unsigned long long)m->command_start_ns);
 		sb_printf(&sb, "command_end_ns %llu\n", (unsigned long long)m->command_end_ns);
 	}
-	if (m->system_cpu_ns) {
+	if (m->recorder_cpu_ns || m->system_cpu_ns) {
 		sb_printf(&sb, "recorder_cpu_ns %llu\n", (unsigned long long)m->recorder_cpu_ns);
 		sb_printf(&sb, "system_cpu_ns %llu\n", (unsigned long long)m->system_cpu_ns);
 	}

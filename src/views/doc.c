@@ -126,10 +126,13 @@ static void header(struct bp_doc *d, const struct bp_model *m, const struct bp_r
 		     t->lost_events, t->lost_pages ? " (and pages with an unknown number lost)" : "");
 	else
 		line(s, "lost events: 0");
-	if (h->system_cpu_ns)
+	/* /proc/stat counts in ticks: a short recording may show no busy time. */
+	if (h->recorder_cpu_ns && h->system_cpu_ns >= h->recorder_cpu_ns)
 		line(s, "recorder: %s CPU, %.1f%% of the CPU time used while recording",
 		     bp_fmt_ns(a, h->recorder_cpu_ns),
 		     100.0 * (double)h->recorder_cpu_ns / (double)h->system_cpu_ns);
+	else if (h->recorder_cpu_ns)
+		line(s, "recorder: %s CPU", bp_fmt_ns(a, h->recorder_cpu_ns));
 	if (t->truncated)
 		line(s, "TRUNCATED recording: read up to its last complete page");
 	if (t->attributed_permille >= 0)

@@ -129,13 +129,14 @@ static void recording(struct bp_json *j, const struct bp_model *m, const struct 
 	bp_json_u64(j, "page_size", h->page_size);
 	bp_json_u64(j, "start_ns", h->start_ns);
 	bp_json_u64(j, "stop_ns", h->stop_ns);
-	if (h->system_cpu_ns) {
+	if (h->recorder_cpu_ns)
 		bp_json_u64(j, "recorder_cpu_ns", h->recorder_cpu_ns);
-		bp_json_u64(j, "system_cpu_ns", h->system_cpu_ns);
-	} else {
+	else
 		bp_json_null(j, "recorder_cpu_ns");
+	if (h->system_cpu_ns)
+		bp_json_u64(j, "system_cpu_ns", h->system_cpu_ns);
+	else
 		bp_json_null(j, "system_cpu_ns");
-	}
 	if (h->fault_around_bytes)
 		bp_json_u64(j, "fault_around_bytes", h->fault_around_bytes);
 	else
