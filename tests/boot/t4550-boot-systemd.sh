@@ -7,7 +7,9 @@
 # Checked: nothing lost, every read request completed, named initcalls, the
 # planted services' reads against their files' sizes, threads rolled up into
 # their process, never-used pages of a sparse mmap, services by unit name
-# against systemd's own list and start order, the recorder's CPU share.
+# against systemd's own list and start order (and their times beside blame's),
+# the recorder's CPU share. A second boot with bootprof.exact-mmap=1 checks
+# the sparse mmap only: exact, its used pages the touched ones.
 # tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$TOP/tests/boot/lib.sh"
@@ -27,15 +29,26 @@ case $? in
 esac
 echo "# systemd image ready in $(($(date +%s) - t0)) s: $SD"
 boot_build_initramfs /sbin/init || { not_ok "build the initramfs"; exit 0; }
-# The cached image is never written (snapshot=on); bp-done tars its results onto vdb.
 BOOT_DISK=$SD/root.img
 BOOT_OUT=$TEST_DIR/out.img
-truncate -s 64M "$BOOT_OUT"
 words=$("$BOOTPROF" cmdline --kernel "$KREL" --buffer-size 8192 2>/dev/null)
 BOOT_MEM=768
-boot_qemu boot 600 "rdinit=/bin/bootprof bootprof.init=/init $words bootprof.until-file=/run/bootprof-stop bootprof.duration=300" \
-	-drive "file=$BOOT_DISK,format=raw,if=virtio,snapshot=on" \
-	-drive "file=$BOOT_OUT,format=raw,if=virtio"
+# sd_boot NAME [WORDS]: boot the image with bootprof as rdinit, WORDS added;
+# console in $TEST_DIR/NAME.console, qemu's status. The cached image is
+# never written (snapshot=on); bp-done tars its results onto a fresh vdb.
+sd_boot() {
+	rm -f "$BOOT_OUT"
+	truncate -s 64M "$BOOT_OUT"
+	boot_qemu "$1" 600 "rdinit=/bin/bootprof bootprof.init=/init $words bootprof.until-file=/run/bootprof-stop bootprof.duration=300${2:+ $2}" \
+		-drive "file=$BOOT_DISK,format=raw,if=virtio,snapshot=on" \
+		-drive "file=$BOOT_OUT,format=raw,if=virtio"
+}
+# archive_pages JSON: "READ USED NEVER MAPPED" pages of /data/archive.zip in the report
+archive_pages() {
+	jq -r '.files[] | select(.path == "/data/archive.zip") |
+		[.bytes_read, .used_bytes, .never_used_bytes, .mapped_unknown_bytes] | map(. / 4096 | tostring) | join(" ")' "$1"
+}
+sd_boot boot
 rc=$?
 con=$TEST_DIR/boot.console
 echo "# systemd booted and powered off in $BOOT_SECONDS s (status $rc); $(grep -m1 'BP-DONE: system' "$con")"
@@ -86,6 +99,7 @@ set -- $(boot_never_used "$dump" "$(printf '%x' "$inode")")
 nu=$(jq '.files[] | select(.path == "/data/archive.zip") | .never_used_bytes' "$json")
 echo "# archive.zip (bp-mmap.service, 2 pages touched): $1 pages read, $2 never used by the events; report never used $nu bytes"
 expect "the sparse mmap shows pages never used" "[ $2 -gt 0 ] && [ $2 -lt $1 ] && [ '${nu:-0}' -gt 0 ]"
+default_pages=$(archive_pages "$json")
 
 # ---- threads roll up into their process ----
 set -- $(cat "$sd/threads" 2>/dev/null)
@@ -154,6 +168,16 @@ echo "# planted services by first start in the report: $(cat "$TEST_DIR/planted"
 expect "the planted services start in their order: bp-read, bp-mmap, bp-threads" \
 	"grep -qx 'bp-read.service bp-mmap.service bp-threads.service ' '$TEST_DIR/planted'"
 sed -n '/^== I\/O wait by service/,/^$/p' "$TEST_DIR/report.txt" | sed 's/^/# /'
+# Side by side, for the units both list: the report's first process start,
+# first exec and last exit (s since boot) and their span, blame's time.
+jq -r '.services[] | [.unit, .first_start_ns, (.first_exec_ns // "-"), (.last_exit_ns // "running")] | @tsv' \
+	"$json" | sort -t "$(printf '\t')" -k2,2n >"$TEST_DIR/bp-times"
+printf '# %-36s %7s %7s %7s %7s | %s\n' "unit (report; blame)" start exec end span blame
+awk -F'\t' 'NR == FNR { n = split($0, f, " "); t = f[1]; for (i = 2; i < n; i++) t = t " " f[i]; blame[f[n]] = t; next }
+	function s(v) { return v ~ /^[0-9]+$/ ? sprintf("%.3f", v / 1e9) : v }
+	$1 in blame { printf "# %-36s %7s %7s %7s %7s | %s\n", $1, s($2), s($3), s($4),
+		$4 ~ /^[0-9]+$/ ? sprintf("%.3f", ($4 - $2) / 1e9) : "-", blame[$1] }' \
+	"$sd/blame.txt" "$TEST_DIR/bp-times"
 
 # ---- what recording cost: the recorder's CPU time, from sched_switch ----
 awk '$5 == "sched_switch:" {
@@ -170,3 +194,27 @@ expect "the [recorder] row's CPU time is the recorder's, from sched_switch (with
 	"[ -n '$row' ] && awk -v a='$row' -v b='$rec_s' 'BEGIN { d = a / 1e9 - b; if (d < 0) d = -d; exit !(b > 0 && d <= 0.01 * b) }'"
 expect "the boot buffer is gone afterwards" \
 	"grep -q 'BP-DONE: instances \[\]' '$con' && grep -q 'BP-DONE: top-level events \[\]' '$con'"
+
+# ---- the sparse mmap again, exact: a second boot with bootprof.exact-mmap=1 ----
+# Fault-around at one page while recording: each page mmap-touch touches
+# (its first and last, 2) faults alone, so archive.zip's used pages are
+# those and the rest of what readahead read is never used.
+sd_boot exact bootprof.exact-mmap=1
+rc=$?
+con=$TEST_DIR/exact.console
+echo "# exact-mmap boot: booted and powered off in $BOOT_SECONDS s (status $rc)"
+expect "exact: the boot runs to bp-done's end, the recording is saved" \
+	"[ $rc = 0 ] && grep -q 'BP-DONE: done' '$con' && ! grep -q 'warning: bootprof.exact-mmap' '$con'"
+if boot_fetch_recording; then
+	"$BOOTPROF" report --format json --top 0 "$TEST_DIR/latest.dat" >"$TEST_DIR/exact.json"
+	expect "exact: the recording says the mmap accounting was exact (fault-around 4096)" \
+		"jq -e '.recording.fault_around_bytes == 4096' '$TEST_DIR/exact.json' &&
+		 '$BOOTPROF' report '$TEST_DIR/latest.dat' | grep -q '^mmap: exact (fault-around set to 4.0 KiB'"
+	set -- $(archive_pages "$TEST_DIR/exact.json")
+	echo "# archive.zip pages (read, used, never used, mapped not known), default: $default_pages; exact: $*; 2 touched"
+	expect "exact: archive.zip used = the 2 touched pages, never used >= 90 % of those read, none only mapped" \
+		"[ $# = 4 ] && [ '$2' = 2 ] && [ '$4' = 0 ] && [ \$(( $3 * 10 )) -ge \$(( $1 * 9 )) ] &&
+		 [ \$(( $2 + $3 )) = '$1' ]"
+else
+	not_ok "exact: the boot runs to bp-done's end, the recording is saved"
+fi
