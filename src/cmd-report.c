@@ -18,6 +18,7 @@
 #include "analysis/redact.h"
 #include "builtin.h"
 #include "plugin/plugins.h"
+#include "replay/build.h"
 #include "tracefile/tracefile.h"
 #include "util/default-file.h"
 #include "util/error.h"
@@ -203,7 +204,9 @@ int cmd_report(int argc, char **argv)
 	const char *pdirs[2];
 	int list_plugins = 0;
 	struct bp_reader *r;
+	struct bp_preloaded *pre = NULL;
 	struct bp_model *m;
+	size_t k;
 	long top = -1;
 	char *shown = NULL;
 	int rc, redact = 0, tree = 0;
@@ -218,9 +221,10 @@ int cmd_report(int argc, char **argv)
 		OPT_STRING_C(0, "table", &o.table, "NAME",
 			     "one csv table (implies --format csv): processes, files,\n"
 			     "readers, never-used, mapped-unknown, reread, disks, execs,\n"
-			     "timeline, totals (or summary), services (default processes)",
+			     "timeline, totals (or summary), services, preloaded\n"
+			     "(default processes)",
 			     "processes files readers never-used mapped-unknown reread disks execs "
-			     "timeline totals services"),
+			     "timeline totals services preloaded"),
 		OPT_CALLBACK('n', "top", &top, "N",
 			     "rows per list (default 10 for text/markdown, all for\n"
 			     "json/csv; 0 = all)", opt_top),
@@ -351,11 +355,8 @@ int cmd_report(int argc, char **argv)
 	np = m ? bp_phases_compute(rh.phases, r, m, &phase_list) : -1;
 	if (np < 0) {
 		bp_error("cannot read '%s': %s", o.file, bp_last_error());
-		bp_plugins_free(plugins);
-		bp_model_free(m);
-		bp_reader_free(r);
 		rc = BP_EXIT_FAILURE;
-		goto out_phases;
+		goto out_model;
 	}
 	nphases = (size_t)np;
 	o.phases = phase_list;
@@ -365,21 +366,28 @@ int cmd_report(int argc, char **argv)
 		bp_error("'%s' is corrupt: %llu ring-buffer pages are damaged or do not match the "
 			 "event formats", o.file,
 			 (unsigned long long)bp_reader_stats(r)->corrupt_pages);
-		bp_plugins_free(plugins);
-		bp_model_free(m);
-		bp_reader_free(r);
 		rc = BP_EXIT_FAILURE;
-		goto out_phases;
+		goto out_model;
 	}
 	o.focus_pid = bp_focus_command(m, so.all, &o.filter);
 	if (bp_focus_check(m, &o.filter, since.set || until.set)) {
 		/* A filter or window that selects nothing is not an empty report. */
 		bp_error("%s", bp_last_error());
-		bp_plugins_free(plugins);
-		bp_model_free(m);
-		bp_reader_free(r);
 		rc = BP_EXIT_FAILURE;
-		goto out_phases;
+		goto out_model;
+	}
+	/*
+	 * A replayed boot: the preloader's reads, split by what became of them,
+	 * take a second pass over the recording (who inserted each page).
+	 */
+	if (bp_preloader_processes(m, NULL)) {
+		pre = bp_preloaded_build(o.file, &w);
+		if (!pre) {
+			bp_error("cannot read '%s': %s", o.file, bp_last_error());
+			rc = BP_EXIT_FAILURE;
+			goto out_model;
+		}
+		o.preloaded = pre;
 	}
 	bp_plugins_finish(plugins, m, &o.filter);
 	plugin_warnings(plugins);
@@ -388,6 +396,12 @@ int cmd_report(int argc, char **argv)
 	if (redact) {
 		/* After building: redaction renames, it never changes a number. */
 		bp_model_redact(m);
+		for (k = 0; pre && k < pre->nfiles; k++) {
+			char *path = bp_redact_path(pre->files[k].path);
+
+			free(pre->files[k].path);
+			pre->files[k].path = path;
+		}
 		shown = bp_redact_path(o.file);
 		o.file = shown;
 	}
@@ -411,12 +425,14 @@ int cmd_report(int argc, char **argv)
 		rc = bp_view_markdown(stdout, m, &o);
 	else
 		rc = bp_view_text(stdout, m, &o);
+	if (rc)
+		rc = bp_error_last();
+out_model:
 	bp_plugins_free(plugins);
+	bp_preloaded_free(pre);
 	bp_model_free(m);
 	bp_reader_free(r);
 	free(shown);
-	if (rc)
-		rc = bp_error_last();
 out_phases:
 	bp_phases_free(phase_list, nphases);
 	bp_phase_finder_free(rh.phases);

@@ -425,6 +425,27 @@ static int cmp_preloaded(const void *a, const void *b)
 	return strcmp(x->path, y->path);
 }
 
+size_t bp_preloader_processes(const struct bp_model *m, struct bp_map *tids)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < m->nprocesses; i++) {
+		const struct bp_process *pr = &m->processes[i];
+		int named = !strncmp(pr->comm, BP_REPLAY_COMM, sizeof(pr->comm) - 1);
+
+		for (j = 0; j < pr->nthreads; j++) {
+			if (named || !strncmp(pr->threads[j]->comm, BP_REPLAY_COMM,
+					      sizeof(pr->threads[j]->comm) - 1)) {
+				if (tids)
+					*bp_map_put(tids, (uint64_t)pr->threads[j]->tid, 0, NULL) = 1;
+				named = 1;
+			}
+		}
+		n += named;
+	}
+	return n;
+}
+
 struct bp_preloaded *bp_preloaded_build(const char *recording, const struct bp_window *w)
 {
 	struct bp_replay_scan scan;
@@ -433,7 +454,7 @@ struct bp_preloaded *bp_preloaded_build(const char *recording, const struct bp_w
 	unsigned char *st = NULL;
 	struct bp_reader *r;
 	struct bp_model *m;
-	size_t i, j, cap = 0, cst = 0;
+	size_t i, cap = 0, cst = 0;
 	unsigned ps;
 
 	bp_replay_scan_init(&scan, w ? w->since_ns : 0, w ? w->until_ns : 0);
@@ -447,19 +468,7 @@ struct bp_preloaded *bp_preloaded_build(const char *recording, const struct bp_w
 	res = xcalloc(1, sizeof(*res));
 	res->access_missing = !!(m->missing & BP_MISSING_ACCESS);
 	bp_map_init(&replay_tids);
-	for (i = 0; i < m->nprocesses; i++) {
-		const struct bp_process *pr = &m->processes[i];
-		int named = !strncmp(pr->comm, BP_REPLAY_COMM, sizeof(pr->comm) - 1);
-
-		for (j = 0; j < pr->nthreads; j++) {
-			if (named || !strncmp(pr->threads[j]->comm, BP_REPLAY_COMM,
-					      sizeof(pr->threads[j]->comm) - 1)) {
-				*bp_map_put(&replay_tids, (uint64_t)pr->threads[j]->tid, 0, NULL) = 1;
-				named = 1;
-			}
-		}
-		res->replay_pids += named;
-	}
+	res->replay_pids = bp_preloader_processes(m, &replay_tids);
 	for (i = 0; i < m->nfiles; i++) {
 		const struct bp_file *f = &m->files[i];
 		struct bp_preloaded_file pf = { 0 };

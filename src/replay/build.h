@@ -68,6 +68,21 @@ struct bp_preloaded {
 	struct bp_preloaded_file total;
 };
 
+struct bp_map;
+
+/**
+ * bp_preloader_processes() - the processes of a model named BP_REPLAY_COMM
+ * @m: a model
+ * @tids: if not NULL, each of their threads' tid is put in it (value 1)
+ *
+ * A process counts when its comm or one of its threads' is the
+ * preloader's: it names itself with prctl(), so it may have started
+ * under its parent's name.
+ *
+ * Return: how many processes.
+ */
+size_t bp_preloader_processes(const struct bp_model *m, struct bp_map *tids);
+
 /**
  * bp_preloaded_build() - split a replayed boot's reads into preloaded-then-used
  *                        and preloaded-never-used, per file

@@ -7,13 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "replay/build.h"
 #include "util/error.h"
 #include "views/format.h"
 #include "views/report.h"
 
 const char *const bp_csv_tables[] = {
 	"processes", "files", "readers", "never-used", "mapped-unknown", "reread", "disks", "execs", "timeline",
-	"totals", "summary", "services", NULL,
+	"totals", "summary", "services", "preloaded", NULL,
 };
 
 static size_t cap(const struct bp_report_opts *o, size_t n)
@@ -159,6 +160,30 @@ static void services(FILE *out, const struct bp_model *m, const struct bp_report
 	free(v);
 }
 
+/*
+ * A replayed boot's preloader, per file (no row without one); used, never
+ * used and mapped are empty when the recording cannot tell them.
+ */
+static void preloaded(FILE *out, const struct bp_report_opts *o)
+{
+	const struct bp_preloaded *p = o->preloaded;
+	size_t i;
+
+	fputs("path,preloaded_bytes,used_bytes,never_used_bytes,mapped_unknown_bytes,"
+	      "reread_bytes,other_read_bytes\n", out);
+	for (i = 0; p && i < cap(o, p->nfiles); i++) {
+		const struct bp_preloaded_file *f = &p->files[i];
+
+		bp_csv_str(out, f->path);
+		if (p->access_missing)
+			fprintf(out, ",%" PRIu64 ",,,", f->preloaded);
+		else
+			fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, f->preloaded,
+				f->used, f->never_used, f->mapped);
+		fprintf(out, ",%" PRIu64 ",%" PRIu64 "\n", f->reread, f->other_read);
+	}
+}
+
 static void timeline(FILE *out, const struct bp_model *m)
 {
 	size_t i;
@@ -220,6 +245,8 @@ int bp_view_csv(FILE *out, const struct bp_model *m, const struct bp_report_opts
 		timeline(out, m);
 	else if (!strcmp(t, "services"))
 		services(out, m, o);
+	else if (!strcmp(t, "preloaded"))
+		preloaded(out, o);
 	else if (!strcmp(t, "totals") || !strcmp(t, "summary"))
 		totals(out, m);
 	else {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The human report's content, in its order: header, summary, processes,
- * files, never used, re-read / metadata / repeated work. text.c and
+ * files, never used, re-read, preloaded (a replayed boot), metadata,
+ * repeated work. text.c and
  * markdown.c only lay it out (views/doc.h).
  */
 #include <inttypes.h>
@@ -12,6 +13,7 @@
 #include "util/xalloc.h"
 #include "views/doc.h"
 #include "analysis/phases.h"
+#include "replay/build.h"
 #include "views/format.h"
 #include "views/report.h"
 
@@ -570,6 +572,54 @@ static void never_used(struct bp_doc *d, const struct bp_model *m, const struct 
 	waste_rows(s, m, o, BP_SORT_FILE_MAPPED);
 }
 
+static const char *const preloaded_head[] = { "PRELOADED", "THEN USED", "NEVER USED", "MAPPED",
+					      "READ AGAIN", "OTHERS READ", "PATH" };
+
+/*
+ * A replayed boot: what the preloader read, per file, and what became of
+ * it (bootprof readahead --preloaded). Without page access events used
+ * and never used cannot be told apart: "n/a".
+ */
+static void preloaded(struct bp_doc *d, const struct bp_report_opts *o)
+{
+	const struct bp_preloaded *p = o->preloaded;
+	char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], e[BP_FMT_LEN], g[BP_FMT_LEN],
+		h[BP_FMT_LEN], k[BP_FMT_LEN];
+	const struct bp_preloaded_file *t;
+	struct bp_section *s;
+	size_t i;
+
+	if (!p)
+		return;
+	t = &p->total;
+	s = section(d, "Preloaded by bootprof-replay");
+	line(s, "%zu preloader process%s; its reads are its own, not the boot's (not filtered)",
+	     p->replay_pids, p->replay_pids == 1 ? "" : "es");
+	if (p->access_missing)
+		line(s, "preloaded %s; then used / never used: not available on this kernel "
+		     "(no page access events)", bp_fmt_bytes(a, t->preloaded));
+	else
+		line(s, "preloaded %s: then used %s (%s), never used %s (%s), mapped by fault-around "
+		     "%s, read again %s", bp_fmt_bytes(a, t->preloaded), bp_fmt_bytes(b, t->used),
+		     bp_fmt_pct(c, t->used, t->preloaded), bp_fmt_bytes(e, t->never_used),
+		     bp_fmt_pct(g, t->never_used, t->preloaded), bp_fmt_bytes(h, t->mapped),
+		     bp_fmt_bytes(k, t->reread));
+	line(s, "other processes still read %s of these files from storage",
+	     bp_fmt_bytes(a, t->other_read));
+	columns(s, preloaded_head, "rrrrrrl");
+	for (i = 0; i < p->nfiles; i++) {
+		const struct bp_preloaded_file *f = &p->files[i];
+
+		if (!shown(s, o, i))
+			continue;
+		row(s, NULL, bp_fmt_bytes(a, f->preloaded),
+		    p->access_missing ? "n/a" : bp_fmt_bytes(b, f->used),
+		    p->access_missing ? "n/a" : bp_fmt_bytes(c, f->never_used),
+		    p->access_missing ? "n/a" : bp_fmt_bytes(e, f->mapped),
+		    bp_fmt_bytes(g, f->reread), bp_fmt_bytes(h, f->other_read), f->path);
+	}
+}
+
 static const char *const reread_head[] = { "RE-READ", "READ", "PATH" };
 static const char *const disk_head[] = { "DISK", "ROTATIONAL", "METADATA", "META WAIT",
 					 "FILE BYTES", "BLOCK READS", "ATTRIBUTED" };
@@ -695,6 +745,7 @@ void bp_doc_build(struct bp_doc *d, const struct bp_model *m, const struct bp_re
 	files(d, m, o);
 	never_used(d, m, o);
 	reread(d, m, o);
+	preloaded(d, o);
 	disks(d, m);
 	repeated(d, m, o);
 }

@@ -60,6 +60,16 @@
  *   "mapped_unknown": [ { "path", "mapped_unknown_bytes", "bytes_read" } ]
  *                                                     by mapped_unknown_bytes
  *   "reread": [ { "path", "reread_bytes", "bytes_read" } ]           by reread_bytes
+ *   "preloaded": { "processes": int (named bootprof-replay), "total": ROW,
+ *                  "files": [ ROW ] }   by preloaded_bytes, then path
+ *                (a replayed boot: present only when the recording has a
+ *                preloader process; not filtered).
+ *                ROW: { "path" (null in "total"), "preloaded_bytes" (pages the
+ *                preloader read from storage), "used_bytes", "never_used_bytes",
+ *                "mapped_unknown_bytes": int|null (of those: used later, never
+ *                used, mapped by fault-around; null: not available),
+ *                "reread_bytes" (of those: evicted and read again),
+ *                "other_read_bytes" (of the file: read by other processes) }
  *   "disks": [ { "name", "dev", "rotational": bool|null, "size",
  *                "metadata_bytes", "metadata_wait_ns", "file_bytes",
  *                "rq_read_bytes", "rq_reads", "rq_write_bytes" } ]
@@ -89,6 +99,7 @@
 #include <stdlib.h>
 
 #include "analysis/phases.h"
+#include "replay/build.h"
 #include "util/json.h"
 #include "views/doc.h"
 #include "views/report.h"
@@ -398,6 +409,44 @@ static void file_list(struct bp_json *j, const struct bp_model *m, const struct 
 	free(v);
 }
 
+static void preloaded_row(struct bp_json *j, const struct bp_preloaded *p,
+			  const struct bp_preloaded_file *f)
+{
+	bp_json_object_begin(j, f == &p->total ? "total" : NULL);
+	bp_json_string(j, "path", f->path);
+	bp_json_u64(j, "preloaded_bytes", f->preloaded);
+	if (p->access_missing) {
+		bp_json_null(j, "used_bytes");
+		bp_json_null(j, "never_used_bytes");
+		bp_json_null(j, "mapped_unknown_bytes");
+	} else {
+		bp_json_u64(j, "used_bytes", f->used);
+		bp_json_u64(j, "never_used_bytes", f->never_used);
+		bp_json_u64(j, "mapped_unknown_bytes", f->mapped);
+	}
+	bp_json_u64(j, "reread_bytes", f->reread);
+	bp_json_u64(j, "other_read_bytes", f->other_read);
+	bp_json_end(j);
+}
+
+/* What a replayed boot's preloader read (readahead --preloaded), when it has one. */
+static void preloaded(struct bp_json *j, const struct bp_report_opts *o)
+{
+	const struct bp_preloaded *p = o->preloaded;
+	size_t i;
+
+	if (!p)
+		return;
+	bp_json_object_begin(j, "preloaded");
+	bp_json_u64(j, "processes", p->replay_pids);
+	preloaded_row(j, p, &p->total);
+	bp_json_array_begin(j, "files");
+	for (i = 0; i < p->nfiles && (!o->top || i < o->top); i++)
+		preloaded_row(j, p, &p->files[i]);
+	bp_json_end(j);
+	bp_json_end(j);
+}
+
 static void disks_execs_timeline(struct bp_json *j, const struct bp_model *m,
 				 const struct bp_report_opts *o)
 {
@@ -499,6 +548,7 @@ int bp_view_json(FILE *out, const struct bp_model *m, const struct bp_report_opt
 	file_list(&j, m, o, "never_used", BP_SORT_FILE_NEVER_USED);
 	file_list(&j, m, o, "mapped_unknown", BP_SORT_FILE_MAPPED);
 	file_list(&j, m, o, "reread", BP_SORT_FILE_REREAD);
+	preloaded(&j, o);
 	disks_execs_timeline(&j, m, o);
 	if (o->plugins)
 		bp_node_json(&j, "plugins", o->plugins->json);

@@ -14,6 +14,7 @@
  */
 struct bp_doc;
 struct bp_phase;
+struct bp_preloaded;
 
 struct bp_report_opts {
 	const char *file;         /* the recording's name, shown in the header */
@@ -26,6 +27,8 @@ struct bp_report_opts {
 	const struct bp_doc *plugins; /* the plugins' sections and JSON, after ours; NULL: none */
 	const struct bp_phase *phases; /* analysis/phases.h, by end; NULL: none */
 	size_t nphases;
+	const struct bp_preloaded *preloaded; /* replay/build.h: the preloader's reads, not
+					       * filtered; NULL: no preloader in the recording */
 };
 
 int bp_view_text(FILE *out, const struct bp_model *m, const struct bp_report_opts *o);

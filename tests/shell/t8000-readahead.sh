@@ -3,7 +3,8 @@
 # pack, check it against the recording's own page accounting (exactly),
 # replay it into a cold cache (fincore: exactly the packed pages), and
 # record the workload again: its data files come from the cache, and the
-# preloader's reads are its own (--preloaded: preloaded then used).
+# preloader's reads are its own (--preloaded: preloaded then used; report
+# shows the same numbers).
 # tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$(dirname "$0")/lib-t3.sh"
@@ -157,6 +158,27 @@ expect 'readahead --preloaded: big preloaded and then used, none never used' \
 	"grep -Eq '^ +1048576 +1048576 +0 +0 +0 +0  $D/big\$' '$TEST_DIR/preloaded.txt'"
 expect 'readahead --preloaded: part preloaded exactly its used pages, all used' \
 	"grep -Eq '^ +$((32 * PAGE)) +$((32 * PAGE)) +0 +0 +0 +[0-9]+  $D/part\$' '$TEST_DIR/preloaded.txt'"
+
+# The report says the same, from the same computation: JSON, CSV and text.
+"$BOOTPROF" report --format json "$TEST_DIR/warm.dat" >"$TEST_DIR/warm.json"
+awk '$1 ~ /^[0-9]+$/ && NF == 7 { print $1, $2, $3, $4, $5, $6, $7 }' "$TEST_DIR/preloaded.txt" >"$TEST_DIR/pre-readahead"
+jq -r '.preloaded | (.files[], .total) |
+	"\(.preloaded_bytes) \(.used_bytes) \(.never_used_bytes) \(.mapped_unknown_bytes) \(.reread_bytes) \(.other_read_bytes) \(.path // "total")"' \
+	"$TEST_DIR/warm.json" >"$TEST_DIR/pre-json"
+expect 'report --format json: "preloaded" is readahead --preloaded, file by file and in total' \
+	"grep -q ' $D/big\$' '$TEST_DIR/pre-json' && cmp '$TEST_DIR/pre-readahead' '$TEST_DIR/pre-json' &&
+	 [ \"\$(jq .preloaded.processes '$TEST_DIR/warm.json')\" = 1 ]"
+"$BOOTPROF" report --table preloaded "$TEST_DIR/warm.dat" | tail -n +2 |
+	awk -F, '{ print $2, $3, $4, $5, $6, $7, $1 }' >"$TEST_DIR/pre-csv"
+expect 'report --table preloaded: the same rows' \
+	"grep -v ' total\$' '$TEST_DIR/pre-readahead' | cmp - '$TEST_DIR/pre-csv'"
+"$BOOTPROF" report --width 200 "$TEST_DIR/warm.dat" >"$TEST_DIR/warm.txt"
+expect 'report: a section "Preloaded by bootprof-replay", big preloaded and then used whole' \
+	"grep -qx '== Preloaded by bootprof-replay' '$TEST_DIR/warm.txt' &&
+	 grep -Eq '^ +1\.0 MiB +1\.0 MiB +0 B +0 B +0 B +[0-9.]+ [KMG]?i?B +$D/big\$' '$TEST_DIR/warm.txt'"
+expect 'report of a boot without a preloader: no such section, no "preloaded" key' \
+	"! '$BOOTPROF' report '$TEST_DIR/cold.dat' | grep -q 'Preloaded by' &&
+	 [ \"\$('$BOOTPROF' report --format json '$TEST_DIR/cold.dat' | jq 'has(\"preloaded\")')\" = false ]"
 
 # A file changed after the pack was made is skipped, never read.
 touch "$D/big"
