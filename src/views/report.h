@@ -81,6 +81,20 @@ struct bp_service_row {
 struct bp_service_row *bp_view_services(const struct bp_model *m, const struct bp_filter *f,
 					size_t *n);
 
+/**
+ * bp_service_select() - keep the processes a service row counts
+ * @m: the model @r was made from (bp_view_services())
+ * @r: the row
+ * @v: processes of @m; those of @r are moved to the front, in their order
+ * @n: entries of @v
+ *
+ * The [recorder] row has no process of @m: none is kept.
+ *
+ * Return: the number kept.
+ */
+size_t bp_service_select(const struct bp_model *m, const struct bp_service_row *r,
+			 struct bp_process **v, size_t n);
+
 /* Orders of service rows; ties fall back to the unit, then the cgroup path. */
 enum bp_service_order {
 	BP_ORDER_SVC_WAIT,   /* wait desc, bytes desc: the report's order */

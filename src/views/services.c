@@ -30,6 +30,36 @@ static int below_init(const struct bp_process *p)
 	return 0;
 }
 
+/* The service manager's first placement ends the initramfs stage. */
+static uint64_t manager_start(const struct bp_model *m)
+{
+	uint64_t manager = UINT64_MAX;
+	size_t i;
+
+	for (i = 0; i < m->nprocesses; i++) {
+		const struct bp_process *p = &m->processes[i];
+
+		if (p->service && p->pid != 1 && p->start_ns && p->start_ns < manager)
+			manager = p->start_ns;
+	}
+	return manager;
+}
+
+/*
+ * The row that counts @p: its service's index in @m->services, or
+ * m->nservices + ROW_PID1 / ROW_INITRAMFS; -1 when none does.
+ */
+static long row_of(const struct bp_model *m, const struct bp_process *p, uint64_t manager)
+{
+	if (p->pid == 1)
+		return (long)(m->nservices + ROW_PID1);
+	if (p->service)
+		return (long)(p->service - m->services);
+	if (p->start_ns && p->start_ns < manager && below_init(p))
+		return (long)(m->nservices + ROW_INITRAMFS);
+	return -1;
+}
+
 /* An exec of the row's at @ns, program @path: kept when it is the first. */
 static void add_exec(struct bp_service_row *r, uint64_t ns, const char *path)
 {
@@ -119,7 +149,7 @@ struct bp_service_row *bp_view_services(const struct bp_model *m, const struct b
 {
 	struct bp_service_row *v = xcalloc(m->nservices + NEXTRA, sizeof(*v));
 	struct bp_service_row *extra = v + m->nservices;
-	uint64_t manager = UINT64_MAX;
+	uint64_t manager;
 	size_t i, k;
 
 	*n = 0;
@@ -133,25 +163,15 @@ struct bp_service_row *bp_view_services(const struct bp_model *m, const struct b
 	}
 	for (k = 0; k < NEXTRA; k++)
 		snprintf(extra[k].unit, sizeof(extra[k].unit), "%s", extra_unit[k]);
-	/* The service manager's first placement ends the initramfs stage. */
+	manager = manager_start(m);
 	for (i = 0; i < m->nprocesses; i++) {
 		const struct bp_process *p = &m->processes[i];
-
-		if (p->service && p->pid != 1 && p->start_ns && p->start_ns < manager)
-			manager = p->start_ns;
-	}
-	for (i = 0; i < m->nprocesses; i++) {
-		const struct bp_process *p = &m->processes[i];
+		long row = row_of(m, p, manager);
 
 		/* A row none of whose processes is selected is not listed. */
-		if (!bp_process_matches(m, p, f))
+		if (row < 0 || !bp_process_matches(m, p, f))
 			continue;
-		if (p->pid == 1)
-			add_process(&extra[ROW_PID1], p, 0);
-		else if (p->service)
-			add_process(&v[p->service - m->services], p, 1);
-		else if (p->start_ns && p->start_ns < manager && below_init(p))
-			add_process(&extra[ROW_INITRAMFS], p, 0);
+		add_process(&v[row], p, (size_t)row < m->nservices);
 	}
 	/* The recorder is no process of a selection: a row of the whole system. */
 	if (m->totals.recorder_tasks && !(f && (f->pid || f->comm || f->file))) {
@@ -171,4 +191,29 @@ struct bp_service_row *bp_view_services(const struct bp_model *m, const struct b
 	}
 	bp_sort_services(v, *n, BP_ORDER_SVC_WAIT);
 	return v;
+}
+
+size_t bp_service_select(const struct bp_model *m, const struct bp_service_row *r,
+			 struct bp_process **v, size_t n)
+{
+	uint64_t manager = manager_start(m);
+	long want = -1;
+	size_t i, kept = 0;
+	int k;
+
+	if (r->service) {
+		want = (long)(r->service - m->services);
+	} else {
+		for (k = 0; k < NEXTRA; k++) {
+			if (!strcmp(r->unit, extra_unit[k]))
+				want = (long)m->nservices + k;
+		}
+	}
+	/* The recorder's tasks are no process of the model: nothing to keep. */
+	for (i = 0; i < n; i++) {
+		if (want >= 0 && want != (long)m->nservices + ROW_RECORDER &&
+		    row_of(m, v[i], manager) == want)
+			v[kept++] = v[i];
+	}
+	return kept;
 }

@@ -493,16 +493,100 @@ static void test_services(void **state)
 	assert_non_null(strstr(s, "Services: 1 of 2, by FIRST EXEC, reversed  filter: user-1000\n"));
 	assert_null(strstr(s, "cat.service"));
 	top_key(&t, TOP_KEY_ESC);
-	/* o: only what waited or read; Enter opens nothing; Tab: the files view. */
+	/* o: only what waited or read; Enter opens the service; Tab: the files view. */
 	t.win->processes[0].wait_ns = t.win->processes[0].bytes_read = 0;
 	press("o");
 	s = frame_text(100, 30);
 	assert_non_null(strstr(s, "Services: 1 of 2"));
 	assert_null(strstr(s, "session-2.scope"));
 	top_key(&t, TOP_KEY_ENTER);
-	assert_non_null(strstr(frame_text(100, 30), "Services: 1 of 2"));
+	assert_non_null(strstr(frame_text(100, 30), "Processes of cat.service: 1 of 1"));
 	top_key(&t, TOP_KEY_TAB);
 	assert_non_null(strstr(frame_text(100, 30), "Files: "));
+}
+
+/*
+ * The rows of the current level are exactly the processes @unit's row
+ * counts: computed here from the model's cgroups and PID 1, apart from
+ * views/services.c.
+ */
+static void assert_lists_service(const char *unit)
+{
+	size_t i, j, want = 0;
+
+	for (i = 0; i < t.win->nprocesses; i++) {
+		const struct bp_process *p = &t.win->processes[i];
+		int in = !strcmp(unit, "[PID 1]") ? p->pid == 1 :
+			 p->pid != 1 && p->service && strstr(p->service->path, unit);
+		int listed = 0;
+
+		for (j = 0; j < t.nrows; j++)
+			listed |= t.rows[j].kind == ROW_PROC && t.rows[j].obj == p;
+		assert_int_equal(listed, in);
+		want += (size_t)in;
+	}
+	assert_int_equal(t.nrows, want);
+}
+
+/* Enter on a service: its processes, with its cgroup and its first exec's program. */
+static void test_services_drill_down(void **state)
+{
+	const char *s;
+
+	(void)state;
+	press("u");
+	/* The selected row's program, which the row has no room for. */
+	s = frame_text(100, 30);
+	assert_non_null(strstr(s, "\ncat.service: first exec 101.500 /bin/cat\n"));
+	assert_non_null(strstr(frame_text(80, 0), "\ncat.service: first exec 101.500 /bin/cat\n"));
+	top_key(&t, TOP_KEY_ENTER);
+	s = frame_text(100, 30);
+	assert_non_null(strstr(s, "Processes of cat.service: 1 of 1, by WAIT\n"));
+	assert_non_null(strstr(s, "cgroup /system.slice/cat.service  first exec 101.500 /bin/cat\n"));
+	assert_non_null(strstr(first_row(), "101 cat "));
+	assert_lists_service("cat.service");
+	/* Its processes open as in the processes view; Backspace comes back. */
+	top_key(&t, TOP_KEY_ENTER);
+	assert_non_null(strstr(frame_text(100, 30), "Process cat[101] /bin/cat"));
+	top_key(&t, TOP_KEY_BACKSPACE);
+	top_key(&t, TOP_KEY_BACKSPACE);
+	assert_non_null(strstr(frame_text(100, 30), "Services: 2 of 2, by WAIT"));
+	top_key(&t, TOP_KEY_DOWN);
+	assert_non_null(strstr(frame_text(100, 30), "\nsession-2.scope: no exec\n"));
+	top_key(&t, TOP_KEY_ENTER);
+	s = frame_text(100, 30);
+	assert_non_null(strstr(s, "Processes of session-2.scope: 1 of 1"));
+	assert_lists_service("session-2.scope");
+	top_key(&t, TOP_KEY_ESC);
+	/* sh joins cat.service: both listed, and nothing else. */
+	t.win->processes[0].service = &t.win->services[0];
+	assert_non_null(strstr(frame_text(100, 30), "Services: 1 of 1"));
+	top_key(&t, TOP_KEY_ENTER);
+	assert_non_null(strstr(frame_text(100, 30), "Processes of cat.service: 2 of 2"));
+	assert_lists_service("cat.service");
+	/* As a tree: sh with cat under it. */
+	press("t");
+	assert_non_null(strstr(frame_text(100, 30), "2 of 2, by WAIT, as a tree"));
+	assert_lists_service("cat.service");
+	top_key(&t, TOP_KEY_ESC);
+	/* sh as PID 1: the [PID 1] row holds it, whatever its cgroup. */
+	t.win->processes[0].pid = 1;
+	frame_text(100, 30);
+	press("G");
+	top_key(&t, TOP_KEY_ENTER);
+	assert_non_null(strstr(frame_text(100, 30), "Processes of [PID 1]: 1 of 1"));
+	assert_lists_service("[PID 1]");
+	top_key(&t, TOP_KEY_ESC);
+	/* The recorder's tasks are no process of the recording: nothing opens. */
+	t.win->totals.recorder_tasks = 1;
+	t.rows_dirty = 1;
+	frame_text(100, 30);
+	press("G");
+	assert_non_null(strstr(frame_text(100, 30), "\n[recorder]: no exec\n"));
+	top_key(&t, TOP_KEY_ENTER);
+	s = frame_text(100, 30);
+	assert_non_null(strstr(s, "Services: 3 of 3"));
+	assert_non_null(strstr(s, "[recorder]: no process of the recording to list"));
 }
 
 /* A record -- CMD recording: the services of the command's tree only, as the report lists. */
@@ -535,6 +619,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_help_is_the_key_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reverse_and_tree, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_services, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_services_drill_down, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_services_focus, setup, teardown),
 	};
 

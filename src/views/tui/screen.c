@@ -98,6 +98,7 @@ static const struct top_col *level_cols(enum top_level_kind kind, int *n)
 		*n = NCOLS(file_cols);
 		return file_cols;
 	case LEVEL_PROCS:
+	case LEVEL_SERVICE:
 		*n = NCOLS(proc_cols);
 		return proc_cols;
 	case LEVEL_FILE:
@@ -305,6 +306,24 @@ static struct bp_process *level_proc(const struct top *t, const struct top_level
 	return bp_model_find_process(t->win, lv->pid);
 }
 
+/* What names a service row across rebuilds of the window (top_level.service). */
+static const char *service_key(const struct bp_service_row *r)
+{
+	return r->service ? r->service->path : r->unit;
+}
+
+/* The row of t->services a level names (a key cut to fit matches on what is left), or NULL. */
+static const struct bp_service_row *level_service(const struct top *t, const struct top_level *lv)
+{
+	size_t i;
+
+	for (i = 0; i < t->nservices; i++) {
+		if (!strncmp(service_key(&t->services[i]), lv->service, sizeof(lv->service) - 1))
+			return &t->services[i];
+	}
+	return NULL;
+}
+
 /* A file's readers or a process's files; readers outside the focus are not listed. */
 static void sorted_accesses(struct top *t, struct bp_access **src, size_t n, int order,
 			    enum top_row_kind kind)
@@ -470,14 +489,24 @@ static void build_rows(struct top *t)
 		free(v);
 		break;
 	}
-	case LEVEL_PROCS: {
+	case LEVEL_PROCS:
+	case LEVEL_SERVICE: {
 		struct bp_process **v;
+		const struct bp_service_row *service = NULL;
 
-		if (t->filter[0])
+		if (lv->kind == LEVEL_SERVICE) {
+			/* The service's rows as the services view counts them (the focus only). */
+			free(t->services);
+			t->services = bp_view_services(t->win, &t->focus, &t->nservices);
+			service = level_service(t, lv);
+		} else if (t->filter[0]) {
 			filter.comm = t->filter;
+		}
 		n = bp_model_select_processes(t->win, &filter,
 					      order < PROC_ORDER_EXTRA ? (enum bp_process_sort)order :
 					      BP_SORT_PROC_PID, &v);
+		if (lv->kind == LEVEL_SERVICE)
+			n = service ? bp_service_select(t->win, service, v, n) : 0;
 		if (order >= PROC_ORDER_EXTRA)
 			bp_sort_processes(v, n, (enum bp_process_order)(order - PROC_ORDER_EXTRA));
 		if (lv->reverse)
@@ -873,6 +902,34 @@ static void put_strip(struct top *t, struct top_frame *f, int n)
 	free(disk);
 }
 
+/* A service's first exec with its program, which its row has no room for. */
+static void put_service_exec(struct top_frame *f, struct top_line *l, int col,
+			     const struct bp_service_row *r)
+{
+	char ts[BP_FMT_LEN];
+
+	if (r->first_exec)
+		putf(f, l, col, "first exec %s %s", bp_fmt_ts(ts, r->first_exec_ns), r->first_exec);
+	else
+		put(f, l, col, "no exec");
+}
+
+/* ", reversed" and the other ways a list is shown, after its title. */
+static int put_list_modes(struct top *t, struct top_frame *f, struct top_line *l, int col)
+{
+	const struct top_level *lv = cur(t);
+
+	if (lv->reverse)
+		col = put(f, l, col, ", reversed");
+	if (t->tree && (lv->kind == LEVEL_PROCS || lv->kind == LEVEL_SERVICE))
+		col = put(f, l, col, ", as a tree");
+	if (lv->kind == LEVEL_SERVICES && !t->win->nservices)
+		col = put(f, l, col, "  (no process of the recording was in a known cgroup)");
+	if (t->active_only)
+		col = put(f, l, col, "  waiting or reading only");
+	return col;
+}
+
 static void put_list_title(struct top *t, struct top_frame *f, const struct top_col *cols)
 {
 	const struct top_level *lv = cur(t);
@@ -889,17 +946,32 @@ static void put_list_title(struct top *t, struct top_frame *f, const struct top_
 			   lv->kind == LEVEL_PROCS ? "Processes" : "Services", t->nrows,
 			   lv->kind == LEVEL_FILES ? t->win->nfiles : lv->kind == LEVEL_PROCS ?
 			   t->win->nprocesses : t->nservices, cols[lv->sort].head);
-		if (lv->reverse)
-			col = put(f, l, col, ", reversed");
-		if (t->tree && lv->kind == LEVEL_PROCS)
-			col = put(f, l, col, ", as a tree");
-		if (lv->kind == LEVEL_SERVICES && !t->win->nservices)
-			col = put(f, l, col, "  (no process of the recording was in a known cgroup)");
-		if (t->active_only)
-			col = put(f, l, col, "  waiting or reading only");
+		col = put_list_modes(t, f, l, col);
 		if (t->filter[0] || t->editing)
 			putf(f, l, col, "  filter: %s%s", t->filter, t->editing ? "_" : "");
+		/* The selected service's program, as htop shows a command. */
+		if (lv->kind == LEVEL_SERVICES && lv->sel < t->nrows) {
+			const struct bp_service_row *r = t->rows[lv->sel].obj;
+
+			l2 = new_line(f, TA_NORMAL);
+			put_service_exec(f, l2, putf(f, l2, 0, "%s: ", r->unit), r);
+		}
 		break;
+	case LEVEL_SERVICE: {
+		const struct bp_service_row *r = level_service(t, lv);
+
+		l2 = new_line(f, TA_NORMAL);
+		if (!r) {
+			putf(f, l, 0, "Service %s: not in this window", lv->service);
+			break;
+		}
+		col = putf(f, l, 0, "Processes of %s: %zu of %zu, by %s", r->unit, t->nrows,
+			   r->nprocesses, cols[lv->sort].head);
+		put_list_modes(t, f, l, col);
+		col = r->service ? putf(f, l2, 0, "cgroup %s  ", r->service->path) : 0;
+		put_service_exec(f, l2, col, r);
+		break;
+	}
 	case LEVEL_FILE: {
 		const struct bp_file *file = level_file(t, lv);
 
@@ -1284,8 +1356,9 @@ static void move_sel(struct top *t, long delta)
 		lv->sel = (size_t)sel;
 }
 
-static void push(struct top *t, enum top_level_kind kind, uint32_t dev, uint64_t ino,
-		 const struct bp_process *p)
+/* A level of @kind pushed and shown; the caller names its object. */
+static struct top_level *push(struct top *t, enum top_level_kind kind, uint32_t dev, uint64_t ino,
+			      const struct bp_process *p)
 {
 	struct top_level *lv;
 
@@ -1302,6 +1375,24 @@ static void push(struct top *t, enum top_level_kind kind, uint32_t dev, uint64_t
 	lv->start_ns = p ? p->start_ns : 0;
 	lv->sort = wait_col(kind);
 	t->rows_dirty = 1;
+	return lv;
+}
+
+/* A service's processes; the recorder's tasks are none of the recording's, so nothing opens. */
+static void open_service(struct top *t, const struct bp_service_row *r)
+{
+	struct bp_process **v;
+	size_t n = bp_model_select_processes(t->win, &t->focus, BP_SORT_PROC_PID, &v);
+
+	n = bp_service_select(t->win, r, v, n);
+	free(v);
+	if (!n) {
+		snprintf(t->message, sizeof(t->message), "%.100s: no process of the recording to list",
+			 r->unit);
+		return;
+	}
+	snprintf(push(t, LEVEL_SERVICE, 0, 0, NULL)->service, TOP_SERVICE_LEN, "%s",
+		 service_key(r));
 }
 
 static void open_selected(struct top *t)
@@ -1333,9 +1424,11 @@ static void open_selected(struct top *t)
 		p = r->obj;
 		push(t, LEVEL_PROC, 0, 0, p);
 		break;
+	case ROW_SERVICE:
+		open_service(t, r->obj);
+		break;
 	case ROW_TITLE:
 	case ROW_HEAD:
-	case ROW_SERVICE:   /* no drill-down: the processes view lists their processes */
 		break;
 	}
 }
@@ -1662,7 +1755,7 @@ static const struct top_action {
 	{ { TOP_KEY_PGDN, ' ' }, "page down", act_page_down },
 	{ { TOP_KEY_HOME, 'g' }, "first row", act_first },
 	{ { TOP_KEY_END, 'G' }, "last row", act_last },
-	{ { TOP_KEY_ENTER }, "open: readers, files", act_open },
+	{ { TOP_KEY_ENTER }, "open the selected row", act_open },
 	{ { TOP_KEY_BACKSPACE }, "back", act_back },
 	{ { TOP_KEY_ESC }, "back, or clear filter", act_escape },
 	{ { TOP_KEY_TAB }, "files / processes", act_switch_view },

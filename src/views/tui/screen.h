@@ -88,7 +88,11 @@ enum top_level_kind {
 	LEVEL_FILE,   /* one file: its readers */
 	LEVEL_PROC,   /* one process: its files and its children */
 	LEVEL_SERVICES, /* all services (bp_view_services()) */
+	LEVEL_SERVICE,  /* one service: its processes */
 };
+
+/* A service named by its cgroup, or by its unit when it has none ("[PID 1]"); longer: cut. */
+#define TOP_SERVICE_LEN 256
 
 /* One view on the drill-down stack; objects are named, not pointed to, so a rebuild keeps it. */
 struct top_level {
@@ -97,6 +101,7 @@ struct top_level {
 	uint64_t ino;
 	int pid;             /* LEVEL_PROC */
 	uint64_t start_ns;
+	char service[TOP_SERVICE_LEN]; /* LEVEL_SERVICE */
 	int sort;            /* index into the level's columns */
 	int reverse;         /* the sort order reversed (r, I) */
 	size_t sel;          /* selected row */
