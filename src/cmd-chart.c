@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/focus.h"
 #include "analysis/model.h"
 #include "builtin.h"
 #include "util/default-file.h"
@@ -58,9 +59,7 @@ int cmd_chart(int argc, char **argv)
 		OPT_CALLBACK(0, "min-bytes", &o.min_bytes, "N",
 			     "fold processes that read less (4096, 64k, 1M) likewise",
 			     bp_timeline_opt_size),
-		OPT_FLAG(0, "all", &o.all,
-			 "every process of a `record -- CMD` recording, not only\n"
-			 "CMD's process tree (the default)"),
+		OPT_FOCUS_ALL(&o.all),
 		OPT_FLAG(0, "force", &force, "overwrite OUT"),
 		OPT_END(),
 	};

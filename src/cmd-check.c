@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/focus.h"
 #include "analysis/summary.h"
 #include "builtin.h"
 #include "util/default-file.h"
@@ -593,9 +594,7 @@ int cmd_check(int argc, char **argv)
 		OPT_STRING_LIST(0, "phase", &phases, "NAME=END",
 				"a phase ending at END: exec:PROG, file:PATH\n"
 				"or service:UNIT (repeatable; also in budgets)", NULL),
-		OPT_FLAG(0, "all", &so.all,
-			 "every process of a `record -- CMD` recording, not only\n"
-			 "CMD's process tree"),
+		OPT_FOCUS_ALL(&so.all),
 		OPT_END(),
 	};
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/focus.h"
 #include "analysis/summary.h"
 #include "builtin.h"
 #include "util/default-file.h"
@@ -447,9 +448,7 @@ int cmd_diff(int argc, char **argv)
 		OPT_CALLBACK(0, "phase", &phases, "NAME=END",
 			     "a phase ending at END: exec:PROG, file:PATH\n"
 			     "or service:UNIT (repeatable)", bp_phase_spec_opt),
-		OPT_FLAG(0, "all", &so.all,
-			 "every process of a `record -- CMD` recording, not only\n"
-			 "CMD's process tree"),
+		OPT_FOCUS_ALL(&so.all),
 		OPT_END(),
 	};
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/focus.h"
 #include "analysis/model.h"
 #include "builtin.h"
 #include "util/default-file.h"
@@ -52,9 +53,7 @@ int cmd_export(int argc, char **argv)
 			     bp_timeline_opt_range),
 		OPT_CALLBACK(0, "until", &range, "T", "end, from the timeline's 0",
 			     bp_timeline_opt_range),
-		OPT_FLAG(0, "all", &o.all,
-			 "every process of a `record -- CMD` recording, not only\n"
-			 "CMD's process tree (the default)"),
+		OPT_FOCUS_ALL(&o.all),
 		OPT_FLAG(0, "force", &force, "overwrite OUT"),
 		OPT_END(),
 	};

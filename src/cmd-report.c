@@ -259,9 +259,7 @@ int cmd_report(int argc, char **argv)
 				"or service:UNIT (repeatable)", NULL),
 		OPT_STRING_LIST(0, "boots", &boot_list, "GLOB",
 				"many recordings (a quoted pattern; repeatable)", "@file"),
-		OPT_FLAG(0, "all", &so.all,
-			 "every process of a `record -- CMD` recording, not\n"
-			 "only CMD's process tree (the default)"),
+		OPT_FOCUS_ALL(&so.all),
 		OPT_END(),
 	};
 

@@ -171,9 +171,7 @@ static int parse_options(struct top_args *a, int argc, char **argv)
 			     "seconds after the recording's first event", opt_time),
 		OPT_CALLBACK(0, "until", &a->until, "S", "window end (S or +S, as --since)",
 			     opt_time),
-		OPT_FLAG(0, "all", &a->o.all,
-			 "every process of a `record -- CMD` recording, not only\n"
-			 "CMD's process tree (the default)"),
+		OPT_FOCUS_ALL(&a->o.all),
 		OPT_END(),
 	};
 

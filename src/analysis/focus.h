@@ -70,4 +70,12 @@ int bp_focus_window(struct bp_reader *r, const struct bp_instant *since,
  */
 int bp_focus_check(const struct bp_model *m, const struct bp_filter *f, int windowed);
 
+/*
+ * The --all option of the commands that read a recording, for their
+ * option tables (util/parse-options.h): one wording of the focus rule.
+ */
+#define OPT_FOCUS_ALL(v) \
+	OPT_FLAG(0, "all", (v), "every process of a `record -- CMD` recording, not only\n" \
+		 "CMD's process tree (the default)")
+
 #endif
