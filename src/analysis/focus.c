@@ -40,6 +40,11 @@ int bp_focus_window(struct bp_reader *r, const struct bp_instant *since,
 		/* A recording without events: "+S" is S after nothing, i.e. nothing. */
 		first = rc ? ev.ts : 0;
 	}
+	if ((since->set && since->relative && since->ns > UINT64_MAX - first) ||
+	    (until->set && until->relative && until->ns > UINT64_MAX - first)) {
+		bp_set_error("a time after the recording's first event is past the end of time");
+		return -1;
+	}
 	w->since_ns = since->set ? since->ns + (since->relative ? first : 0) : 0;
 	w->until_ns = until->set ? until->ns + (until->relative ? first : 0) : 0;
 	if (until->set && w->until_ns < w->since_ns) {

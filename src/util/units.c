@@ -83,6 +83,9 @@ int bp_parse_instant(const char *s, uint64_t *ns, int *relative)
 	}
 	if (*p || p == digits || (p == digits + 1 && *digits == '.'))
 		return -1;
+	/* Past 2^64 ns (584 years) is no instant of a recording, not a wrapped one. */
+	if (sec > (UINT64_MAX - frac) / 1000000000ull)
+		return -1;
 	*ns = sec * 1000000000ull + frac;
 	return 0;
 }

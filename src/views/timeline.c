@@ -45,6 +45,13 @@ int bp_timeline_open(struct bp_timeline *t, const char *file, const struct bp_ti
 	t->window.since_ns = first;
 	if (meta && meta->clock && !strcmp(meta->clock, "boot") && meta->stop_ns > first)
 		t->window.until_ns = meta->stop_ns;
+	if ((range->has_since &&
+	     range->since_ns > UINT64_MAX - (range->since_first ? first : t->origin_ns)) ||
+	    (range->has_until &&
+	     range->until_ns > UINT64_MAX - (range->until_first ? first : t->origin_ns))) {
+		bp_set_error("--since or --until is past the end of time");
+		return -1;
+	}
 	if (range->has_since)
 		t->window.since_ns = (range->since_first ? first : t->origin_ns) + range->since_ns;
 	if (range->has_until)
@@ -197,7 +204,10 @@ static int parse_scaled(const char *s, uint64_t unit, const char **rest, uint64_
 	if (p == s)
 		return -1;
 	*rest = p;
-	*out = whole * unit + (uint64_t)((double)frac / (double)scale * (double)unit + 0.5);
+	frac = (uint64_t)((double)frac / (double)scale * (double)unit + 0.5);
+	if (whole > (UINT64_MAX - frac) / unit)
+		return -1;
+	*out = whole * unit + frac;
 	return 0;
 }
 

@@ -42,6 +42,11 @@ static void test_parse(void **state)
 	assert_int_equal(bp_parse_ns("1.5q", &v), -1);
 	assert_int_equal(bp_parse_ns("-1", &v), -1);
 	assert_int_equal(bp_parse_ns("99999999999999999999", &v), -1);
+	/* Past 2^64 ns: refused, never wrapped. */
+	assert_int_equal(bp_parse_ns("18446744074", &v), -1);
+	assert_int_equal(bp_parse_ns("18446744073.9s", &v), -1);
+	assert_int_equal(bp_parse_ns("18446744073709551615ns", &v), 0);
+	assert_int_equal(bp_parse_size("17179869184G", &v), -1);
 	assert_int_equal(bp_parse_size("4096", &v), 0);
 	assert_int_equal(v, 4096);
 	assert_int_equal(bp_parse_size("64k", &v), 0);

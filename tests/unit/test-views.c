@@ -61,6 +61,11 @@ static void test_instant(void **state)
 	assert_int_equal(bp_parse_instant("-1", &ns, &rel), -1);
 	assert_int_equal(bp_parse_instant("1.x", &ns, &rel), -1);
 	assert_int_equal(bp_parse_instant("99999999999999999999", &ns, &rel), -1);
+	/* The largest instant, and one past 2^64 ns: refused, never wrapped to 0.29 s. */
+	assert_int_equal(bp_parse_instant("18446744073", &ns, &rel), 0);
+	assert_true(ns == 18446744073000000000ull);
+	assert_int_equal(bp_parse_instant("18446744074", &ns, &rel), -1);
+	assert_int_equal(bp_parse_instant("+18446744073.9", &ns, &rel), -1);
 	assert_string_equal(bp_fmt_secs(b, 500000000ull), "0.5");
 	assert_string_equal(bp_fmt_secs(b, 1000000000ull), "1");
 	assert_string_equal(bp_fmt_secs(b, 837812345678ull), "837.812345678");
