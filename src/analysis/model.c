@@ -537,3 +537,23 @@ size_t bp_model_select_execs(const struct bp_model *m, const struct bp_filter *f
 	*out = v;
 	return n;
 }
+
+const struct bp_thread *bp_model_find_thread(const struct bp_model *m, int tid, uint64_t ns)
+{
+	size_t lo = 0, hi = m->nthreads;
+	const struct bp_thread *best = NULL;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->threads[mid].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < m->nthreads && m->threads[lo].tid == tid; lo++) {
+		if (!best || m->threads[lo].start_ns <= ns)
+			best = &m->threads[lo];
+	}
+	return best;
+}

@@ -710,6 +710,19 @@ void bp_model_free(struct bp_model *m);
 struct bp_process *bp_model_find_process(const struct bp_model *m, int pid);
 
 /**
+ * bp_model_find_thread() - the thread a span of @tid at @ns belongs to
+ * @m: a model of the same window as the pass that emitted the span
+ * @tid: the span's task
+ * @ns: the span's start
+ *
+ * Tids are reused: the latest thread with @tid started by @ns (the first
+ * one when none had started).
+ *
+ * Return: the thread, or NULL when @m has no task @tid.
+ */
+const struct bp_thread *bp_model_find_thread(const struct bp_model *m, int tid, uint64_t ns);
+
+/**
  * bp_model_find_file() - the file (dev, ino)
  * @m: model
  * @dev: device, kernel encoding

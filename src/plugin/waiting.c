@@ -11,7 +11,6 @@
 
 #include "plugin/internal.h"
 #include "util/xalloc.h"
-#include "views/timeline.h"
 
 void bp_plugin_waits_span(struct bp_plugin_waits *w, const struct bp_span *sp)
 {
@@ -77,7 +76,7 @@ int bp_plugin_waits_of(const struct bp_plugin_waits *w, const struct bp_plugin_m
 		return -1;
 	sel = xmalloc((w->nio + 1) * sizeof(*sel));
 	for (i = 0; i < w->nio; i++) {
-		const struct bp_thread *t = bp_timeline_thread(v->m, w->io[i].tid, w->io[i].start_ns);
+		const struct bp_thread *t = bp_model_find_thread(v->m, w->io[i].tid, w->io[i].start_ns);
 		size_t slot;
 
 		if (!t || !t->process)

@@ -163,7 +163,7 @@ void bp_chrome_span(void *arg, const struct bp_span *span)
 	}
 	if (span->tid <= 0 || span->end_ns <= span->start_ns)
 		return;
-	t = bp_timeline_thread(x->m, span->tid, span->start_ns);
+	t = bp_model_find_thread(x->m, span->tid, span->start_ns);
 	/* Outside the focus: not in the trace (the counters stay the machine's). */
 	if (x->focus_pid && (!t || !t->process || !bp_process_matches(x->m, t->process, &x->focus)))
 		return;

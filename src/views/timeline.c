@@ -162,26 +162,6 @@ void bp_timeline_release(struct bp_timeline *t)
 	memset(t, 0, sizeof(*t));
 }
 
-const struct bp_thread *bp_timeline_thread(const struct bp_model *m, int tid, uint64_t ns)
-{
-	size_t lo = 0, hi = m->nthreads;
-	const struct bp_thread *best = NULL;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m->threads[mid].tid < tid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < m->nthreads && m->threads[lo].tid == tid; lo++) {
-		if (!best || m->threads[lo].start_ns <= ns)
-			best = &m->threads[lo];
-	}
-	return best;
-}
-
 /* "1.5" -> whole and fraction scaled by unit; -1 on junk or overflow. */
 static int parse_scaled(const char *s, uint64_t unit, const char **rest, uint64_t *out)
 {

@@ -93,19 +93,6 @@ struct bp_model *bp_timeline_pass(struct bp_timeline *t, uint64_t bucket_ns,
 /* Free what bp_timeline_open() made; safe after a failed open. */
 void bp_timeline_release(struct bp_timeline *t);
 
-/**
- * bp_timeline_thread() - the thread a span of @tid at @ns belongs to
- * @m: a model of the same window as the pass that emitted the span
- * @tid: the span's task
- * @ns: the span's start
- *
- * Tids are reused: the latest thread with @tid started by @ns (the first
- * one when none had started).
- *
- * Return: the thread, or NULL when @m has no task @tid.
- */
-const struct bp_thread *bp_timeline_thread(const struct bp_model *m, int tid, uint64_t ns);
-
 /*
  * Option values: "20ms", "1.5s", "500us", "250ns", a bare number is
  * seconds; sizes "4096", "64k", "1.5M", "2G" (binary units). 0 or -1 on junk.
