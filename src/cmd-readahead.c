@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "analysis/focus.h"
 #include "analysis/phases.h"
 #include "replay/build.h"
 #include "replay/pack.h"
@@ -247,9 +248,7 @@ int cmd_readahead(int argc, char **argv)
 			   "or NAME=exec:PROG|file:PATH|service:UNIT (report --phase)"),
 		OPT_STRING_C(0, "root", &o.root, "DIR", "look the recorded paths up under DIR",
 			     "@file"),
-		OPT_FLAG(0, "all", &o.all,
-			 "every process's reads (a recording of a command: by\n"
-			 "default only its process tree's)"),
+		OPT_FOCUS_ALL(&o.all),
 		OPT_STRING_C(0, "explain", &explain_pack, "PACK",
 			     "per file: ranges, bytes, first use, never-used bytes left\n"
 			     "out; then what the pack left out and why", "@file"),
