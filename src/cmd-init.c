@@ -12,12 +12,13 @@
  *
  * The recorder keeps its data in a tmpfs mounted in a private mount
  * namespace (invisible to the system, gone when it exits) and holds no
- * file of the initramfs open, so switch_root can empty it. It runs from a
- * copy of the binary in a memfd (re-exec'd with fexecve), so the
- * initramfs file is not kept mapped either (a deleted file would keep its
- * pages until the recorder exits); if that fails it runs in the forked
- * process as it is. argv[0] starts with '@' so systemd's initrd transition
- * leaves the recorder alive (systemd.io/ROOT_STORAGE_DAEMONS).
+ * file of the initramfs open, so switch_root can empty it. It is the
+ * forked child of PID 1 as it is, not re-exec'd: its code pages are the
+ * ones PID 1 already ran (a copy of the binary to exec from would cost the
+ * same memory as the mapped file, and a copy's worth of CPU at boot; under
+ * emulation also the translation of every page again). argv[0] starts
+ * with '@' so systemd's initrd transition leaves the recorder alive
+ * (systemd.io/ROOT_STORAGE_DAEMONS).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,7 +28,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -440,57 +440,6 @@ static void detach(void)
 	}
 }
 
-#define RECORDER_ARG "--recorder"
-
-/*
- * The fault-around value PID 1 replaced (bootprof.exact-mmap=1) travels to
- * the re-exec'd recorder in its environment; the real init never sees it.
- */
-#define FAULT_AROUND_ENV "BOOTPROF_FAULT_AROUND_SAVED"
-
-static void pass_fault_around(unsigned long saved)
-{
-	char buf[32];
-
-	if (!saved)
-		return;
-	snprintf(buf, sizeof(buf), "%lu", saved);
-	setenv(FAULT_AROUND_ENV, buf, 1);
-}
-
-static unsigned long saved_fault_around(void)
-{
-	const char *v = getenv(FAULT_AROUND_ENV);
-	unsigned long n;
-	char *end;
-
-	if (!v)
-		return 0;
-	errno = 0;
-	n = strtoul(v, &end, 10);
-	/* At most the largest window the kernel takes: PTRS_PER_PTE pages of 64 KiB. */
-	return errno || end == v || *end || n > (1ul << 25) ? 0 : n;
-}
-
-/* Run this binary again from a memfd copy as "@bootprof init --recorder". */
-static void reexec_from_memory(void)
-{
-	char *args[] = { (char *)"@bootprof", (char *)"init", (char *)RECORDER_ARG, NULL };
-	int in, mem;
-
-	in = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
-	if (in < 0)
-		return;
-	mem = memfd_create("bootprof", MFD_CLOEXEC);
-	if (mem >= 0 && copy_fd(in, mem) == 0)
-		fexecve(mem, args, environ);
-	kmsg("warning: recording from the initramfs binary (cannot re-exec from memory: %s)",
-	     strerror(errno));
-	close(in);
-	if (mem >= 0)
-		close(mem);
-}
-
 static int recorder_run(struct recorder *rec, char *argv0)
 {
 	const struct init_opts *o = rec->opts;
@@ -600,12 +549,6 @@ int cmd_init(int argc, char **argv)
 	int nsys = 0;
 	pid_t pid;
 
-	if (argc == 2 && !strcmp(argv[1], RECORDER_ARG) && getpid() != 1 && getppid() == 1) {
-		/* The recorder, re-exec'd from memory by the child of PID 1. */
-		read_options(&o);
-		o.fault_around_saved = saved_fault_around();
-		return recorder_main(&o, NULL);
-	}
 	if (getpid() != 1) {
 		/* Options only outside PID 1: the kernel's arguments belong to init. */
 		const struct bp_option options[] = { OPT_END() };
@@ -636,9 +579,6 @@ int cmd_init(int argc, char **argv)
 		/* The recorder: never returns into PID 1's code. */
 		if (fault(&o, "crash-recorder"))
 			raise(SIGKILL);
-		detach();
-		pass_fault_around(o.fault_around_saved);
-		reexec_from_memory();
 		_exit(recorder_main(&o, argv[0]));
 	}
 	t_forked = boottime_us();

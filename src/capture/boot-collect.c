@@ -116,6 +116,20 @@ static struct bp_capture *open_buffer(struct bp_boot_run *r)
 	return c;
 }
 
+/*
+ * 1 when the buffer holds every fork and clone since the kernel started:
+ * a boot buffer nothing was overwritten in yet. Then no thread predates
+ * the events, and walking /proc at start (some milliseconds of CPU at
+ * boot under emulation) adds nothing; the walk at stop still runs.
+ */
+static int events_since_boot(const struct bp_boot_run *r, struct bp_capture *c)
+{
+	uint64_t events, lost;
+
+	return r->attached && bp_capture_has_event(c, "sched", "sched_process_fork") &&
+	       bp_capture_counts(c, &events, &lost) == 0 && !lost;
+}
+
 /* Wait for a stop condition; sets r->stop_reason. -1 when watching failed. */
 static int wait_for_stop(struct bp_boot_run *r, struct bp_capture *c, struct bp_exec_watch *xw)
 {
@@ -233,7 +247,7 @@ int bp_boot_record(struct bp_boot_run *r)
 	if (!r->attached)
 		bp_cpu_use_now(&cpu_start);
 	/* Which process each thread belongs to, for threads made before the events. */
-	if (bp_resolve_tasks(&meta, "/proc") < 0)
+	if (!events_since_boot(r, c) && bp_resolve_tasks(&meta, "/proc") < 0)
 		warn(r, "%s", bp_last_error());
 	if (bp_capture_start(c, w) < 0)
 		goto out_abort;

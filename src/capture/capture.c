@@ -1033,7 +1033,8 @@ int bp_capture_start(struct bp_capture *c, struct bp_writer *w)
 	}
 	if (set_filters(c) < 0)
 		return -1;
-	for (i = 0; i < c->nevents; i++) {
+	/* An attached buffer's events are the ones it has enabled (set_event). */
+	for (i = 0; i < c->nevents && !c->attached; i++) {
 		struct recorded_event *e = &c->events[i];
 
 		if (tracefs_event_file_write(c->instance, e->system, e->event, "enable", "1") < 0) {
@@ -1149,6 +1150,11 @@ static int read_cpu_stat(struct bp_capture *c, int cpu, struct bp_cpu_stat *st)
 	}
 	free(buf);
 	return 0;
+}
+
+int bp_capture_has_event(const struct bp_capture *c, const char *system, const char *event)
+{
+	return has_event(c, system, event);
 }
 
 int bp_capture_counts(struct bp_capture *c, uint64_t *events, uint64_t *lost)

@@ -120,6 +120,9 @@ int bp_capture_write_error(const struct bp_capture *c);
 /* Bytes spliced into the recording so far (all CPUs). */
 uint64_t bp_capture_bytes(const struct bp_capture *c);
 
+/* 1 when system:event is among the events recorded, else 0. */
+int bp_capture_has_event(const struct bp_capture *c, const char *system, const char *event);
+
 /*
  * Events so far (entries + read over all CPUs) and lost ones (overrun +
  * dropped). Reads per_cpu/cpuN/stats. 0 or -1.
