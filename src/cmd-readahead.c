@@ -60,26 +60,6 @@ static int parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
-/* Seconds with up to 9 decimals -> ns. */
-static int parse_secs(const char *s, uint64_t *ns)
-{
-	char whole[24], frac[10] = "000000000";
-	const char *dot = strchr(s, '.');
-	size_t n = dot ? (size_t)(dot - s) : strlen(s);
-	uint64_t a, b;
-
-	if (!n || n >= sizeof(whole) || (dot && (strlen(dot + 1) > 9 || !dot[1])))
-		return -1;
-	memcpy(whole, s, n);
-	whole[n] = '\0';
-	if (dot)
-		memcpy(frac, dot + 1, strlen(dot + 1));
-	if (parse_u64(whole, &a) || parse_u64(frac, &b) || a > UINT64_MAX / 1000000000u - 1)
-		return -1;
-	*ns = a * 1000000000u + b;
-	return 0;
-}
-
 /* --gap PAGES (uint64_t *value): at most 1 Mi pages. */
 static int opt_gap(const struct bp_option *opt, const char *arg)
 {
@@ -95,14 +75,6 @@ static int opt_max_bytes(const struct bp_option *opt, const char *arg)
 {
 	if (parse_u64(arg, opt->value))
 		return bp_option_fail("invalid --max-bytes '%s'", arg);
-	return 0;
-}
-
-/* --since S, --until S (uint64_t *value, ns). */
-static int opt_secs(const struct bp_option *opt, const char *arg)
-{
-	if (parse_secs(arg, opt->value))
-		return bp_option_fail("invalid --%s '%s'", opt->long_name, arg);
 	return 0;
 }
 
@@ -225,6 +197,7 @@ int cmd_readahead(int argc, char **argv)
 {
 	struct bp_pack_build_opts o = { 0 };
 	const char *out = NULL, *explain_pack = NULL, *phase = NULL;
+	struct bp_instant since = { 0 }, until = { 0 };
 	int force = 0, want_preloaded = 0, status, rc;
 	struct bp_pack *p;
 	uint64_t total = 0;
@@ -239,10 +212,8 @@ int cmd_readahead(int argc, char **argv)
 		OPT_CALLBACK(0, "max-bytes", &o.max_bytes, "N",
 			     "at most N bytes of ranges; later files are left out\n"
 			     "(default 1073741824; 0 = no cap)", opt_max_bytes),
-		OPT_CALLBACK(0, "since", &o.window.since_ns, "S",
-			     "take reads from S seconds on (recording clock)", opt_secs),
-		OPT_CALLBACK(0, "until", &o.window.until_ns, "S",
-			     "take reads up to S seconds (recording clock)", opt_secs),
+		OPT_SINCE(&since),
+		OPT_UNTIL(&until),
 		OPT_STRING(0, "phase", &phase, "PHASE",
 			   "take reads of one phase: kernel, initramfs, userspace,\n"
 			   "or NAME=exec:PROG|file:PATH|service:UNIT (report --phase)"),
@@ -265,17 +236,17 @@ int cmd_readahead(int argc, char **argv)
 		return status;
 	if (argc > 1)
 		return bp_usage_error("readahead", "too many arguments");
-	if (o.window.until_ns && o.window.until_ns < o.window.since_ns)
-		return bp_usage_error("readahead", "--until is before --since");
 	if (explain_pack) {
 		if (argc || out || want_preloaded)
 			return bp_usage_error("readahead", "--explain takes only the pack");
 		return explain(explain_pack);
 	}
-	if (phase && (o.window.since_ns || o.window.until_ns))
+	if (phase && (since.set || until.set))
 		return bp_usage_error("readahead", "--phase takes the place of --since and --until");
 	o.recording = argc ? argv[0] : bp_default_recording();
 	if (!o.recording)
+		return bp_error_last();
+	if (bp_focus_window_of(o.recording, &since, &until, &o.window) < 0)
 		return bp_error_last();
 	if (phase && bp_phase_window(o.recording, phase, &o.window) < 0)
 		return bp_error_last();

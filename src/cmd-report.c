@@ -88,17 +88,6 @@ static int opt_pid(const struct bp_option *opt, const char *arg)
 	return 0;
 }
 
-/* --since S|+S, --until S|+S (struct bp_instant *value). */
-static int opt_instant(const struct bp_option *opt, const char *arg)
-{
-	struct bp_instant *t = opt->value;
-
-	if (bp_parse_instant(arg, &t->ns, &t->relative))
-		return bp_option_fail("invalid --%s '%s'", opt->long_name, arg);
-	t->set = 1;
-	return 0;
-}
-
 /* --width N (size_t *value): 40 to 10000 columns. */
 static int opt_width(const struct bp_option *opt, const char *arg)
 {
@@ -237,11 +226,8 @@ int cmd_report(int argc, char **argv)
 		OPT_STRING('c', "comm", &o.filter.comm, "STR",
 			   "only processes whose comm or exec path contains STR"),
 		OPT_STRING(0, "file", &o.filter.file, "STR", "only files whose path contains STR"),
-		OPT_CALLBACK(0, "since", &since, "S",
-			     "start of the window: S seconds on the recording clock,\n"
-			     "or +S seconds after the recording's first event", opt_instant),
-		OPT_CALLBACK(0, "until", &until, "S",
-			     "end of the window (S or +S, as --since)", opt_instant),
+		OPT_SINCE(&since),
+		OPT_UNTIL(&until),
 		OPT_FLAG(0, "tree", &tree, "processes with their descendants' totals"),
 		OPT_FLAG(0, "redact", &redact,
 			 "replace user paths, command lines, the hostname and kernel\n"

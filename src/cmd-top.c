@@ -122,17 +122,6 @@ static int opt_view(const struct bp_option *opt, const char *arg)
 	return 0;
 }
 
-/* --since S|+S, --until S|+S (struct bp_instant *value). */
-static int opt_time(const struct bp_option *opt, const char *arg)
-{
-	struct bp_instant *t = opt->value;
-
-	if (bp_parse_instant(arg, &t->ns, &t->relative))
-		return bp_option_fail("bad time '%s'", arg);
-	t->set = 1;
-	return 0;
-}
-
 /* BP_OPTIONS_GO_ON, or the exit status to return (-h, a usage error). */
 static int parse_options(struct top_args *a, int argc, char **argv)
 {
@@ -166,11 +155,8 @@ static int parse_options(struct top_args *a, int argc, char **argv)
 		OPT_CALLBACK_C(0, "view", &a->o.view, "VIEW",
 			       "start in the files, procs or services view (default\n"
 			       "files)", "files procs services", opt_view),
-		OPT_CALLBACK(0, "since", &a->since, "S",
-			     "window start: S seconds on the recording clock, or +S\n"
-			     "seconds after the recording's first event", opt_time),
-		OPT_CALLBACK(0, "until", &a->until, "S", "window end (S or +S, as --since)",
-			     opt_time),
+		OPT_SINCE(&a->since),
+		OPT_UNTIL(&a->until),
 		OPT_FOCUS_ALL(&a->o.all),
 		OPT_END(),
 	};

@@ -9,6 +9,7 @@
 #include "analysis/focus.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
+#include "util/parse-options.h"
 #include "util/units.h"
 
 int bp_focus_command(const struct bp_model *m, int all, struct bp_filter *f)
@@ -51,6 +52,37 @@ int bp_focus_window(struct bp_reader *r, const struct bp_instant *since,
 		bp_set_error("--until is before --since");
 		return -1;
 	}
+	return 0;
+}
+
+int bp_focus_window_of(const char *path, const struct bp_instant *since,
+		       const struct bp_instant *until, struct bp_window *w)
+{
+	struct bp_reader *r;
+	int ret;
+
+	if (!since->set && !until->set) {
+		w->since_ns = w->until_ns = 0;
+		return 0;
+	}
+	r = bp_reader_open(path);
+	if (!r) {
+		bp_set_error("cannot read '%s': %s", path, bp_last_error());
+		return -1;
+	}
+	ret = bp_focus_window(r, since, until, w);
+	bp_reader_free(r);
+	return ret;
+}
+
+/* --since S|+S, --until S|+S (struct bp_instant *value). */
+int bp_focus_opt_instant(const struct bp_option *opt, const char *arg)
+{
+	struct bp_instant *t = opt->value;
+
+	if (bp_parse_instant(arg, &t->ns, &t->relative))
+		return bp_option_fail("invalid --%s '%s'", opt->long_name, arg);
+	t->set = 1;
 	return 0;
 }
 

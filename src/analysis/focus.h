@@ -58,6 +58,24 @@ struct bp_instant {
 int bp_focus_window(struct bp_reader *r, const struct bp_instant *since,
 		    const struct bp_instant *until, struct bp_window *w);
 
+/* bp_focus_window() of the recording at @path, opened and closed here. */
+int bp_focus_window_of(const char *path, const struct bp_instant *since,
+		       const struct bp_instant *until, struct bp_window *w);
+
+/*
+ * --since/--until of the commands that take a window on the recording
+ * clock (report, top, readahead), for their option tables
+ * (util/parse-options.h): one parser, one wording.
+ */
+struct bp_option;
+int bp_focus_opt_instant(const struct bp_option *opt, const char *arg);
+#define OPT_SINCE(v) \
+	OPT_CALLBACK(0, "since", (v), "S", "start of the window: S seconds on the recording clock,\n" \
+		     "or +S seconds after the recording's first event", bp_focus_opt_instant)
+#define OPT_UNTIL(v) \
+	OPT_CALLBACK(0, "until", (v), "S", "end of the window (S or +S, as --since)", \
+		     bp_focus_opt_instant)
+
 /**
  * bp_focus_check() - whether a filter and a window select something
  * @m: the model built over the window

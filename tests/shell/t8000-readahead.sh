@@ -102,6 +102,15 @@ expect 'readahead --phase: the files read before the first dd, not those after' 
 	"pack_line small '$TEST_DIR/phase.pack' && pack_line big '$TEST_DIR/phase.pack' && ! pack_line part '$TEST_DIR/phase.pack'"
 expect 'readahead --phase: the same pack as --since/--until at its bounds' \
 	"[ -n '$2' ] && grep -v '^source' '$TEST_DIR/phase.pack' >'$TEST_DIR/p1' && grep -v '^source' '$TEST_DIR/window.pack' >'$TEST_DIR/p2' && cmp '$TEST_DIR/p1' '$TEST_DIR/p2'"
+# The same bounds given after the recording's first event (+S), as report takes them.
+first=$("$BOOTPROF" report --format json "$TEST_DIR/cold.dat" | jq '.totals.first_ns')
+rsecs() { awk -v n="$1" 'BEGIN { printf "+%d.%09d", int(n / 1e9), n % 1e9 }'; }
+"$BOOTPROF" readahead --gap 0 --since "$(rsecs $(($1 - first)))" --until "$(rsecs $(($2 - first)))" \
+	"$TEST_DIR/cold.dat" >"$TEST_DIR/relative.pack"
+expect 'readahead --since/--until +S: the same pack as the bounds on the recording clock' \
+	"grep -v '^source' '$TEST_DIR/relative.pack' >'$TEST_DIR/p3' && cmp '$TEST_DIR/p2' '$TEST_DIR/p3'"
+expect 'readahead --until before --since: one line, exit 1' \
+	"'$BOOTPROF' readahead --since +2 --until +1 '$TEST_DIR/cold.dat' 2>'$TEST_DIR/err'; [ \$? = 1 ] && [ \$(wc -l <'$TEST_DIR/err') = 1 ]"
 expect 'readahead --phase: a phase that is not there is one line, exit 1' \
 	"'$BOOTPROF' readahead --phase initramfs '$TEST_DIR/cold.dat' 2>'$TEST_DIR/err'; [ \$? = 1 ] && [ \$(wc -l <'$TEST_DIR/err') = 1 ]"
 expect 'nothing from the recording, /var/log or tmpfs is in the pack' \
