@@ -14,10 +14,11 @@
  * namespace (invisible to the system, gone when it exits) and holds no
  * file of the initramfs open, so switch_root can empty it. It is the
  * forked child of PID 1 as it is, not re-exec'd: its code pages are the
- * ones PID 1 already ran (a copy of the binary to exec from would cost the
- * same memory as the mapped file, and a copy's worth of CPU at boot; under
- * emulation also the translation of every page again). argv[0] starts
- * with '@' so systemd's initrd transition leaves the recorder alive
+ * ones PID 1 already ran. Its binary stays mapped, so a deleted initramfs
+ * copy keeps its pages until the recorder exits; a copy of the binary to
+ * exec from would hold as much memory, cost a copy's worth of CPU at boot,
+ * and under emulation the translation of every code page again. argv[0]
+ * starts with '@' so systemd's initrd transition leaves the recorder alive
  * (systemd.io/ROOT_STORAGE_DAEMONS).
  */
 #include <errno.h>
