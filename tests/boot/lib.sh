@@ -503,13 +503,39 @@ boot_recorder_checks() {
 		 jq -e '[.processes[] | select(.comm | startswith(\"bootprof\"))] | length == 0' '$TEST_DIR/all.json'"
 }
 
-# What the recorder cost during the boot: its CPU time beside the busy time
-# of all CPUs since boot, and per 1000 events (bench/ compares it with a
-# live recording).
-boot_recorder_cost() {
-	set -- "$1" $("$BOOTPROF" dump --meta "$2" |
+# "RECORDER_NS BUSY_NS EVENTS" of a recording: the recorder's CPU time and
+# the busy time of all CPUs from its metadata, and the events it holds.
+boot_meta_cost() {
+	echo $("$BOOTPROF" dump --meta "$1" |
 		sed -n 's/^# recorder cpu: \([0-9]*\) ns of \([0-9]*\) ns busy$/\1 \2/p') \
-		$("$BOOTPROF" report --format json "$2" | jq '.totals.events_total')
+		$("$BOOTPROF" report --format json "$1" | jq '.totals.events_total')
+}
+
+# "RECORDER_S BUSY_S SPAN_S" from a dump's sched_switch events: the run time
+# of the recorder's threads (comm bootprof-rec), of all tasks but idle, and
+# the span between the first and last switch. A task still on a CPU when the
+# recording ends ran until its last event (the recorder is, as it stops the
+# tracing), as the report counts it.
+boot_switch_cost() {
+	awk '$5 == "sched_switch:" {
+		cpu = $2; pid = $7; sub("prev_pid=", "", pid)
+		if (cpu in since) { run[pid] += $1 - since[cpu]; if (pid != 0) busy += $1 - since[cpu] }
+		for (i = 6; i <= NF; i++) if ($i ~ /^next_pid=/) { on[cpu] = $i; sub("next_pid=", "", on[cpu]) }
+		since[cpu] = $1; if (!first) first = $1; last = $1
+	}
+	$4 == "bootprof-rec" { rec[$3] = 1 }
+	{ end = $1 }
+	END {
+		for (c in since) { run[on[c]] += end - since[c]; if (on[c] != 0) busy += end - since[c] }
+		for (p in rec) r += run[p]; printf "%.6f %.6f %.6f\n", r, busy, last - first
+	}' "$1"
+}
+
+# What the recorder cost during the boot: its CPU time beside the busy time
+# of all CPUs since boot, and per 1000 events (bench/recorder-cost compares
+# it with a live recording).
+boot_recorder_cost() {
+	set -- "$1" $(boot_meta_cost "$2")
 	[ $# -ge 4 ] && [ "$3" -gt 0 ] &&
 		echo "# recorder CPU: $(($2 / 1000000)) ms of $(($3 / 1000000)) ms busy ($(($2 * 1000 / $3)) per mille), $(($2 / ($4 / 1000 + 1) / 1000)) us per 1000 of $4 events"
 	expect "$1: the recorder's CPU time is in the recording, below the boot's" "[ $# -ge 4 ] && [ '$2' -gt 0 ] && [ '$2' -lt '$3' ]"

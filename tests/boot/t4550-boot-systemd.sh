@@ -180,20 +180,7 @@ awk -F'\t' 'NR == FNR { n = split($0, f, " "); t = f[1]; for (i = 2; i < n; i++)
 	"$sd/blame.txt" "$TEST_DIR/bp-times"
 
 # ---- what recording cost: the recorder's CPU time, from sched_switch ----
-# A task still on a CPU when the recording ends ran until its last event (the
-# recorder is, as it stops the tracing).
-awk '$5 == "sched_switch:" {
-		cpu = $2; pid = $7; sub("prev_pid=", "", pid)
-		if (cpu in since) { run[pid] += $1 - since[cpu]; if (pid != 0) busy += $1 - since[cpu] }
-		for (i = 6; i <= NF; i++) if ($i ~ /^next_pid=/) { on[cpu] = $i; sub("next_pid=", "", on[cpu]) }
-		since[cpu] = $1; if (!first) first = $1; last = $1
-	}
-	$4 == "bootprof-rec" { rec[$3] = 1 }
-	{ end = $1 }
-	END {
-		for (c in since) { run[on[c]] += end - since[c]; if (on[c] != 0) busy += end - since[c] }
-		for (p in rec) r += run[p]; printf "%.6f %.6f %.6f\n", r, busy, last - first
-	}' "$dump" >"$TEST_DIR/cpu"
+boot_switch_cost "$dump" >"$TEST_DIR/cpu"
 read rec_s busy_s span_s <"$TEST_DIR/cpu"
 row=$(jq '.services[] | select(.unit == "[recorder]") | .run_ns' "$json")
 echo "# recorder CPU: $rec_s s of $busy_s s busy CPU ($(awk -v a="$rec_s" -v b="$busy_s" 'BEGIN { printf "%.1f", 100 * a / b }') %) over $span_s s x 2 CPUs; the report's [recorder] row: ${row:-none} ns"
