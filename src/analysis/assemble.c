@@ -818,6 +818,8 @@ struct bp_model *bp_build_assemble(struct state *s, struct bp_reader *r)
 	copy_header(m, s, r);
 	m->totals = s->tot;
 	m->totals.attributed_permille = -1;
+	m->totals.iowait_source = s->kind_count[EV_STAT_IOWAIT] || s->kind_count[EV_STAT_BLOCKED] ?
+					  BP_IOWAIT_KERNEL : BP_IOWAIT_INFERRED;
 	m->window.since_ns = s->since ? s->since : s->tot.first_ns;
 	m->window.until_ns = s->until != UINT64_MAX ? s->until : s->tot.last_ns;
 	m->window.bucket_ns = s->bucket;

@@ -108,6 +108,9 @@ static const struct kind_spec specs[] = {
 	{ "raw_syscalls", "sys_enter", EV_SYS_ENTER, bp_on_sys_enter, { { "id" }, { "args" } }, 1 },
 	{ "raw_syscalls", "sys_exit", EV_SYS_EXIT, bp_on_sys_exit, { { "id" } }, 1 },
 	{ "cgroup", "cgroup_attach_task", EV_CGROUP, bp_on_cgroup, { { "pid" }, { "dst_path" } }, 2 },
+	{ "sched", "sched_stat_iowait", EV_STAT_IOWAIT, bp_on_stat_sleep, { { "pid" }, { "delay" } }, 2 },
+	{ "sched", "sched_stat_blocked", EV_STAT_BLOCKED, bp_on_stat_sleep,
+	  { { "pid" }, { "delay" } }, 2 },
 };
 
 static void set_handler(struct state *s, const struct tep_event *e, const struct handler *hd)
@@ -120,6 +123,11 @@ static void set_handler(struct state *s, const struct tep_event *e, const struct
 		if (cf && cf->size == 4 && cf->offset >= 0 && cf->offset < 0xffff) {
 			s->common_pid.off = (uint16_t)cf->offset;
 			s->common_pid.size = 4;
+		}
+		cf = tep_find_common_field((struct tep_event *)e, "common_flags");
+		if (cf && cf->size == 1 && cf->offset >= 0 && cf->offset < 0xffff) {
+			s->common_flags.off = (uint16_t)cf->offset;
+			s->common_flags.size = 1;
 		}
 	}
 }
@@ -207,9 +215,11 @@ static void consume(struct state *s, const struct bp_event *ev)
 
 		c->ring[c->head++ % CPU_RING] = ev->ts;
 	}
-	if (ev->id < 0 || ev->id >= s->nh)
+	h = ev->id >= 0 && ev->id < s->nh ? &s->h[ev->id] : NULL;
+	if (ev->size >= s->common_flags.off + 1)
+		bp_note_event(s, ev, h && h->on ? h->kind : EV_NONE);
+	if (!h)
 		return;
-	h = &s->h[ev->id];
 	if (!h->on || ev->size < h->need || ev->size < s->common_pid.off + 4)
 		return;
 	s->kind_count[h->kind]++;
@@ -223,8 +233,8 @@ static void finish_pass(struct state *s)
 	struct bp_map_slot const *slot;
 	size_t i;
 
+	s->at_end = 1;
 	bp_idle_flush(s, end);
-	bp_requests_finish(s, end);
 	for (i = 0; i < s->ntasks; i++) {
 		struct task *t = &s->tasks[i];
 
@@ -247,6 +257,7 @@ static void finish_pass(struct state *s)
 			t->seen = 0;
 		}
 	}
+	bp_requests_finish(s, end);   /* after the waits: they ask what is in flight */
 	bp_idle_finish(s);   /* every wait has ended */
 	for (i = 0; bp_map_next(&s->pages->map, &i, &slot);) {
 		const struct bp_page_chunk *c = &s->pages->chunks[slot->value];
@@ -305,7 +316,7 @@ static void state_release(struct state *s)
 	bp_map_release(&s->cgroupmap);
 	free(s->tl);
 	free(s->idle_cand);
-	free(s->idle_waits);
+	free(s->io_waits);
 }
 
 static int state_init(struct state *s, struct tep_handle *tep, const struct bp_meta *meta,

@@ -51,6 +51,8 @@ enum kind {
 	EV_WAKING,
 	EV_WAKEUP,
 	EV_CGROUP,
+	EV_STAT_IOWAIT,
+	EV_STAT_BLOCKED,
 	EV_NKINDS
 };
 
@@ -65,6 +67,7 @@ enum { F_RQ_DEV = 0, F_NR_SECTOR, F_RWBS, F_SECTOR };
 enum { F_BIO_RWBS = 0, F_BIO_NR_SECTOR, F_BIO_DEV };
 enum { F_INO = 0, F_INDEX, F_DEV, F_ORDER, F_LAST = F_ORDER };
 enum { F_SYS_ID = 0, F_SYS_ARGS };
+enum { F_STAT_PID = 0, F_STAT_DELAY };
 #define NFIELDS 5
 
 struct fld {
@@ -114,7 +117,10 @@ struct task {
 	uint8_t activity;      /* inserted pages or queued I/O since the last syscall boundary */
 	uint8_t read_io;       /* ... of which a read: a read request, pages read from storage */
 	uint8_t waiting;       /* in a D-sleep */
-	uint8_t io_wait;       /* ... that counts as I/O wait */
+	uint8_t evidence;      /* ... begun with I/O evidence (names its cause and file, see wait_cause) */
+	uint8_t kernel_said;   /* ... the kernel's schedstats reported it: KS_* */
+	uint8_t woken_by_io;   /* ... its waking came from a block completion (see bp_note_waking) */
+	uint8_t completing;    /* since it last slept: COMPLETED_ONE, WOKEN_BY_ONE or 0 */
 	uint8_t running;
 	uint8_t seen;          /* any event in the window */
 	uint8_t wait_cause;
@@ -192,12 +198,20 @@ struct file_cache {
 	int valid;
 };
 
+/* What the kernel's schedstats said of a D-sleep (sched_stat_blocked/iowait). */
+enum { KS_NONE, KS_BLOCKED, KS_IOWAIT };
+/* A task's part in block completions (see bp_note_completion, bp_note_waking). */
+enum { COMPLETED_ONE = 1, WOKEN_BY_ONE = 2 };
+
 /* The last event times of one CPU, newest at ring[(head - 1) % CPU_RING]. */
 #define CPU_RING 8
 struct cpu_times {
 	uint64_t ring[CPU_RING];
 	unsigned head;
 	uint64_t idle_since;   /* when it last switched to its idle task */
+	uint64_t irq_done;     /* its last block completion in interrupt context */
+	uint64_t task_ctx;     /* its last event in process context */
+	uint8_t done_chain;    /* nothing but wakings since its last completion in an interrupt */
 };
 
 /* [start, end) in ns. */
@@ -211,6 +225,7 @@ struct state {
 	struct handler *h;
 	int nh;
 	struct fld common_pid;
+	struct fld common_flags;
 	int swap;
 	enum bp_arch arch;
 	uint64_t since, until, bucket;
@@ -254,19 +269,21 @@ struct state {
 	int8_t *cpu_idle;           /* -1 unknown, 0 busy, 1 idle */
 	struct cpu_times *cpu_times;
 	const struct bp_build_hooks *hooks;
-	int nidle, nwaiting;
+	int nidle, nwaiting;        /* CPUs idle; tasks in a D-sleep */
+	int at_end;                 /* finish_pass: closing what is still open */
 	int idle_on;
 	uint64_t idle_since;
 	/*
-	 * CPU idle while waiting is only known at the end of the pass (see
-	 * bp_idle_finish): every CPU idle while some task was in a D-sleep
-	 * with I/O evidence, as it was seen then, in time order, clipped to
-	 * the window; and the I/O waits that overlap it.
+	 * Whether a D-sleep was I/O is known when it ends, so CPU idle while
+	 * waiting and the most tasks waiting at once are only known at the
+	 * end of the pass (see bp_idle_finish): every CPU idle while some
+	 * task was in a D-sleep, in time order, clipped to the window; and
+	 * every I/O wait.
 	 */
 	struct interval *idle_cand;
 	size_t nidle_cand, cidle_cand;
-	struct interval *idle_waits;
-	size_t nidle_waits, cidle_waits;
+	struct interval *io_waits;
+	size_t nio_waits, cio_waits;
 
 	struct bp_bucket *tl;
 	size_t ntl, ctl;
@@ -329,6 +346,10 @@ void bp_span_to(struct state *s, struct task *t, int state, uint64_t ts);
 void bp_wait_begin(struct state *s, struct task *t, uint64_t ts);
 void bp_wait_end(struct state *s, struct task *t, uint64_t ts);
 uint64_t bp_wake_time(const struct state *s, const struct task *t, int cpu, uint64_t ts);
+void bp_note_event(struct state *s, const struct bp_event *ev, int kind);
+void bp_note_completion(struct state *s, const struct bp_event *ev);
+void bp_note_waking(struct state *s, const struct bp_event *ev, uint32_t ti);
+void bp_on_stat_sleep(struct state *s, const struct bp_event *ev, const struct handler *h);
 
 /* tasks.c: fork, exec, exit, switch, wake, syscalls, cgroups */
 uint32_t bp_task_new(struct state *s, int tid);
@@ -363,6 +384,7 @@ void bp_on_ra(struct state *s, const struct bp_event *ev, const struct handler *
 void bp_on_rq_issue(struct state *s, const struct bp_event *ev, const struct handler *h);
 void bp_on_rq_complete(struct state *s, const struct bp_event *ev, const struct handler *h);
 void bp_requests_finish(struct state *s, uint64_t end);
+int bp_requests_in_flight(const struct state *s);
 
 /* assemble.c: the model from the state, after the pass */
 struct bp_model *bp_build_assemble(struct state *s, struct bp_reader *r);

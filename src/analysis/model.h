@@ -455,6 +455,9 @@ struct bp_disk_stat {
 	size_t ntimeline;
 };
 
+/* Where the I/O-wait number comes from (bp_totals.iowait_source). */
+enum bp_iowait_source { BP_IOWAIT_INFERRED, BP_IOWAIT_KERNEL };
+
 /**
  * struct bp_totals - the whole window
  * @read_bytes: read from storage, all files and metadata (Σ bp_file.bytes_read)
@@ -475,6 +478,16 @@ struct bp_disk_stat {
  *                   and waits for reads of no known file)
  * @other_wait_ns: other uninterruptible sleep of all tasks (Σ
  *                 bp_process.other_wait_ns); not I/O wait
+ * @iowait_source: where the line between I/O wait and other D-sleep comes
+ *                 from: BP_IOWAIT_KERNEL when the recording has the
+ *                 kernel's schedstats events (sched_stat_iowait and
+ *                 sched_stat_blocked), else BP_IOWAIT_INFERRED (from how
+ *                 each sleep ended: woken by a block completion or not)
+ * @sleeps_kernel: D-sleeps in the window the kernel's schedstats decided
+ * @sleeps_inferred: D-sleeps in the window decided by how they ended (no
+ *                   schedstats event named them: none recorded, the sleep
+ *                   began before schedstats were on, or the kernel did
+ *                   not report it)
  * @idle_wait_ns: wall time in which at least one task was in an I/O wait
  *                and every CPU ran its idle task — what readahead could win.
  *                The waits are exactly those that make up @wait_ns, with the
@@ -515,6 +528,9 @@ struct bp_totals {
 	uint64_t wait_metadata_ns;
 	uint64_t wait_unknown_ns;
 	uint64_t other_wait_ns;
+	int iowait_source;
+	uint64_t sleeps_kernel;
+	uint64_t sleeps_inferred;
 	uint64_t idle_wait_ns;
 	uint64_t never_used_bytes;
 	uint64_t used_bytes;

@@ -146,6 +146,7 @@ void bp_on_rq_complete(struct state *s, const struct bp_event *ev, const struct 
 	size_t di;
 	int inserted;
 
+	bp_note_completion(s, ev);
 	/* Not in flight: issued before the recording, a flush, or completed already. */
 	if (!slot)
 		return;
@@ -165,6 +166,18 @@ void bp_on_rq_complete(struct state *s, const struct bp_event *ev, const struct 
 		/* Another request is in flight there: count one of the two. */
 	}
 	flight_end(s, di, ev->ts);
+}
+
+/* Whether any disk has a request in flight now. */
+int bp_requests_in_flight(const struct state *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->ndisks; i++) {
+		if (s->flight[i].n)
+			return 1;
+	}
+	return 0;
 }
 
 void bp_requests_finish(struct state *s, uint64_t end)

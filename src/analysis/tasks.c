@@ -152,6 +152,7 @@ void bp_on_switch(struct state *s, const struct bp_event *ev, const struct handl
 				bp_span_to(s, t, -1, ev->ts);
 			else
 				bp_span_to(s, t, BP_SPAN_SLEEP, ev->ts);
+			t->completing = 0;
 			/* Without syscall boundaries, evidence lasts until it sleeps. */
 			if (!t->sys_ctx) {
 				t->activity = 0;
@@ -375,6 +376,7 @@ void bp_on_wake(struct state *s, const struct bp_event *ev, const struct handler
 {
 	int pid = rd_int(s, ev, h->f[0]);
 	uint64_t *slot;
+	uint32_t ti;
 	struct task *t;
 
 	if (pid <= 0)
@@ -382,7 +384,9 @@ void bp_on_wake(struct state *s, const struct bp_event *ev, const struct handler
 	slot = bp_map_get(&s->tids, (uint64_t)(uint32_t)pid, 0);
 	if (!slot)
 		return;
-	t = &s->tasks[(uint32_t)*slot];
+	ti = (uint32_t)*slot;
+	bp_note_waking(s, ev, ti);   /* may add the waker: slot and t after it */
+	t = &s->tasks[ti];
 	if (!t->waiting) {
 		if (t->span == BP_SPAN_SLEEP + 1)
 			bp_span_to(s, t, BP_SPAN_RUNNABLE, ev->ts);

@@ -3,10 +3,11 @@
  * Waits: the timeline, CPU idle while waiting, I/O wait and other
  * uninterruptible sleep, and the spans of every task's state.
  *
- * I/O wait of a task (DESIGN §6): from a sched_switch that puts it to
- * sleep in TASK_UNINTERRUPTIBLE (prev_state & 0xff == 2, without the
- * preemption bit 0x100) to the moment it is runnable again (see
- * bp_wake_time), when the D-sleep has I/O evidence (see wait_is_io).
+ * I/O wait of a task: from a sched_switch that puts it to sleep in
+ * TASK_UNINTERRUPTIBLE (prev_state & 0xff == 2, without the preemption
+ * bit 0x100) to the moment it is runnable again (see bp_wake_time), when
+ * the sleep was I/O by the kernel's own count, or else by how it ended
+ * (see sleep_was_io). Every other D-sleep is other uninterruptible sleep.
  * Measured against schedstat's truth (wall - run - run-queue delay, see
  * tests/shell/t3010-truth.sh): within 1 %, idle or loaded, pinned or not.
  */
@@ -88,19 +89,18 @@ static uint64_t add_interval(struct state *s, uint64_t a, uint64_t b, enum tl_fi
 }
 
 /*
- * CPU idle while waiting (DESIGN §6): the time in which at least one task
- * is inside an I/O wait -- exactly the intervals that make up wait_ns,
- * same start and end -- and every CPU runs its idle task.
+ * CPU idle while waiting: the time in which at least one task is inside
+ * an I/O wait -- exactly the intervals that make up wait_ns, same start
+ * and end -- and every CPU runs its idle task.
  *
- * The pass cannot decide it as it goes: a task woken by sched_waking
- * stops waiting when it became runnable (bp_wake_time), which is only
- * known when it is switched in, and onto an idle CPU that is before the
- * switch-in by the CPU's wake-up latency. So while events are read, a
- * D-sleeper with I/O evidence counts as waiting until its wait is ended
- * (s->nwaiting), and the time every CPU is idle meanwhile is kept as a
- * candidate: it covers the answer. Each I/O wait that overlaps a
- * candidate is kept too, and bp_idle_finish cuts the candidates to the
- * waits once every wait has ended.
+ * The pass cannot decide it as it goes: whether a D-sleep was I/O is
+ * known when it ends (see sleep_was_io), and a task woken by
+ * sched_waking stops waiting when it became runnable (bp_wake_time),
+ * which is only known when it is switched in. So while events are read,
+ * the time every CPU is idle while some task is in a D-sleep is kept as
+ * a candidate: it covers the answer. Every I/O wait is kept too, and
+ * bp_idle_finish cuts the candidates to the waits once every wait has
+ * ended.
  */
 void bp_idle_flush(struct state *s, uint64_t ts)
 {
@@ -121,29 +121,12 @@ void bp_idle_flush(struct state *s, uint64_t ts)
 	s->idle_since = ts;
 }
 
-/*
- * Keep the I/O wait [a, b) if it overlaps a candidate. It ends now or
- * before, and the candidates are flushed up to now: all it can overlap
- * is known.
- */
-static void idle_keep_wait(struct state *s, uint64_t a, uint64_t b)
+/* Keep the I/O wait [a, b), already clipped to the window. */
+static void keep_io_wait(struct state *s, uint64_t a, uint64_t b)
 {
-	size_t lo = 0, hi = s->nidle_cand;
-
-	/* The first candidate ending after a. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->idle_cand[mid].end <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == s->nidle_cand || s->idle_cand[lo].start >= b)
-		return;
-	BP_GROW(s->idle_waits, s->nidle_waits, s->cidle_waits);
-	s->idle_waits[s->nidle_waits].start = a;
-	s->idle_waits[s->nidle_waits++].end = b;
+	BP_GROW(s->io_waits, s->nio_waits, s->cio_waits);
+	s->io_waits[s->nio_waits].start = a;
+	s->io_waits[s->nio_waits++].end = b;
 }
 
 /*
@@ -177,6 +160,64 @@ static int by_start(const void *a, const void *b)
 	return (x->end > y->end) - (x->end < y->end);
 }
 
+static int by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Raise the most tasks waiting at once of the buckets of [a, b] to n. */
+static void waiting_at_least(struct state *s, uint64_t a, uint64_t b, uint32_t n)
+{
+	size_t i, j;
+
+	if (!n || bp_bucket_index(s, a, &i))
+		return;
+	if (bp_bucket_index(s, b, &j))
+		j = MAX_BUCKETS - 1;
+	for (; i <= j; i++) {
+		struct bp_bucket *bk = bp_bucket_at(s, s->t0 + i * s->bucket);
+
+		if (bk && bk->waiting_max < n)
+			bk->waiting_max = n;
+	}
+}
+
+/*
+ * The most tasks in an I/O wait at once, per bucket: a sweep over the
+ * waits' starts and ends (w sorted by start). An end at the same instant
+ * as a start comes first: the two waits do not overlap.
+ */
+static void waiting_max(struct state *s, const struct interval *w, size_t n)
+{
+	uint64_t *ends = xmalloc((n ? n : 1) * sizeof(*ends)), prev = 0;
+	size_t i = 0, k = 0;
+	uint32_t cur = 0;
+
+	for (i = 0; i < n; i++)
+		ends[i] = w[i].end;
+	qsort(ends, n, sizeof(*ends), by_u64);
+	for (i = 0; i < n || k < n;) {
+		uint64_t t;
+		int start = i < n && w[i].start < ends[k];
+
+		t = start ? w[i].start : ends[k];
+		if (cur && t > prev)
+			waiting_at_least(s, prev, t - 1, cur);
+		if (start) {
+			cur++;
+			i++;
+			waiting_at_least(s, t, t, cur);
+		} else {
+			cur--;
+			k++;
+		}
+		prev = t;
+	}
+	free(ends);
+}
+
 /*
  * Once every wait has ended: CPU idle while waiting is the candidates
  * (every CPU idle, see bp_idle_flush) cut to the union of the I/O waits.
@@ -184,13 +225,14 @@ static int by_start(const void *a, const void *b)
  */
 void bp_idle_finish(struct state *s)
 {
-	struct interval *w = s->idle_waits, *c = s->idle_cand;
+	struct interval *w = s->io_waits, *c = s->idle_cand;
 	size_t i, j, n = 0, k = 0;
 
-	if (s->nidle_waits)
-		qsort(w, s->nidle_waits, sizeof(*w), by_start);
+	if (s->nio_waits)
+		qsort(w, s->nio_waits, sizeof(*w), by_start);
+	waiting_max(s, w, s->nio_waits);
 	/* Overlapping waits merge into runs: each instant counts once. */
-	for (i = 0; i < s->nidle_waits; i++) {
+	for (i = 0; i < s->nio_waits; i++) {
 		if (n && w[i].start <= w[n - 1].end) {
 			if (w[i].end > w[n - 1].end)
 				w[n - 1].end = w[i].end;
@@ -210,10 +252,10 @@ void bp_idle_finish(struct state *s)
 				idle_add(s, a, b);
 		}
 	}
-	free(s->idle_waits);
+	free(s->io_waits);
 	free(s->idle_cand);
-	s->idle_waits = s->idle_cand = NULL;
-	s->nidle_waits = s->cidle_waits = s->nidle_cand = s->cidle_cand = 0;
+	s->io_waits = s->idle_cand = NULL;
+	s->nio_waits = s->cio_waits = s->nidle_cand = s->cidle_cand = 0;
 }
 
 void bp_idle_update(struct state *s)
@@ -263,29 +305,28 @@ void bp_span_to(struct state *s, struct task *t, int state, uint64_t ts)
 }
 
 /*
- * Whether a D-sleep starting now is I/O wait (DESIGN §6): a file or sync
+ * Whether a D-sleep starting now has I/O evidence: a file or sync
  * syscall in progress, a page fault on a file, or block I/O / page-cache
- * insertion by the sleeper since its last syscall boundary. A task without syscall
- * context (a kernel thread, or any task of a recording without syscall
- * events) has no boundaries: its evidence is what it did since its last
- * sleep, so a kworker counts its waits for the I/O it issued, and nothing
- * else.
+ * insertion by the sleeper since its last syscall boundary. A task
+ * without syscall context (a kernel thread, or any task of a recording
+ * without syscall events) has no boundaries: its evidence is what it did
+ * since its last sleep. Evidence says which file and why (wait_cause);
+ * it never says whether the sleep was I/O (see sleep_was_io).
  */
-static int wait_is_io(const struct task *t)
+static int has_evidence(const struct task *t)
 {
 	return t->in_fault || t->activity || (t->sys >= 0 && t->sys < BP_CAUSE_OTHER);
 }
 
 /*
- * What an I/O wait starting now waits for: a fault first (its page is the
- * wait, even inside a syscall), then the file syscall in progress, then
- * the evidence since the last boundary. A task that read (a read request,
- * pages read from storage) waits for that read. One that only wrote
- * (pages it created, write requests it queued) waits for writeback or
- * the journal: a buffered write throttled by balance_dirty_pages or
- * stuck behind a commit, a kernel thread writing back. That is a sync
- * wait, like one inside sync() or fsync(). A write into pages already
- * cached leaves no evidence: its D-sleep is other uninterruptible sleep.
+ * What a D-sleep starting now waits for, should it be I/O: a fault first
+ * (its page is the wait, even inside a syscall), then the file syscall
+ * in progress, then the evidence since the last boundary. A task that
+ * read (a read request, pages read from storage) waits for that read.
+ * One that only wrote (pages it created, write requests it queued) waits
+ * for writeback or the journal: a buffered write throttled by
+ * balance_dirty_pages, a kernel thread writing back. That is a sync
+ * wait, like one inside sync() or fsync().
  */
 static int wait_cause(const struct task *t)
 {
@@ -298,6 +339,162 @@ static int wait_cause(const struct task *t)
 	return BP_CAUSE_OTHER;
 }
 
+/* Interrupt context (TRACE_FLAG_HARDIRQ | TRACE_FLAG_SOFTIRQ | TRACE_FLAG_NMI). */
+#define IRQ_FLAGS 0x58
+/*
+ * How long after a block completion a waking in interrupt context on
+ * the same CPU belongs to it, whatever happened between. A completion
+ * wakes its waiters in the same interrupt, microseconds later. Under
+ * emulation the gap can be tens of milliseconds (the virtual CPU not
+ * running): a later waking still belongs to the completion when nothing
+ * but wakings came between on that CPU.
+ */
+#define COMPLETION_WAKE_NS 1000000ull
+
+static int in_irq(const struct state *s, const struct bp_event *ev)
+{
+	return s->common_flags.size && (rd(s, ev, s->common_flags) & IRQ_FLAGS);
+}
+
+/*
+ * Every event, before its handler: per CPU, the last one in process
+ * context, and whether only wakings came since the last completion
+ * (see woken_by_completion).
+ */
+void bp_note_event(struct state *s, const struct bp_event *ev, int kind)
+{
+	struct cpu_times *c;
+	int irq;
+
+	if (ev->cpu < 0 || ev->cpu >= s->ncpus)
+		return;
+	c = &s->cpu_times[ev->cpu];
+	irq = in_irq(s, ev);
+	if (!irq)
+		c->task_ctx = ev->ts;
+	if (!irq || (kind != EV_WAKING && kind != EV_WAKEUP))
+		c->done_chain = 0;
+}
+
+/*
+ * A block request completed (block_rq_complete), in an interrupt or in
+ * the task that completes it (a threaded interrupt, loop, a dm or mmc
+ * worker): the wakings that follow it there are its waiters'.
+ */
+void bp_note_completion(struct state *s, const struct bp_event *ev)
+{
+	struct task *t;
+
+	if (ev->cpu < 0 || ev->cpu >= s->ncpus)
+		return;
+	if (in_irq(s, ev)) {
+		s->cpu_times[ev->cpu].irq_done = ev->ts;
+		s->cpu_times[ev->cpu].done_chain = 1;
+		return;
+	}
+	t = bp_task_cur(s, ev);
+	if (t)
+		t->completing = COMPLETED_ONE;
+}
+
+/*
+ * Whether a waking comes from a block completion: in interrupt context
+ * right after a completion on that CPU (nothing in process context
+ * between), or from a task that completes requests (see
+ * bp_note_completion): 1. Or from a task woken by such a completion to
+ * finish it (a kworker decrypting or verifying the pages it read: woken
+ * once, it wakes the readers): 2. Anything else -- a timer, another
+ * interrupt, another task unlocking a mutex or a directory -- is not
+ * I/O: 0.
+ */
+static int woken_by_completion(struct state *s, const struct bp_event *ev)
+{
+	const struct cpu_times *c;
+	struct task *waker;
+
+	if (ev->cpu < 0 || ev->cpu >= s->ncpus)
+		return 0;
+	c = &s->cpu_times[ev->cpu];
+	if (in_irq(s, ev))
+		return c->irq_done && c->irq_done >= c->task_ctx &&
+		       (c->done_chain || ev->ts - c->irq_done <= COMPLETION_WAKE_NS);
+	waker = bp_task_cur(s, ev);
+	return waker ? waker->completing : 0;
+}
+
+/*
+ * A waking of t (sched_waking, or sched_wakeup without it). A D-sleeper
+ * notes whether a completion woke it. Any other sleeper woken straight
+ * by a completion may be the worker that finishes it: it counts as
+ * completing until it sleeps again (one step: not the tasks it wakes).
+ */
+void bp_note_waking(struct state *s, const struct bp_event *ev, uint32_t ti)
+{
+	int by = woken_by_completion(s, ev);   /* may add the waker: t after it */
+	struct task *t = &s->tasks[ti];
+
+	if (t->waiting) {
+		if (!t->woken && by)
+			t->woken_by_io = 1;
+	} else if (by == COMPLETED_ONE && !t->completing) {
+		t->completing = WOKEN_BY_ONE;
+	}
+}
+
+/*
+ * sched_stat_blocked (every sleep with TASK_UNINTERRUPTIBLE) and
+ * sched_stat_iowait (a sleep in io_schedule()): the kernel's word on the
+ * sleep of pid, emitted in the waker's context when the sleeper is
+ * enqueued again, with the sleep's length by the run-queue clock. A
+ * report that starts before the task's D-sleep began is stale (a sleep
+ * start left from before schedstats were turned on): not this sleep.
+ * The length is the sched_switch interval's, not the report's: on
+ * kernels that dequeue a sleeper late (DELAY_DEQUEUE) the kernel's
+ * length is short of the sleep.
+ */
+#define STAT_SLACK_NS 1000000ull
+void bp_on_stat_sleep(struct state *s, const struct bp_event *ev, const struct handler *h)
+{
+	int pid = rd_int(s, ev, h->f[F_STAT_PID]);
+	uint64_t delay = rd(s, ev, h->f[F_STAT_DELAY]);
+	uint64_t *slot;
+	struct task *t;
+
+	if (pid <= 0)
+		return;
+	slot = bp_map_get(&s->tids, (uint64_t)(uint32_t)pid, 0);
+	if (!slot)
+		return;
+	t = &s->tasks[(uint32_t)*slot];
+	if (!t->waiting || delay > ev->ts || ev->ts - delay + STAT_SLACK_NS < t->wait_start)
+		return;
+	if (h->kind == EV_STAT_IOWAIT)
+		t->kernel_said = KS_IOWAIT;
+	else if (t->kernel_said == KS_NONE)
+		t->kernel_said = KS_BLOCKED;
+}
+
+/*
+ * Whether the D-sleep of t, ending at ts, was I/O wait: what the kernel
+ * said of it (sched_stat_iowait, or sched_stat_blocked alone); else how
+ * it ended (a block completion woke it); a sleep still open at the end
+ * of the recording, with I/O evidence, while a read request was in
+ * flight. The one rule for every number called I/O wait.
+ */
+static int sleep_was_io(struct state *s, const struct task *t, uint64_t ts)
+{
+	int in = in_window(s, ts) || in_window(s, t->wait_start);
+
+	if (t->kernel_said != KS_NONE) {
+		s->tot.sleeps_kernel += (uint64_t)in;
+		return t->kernel_said == KS_IOWAIT;
+	}
+	s->tot.sleeps_inferred += (uint64_t)in;
+	if (t->woken_by_io)
+		return 1;
+	return !t->woken && s->at_end && t->evidence && bp_requests_in_flight(s);
+}
+
 void bp_wait_begin(struct state *s, struct task *t, uint64_t ts)
 {
 	int cause;
@@ -305,20 +502,18 @@ void bp_wait_begin(struct state *s, struct task *t, uint64_t ts)
 	t->waiting = 1;
 	t->wait_start = ts;
 	t->woken = 0;
-	t->io_wait = (uint8_t)wait_is_io(t);
-	if (!t->io_wait) {
-		bp_span_to(s, t, BP_SPAN_OTHER_WAIT, ts);
-		return;
-	}
+	t->woken_by_io = 0;
+	t->kernel_said = KS_NONE;
+	t->evidence = (uint8_t)has_evidence(t);
 	bp_span_to(s, t, BP_SPAN_IO_WAIT, ts);
-	t->span = 0;    /* wait_end emits it, with its cause and file */
-	cause = wait_cause(t);
+	t->span = 0;    /* wait_end emits it, as I/O wait or other D-sleep */
+	cause = t->evidence ? wait_cause(t) : BP_CAUSE_OTHER;
 	t->wait_cause = (uint8_t)cause;
 	/*
 	 * A sync wait is for writes reaching storage, not for a read: it is
 	 * charged to no file, never to one the task read or wrote before.
 	 */
-	t->wait_file = cause == BP_CAUSE_SYNC ? NONE : t->ctx_file;
+	t->wait_file = cause == BP_CAUSE_SYNC || !t->evidence ? NONE : t->ctx_file;
 	/*
 	 * No page of its own in this syscall: a read that blocks on a page
 	 * an earlier read's readahead is still fetching. Charge the file it
@@ -326,15 +521,9 @@ void bp_wait_begin(struct state *s, struct task *t, uint64_t ts)
 	 */
 	if (t->wait_file == NONE && (cause == BP_CAUSE_READ || cause == BP_CAUSE_FAULT))
 		t->wait_file = t->last_file;
-	if (t->holder && cause != BP_CAUSE_SYNC)
+	if (t->evidence && t->holder && cause != BP_CAUSE_SYNC)
 		bp_held_waited(t);
 	s->nwaiting++;
-	if (in_window(s, ts)) {
-		struct bp_bucket *b = bp_bucket_at(s, ts);
-
-		if (b && b->waiting_max < (uint32_t)s->nwaiting)
-			b->waiting_max = (uint32_t)s->nwaiting;
-	}
 }
 
 /* The D-sleep of t ended at ts (it became runnable then). */
@@ -343,25 +532,27 @@ void bp_wait_end(struct state *s, struct task *t, uint64_t ts)
 	uint64_t d, a, b;
 
 	t->waiting = 0;
-	if (!t->io_wait) {
+	s->nwaiting--;
+	if (!sleep_was_io(s, t, ts)) {
 		a = t->wait_start < s->since ? s->since : t->wait_start;
 		b = ts > s->until ? s->until : ts;
 		if (b > a) {
 			t->other_ns += b - a;
 			t->seen = 1;
 		}
-		bp_span_to(s, t, BP_SPAN_RUNNABLE, ts);
+		span_emit(s, t, BP_SPAN_OTHER_WAIT, t->wait_start, ts, NONE);
+		t->span = BP_SPAN_RUNNABLE + 1;
+		t->span_start = ts;
 		return;
 	}
-	t->io_wait = 0;
-	s->nwaiting--;
 	span_emit(s, t, BP_SPAN_IO_WAIT, t->wait_start, ts, t->wait_file);
 	t->span = BP_SPAN_RUNNABLE + 1;
 	t->span_start = ts;
 	d = add_interval(s, t->wait_start, ts, TL_WAIT);
 	if (!d)
 		return;
-	idle_keep_wait(s, t->wait_start, ts);
+	a = t->wait_start < s->since ? s->since : t->wait_start;
+	keep_io_wait(s, a, a + d);
 	t->seen = 1;
 	t->wait_ns += d;
 	t->wait_cause_ns[t->wait_cause] += d;

@@ -272,7 +272,7 @@ static void test_no_access_events(void **state)
 enum {
 	ID_SWITCH = 300, ID_WAKING, ID_WAKEUP, ID_ENTER, ID_EXIT, ID_ADD, ID_FAULT, ID_BIO,
 	ID_ENTER_READ, ID_EXIT_READ, ID_ENTER_FSYNC, ID_FORK, ID_DELETE, ID_MAP_PAGES, ID_GET_PAGES,
-	ID_RQ_ISSUE, ID_RQ_COMPLETE, ID_TASK_EXIT, ID_EXEC, ID_ATTACH
+	ID_RQ_ISSUE, ID_RQ_COMPLETE, ID_TASK_EXIT, ID_EXEC, ID_ATTACH, ID_STAT_IOWAIT, ID_STAT_BLOCKED
 };
 
 static const char *const gen_formats[][2] = {
@@ -379,10 +379,20 @@ static const char *const gen_formats[][2] = {
 	  "\tfield:__data_loc char[] dst_path;\toffset:8;\tsize:4;\tsigned:0;\n"
 	  "\tfield:int pid;\toffset:12;\tsize:4;\tsigned:1;\n"
 	  "\nprint fmt: \"%s\", __get_str(dst_path)\n" },
+	{ "sched", "name: sched_stat_iowait\nID: 320\nformat:\n" COMMON_FIELDS
+	  "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	  "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	  "\tfield:u64 delay;\toffset:32;\tsize:8;\tsigned:0;\n"
+	  "\nprint fmt: \"%d\", REC->pid\n" },
+	{ "sched", "name: sched_stat_blocked\nID: 321\nformat:\n" COMMON_FIELDS
+	  "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	  "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	  "\tfield:u64 delay;\toffset:32;\tsize:8;\tsigned:0;\n"
+	  "\nprint fmt: \"%d\", REC->pid\n" },
 };
 
 #define US 1000ull
-#define MAXEV 64
+#define MAXEV 96
 #define FDEV ((8u << 20) | 1u)   /* 8:1, kernel encoding */
 #define FINO 12
 
@@ -397,8 +407,21 @@ struct gev {
 };
 
 #define SW(t, cpu, prev, state, next) { t, cpu, ID_SWITCH, prev, prev, state, next, NULL }
+/*
+ * Wakings of pid by default come from a block completion: in the
+ * interrupt (interrupting cur) right after a block_rq_complete on that
+ * CPU, which gen_add puts before it. WK_TIMER: an interrupt without a
+ * completion (a timer); WK_TASK: task cur in process context.
+ */
+#define WK_TIMER 1
+#define WK_TASK 2
 #define WAKING(t, cpu, cur, pid, target) { t, cpu, ID_WAKING, cur, pid, target, 0, NULL }
 #define WAKEUP(t, cpu, cur, pid) { t, cpu, ID_WAKEUP, cur, pid, cpu, 0, NULL }
+#define TIMER_WAKING(t, cpu, cur, pid) { t, cpu, ID_WAKING, cur, pid, cpu, WK_TIMER, NULL }
+#define TASK_WAKING(t, cpu, cur, pid) { t, cpu, ID_WAKING, cur, pid, cpu, WK_TASK, NULL }
+/* The kernel's schedstats on pid's sleep: sched_stat_iowait / _blocked, delay in µs. */
+#define STAT_IOWAIT(t, cpu, pid, delay) { t, cpu, ID_STAT_IOWAIT, 0, pid, delay, 0, NULL }
+#define STAT_BLOCKED(t, cpu, pid, delay) { t, cpu, ID_STAT_BLOCKED, 0, pid, delay, 0, NULL }
 #define ENTER(t, cpu, pid, nr) { t, cpu, ID_ENTER, pid, nr, 0, 0, NULL }
 #define EXIT(t, cpu, pid, nr) { t, cpu, ID_EXIT, pid, nr, 0, 0, NULL }
 #define ADD(t, cpu, pid, index) { t, cpu, ID_ADD, pid, index, 0, 0, NULL }
@@ -422,6 +445,7 @@ struct gev {
 /* Block requests: sectors [sector, sector + n) of disk sda, or sdb (RQ_SDB), a write (RQ_WRITE). */
 #define RQ_WRITE 1
 #define RQ_SDB 2
+#define RQ_IN_TASK 4   /* completed in process context (loop, a threaded interrupt), not an interrupt */
 #define ISSUE(t, cpu, pid, sector, n, flags) { t, cpu, ID_RQ_ISSUE, pid, sector, n, flags, NULL }
 #define DONE(t, cpu, sector, n, flags) { t, cpu, ID_RQ_COMPLETE, 0, sector, n, flags, NULL }
 #define SDA ((8u << 20) | 0u)
@@ -471,9 +495,22 @@ static void gen_add(struct gen *g, const struct gev *e)
 	const char *rwbs;
 
 	assert_true(g->n < MAXEV);
+	if ((e->id == ID_WAKING || e->id == ID_WAKEUP) && !e->c) {
+		/* The completion that wakes it: a sector no test issues. */
+		struct gev done = { e->us, e->cpu, ID_RQ_COMPLETE, e->pid, 1l << 40, 8, 0, NULL };
+
+		gen_add(g, &done);
+		d = g->data[g->n];
+		ev = &g->ev[g->n];
+		assert_true(g->n < MAXEV);
+	}
 	memset(d, 0, 64);
 	put(d, 0, &type, 2);
 	put(d, 4, &e->pid, 4);
+	/* common_flags: TRACE_FLAG_HARDIRQ for completions and the wakings in their interrupt. */
+	if ((e->id == ID_RQ_COMPLETE && !(e->c & RQ_IN_TASK)) ||
+	    ((e->id == ID_WAKING || e->id == ID_WAKEUP) && e->c != WK_TASK))
+		d[2] = 0x08;
 	switch (e->id) {
 	case ID_SWITCH:
 		i32 = (int32_t)e->a;
@@ -544,6 +581,13 @@ static void gen_add(struct gen *g, const struct gev *e)
 	case ID_TASK_EXIT:
 		i32 = (int32_t)e->a;
 		put(d, 24, &i32, 4);
+		break;
+	case ID_STAT_IOWAIT:
+	case ID_STAT_BLOCKED:
+		i32 = (int32_t)e->a;
+		put(d, 24, &i32, 4);
+		i64 = e->b * (long)US;
+		put(d, 32, &i64, 8);
 		break;
 	case ID_FORK:
 		i32 = (int32_t)e->a;
@@ -660,12 +704,54 @@ static const struct wait_case wait_cases[] = {
 	  { ENTER(2, 0, 100, 0), SW(10, 0, 100, 0x100, 200), SW(50, 0, 200, 0, 100),
 	    SW(60, 0, 100, 0, 200), SW(90, 0, 200, 1, 100), END },
 	  100, 0, 0, BP_CAUSE_READ, 0, 0, 0 },
-	{ "a D-sleep in a syscall that is not I/O, without I/O of its own, is other",
-	  { ENTER(2, 0, 100, 7), SW(10, 0, 100, 2, 0), WAKING(60, 0, 0, 100, 0),
+	{ "a D-sleep in a syscall that is not I/O, woken by a timer, is other",
+	  { ENTER(2, 0, 100, 7), SW(10, 0, 100, 2, 0), TIMER_WAKING(60, 0, 0, 100),
 	    SW(61, 0, 0, 0, 100), END },
 	  100, 0, 50, BP_CAUSE_READ, 0, 0, 0 },
-	{ "a D-sleep of a task outside any syscall with no I/O is other",
+	{ "a D-sleep of a task outside any syscall, woken by a timer, is other",
+	  { SW(10, 0, 100, 2, 0), TIMER_WAKING(60, 0, 0, 100), SW(61, 0, 0, 0, 100), END },
+	  100, 0, 50, BP_CAUSE_READ, 0, 0, 0 },
+	{ "a D-sleep in openat() (a directory lock) woken by the task that unlocks it: other",
+	  { ENTER(2, 0, 100, 257), SW(10, 0, 100, 2, 0), SW(11, 1, 0, 0, 300),
+	    TASK_WAKING(60, 1, 300, 100), SW(61, 0, 0, 0, 100), END },
+	  100, 0, 51, BP_CAUSE_READ, 0, 0, 0 },
+	{ "an msleep in open() of a device node, woken by a timer after a completion on another CPU: other",
+	  { ENTER(2, 0, 100, 257), SW(10, 0, 100, 2, 0), DONE(59, 1, 5, 8, 0),
+	    TIMER_WAKING(60, 0, 0, 100), SW(61, 0, 0, 0, 100), END },
+	  100, 0, 50, BP_CAUSE_READ, 0, 0, 0 },
+	{ "a timer interrupt after the completion's on that CPU, a task having run between: other",
+	  { ENTER(2, 0, 100, 257), SW(10, 0, 100, 2, 0), DONE(20, 0, 5, 8, 0),
+	    SW(21, 0, 0, 0, 300), SW(22, 0, 300, 1, 0), TIMER_WAKING(60, 0, 0, 100),
+	    SW(61, 0, 0, 0, 100), END },
+	  100, 0, 50, BP_CAUSE_READ, 0, 0, 0 },
+	{ "woken in a completion's interrupt, no evidence: I/O wait, cause other, no file",
 	  { SW(10, 0, 100, 2, 0), WAKING(60, 0, 0, 100, 0), SW(61, 0, 0, 0, 100), END },
+	  100, 50, 0, BP_CAUSE_OTHER, 0, 0, 0 },
+	{ "a worker woken by a completion finishes it and wakes the reader (dm-crypt): I/O",
+	  { SW(1, 1, 60, 1, 0), ENTER(2, 0, 100, 0), SW(10, 0, 100, 2, 0), WAKING(50, 1, 0, 60, 1),
+	    SW(51, 1, 0, 0, 60), TASK_WAKING(55, 1, 60, 100), SW(61, 0, 0, 0, 100), END },
+	  100, 51, 0, BP_CAUSE_READ, 0, 0, 0 },
+	{ "... but not the task that worker wakes in turn (one step only)",
+	  { SW(1, 1, 60, 1, 70), SW(2, 1, 70, 1, 0), ENTER(2, 0, 100, 0), SW(10, 0, 100, 2, 0),
+	    WAKING(50, 1, 0, 60, 1), SW(51, 1, 0, 0, 60), TASK_WAKING(52, 1, 60, 70), SW(53, 1, 60, 1, 70),
+	    TASK_WAKING(55, 1, 70, 100), SW(61, 0, 0, 0, 100), END },
+	  100, 0, 51, BP_CAUSE_READ, 0, 0, 0 },
+	{ "a task that completes a request itself (loop, threaded interrupt) wakes the reader: I/O",
+	  { ENTER(2, 0, 100, 0), SW(10, 0, 100, 2, 0), SW(11, 1, 0, 0, 60),
+	    { 50, 1, ID_RQ_COMPLETE, 60, 7, 8, RQ_IN_TASK, NULL }, TASK_WAKING(51, 1, 60, 100),
+	    SW(61, 0, 0, 0, 100), END },
+	  100, 51, 0, BP_CAUSE_READ, 0, 0, 0 },
+	{ "the kernel says iowait (balance_dirty_pages, woken by a timer): I/O",
+	  { ENTER(2, 0, 100, 1), SW(10, 0, 100, 2, 0), STAT_IOWAIT(60, 0, 100, 50),
+	    STAT_BLOCKED(60, 0, 100, 50), TIMER_WAKING(60, 0, 0, 100), SW(61, 0, 0, 0, 100), END },
+	  100, 50, 0, BP_CAUSE_OTHER, 0, 0, 0 },
+	{ "the kernel says blocked, not iowait: other, even woken right after a completion",
+	  { ENTER(2, 0, 100, 0), SW(10, 0, 100, 2, 0), STAT_BLOCKED(60, 0, 100, 50),
+	    WAKING(60, 0, 0, 100, 0), SW(61, 0, 0, 0, 100), END },
+	  100, 0, 50, BP_CAUSE_READ, 0, 0, 0 },
+	{ "a stale report (its sleep began long before this one) is not this sleep's: inferred",
+	  { ENTER(2, 0, 100, 0), SW(3000, 0, 100, 2, 0), STAT_IOWAIT(3050, 0, 100, 2000),
+	    TIMER_WAKING(3050, 0, 0, 100), SW(3051, 0, 0, 0, 100), END },
 	  100, 0, 50, BP_CAUSE_READ, 0, 0, 0 },
 	{ "a page fault on a file: I/O wait in a fault, charged to that file",
 	  { ENTER(1, 0, 100, 0), EXIT(2, 0, 100, 0), FAULT(5, 0, 100, 3),
@@ -677,7 +763,7 @@ static const struct wait_case wait_cases[] = {
 	  100, 50, 0, BP_CAUSE_OTHER, 1, 0, 0 },
 	{ "a kernel thread waits for the block I/O it issued, then sleeps on a lock: I/O, then other",
 	  { BIO(5, 0, 50), SW(10, 0, 50, 2, 0), WAKING(60, 0, 0, 50, 0), SW(61, 0, 0, 0, 50),
-	    SW(70, 0, 50, 2, 0), WAKING(100, 0, 0, 50, 0), SW(101, 0, 0, 0, 50), END },
+	    SW(70, 0, 50, 2, 300), TASK_WAKING(100, 0, 300, 50), SW(101, 0, 300, 1, 50), END },
 	  50, 50, 30, BP_CAUSE_OTHER, 0, 0, 0 },
 	{ "per-syscall events (syscalls:sys_enter_read): a wait in read()",
 	  { ENTER_READ(2, 0, 100), SW(10, 0, 100, 2, 0), WAKING(60, 0, 0, 100, 0),
@@ -821,8 +907,8 @@ static const struct idle_case idle_cases[] = {
 	  { SW(1, 1, 9, 1, 300), ENTER(2, 0, 100, 0), SW(10, 0, 100, 2, 0),
 	    SW(80, 1, 300, 1, 0), WAKING(110, 0, 0, 100, 0), SW(112, 0, 0, 0, 100), END },
 	  30, 0, 0 },
-	{ "a D-sleep without I/O evidence on idle CPUs is not waiting",
-	  { SW(1, 1, 9, 1, 0), SW(10, 0, 100, 2, 0), WAKING(60, 0, 0, 100, 0),
+	{ "a D-sleep that a timer ends on idle CPUs is not waiting",
+	  { SW(1, 1, 9, 1, 0), SW(10, 0, 100, 2, 0), TIMER_WAKING(60, 0, 0, 100),
 	    SW(61, 0, 0, 0, 100), END },
 	  0, 0, 0 },
 	{ "a window cuts it: only its part inside [since, until]",
@@ -1105,7 +1191,7 @@ static void test_other_sleepers(void **state)
 {
 	static const struct gev ev[] = {
 		ENTER(1, 0, 100, 0), SW(10, 0, 100, 2, 200), SW(20, 0, 200, 2, 0),
-		WAKING(60, 0, 0, 100, 0), SW(61, 0, 0, 0, 100), WAKING(90, 1, 0, 200, 0),
+		WAKING(60, 0, 0, 100, 0), SW(61, 0, 0, 0, 100), TIMER_WAKING(90, 1, 0, 200),
 		SW(91, 0, 100, 1, 200), END
 	};
 	struct bp_process **v;
