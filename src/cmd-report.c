@@ -185,7 +185,7 @@ int cmd_report(int argc, char **argv)
 	struct bp_report_opts o = { 0 };
 	struct bp_window w = { 0 };
 	struct bp_instant since = { 0 }, until = { 0 };
-	const char *format = NULL;
+	const char *format = NULL, *iowait_source = NULL;
 	struct bp_plugin_opts po = { 0 };
 	struct bp_plugin_set *plugins;
 	struct bp_build_hooks hooks;
@@ -246,6 +246,10 @@ int cmd_report(int argc, char **argv)
 		OPT_STRING_LIST(0, "boots", &boot_list, "GLOB",
 				"many recordings (a quoted pattern; repeatable)", "@file"),
 		OPT_FOCUS_ALL(&so.all),
+		OPT_STRING_C(0, "iowait-source", &iowait_source, "SOURCE",
+			     "kernel (default: the kernel's schedstats events where\n"
+			     "recorded) or inferred (ignore them: every D-sleep by how\n"
+			     "it ended, to compare the two)", "kernel inferred"),
 		OPT_END(),
 	};
 
@@ -264,6 +268,9 @@ int cmd_report(int argc, char **argv)
 	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv") &&
 	    strcmp(format, "markdown"))
 		return bp_usage_error("report", "unknown format '%s'", format);
+	if (iowait_source && strcmp(iowait_source, "kernel") && strcmp(iowait_source, "inferred"))
+		return bp_usage_error("report", "unknown I/O-wait source '%s' (kernel or inferred)",
+				      iowait_source);
 	if (o.table && strcmp(format, "csv"))
 		return bp_usage_error("report", "--table needs --format csv");
 	if (o.table) {
@@ -325,6 +332,7 @@ int cmd_report(int argc, char **argv)
 		rc = BP_EXIT_FAILURE;
 		goto out_phases;
 	}
+	w.infer_iowait = iowait_source && !strcmp(iowait_source, "inferred");
 	bp_plugins_start(plugins, bp_reader_tep(r),
 			 bp_reader_meta(r) ? bp_reader_meta(r)->machine : NULL);
 	bp_plugins_kallsyms(plugins, bp_reader_kallsyms(r));

@@ -169,7 +169,7 @@ static void setup_syscall_handlers(struct state *s, struct tep_event **all)
 	}
 }
 
-static void setup_handlers(struct state *s)
+static void setup_handlers(struct state *s, int infer_iowait)
 {
 	struct tep_event **all = tep_list_events(s->tep, TEP_EVENT_SORT_ID);
 	size_t i;
@@ -187,6 +187,8 @@ static void setup_handlers(struct state *s)
 		struct handler hd = { 0 };
 		int ok = 1;
 
+		if (infer_iowait && (k->kind == EV_STAT_IOWAIT || k->kind == EV_STAT_BLOCKED))
+			continue;
 		e = tep_find_event_by_name(s->tep, k->system, k->name);
 		if (!e || e->id < 0 || e->id >= s->nh)
 			continue;
@@ -358,7 +360,7 @@ static int state_init(struct state *s, struct tep_handle *tep, const struct bp_m
 
 		bp_disk_add(s, dk->dev, dk->name, dk->rotational, dk->size);
 	}
-	setup_handlers(s);
+	setup_handlers(s, w && w->infer_iowait);
 	for (d = 0; s->meta && d < s->meta->ntasks; d++) {
 		const struct bp_task_id *ti = &s->meta->tasks[d];
 

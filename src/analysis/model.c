@@ -557,3 +557,8 @@ const struct bp_thread *bp_model_find_thread(const struct bp_model *m, int tid, 
 	}
 	return best;
 }
+
+const char *bp_iowait_source_name(int source)
+{
+	return source == BP_IOWAIT_KERNEL ? "kernel" : "inferred";
+}

@@ -83,6 +83,7 @@ struct bp_window {
 	uint64_t since_ns;
 	uint64_t until_ns;
 	uint64_t bucket_ns;
+	int infer_iowait;   /* ignore the kernel's schedstats events: every D-sleep by how it ended */
 };
 
 /* What a task was doing during a bp_span. */
@@ -457,6 +458,9 @@ struct bp_disk_stat {
 
 /* Where the I/O-wait number comes from (bp_totals.iowait_source). */
 enum bp_iowait_source { BP_IOWAIT_INFERRED, BP_IOWAIT_KERNEL };
+
+/* "kernel" or "inferred": the word for it in every output. */
+const char *bp_iowait_source_name(int source);
 
 /**
  * struct bp_totals - the whole window

@@ -219,6 +219,9 @@ static void totals(FILE *out, const struct bp_model *m)
 		t->wait_metadata_ns, t->wait_unknown_ns, t->idle_wait_ns, t->never_used_bytes,
 		t->used_bytes, t->mapped_unknown_bytes, t->reread_bytes, t->events, t->lost_events,
 		t->span_ns);
+	fprintf(out, "other_wait_ns,%" PRIu64 "\niowait_source,%s\nsleeps_kernel,%" PRIu64
+		"\nsleeps_inferred,%" PRIu64 "\n", t->other_wait_ns,
+		bp_iowait_source_name(t->iowait_source), t->sleeps_kernel, t->sleeps_inferred);
 }
 
 int bp_view_csv(FILE *out, const struct bp_model *m, const struct bp_report_opts *o)

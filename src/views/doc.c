@@ -166,6 +166,20 @@ static void header(struct bp_doc *d, const struct bp_model *m, const struct bp_r
 
 static void causes_text(char *buf, size_t len, const uint64_t *w);
 
+/* Where the line between I/O wait and other D-sleep comes from. */
+static void iowait_source(struct bp_section *s, const struct bp_totals *t)
+{
+	if (t->iowait_source != BP_IOWAIT_KERNEL)
+		line(s, "  source:                inferred: the D-sleeps a block completion ended");
+	else if (t->sleeps_inferred)
+		line(s, "  source:                the kernel's schedstats (sched_stat_iowait) for %"
+		     PRIu64 " D-sleeps; %" PRIu64 " it did not report, inferred",
+		     t->sleeps_kernel, t->sleeps_inferred);
+	else
+		line(s, "  source:                the kernel's schedstats (sched_stat_iowait), %" PRIu64
+		     " D-sleeps", t->sleeps_kernel);
+}
+
 /*
  * "other D-sleep: 1.2 s, not I/O wait (kworker/0:1[12] 0.8 s, udevd[99] 0.3 s)":
  * uninterruptible sleep without I/O evidence, and who slept most.
@@ -220,6 +234,8 @@ static void summary(struct bp_doc *d, const struct bp_model *m, const struct bp_
 		line(s, "I/O wait:                not available (no sched_switch events)");
 	else
 		line(s, "I/O wait:                %s", bp_fmt_ns(b, t->wait_ns));
+	if (!(m->missing & BP_MISSING_SCHED))
+		iowait_source(s, t);
 	if (len)
 		line(s, "  by cause:              %s", causes);
 	/* Sync waits are charged to no file by rule: apart from the unknown. */

@@ -28,7 +28,12 @@
  *               "rq_read_bytes", "attributed_permille": int|null,
  *               "wait_ns", "wait_by_cause": { CAUSE: ns },
  *               "wait_metadata_ns", "wait_unknown_ns", "idle_wait_ns",
- *               "other_wait_ns" (uninterruptible sleep without I/O evidence: not I/O wait),
+ *               "other_wait_ns" (uninterruptible sleep that was not I/O wait),
+ *               "iowait_source": "kernel" (the recording has the kernel's
+ *                   schedstats events: sched_stat_iowait says which D-sleeps
+ *                   were I/O) | "inferred" (I/O when a block completion
+ *                   ended the sleep),
+ *               "sleeps_kernel", "sleeps_inferred" (D-sleeps decided each way),
  *               "never_used_bytes": int|null (null: not available),
  *               "used_bytes": int|null,
  *               "mapped_unknown_bytes": int|null (mapped by fault-around, not
@@ -221,6 +226,9 @@ static void totals(struct bp_json *j, const struct bp_model *m)
 	bp_json_u64(j, "wait_unknown_ns", t->wait_unknown_ns);
 	bp_json_u64(j, "idle_wait_ns", t->idle_wait_ns);
 	bp_json_u64(j, "other_wait_ns", t->other_wait_ns);
+	bp_json_string(j, "iowait_source", bp_iowait_source_name(t->iowait_source));
+	bp_json_u64(j, "sleeps_kernel", t->sleeps_kernel);
+	bp_json_u64(j, "sleeps_inferred", t->sleeps_inferred);
 	if (m->missing & BP_MISSING_ACCESS) {
 		bp_json_null(j, "never_used_bytes");
 		bp_json_null(j, "used_bytes");

@@ -825,7 +825,7 @@ static void test_wait_rules(void **state)
 		const struct wait_case *wc = &wait_cases[c];
 		struct span_sum ss = { .tid = wc->tid };
 		struct bp_build_hooks hooks = { NULL, on_span, &ss };
-		struct bp_window w = { wc->since_us * US, wc->until_us * US, 0 };
+		struct bp_window w = { wc->since_us * US, wc->until_us * US, 0, 0 };
 		const struct bp_thread *th = NULL;
 		struct bp_process *p;
 		struct bp_model *m;
@@ -943,7 +943,7 @@ static void test_idle_rules(void **state)
 		const struct idle_case *ic = &idle_cases[c];
 		struct idle_sum is = { 0 };
 		struct bp_build_hooks hooks = { NULL, on_idle_span, &is };
-		struct bp_window w = { ic->since_us * US, ic->until_us * US, 10 * US };
+		struct bp_window w = { ic->since_us * US, ic->until_us * US, 10 * US, 0 };
 		struct bp_model *m;
 		uint64_t buckets = 0;
 		struct gen g;
@@ -1521,7 +1521,7 @@ static void test_requests_in_flight(void **state)
 		DONE(50, 0, 4242, 8, RQ_SDB),         /* the end of the recording */
 		END
 	};
-	struct bp_window all = { 0, 0, 10 * US }, part = { 10 * US, 40 * US, 10 * US };
+	struct bp_window all = { 0, 0, 10 * US, 0 }, part = { 10 * US, 40 * US, 10 * US, 0 };
 	const struct bp_disk_stat *sda, *sdb;
 	struct bp_meta meta;
 	struct bp_model *m;

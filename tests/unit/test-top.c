@@ -44,7 +44,7 @@ static struct bp_model *make_model(int half)
 	struct bp_access *x;
 	size_t i;
 
-	m->window = (struct bp_window){ T0, T0 + 10 * S, 1 * S };
+	m->window = (struct bp_window){ T0, T0 + 10 * S, 1 * S, 0 };
 	m->nbuckets = 10;
 	m->timeline_start_ns = T0;
 	m->timeline = xcalloc(10, sizeof(*m->timeline));

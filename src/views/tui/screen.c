@@ -1216,7 +1216,7 @@ int top_window_wanted(struct top *t, struct bp_window *w)
 		t->rebuilding = 0;
 		return 0;
 	}
-	*w = (struct bp_window){ t->since_ns, t->until_ns, 0 };
+	*w = (struct bp_window){ .since_ns = t->since_ns, .until_ns = t->until_ns };
 	return 1;
 }
 
