@@ -212,6 +212,7 @@ struct cpu_times {
 	uint64_t irq_done;     /* its last block completion in interrupt context */
 	uint64_t task_ctx;     /* its last event in process context */
 	uint8_t done_chain;    /* nothing but wakings since its last completion in an interrupt */
+	uint8_t done_ctx;      /* ... which kind of interrupt that was (IRQ_FLAGS bits) */
 };
 
 /* [start, end) in ns. */

@@ -351,9 +351,10 @@ static int wait_cause(const struct task *t)
  */
 #define COMPLETION_WAKE_NS 1000000ull
 
+/* The event's interrupt context: its IRQ_FLAGS bits, 0 in process context. */
 static int in_irq(const struct state *s, const struct bp_event *ev)
 {
-	return s->common_flags.size && (rd(s, ev, s->common_flags) & IRQ_FLAGS);
+	return s->common_flags.size ? (int)(rd(s, ev, s->common_flags) & IRQ_FLAGS) : 0;
 }
 
 /*
@@ -389,6 +390,7 @@ void bp_note_completion(struct state *s, const struct bp_event *ev)
 		return;
 	if (in_irq(s, ev)) {
 		s->cpu_times[ev->cpu].irq_done = ev->ts;
+		s->cpu_times[ev->cpu].done_ctx = (uint8_t)in_irq(s, ev);
 		s->cpu_times[ev->cpu].done_chain = 1;
 		return;
 	}
@@ -415,8 +417,12 @@ static int woken_by_completion(struct state *s, const struct bp_event *ev)
 	if (ev->cpu < 0 || ev->cpu >= s->ncpus)
 		return 0;
 	c = &s->cpu_times[ev->cpu];
+	/*
+	 * The same kind of interrupt: a timer softirq run on the way out of
+	 * a completion's hard interrupt is not the completion.
+	 */
 	if (in_irq(s, ev))
-		return c->irq_done && c->irq_done >= c->task_ctx &&
+		return c->irq_done && c->irq_done >= c->task_ctx && in_irq(s, ev) == c->done_ctx &&
 		       (c->done_chain || ev->ts - c->irq_done <= COMPLETION_WAKE_NS);
 	waker = bp_task_cur(s, ev);
 	return waker ? waker->completing : 0;

@@ -415,6 +415,7 @@ struct gev {
  */
 #define WK_TIMER 1
 #define WK_TASK 2
+#define WK_SOFTIRQ 3   /* a timer's softirq: TRACE_FLAG_SOFTIRQ */
 #define WAKING(t, cpu, cur, pid, target) { t, cpu, ID_WAKING, cur, pid, target, 0, NULL }
 #define WAKEUP(t, cpu, cur, pid) { t, cpu, ID_WAKEUP, cur, pid, cpu, 0, NULL }
 #define TIMER_WAKING(t, cpu, cur, pid) { t, cpu, ID_WAKING, cur, pid, cpu, WK_TIMER, NULL }
@@ -510,7 +511,7 @@ static void gen_add(struct gen *g, const struct gev *e)
 	/* common_flags: TRACE_FLAG_HARDIRQ for completions and the wakings in their interrupt. */
 	if ((e->id == ID_RQ_COMPLETE && !(e->c & RQ_IN_TASK)) ||
 	    ((e->id == ID_WAKING || e->id == ID_WAKEUP) && e->c != WK_TASK))
-		d[2] = 0x08;
+		d[2] = (e->id == ID_WAKING || e->id == ID_WAKEUP) && e->c == WK_SOFTIRQ ? 0x10 : 0x08;
 	switch (e->id) {
 	case ID_SWITCH:
 		i32 = (int32_t)e->a;
@@ -723,6 +724,10 @@ static const struct wait_case wait_cases[] = {
 	  { ENTER(2, 0, 100, 257), SW(10, 0, 100, 2, 0), DONE(20, 0, 5, 8, 0),
 	    SW(21, 0, 0, 0, 300), SW(22, 0, 300, 1, 0), TIMER_WAKING(60, 0, 0, 100),
 	    SW(61, 0, 0, 0, 100), END },
+	  100, 0, 50, BP_CAUSE_READ, 0, 0, 0 },
+	{ "a timer softirq on the way out of a completion's hard interrupt: other",
+	  { ENTER(2, 0, 100, 257), SW(10, 0, 100, 2, 0), DONE(60, 0, 5, 8, 0),
+	    { 60, 0, ID_WAKING, 0, 100, 0, WK_SOFTIRQ, NULL }, SW(61, 0, 0, 0, 100), END },
 	  100, 0, 50, BP_CAUSE_READ, 0, 0, 0 },
 	{ "woken in a completion's interrupt, no evidence: I/O wait, cause other, no file",
 	  { SW(10, 0, 100, 2, 0), WAKING(60, 0, 0, 100, 0), SW(61, 0, 0, 0, 100), END },
