@@ -121,6 +121,8 @@ struct task {
 	uint8_t kernel_said;   /* ... the kernel's schedstats reported it: KS_* */
 	uint8_t woken_by_io;   /* ... its waking came from a block completion (see bp_note_waking) */
 	uint8_t completing;    /* since it last slept: COMPLETED_ONE, WOKEN_BY_ONE or 0 */
+	uint8_t early_by_io;   /* ... the early waking came from a block completion */
+	uint64_t early_woken;  /* woken while still on its CPU, before its switch-out: the sleep it enters */
 	uint8_t running;
 	uint8_t seen;          /* any event in the window */
 	uint8_t wait_cause;

@@ -160,6 +160,7 @@ void bp_on_switch(struct state *s, const struct bp_event *ev, const struct handl
 				t->in_fault = 0;
 			}
 		}
+		t->early_woken = 0;   /* used by the sleep it began, or none */
 	}
 	if (next > 0) {
 		ti = bp_task_of(s, next);

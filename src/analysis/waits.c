@@ -442,9 +442,20 @@ void bp_note_waking(struct state *s, const struct bp_event *ev, uint32_t ti)
 	if (t->waiting) {
 		if (!t->woken && by)
 			t->woken_by_io = 1;
-	} else if (by == COMPLETED_ONE && !t->completing) {
-		t->completing = WOKEN_BY_ONE;
+		return;
 	}
+	/*
+	 * A waking is traced only for a task whose state says it sleeps: one
+	 * still on its CPU is on its way into schedule(), and the waker
+	 * waits for it to get off. The sleep it switches out into has
+	 * already been ended by this waking.
+	 */
+	if (t->running && !t->early_woken) {
+		t->early_woken = ev->ts;
+		t->early_by_io = by != 0;
+	}
+	if (by == COMPLETED_ONE && !t->completing)
+		t->completing = WOKEN_BY_ONE;
 }
 
 /*
@@ -507,8 +518,8 @@ void bp_wait_begin(struct state *s, struct task *t, uint64_t ts)
 
 	t->waiting = 1;
 	t->wait_start = ts;
-	t->woken = 0;
-	t->woken_by_io = 0;
+	t->woken = t->early_woken ? ts : 0;
+	t->woken_by_io = t->early_woken && t->early_by_io;
 	t->kernel_said = KS_NONE;
 	t->evidence = (uint8_t)has_evidence(t);
 	bp_span_to(s, t, BP_SPAN_IO_WAIT, ts);
