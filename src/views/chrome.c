@@ -80,6 +80,7 @@ struct bp_chrome *bp_chrome_begin(FILE *out, const struct bp_model *m,
 	other_str(out, "kernel", h->kernel_release);
 	other_str(out, "clock", h->clock);
 	other_str(out, "stop_reason", h->stop_reason);
+	other_str(out, "iowait_source", bp_iowait_source_name(m->totals.iowait_source));
 	if (x->focus_pid)
 		fprintf(out, ",\"command_pid\":%d", x->focus_pid);
 	fprintf(out, ",\"origin_ns\":%" PRIu64 ",\"since_ns\":%" PRIu64 ",\"until_ns\":%" PRIu64

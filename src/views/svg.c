@@ -492,8 +492,9 @@ static void header(FILE *out, const struct bp_chart *c, const struct bp_model *m
 		bp_fmt_ns(d, c->until - c->since), t->events, t->lost_events,
 		t->lost_events || t->lost_pages ? " (every total is a lower bound)" : "",
 		t->truncated ? "   TRUNCATED recording" : "");
-	fprintf(out, "<text x=\"8\" y=\"70\">read from storage: %s   I/O wait: %s   CPU idle "
-		"while waiting: %s   ", bp_fmt_bytes(a, t->read_bytes), bp_fmt_ns(b, t->wait_ns),
+	fprintf(out, "<text x=\"8\" y=\"70\">read from storage: %s   I/O wait: %s (%s)   CPU "
+		"idle while waiting: %s   ", bp_fmt_bytes(a, t->read_bytes), bp_fmt_ns(b, t->wait_ns),
+		t->iowait_source == BP_IOWAIT_KERNEL ? "the kernel's count" : "inferred",
 		bp_fmt_ns(d, t->idle_wait_ns));
 	if (t->attributed_permille >= 0)
 		fprintf(out, "attributed: %" PRId64 ".%" PRId64 "%% of %s read at the block layer",

@@ -63,8 +63,8 @@ summary() { # FILE -> "read|wait|idle|never" from a report
 		s/^CPU idle while waiting: *\(.*\)$/idle \1/p
 		s/^never used: *\([^(]*[^ (]\) *(.*/never \1/p' "$1"
 }
-header() { # FILE -> the same from top --batch
-	sed -n 's/^read \(.*\)  I\/O wait \(.*\)  CPU idle waiting \(.*\)  never used \(.*\)$/read \1\nwait \2\nidle \3\nnever \4/p' "$1"
+header() { # FILE -> the same from top --batch (its I/O wait says its source, the report's a line below)
+	sed -n 's/^read \(.*\)  I\/O wait \(.*\) ([a-z]*)  CPU idle waiting \(.*\)  never used \(.*\)$/read \1\nwait \2\nidle \3\nnever \4/p' "$1"
 }
 for w in "" "--since $SPLIT" "--until $SPLIT"; do
 	"$BOOTPROF" report $w "$DAT" >"$TEST_DIR/report.txt"
@@ -73,6 +73,9 @@ for w in "" "--since $SPLIT" "--until $SPLIT"; do
 		"summary '$TEST_DIR/report.txt' >'$TEST_DIR/r' && header '$TEST_DIR/top.txt' >'$TEST_DIR/t' &&
 		 [ \$(wc -l <'$TEST_DIR/r') = 4 ] && diff '$TEST_DIR/r' '$TEST_DIR/t'"
 done
+src=$("$BOOTPROF" report --format json "$DAT" | jq -r .totals.iowait_source)
+expect "the header says where I/O wait comes from, as report's JSON does ($src)" \
+	"[ -n '$src' ] && grep -q 'I/O wait .* ($src)  CPU' '$TEST_DIR/top.txt'"
 
 # 4. Same rows as the screen: the files view of --batch at 80 columns fits 80 columns.
 expect "--width 80: no line longer than 80" \

@@ -798,8 +798,10 @@ static void put_totals(struct top *t, struct top_frame *f)
 	unsigned miss = t->win->missing;
 	char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], d[BP_FMT_LEN];
 
-	putf(f, l, 0, "read %s  I/O wait %s  CPU idle waiting %s  never used %s",
+	putf(f, l, 0, "read %s  I/O wait %s%s  CPU idle waiting %s  never used %s",
 	     bp_fmt_bytes(a, tot->read_bytes), miss & BP_MISSING_SCHED ? "n/a" : bp_fmt_ns(b, tot->wait_ns),
+	     miss & BP_MISSING_SCHED ? "" :
+	     tot->iowait_source == BP_IOWAIT_KERNEL ? " (kernel)" : " (inferred)",
 	     miss & BP_MISSING_SCHED ? "n/a" : bp_fmt_ns(c, tot->idle_wait_ns),
 	     miss & BP_MISSING_ACCESS ? "n/a" : bp_fmt_bytes(d, tot->never_used_bytes));
 }
