@@ -281,7 +281,6 @@ static void state_release(struct state *s)
 	free(s->files);
 	bp_map_release(&s->filemap);
 	free(s->acc);
-	free(s->holders);
 	bp_map_release(&s->accmap);
 	if (s->pages) {
 		bp_pages_release(s->pages);

@@ -317,7 +317,10 @@ void bp_on_process_exit(struct state *s, const struct bp_event *ev, const struct
 	ti = bp_task_of(s, pid);   /* may grow s->tasks: index first */
 	t = &s->tasks[ti];
 	t->exit = ev->ts;
-	/* What a throttle still holds for it now is read after its end: not counted. */
+	/*
+	 * Its runs it waited on are read, even if a throttle lets their bio
+	 * go after its end; the others were created (or are holes).
+	 */
 	bp_settle_end(s, t);
 	if (h->f[F_GROUP_DEAD].size)
 		t->group_dead = (int8_t)!!rd(s, ev, h->f[F_GROUP_DEAD]);
