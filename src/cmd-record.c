@@ -437,6 +437,13 @@ int cmd_record(int argc, char **argv)
 			goto out_abort;
 		}
 	}
+	/*
+	 * A task in a D-sleep now has been asleep since before the first
+	 * event, or fell asleep a moment ago, which its events show: either
+	 * way its wait runs from the start. Read once tracing is on, and
+	 * after the command started, which it does not delay.
+	 */
+	bp_resolve_asleep(&meta, "/proc");
 
 	tty = isatty(STDERR_FILENO);
 	progress.capture = c;

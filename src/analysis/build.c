@@ -396,6 +396,7 @@ static struct bp_model *build(struct source *src, struct tep_handle *tep,
 			s.first_ts = ev.ts;
 			s.t0 = s.since ? s.since : ev.ts;
 			s.t0_set = 1;
+			bp_tasks_asleep_at_start(&s, ev.ts);
 		}
 		s.tot.events_total++;
 		if (in_window(&s, ev.ts)) {

@@ -342,6 +342,7 @@ void bp_on_sys_enter(struct state *s, const struct bp_event *ev, const struct ha
 void bp_on_sys_exit(struct state *s, const struct bp_event *ev, const struct handler *h);
 void bp_on_wake(struct state *s, const struct bp_event *ev, const struct handler *h);
 void bp_on_cgroup(struct state *s, const struct bp_event *ev, const struct handler *h);
+void bp_tasks_asleep_at_start(struct state *s, uint64_t ts);
 
 /* pages.c: devices, files, disks, page states; insert, delete, fault, access, readahead, bios */
 int bp_disk_add(struct state *s, uint32_t dev, const char *name, int rotational, uint64_t size);

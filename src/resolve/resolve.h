@@ -28,6 +28,15 @@ int bp_resolve_system(struct bp_meta *m);
  */
 int bp_resolve_tasks(struct bp_meta *m, const char *proc);
 
+/*
+ * Mark the tasks of m->tasks (bp_resolve_tasks() first) that are in an
+ * uninterruptible sleep (state D) now, with the syscall they sleep in
+ * and their name: read just after tracing started, such a task has been
+ * asleep since before the first event (or went to sleep a moment after,
+ * which its own events then show). Not the recorder's (this process).
+ */
+void bp_resolve_asleep(struct bp_meta *m, const char *proc);
+
 /* Parse one mountinfo line into its parts; exposed for unit tests. */
 struct bp_mountinfo {
 	uint32_t dev;   /* kernel encoding */

@@ -1302,6 +1302,54 @@ static void test_recorder_forked(void **state)
 	tep_free(g.tep);
 }
 
+/*
+ * Tasks the task table found asleep in D, in read(), as the recording
+ * started: their waits begin at the first event. 200 is woken at 60 us;
+ * 201 never wakes and has no event at all: its wait lasts to the last
+ * event, and its name comes from the table. 202, not asleep and without
+ * events, is not a process of the recording.
+ */
+static void test_asleep_at_start(void **state)
+{
+	static const struct gev ev[] = {
+		ENTER(10, 0, 300, 0), EXIT(20, 0, 300, 0), WAKING(60, 0, 300, 200, 1),
+		SW(61, 1, 0, 0, 200), EXIT(62, 1, 200, 0), ENTER(100, 0, 300, 0), END
+	};
+	struct bp_meta meta;
+	struct bp_process *p;
+	struct bp_model *m;
+	struct gen g;
+	size_t i;
+
+	(void)state;
+	bp_meta_init(&meta);
+	bp_meta_add_task(&meta, 200, 200, 0);
+	assert_int_equal(bp_meta_task_asleep(&meta, 200, 0, "cat"), 0);
+	bp_meta_add_task(&meta, 201, 201, 0);
+	assert_int_equal(bp_meta_task_asleep(&meta, 201, 0, "dd"), 0);
+	bp_meta_add_task(&meta, 202, 202, 0);
+	assert_int_equal(bp_meta_task_asleep(&meta, 203, 0, "x"), -1);
+	gen_init(&g);
+	for (i = 0; ev[i].cpu >= 0; i++)
+		gen_add(&g, &ev[i]);
+	m = bp_model_build_events(g.tep, &meta, g.ev, g.n, NULL, NULL);
+	assert_non_null(m);
+	p = bp_model_find_process(m, 200);
+	assert_non_null(p);
+	assert_int_equal(p->wait_ns, 50 * US);
+	assert_int_equal(p->wait_by_cause[BP_CAUSE_READ], 50 * US);
+	p = bp_model_find_process(m, 201);
+	assert_non_null(p);
+	assert_string_equal(p->comm, "dd");
+	assert_int_equal(p->wait_ns, 90 * US);
+	assert_int_equal(p->wait_by_cause[BP_CAUSE_READ], 90 * US);
+	assert_null(bp_model_find_process(m, 202));
+	assert_int_equal(m->totals.wait_ns, 140 * US);
+	bp_model_free(m);
+	bp_meta_release(&meta);
+	tep_free(g.tep);
+}
+
 /* A file's and each reader's first time is not after its last. */
 static void assert_first_last(const struct bp_file *f)
 {
@@ -1613,6 +1661,7 @@ int main(void)
 		cmocka_unit_test(test_spans_fixture),
 		cmocka_unit_test(test_meta_tasks),
 		cmocka_unit_test(test_recorder_forked),
+		cmocka_unit_test(test_asleep_at_start),
 		cmocka_unit_test(test_first_last),
 		cmocka_unit_test(test_write_then_map),
 		cmocka_unit_test(test_requests_in_flight),
