@@ -346,7 +346,7 @@ out:
 	return asleep;
 }
 
-void bp_resolve_asleep(struct bp_meta *m, const char *proc)
+void bp_resolve_asleep(struct bp_meta *m, const char *proc, int only_marked)
 {
 	int self = (int)getpid();
 	size_t i;
@@ -356,13 +356,11 @@ void bp_resolve_asleep(struct bp_meta *m, const char *proc)
 		char comm[16];
 		int nr;
 
-		if (t->tgid == self || (t->flags & BP_TASK_RECORDER))
+		if (t->tgid == self || (t->flags & BP_TASK_RECORDER) || (only_marked && !t->asleep))
 			continue;
-		if (task_asleep(proc, t->tgid, t->tid, &nr, comm)) {
-			t->asleep = 1;
-			t->syscall = nr;
-			memcpy(t->comm, comm, sizeof(comm));
-		}
+		t->asleep = task_asleep(proc, t->tgid, t->tid, &nr, comm);
+		t->syscall = t->asleep ? nr : BP_SYSCALL_UNKNOWN;
+		memcpy(t->comm, t->asleep ? comm : "", t->asleep ? sizeof(comm) : 1);
 	}
 }
 

@@ -115,7 +115,9 @@ static const struct bp_task_id *find_task(const struct bp_meta *m, int tid)
 /*
  * A fake /proc: the threads in state D are marked asleep with their
  * syscall (a number, -1 outside one, "running" if it woke meanwhile) and
- * name; the stop's second scan keeps the marks.
+ * name. A second reading, of the marked ones only, unmarks one that woke
+ * and marks none that fell asleep since the first; the stop's scan keeps
+ * the marks.
  */
 static void test_tasks_asleep(void **state)
 {
@@ -132,11 +134,17 @@ static void test_tasks_asleep(void **state)
 	proc_file(dir, 200, 200, "syscall", "-1 0xffffb0 0xffff81\n");
 	proc_file(dir, 300, 300, "stat", "300 (woke) D 1 300 300 0 -1\n");
 	proc_file(dir, 300, 300, "syscall", "running\n");
+	proc_file(dir, 400, 400, "stat", "400 (sleeper) D 1 400 400 0 -1\n");
 	bp_meta_init(&m);
 	assert_int_equal(bp_resolve_tasks(&m, dir), 0);
-	bp_resolve_asleep(&m, dir);
+	bp_resolve_asleep(&m, dir, 0);
+	proc_file(dir, 400, 400, "stat", "400 (sleeper) R 1 400 400 0 -1\n");
+	proc_file(dir, 100, 101, "stat", "101 (worker) D 1 100 100 0 -1\n");
+	bp_resolve_asleep(&m, dir, 1);
 	assert_int_equal(bp_resolve_tasks(&m, dir), 0);
-	assert_int_equal(m.ntasks, 4);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(m.ntasks, 5);
 	t = find_task(&m, 100);
 	assert_true(t && t->asleep && t->syscall == 0);
 	assert_string_equal(t->comm, "a) b");
@@ -147,9 +155,9 @@ static void test_tasks_asleep(void **state)
 	assert_string_equal(t->comm, "kthread");
 	t = find_task(&m, 300);
 	assert_true(t && t->asleep && t->syscall == BP_SYSCALL_UNKNOWN);
+	t = find_task(&m, 400);
+	assert_true(t && !t->asleep && !t->comm[0]);
 	bp_meta_release(&m);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
 }
 
 static void test_syscall_table(void **state)
