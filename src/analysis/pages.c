@@ -453,6 +453,8 @@ static void settle(struct state *s, struct task *t, int end)
 	}
 	t->npend = 0;
 	t->read_credit = 0;
+	if (!end && !t->waited_runs)
+		return;
 	for (i = 0; i < t->nheld; i++) {
 		struct pend_insert *p = &t->held[i];
 
