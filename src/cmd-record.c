@@ -421,6 +421,7 @@ int cmd_record(int argc, char **argv)
 	 */
 	if (bp_resolve_tasks(&meta, "/proc") < 0)
 		bp_warn("%s", bp_last_error());
+	bp_resolve_asleep(&meta, "/proc", 0);
 	/* Its reads of /proc and /sys would be recorded too: before tracing. */
 	start_ns = trace_clock_now(bp_capture_clock(c));
 	if (write_provisional(w, c, &o, &meta, ncpus, page_size, start_ns) < 0)
@@ -437,6 +438,13 @@ int cmd_record(int argc, char **argv)
 			goto out_abort;
 		}
 	}
+	/*
+	 * The tasks asleep in D before tracing started and still now: their
+	 * waits run from the start (a task that woke in between and fell
+	 * asleep again has events that end it). After the command started,
+	 * which this does not delay.
+	 */
+	bp_resolve_asleep(&meta, "/proc", 1);
 
 	tty = isatty(STDERR_FILENO);
 	progress.capture = c;

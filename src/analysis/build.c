@@ -294,7 +294,6 @@ static void state_release(struct state *s)
 	free(s->files);
 	bp_map_release(&s->filemap);
 	free(s->acc);
-	free(s->holders);
 	bp_map_release(&s->accmap);
 	if (s->pages) {
 		bp_pages_release(s->pages);
@@ -410,6 +409,7 @@ static struct bp_model *build(struct source *src, struct tep_handle *tep,
 			s.first_ts = ev.ts;
 			s.t0 = s.since ? s.since : ev.ts;
 			s.t0_set = 1;
+			bp_tasks_asleep_at_start(&s, ev.ts);
 		}
 		s.tot.events_total++;
 		if (in_window(&s, ev.ts)) {

@@ -101,7 +101,8 @@ struct exec_rec {
 struct pend_insert {
 	uint32_t file;
 	uint8_t rctx;      /* inserted in a read context (see read_context in pages.c) */
-	uint8_t waited;    /* ... and the task waited on its file since: a throttle may hold it */
+	uint8_t waited;    /* ... and the task waited on its file since: read (bp_held_waited) */
+	uint8_t bio_since; /* a read bio of the task's own passed since: not held (bio_passed) */
 	uint64_t index, n, ts;
 };
 
@@ -152,7 +153,8 @@ struct task {
 	size_t npend, cpend;
 	struct pend_insert *held;   /* read-context runs its syscall left unsettled: a throttle may hold them */
 	size_t nheld, cheld;
-	uint8_t holder;        /* listed in state.holders */
+	uint8_t holder;        /* it inserted pages in a read context: a wait may show them read */
+	uint8_t waited_runs;   /* some of its runs are waited, not settled yet */
 	uint64_t read_credit;  /* bytes of its last run settled as read, not yet met by its bios */
 	uint64_t wait_ns, wait_cause_ns[BP_NCAUSES], wait_unknown_ns, run_ns;
 	uint64_t other_ns;     /* uninterruptible sleep without I/O evidence */
@@ -250,8 +252,6 @@ struct state {
 	size_t nacc, cacc;
 	struct bp_map accmap;       /* (task, file) -> acc index */
 	struct bp_model_pages *pages;
-	uint32_t *holders;          /* tasks with read-context runs a kworker's bio may settle */
-	size_t nholders, cholders;
 
 	struct bp_disk_stat *disks;
 	size_t ndisks, cdisks;
@@ -366,6 +366,7 @@ void bp_on_sys_enter(struct state *s, const struct bp_event *ev, const struct ha
 void bp_on_sys_exit(struct state *s, const struct bp_event *ev, const struct handler *h);
 void bp_on_wake(struct state *s, const struct bp_event *ev, const struct handler *h);
 void bp_on_cgroup(struct state *s, const struct bp_event *ev, const struct handler *h);
+void bp_tasks_asleep_at_start(struct state *s, uint64_t ts);
 
 /* pages.c: devices, files, disks, page states; insert, delete, fault, access, readahead, bios */
 int bp_disk_add(struct state *s, uint32_t dev, const char *name, int rotational, uint64_t size);

@@ -414,56 +414,59 @@ static int read_context(const struct task *t, uint32_t fi)
 	}
 }
 
-/* t has read-context runs a kworker's read bio may settle: list it once. */
-static void add_holder(struct state *s, struct task *t)
+/* The pages of run p were created (a buffered write, a hole zeroed with no I/O): not read. */
+static void account_created(struct state *s, const struct pend_insert *p)
 {
-	if (t->holder)
-		return;
-	t->holder = 1;
-	BP_GROW(s->holders, s->nholders, s->cholders);
-	s->holders[s->nholders++] = (uint32_t)(t - s->tasks);
+	pages_insert(s, p->file, p->index, p->n, 0, 1);
+	if (in_window(s, p->ts))
+		s->tot.write_insert_bytes += p->n * s->ps;
 }
 
 /*
  * Settle t's inserted pages at a syscall boundary, a fault or (end) its
- * exit or the end of the pass. The ones no read bio of the task claimed
- * (settle_read_bio) were created by a buffered write or are a hole (no
- * I/O) - unless the recording has no block_bio_queue at all, when every
- * insertion is a read. Those of a read context may still be read: a
- * throttle holds their bio and a kworker queues it later, maybe after
- * the syscall returned (readahead the reader has not waited for yet).
- * They are held for that bio (settle_held_bio) until the task ends.
+ * exit or the end of the pass. Unless the recording has no
+ * block_bio_queue at all (then every insertion is a read), a run no read
+ * bio of the task claimed (settle_read_bio) is read when the task waited
+ * on it (bp_held_waited), else created by a buffered write or a hole (no
+ * I/O). One of a read context may still be read: a throttle holds its
+ * bio and a kworker queues it later, maybe after the syscall returned
+ * (readahead the reader has not waited for yet). It is held until a wait
+ * shows it read, a read bio of the task's own shows that nothing held it
+ * (see bp_on_bio_queue), or the task ends.
  */
 static void settle(struct state *s, struct task *t, int end)
 {
 	int read = !s->kind_count[EV_BIO_QUEUE];
-	size_t i;
+	size_t i, keep = 0;
 
 	for (i = 0; i < t->npend; i++) {
 		struct pend_insert *p = &t->pend[i];
 
-		if (read) {
+		if (read || p->waited) {
 			account_read(s, t, p->file, p->index, p->n, p->ts);
-		} else if (!end && p->rctx) {
+		} else if (!end && p->rctx && !p->bio_since) {
 			BP_GROW(t->held, t->nheld, t->cheld);
 			t->held[t->nheld++] = *p;
 		} else {
-			pages_insert(s, p->file, p->index, p->n, 0, 1);
-			if (in_window(s, p->ts))
-				s->tot.write_insert_bytes += p->n * s->ps;
+			account_created(s, p);
 		}
 	}
 	t->npend = 0;
 	t->read_credit = 0;
-	for (i = 0; end && i < t->nheld; i++) {
-		const struct pend_insert *p = &t->held[i];
+	if (!end && !t->waited_runs)
+		return;
+	for (i = 0; i < t->nheld; i++) {
+		struct pend_insert *p = &t->held[i];
 
-		pages_insert(s, p->file, p->index, p->n, 0, 1);
-		if (in_window(s, p->ts))
-			s->tot.write_insert_bytes += p->n * s->ps;
+		if (p->waited)
+			account_read(s, t, p->file, p->index, p->n, p->ts);
+		else if (end)
+			account_created(s, p);
+		else
+			t->held[keep++] = *p;
 	}
-	if (end)
-		t->nheld = 0;
+	t->nheld = keep;
+	t->waited_runs = 0;
 }
 
 void bp_settle_inserts(struct state *s, struct task *t)
@@ -475,6 +478,33 @@ void bp_settle_end(struct state *s, struct task *t)
 {
 	if (t->npend || t->nheld)
 		settle(s, t, 1);
+}
+
+/*
+ * The runs t waited on are read (see bp_held_waited): settled before an
+ * access of the task, so that it finds their pages. The others stay
+ * where they are: a read bio of the task's own may still claim the last
+ * one (settle_read_bio).
+ */
+static void settle_waited(struct state *s, struct task *t)
+{
+	struct pend_insert *runs[2] = { t->pend, t->held };
+	size_t *n[2] = { &t->npend, &t->nheld }, i, k, keep;
+
+	if (!t->waited_runs)
+		return;
+	for (k = 0; k < 2; k++) {
+		for (i = keep = 0; i < *n[k]; i++) {
+			struct pend_insert *p = &runs[k][i];
+
+			if (p->waited)
+				account_read(s, t, p->file, p->index, p->n, p->ts);
+			else
+				runs[k][keep++] = *p;
+		}
+		*n[k] = keep;
+	}
+	t->waited_runs = 0;
 }
 
 void bp_on_add(struct state *s, const struct bp_event *ev, const struct handler *h)
@@ -509,7 +539,7 @@ void bp_on_add(struct state *s, const struct bp_event *ev, const struct handler 
 	 */
 	last = t->npend ? &t->pend[t->npend - 1] : NULL;
 	if (last && last->file == fi && last->index + last->n == index && last->rctx == rctx &&
-	    !last->waited && in_window(s, last->ts) == in_window(s, ev->ts)) {
+	    !last->waited && !last->bio_since && in_window(s, last->ts) == in_window(s, ev->ts)) {
 		last->n += n;
 		return;
 	}
@@ -521,8 +551,9 @@ void bp_on_add(struct state *s, const struct bp_event *ev, const struct handler 
 	last->n = n;
 	last->ts = ev->ts;
 	last->waited = 0;
+	last->bio_since = 0;
 	if (rctx)
-		add_holder(s, t);
+		t->holder = 1;
 }
 
 void bp_on_delete(struct state *s, const struct bp_event *ev, const struct handler *h)
@@ -541,7 +572,7 @@ void bp_on_fault(struct state *s, const struct bp_event *ev, const struct handle
 	struct task *t = bp_task_cur(s, ev);
 
 	if (t) {
-		if (t->npend)
+		if (t->npend || t->waited_runs)
 			bp_settle_inserts(s, t);
 		t->in_fault = 1;
 		t->ctx_file = fi;
@@ -561,7 +592,7 @@ void bp_on_fault(struct state *s, const struct bp_event *ev, const struct handle
  * (sendfile, splice, copy_file_range) the pages of fi it inserted before
  * are of a read context too: the file read, not the copy.
  */
-static void name_read_file(struct state *s, struct task *t, uint32_t fi)
+static void name_read_file(struct task *t, uint32_t fi)
 {
 	size_t i;
 
@@ -569,7 +600,7 @@ static void name_read_file(struct state *s, struct task *t, uint32_t fi)
 	for (i = 0; t->sys_copies && i < t->npend; i++) {
 		if (t->pend[i].file == fi && !t->pend[i].rctx) {
 			t->pend[i].rctx = 1;
-			add_holder(s, t);
+			t->holder = 1;
 		}
 	}
 }
@@ -585,6 +616,8 @@ static void access_range(struct state *s, const struct bp_event *ev, const struc
 	if (fi == NONE)
 		return;
 	t = bp_task_cur(s, ev);
+	if (t)
+		settle_waited(s, t);
 	/*
 	 * One access spans at most what a read or mapping can (a corrupt
 	 * index must not make a pass over 2^60 pages): 2^32 pages is 16 TiB.
@@ -594,7 +627,7 @@ static void access_range(struct state *s, const struct bp_event *ev, const struc
 	if (t) {
 		t->last_file = fi;
 		if (!mapped)
-			name_read_file(s, t, fi);
+			name_read_file(t, fi);
 	}
 	touch(s, t, fi, ev->ts);
 }
@@ -617,7 +650,7 @@ void bp_on_ra(struct state *s, const struct bp_event *ev, const struct handler *
 	if (fi == NONE || !t)
 		return;
 	t->ctx_file = t->last_file = fi;
-	name_read_file(s, t, fi);
+	name_read_file(t, fi);
 	touch(s, t, fi, ev->ts);
 }
 
@@ -655,8 +688,10 @@ static void settle_read_bio(struct state *s, struct task *t, uint64_t bytes)
  * t begins an I/O wait on t->wait_file: its read-context runs of that file
  * (or of the file a copy reads) may be what a throttle holds; all of them
  * when the syscall inserted nothing (a read blocked on readahead an
- * earlier read started). A hole or an unwritten extent is zeroed at once:
- * no reader waits for it.
+ * earlier read started). Those are read, whoever queues their bio: a
+ * hole or an unwritten extent is zeroed at once, no reader waits for it.
+ * Not a run that a read bio of the task's own followed (see
+ * bp_on_bio_queue): nothing held its bio, if it had one.
  */
 void bp_held_waited(struct task *t)
 {
@@ -668,93 +703,54 @@ void bp_held_waited(struct task *t)
 		for (i = 0; i < n[k]; i++) {
 			struct pend_insert *p = &runs[k][i];
 
-			if (p->rctx && (all || p->file == t->wait_file ||
-					p->file == t->sys_read_file))
+			if (p->rctx && !p->bio_since &&
+			    (all || p->file == t->wait_file || p->file == t->sys_read_file)) {
 				p->waited = 1;
-		}
-	}
-}
-
-/*
- * The oldest run of a holder on disk (-1: any) that a throttle may hold:
- * of a read context, its task waited on its file since, still in its
- * syscall (pend) or left by it (held).
- */
-static struct pend_insert *oldest_held(struct state *s, int disk, struct task **owner)
-{
-	struct pend_insert *best = NULL;
-	size_t i, j, keep = 0;
-
-	for (i = 0; i < s->nholders; i++) {
-		struct task *t = &s->tasks[s->holders[i]];
-		struct pend_insert *runs[2] = { t->held, t->pend };
-		size_t n[2] = { t->nheld, t->npend }, k;
-		int any = 0;
-
-		for (k = 0; k < 2; k++) {
-			for (j = 0; j < n[k]; j++) {
-				struct pend_insert *p = &runs[k][j];
-				int d = s->files[p->file].disk;
-
-				if (!p->rctx)
-					continue;
-				any = 1;
-				if (!p->waited || (disk >= 0 && d >= 0 && d != disk))
-					continue;
-				if (!best || p->ts < best->ts) {
-					best = p;
-					*owner = t;
-				}
-				break;
+				t->waited_runs = 1;
 			}
 		}
-		if (any)
-			s->holders[keep++] = s->holders[i];
-		else
-			t->holder = 0;
 	}
-	s->nholders = keep;
-	return best;
-}
-
-/* Remove run p (emptied) from its task's held or pending runs. */
-static void drop_run(struct task *t, struct pend_insert *p)
-{
-	struct pend_insert *base = p >= t->held && p < t->held + t->nheld ? t->held : t->pend;
-	size_t *n = base == t->held ? &t->nheld : &t->npend;
-	size_t i = (size_t)(p - base);
-
-	memmove(p, p + 1, (*n - i - 1) * sizeof(*p));
-	(*n)--;
 }
 
 /*
- * A read bio that a kernel thread queues for no page of its own: one a
- * throttle held (cgroup v1 blkio.throttle.read_bps_device, v2 io.max,
- * systemd's IOReadBandwidthMax=), dispatched by a kworker, so it never
- * comes in the reader's context. It reads the oldest runs of readers
- * waiting on that disk (the throttle keeps a cgroup's bios in order),
- * charged to the task that inserted them.
+ * A read bio of t's own on disk (-1: unknown) passed the throttle: a
+ * throttle keeps a cgroup's bios in order, so none of t's bios queued
+ * before it is held now. Its runs on that disk that no bio claimed yet
+ * are not held: a later wait is not for them. A held run (its syscall
+ * over, no bio of its own can claim it) is created; a pending one may
+ * still get the next bio of the task (settle_read_bio).
  */
-static void settle_held_bio(struct state *s, int disk, uint64_t bytes)
+static void bio_passed(struct state *s, struct task *t, int disk)
 {
-	struct pend_insert *p;
-	struct task *owner = NULL;
+	size_t i, keep = 0;
 
-	while (bytes && (p = oldest_held(s, disk, &owner))) {
-		uint64_t k = (bytes + s->ps - 1) / s->ps;
+	for (i = 0; i < t->npend; i++) {
+		int d = s->files[t->pend[i].file].disk;
 
-		if (k > p->n)
-			k = p->n;
-		account_read(s, owner, p->file, p->index, k, p->ts);
-		bytes -= bytes < k * s->ps ? bytes : k * s->ps;
-		p->index += k;
-		p->n -= k;
-		if (!p->n)
-			drop_run(owner, p);
+		if (disk < 0 || d < 0 || d == disk)
+			t->pend[i].bio_since = 1;
 	}
+	for (i = 0; i < t->nheld; i++) {
+		struct pend_insert *p = &t->held[i];
+		int d = s->files[p->file].disk;
+
+		if (p->waited || (disk >= 0 && d >= 0 && d != disk))
+			t->held[keep++] = *p;
+		else
+			account_created(s, p);
+	}
+	t->nheld = keep;
 }
 
+/*
+ * A read bio: the task's own settles its runs (settle_read_bio). One a
+ * kernel thread queues for no page of its own is one a throttle held
+ * (cgroup v1 blkio.throttle.read_bps_device, v2 io.max, systemd's
+ * IOReadBandwidthMax=), dispatched by a kworker when its cgroup may read
+ * again, so it never comes in the reader's context; which cgroup's it is,
+ * the event does not say, so it settles nothing: the reader's wait did
+ * (bp_held_waited).
+ */
 void bp_on_bio_queue(struct state *s, const struct bp_event *ev, const struct handler *h)
 {
 	struct task *t = bp_task_cur(s, ev);
@@ -768,10 +764,8 @@ void bp_on_bio_queue(struct state *s, const struct bp_event *ev, const struct ha
 	if (!strchr(rwbs, 'R'))
 		return;
 	t->read_io = 1;
-	if (t->npend || t->read_credit || t->sys_ctx || !s->nholders)
-		settle_read_bio(s, t, bytes);
-	else
-		settle_held_bio(s, h->f[F_BIO_DEV].size ?
-				   bp_disk_of_dev(s, (uint32_t)rd(s, ev, h->f[F_BIO_DEV])) : -1,
-				bytes);
+	settle_read_bio(s, t, bytes);
+	if (t->npend || t->nheld)
+		bio_passed(s, t, h->f[F_BIO_DEV].size ?
+				 bp_disk_of_dev(s, (uint32_t)rd(s, ev, h->f[F_BIO_DEV])) : -1);
 }

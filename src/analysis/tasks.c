@@ -319,10 +319,47 @@ void bp_on_process_exit(struct state *s, const struct bp_event *ev, const struct
 	ti = bp_task_of(s, pid);   /* may grow s->tasks: index first */
 	t = &s->tasks[ti];
 	t->exit = ev->ts;
-	/* What a throttle still holds for it now is read after its end: not counted. */
+	/*
+	 * Its runs it waited on are read, even if a throttle lets their bio
+	 * go after its end; the others were created (or are holes).
+	 */
 	bp_settle_end(s, t);
 	if (h->f[F_GROUP_DEAD].size)
 		t->group_dead = (int8_t)!!rd(s, ev, h->f[F_GROUP_DEAD]);
+}
+
+/*
+ * The tasks the recording found in an uninterruptible sleep as it started
+ * (bp_task_id.asleep) emit no event until they wake, maybe never within
+ * the recording: their sleep is begun at ts, the first event, inside the
+ * syscall they were in when the recording has syscall events (a sleep
+ * outside one has no evidence of I/O).
+ */
+void bp_tasks_asleep_at_start(struct state *s, uint64_t ts)
+{
+	size_t i;
+
+	for (i = 0; s->meta && i < s->meta->ntasks; i++) {
+		const struct bp_task_id *ti = &s->meta->tasks[i];
+		struct task *t;
+		uint32_t k;
+
+		if (!ti->asleep || ti->tid <= 0 || (ti->flags & BP_TASK_RECORDER))
+			continue;
+		k = bp_task_of(s, ti->tid);   /* may grow s->tasks: index first */
+		t = &s->tasks[k];
+		if (t->waiting || t->recorder)
+			continue;
+		if (!t->comm[0])
+			set_comm(t, ti->comm);
+		if (ti->syscall >= 0 && (s->kinds_seen & (1u << EV_SYS_EXIT))) {
+			t->sys_ctx = 1;
+			t->sys = bp_syscall_class(s->arch, ti->syscall);
+			t->sys_copies = (uint8_t)bp_syscall_copies(s->arch, ti->syscall);
+		}
+		bp_wait_begin(s, t, ts);
+	}
+	bp_idle_update(s);
 }
 
 static void on_sys(struct state *s, const struct bp_event *ev, const struct handler *h,

@@ -494,9 +494,12 @@ void bp_on_stat_sleep(struct state *s, const struct bp_event *ev, const struct h
 /*
  * Whether the D-sleep of t, ending at ts, was I/O wait: what the kernel
  * said of it (sched_stat_iowait, or sched_stat_blocked alone); else how
- * it ended (a block completion woke it); a sleep still open at the end
- * of the recording, with I/O evidence, while a read request was in
- * flight. The one rule for every number called I/O wait.
+ * it ended (a block completion woke it). A sleep still open at the end
+ * of the recording has no ending to judge: it is I/O when it began
+ * reading data (in read or exec, or a fault on a file: a held throttled
+ * read has no request at the disk yet), or with other I/O evidence
+ * while a request was in flight. The one rule for every number called
+ * I/O wait.
  */
 static int sleep_was_io(struct state *s, const struct task *t, uint64_t ts)
 {
@@ -509,7 +512,10 @@ static int sleep_was_io(struct state *s, const struct task *t, uint64_t ts)
 	s->tot.sleeps_inferred += (uint64_t)in;
 	if (t->woken_by_io)
 		return 1;
-	return !t->woken && s->at_end && t->evidence && bp_requests_in_flight(s);
+	if (t->woken || !s->at_end || !t->evidence)
+		return 0;
+	return t->wait_cause == BP_CAUSE_READ || t->wait_cause == BP_CAUSE_FAULT ||
+	       t->wait_cause == BP_CAUSE_EXEC || bp_requests_in_flight(s);
 }
 
 void bp_wait_begin(struct state *s, struct task *t, uint64_t ts)

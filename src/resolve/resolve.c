@@ -235,7 +235,7 @@ static int cmp_task(const void *a, const void *b)
 	return 0;
 }
 
-/* Sort by (tid, tgid) and merge equal pairs, their flags or'ed. */
+/* Sort by (tid, tgid) and merge equal pairs, their flags or'ed, asleep kept. */
 static void unique_tasks(struct bp_meta *m)
 {
 	size_t i, n = 0;
@@ -244,10 +244,18 @@ static void unique_tasks(struct bp_meta *m)
 		return;
 	qsort(m->tasks, m->ntasks, sizeof(*m->tasks), cmp_task);
 	for (i = 1; i < m->ntasks; i++) {
-		if (!cmp_task(&m->tasks[n], &m->tasks[i]))
-			m->tasks[n].flags |= m->tasks[i].flags;
-		else
-			m->tasks[++n] = m->tasks[i];
+		struct bp_task_id *t = &m->tasks[n], *u = &m->tasks[i];
+
+		if (cmp_task(t, u)) {
+			m->tasks[++n] = *u;
+			continue;
+		}
+		t->flags |= u->flags;
+		if (u->asleep && !t->asleep) {
+			t->asleep = 1;
+			t->syscall = u->syscall;
+			memcpy(t->comm, u->comm, sizeof(t->comm));
+		}
 	}
 	m->ntasks = n + 1;
 }
@@ -297,6 +305,63 @@ int bp_resolve_tasks(struct bp_meta *m, const char *proc)
 	closedir(dp);
 	unique_tasks(m);
 	return 0;
+}
+
+/*
+ * Whether thread tid of tgid is in state D now; then *syscall and comm
+ * (16 bytes) are set from /proc/TGID/task/TID/syscall and stat.
+ */
+static int task_asleep(const char *proc, int tgid, int tid, int *syscall, char *comm)
+{
+	char path[PATH_MAX], *line, *lp, *rp, *sys;
+	int asleep = 0;
+	long nr;
+
+	snprintf(path, sizeof(path), "%s/%d/task/%d/stat", proc, tgid, tid);
+	line = read_text(path);
+	/* "TID (COMM) S ...": the name may hold spaces and parentheses. */
+	lp = line ? strchr(line, '(') : NULL;
+	rp = line ? strrchr(line, ')') : NULL;
+	if (!lp || !rp || rp < lp || rp[1] != ' ' || rp[2] != 'D')
+		goto out;
+	asleep = 1;
+	*rp = 0;
+	snprintf(comm, 16, "%s", lp + 1);
+	/* "NR ARGS... SP PC", "-1 SP PC" outside a syscall, "running" if it woke. */
+	snprintf(path, sizeof(path), "%s/%d/task/%d/syscall", proc, tgid, tid);
+	sys = read_text(path);
+	*syscall = BP_SYSCALL_UNKNOWN;
+	if (sys) {
+		char *end;
+
+		errno = 0;
+		nr = strtol(sys, &end, 10);
+		if (!errno && end != sys && (*end == ' ' || !*end))
+			*syscall = nr == -1 ? BP_SYSCALL_NONE :
+				   nr >= 0 && nr < (1 << 30) ? (int)nr : BP_SYSCALL_UNKNOWN;
+	}
+	free(sys);
+out:
+	free(line);
+	return asleep;
+}
+
+void bp_resolve_asleep(struct bp_meta *m, const char *proc, int only_marked)
+{
+	int self = (int)getpid();
+	size_t i;
+
+	for (i = 0; i < m->ntasks; i++) {
+		struct bp_task_id *t = &m->tasks[i];
+		char comm[16];
+		int nr;
+
+		if (t->tgid == self || (t->flags & BP_TASK_RECORDER) || (only_marked && !t->asleep))
+			continue;
+		t->asleep = task_asleep(proc, t->tgid, t->tid, &nr, comm);
+		t->syscall = t->asleep ? nr : BP_SYSCALL_UNKNOWN;
+		memcpy(t->comm, t->asleep ? comm : "", t->asleep ? sizeof(comm) : 1);
+	}
 }
 
 int bp_resolve_system(struct bp_meta *m)

@@ -28,6 +28,18 @@ int bp_resolve_system(struct bp_meta *m);
  */
 int bp_resolve_tasks(struct bp_meta *m, const char *proc);
 
+/*
+ * Mark the tasks of m->tasks (bp_resolve_tasks() first) that are in an
+ * uninterruptible sleep (state D) now, with the syscall they sleep in
+ * and their name; not the recorder's (this process). With only_marked,
+ * read again only the tasks marked so, and unmark those awake: called
+ * before tracing starts (its reads of /proc are not recorded) and again
+ * once it runs, a task still marked has been asleep since before the
+ * first event, or fell asleep again a moment after, which its own events
+ * then show.
+ */
+void bp_resolve_asleep(struct bp_meta *m, const char *proc, int only_marked);
+
 /* Parse one mountinfo line into its parts; exposed for unit tests. */
 struct bp_mountinfo {
 	uint32_t dev;   /* kernel encoding */

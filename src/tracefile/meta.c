@@ -9,15 +9,19 @@
  *   mount 265289728 ext4 / /dev/vda
  *   path 265289728 1234 /usr/lib/libc.so.6
  *   cpustat 0 1200 0 0 0 1200
+ *   task 4321 4321 0
+ *   asleep 4321 0 dd
  *   end
  *
  * Strings are escaped so that a word never holds a space, newline or
  * backslash: "\\" backslash, "\s" space, "\n" newline, "\t" tab, "\xHH" any
  * other control byte, and "\e" alone is the empty string. Numbers are plain
- * unsigned decimal. The first line names the format version; "end" is the
- * last line, so a cut blob is rejected. Lines with a key this version does
- * not know are skipped (a later bootprof may add keys), but every known key
- * is checked strictly: the blob comes from a file, which is untrusted.
+ * unsigned decimal ("asleep": the syscall number, or "none" or "unknown").
+ * The first line names the format version; "end" is the last line, so a
+ * cut blob is rejected. Lines with a key this version does not know are
+ * skipped (a later bootprof may add keys, as "asleep" was), but every
+ * known key is checked strictly: the blob comes from a file, which is
+ * untrusted.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -147,9 +151,28 @@ void bp_meta_add_task(struct bp_meta *m, int tid, int tgid, unsigned flags)
 {
 	struct bp_task_id *t = APPEND(m->tasks, m->ntasks);
 
+	memset(t, 0, sizeof(*t));
 	t->tid = tid;
 	t->tgid = tgid;
 	t->flags = flags;
+	t->syscall = BP_SYSCALL_UNKNOWN;
+}
+
+int bp_meta_task_asleep(struct bp_meta *m, int tid, int syscall, const char *comm)
+{
+	size_t i;
+
+	for (i = m->ntasks; i-- > 0;) {
+		struct bp_task_id *t = &m->tasks[i];
+
+		if (t->tid != tid)
+			continue;
+		t->asleep = 1;
+		t->syscall = syscall;
+		snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "");
+		return 0;
+	}
+	return -1;
 }
 
 static int cmp_key(uint32_t adev, uint64_t aino, uint32_t bdev, uint64_t bino)
@@ -366,9 +389,21 @@ char *bp_meta_serialize(const struct bp_meta *m, size_t *len)
 				  (unsigned long long)c->dropped, (unsigned long long)c->read);
 		}
 	}
-	for (i = 0; i < m->ntasks; i++)
-		sb_printf(&sb, "task %d %d %u\n", m->tasks[i].tid, m->tasks[i].tgid,
-			  m->tasks[i].flags);
+	for (i = 0; i < m->ntasks; i++) {
+		const struct bp_task_id *t = &m->tasks[i];
+
+		sb_printf(&sb, "task %d %d %u\n", t->tid, t->tgid, t->flags);
+		/* A line of its own: readers older than it skip the key. */
+		if (!t->asleep)
+			continue;
+		if (t->syscall >= 0)
+			sb_printf(&sb, "asleep %d %d", t->tid, t->syscall);
+		else
+			sb_printf(&sb, "asleep %d %s", t->tid,
+				  t->syscall == BP_SYSCALL_NONE ? "none" : "unknown");
+		sb_word(&sb, t->comm);
+		sb_putc(&sb, '\n');
+	}
 	if (m->command_pid > 0) {
 		sb_printf(&sb, "command_pid %d\n", m->command_pid);
 		sb_printf(&sb, "command_status %d\n", m->command_status);
@@ -695,6 +730,25 @@ static int parse_record(struct bp_meta *m, struct line *l, int *seen_stamps)
 		    parse_small_int(l->word[3], &flags) || tid <= 0 || tgid <= 0)
 			return parse_fail(l, "bad task");
 		bp_meta_add_task(m, tid, tgid, (unsigned)flags);
+		return 0;
+	}
+	if (!strcmp(key, "asleep")) {
+		int tid, nr;
+
+		if (want_words(l, 4))
+			return -1;
+		if (!strcmp(l->word[2], "none"))
+			nr = BP_SYSCALL_NONE;
+		else if (!strcmp(l->word[2], "unknown"))
+			nr = BP_SYSCALL_UNKNOWN;
+		else if (parse_small_int(l->word[2], &nr))
+			return parse_fail(l, "bad syscall");
+		if (parse_small_int(l->word[1], &tid) || tid <= 0)
+			return parse_fail(l, "bad task");
+		if (unescape(l->word[3]) || strlen(l->word[3]) >= sizeof(m->tasks->comm))
+			return parse_fail(l, "bad task name");
+		if (bp_meta_task_asleep(m, tid, nr, l->word[3]))
+			return parse_fail(l, "asleep before its task");
 		return 0;
 	}
 	if (!strcmp(key, "command_pid"))

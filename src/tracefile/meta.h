@@ -42,12 +42,20 @@ struct bp_path {
 /*
  * One task alive at record start or stop, read from /proc: which process
  * (tgid) a thread belongs to, since 6.x sched_process_fork has no tgid.
+ * One in an uninterruptible sleep (state D) as the recording started
+ * emits no event until it wakes: asleep says so, with the syscall it
+ * sleeps in and its name then.
  */
 #define BP_TASK_RECORDER 1u  /* one of bootprof's own recorder threads */
+#define BP_SYSCALL_NONE (-1)     /* asleep outside a syscall: a fault, a kernel thread */
+#define BP_SYSCALL_UNKNOWN (-2)
 struct bp_task_id {
 	int tid;
 	int tgid;
 	unsigned flags;           /* BP_TASK_* */
+	int asleep;               /* in state D when the recording started */
+	int syscall;              /* ... in this syscall (its number), or BP_SYSCALL_* */
+	char comm[16];            /* ... named so ("" unknown) */
 };
 
 /* Ring-buffer statistics of one CPU, read from per_cpu/cpuN/stats at stop. */
@@ -121,6 +129,12 @@ void bp_meta_add_disk(struct bp_meta *m, uint32_t dev, const char *name, int rot
 		      uint64_t size);
 void bp_meta_add_path(struct bp_meta *m, uint32_t dev, uint64_t ino, const char *path);
 void bp_meta_add_task(struct bp_meta *m, int tid, int tgid, unsigned flags);
+/*
+ * The last task added with tid was asleep (state D) when the recording
+ * started, in syscall (or BP_SYSCALL_*), named comm (may be NULL).
+ * 0, or -1 when m has no such task.
+ */
+int bp_meta_task_asleep(struct bp_meta *m, int tid, int syscall, const char *comm);
 
 /* Sort paths by (dev, ino) so bp_meta_find_path() can bisect. */
 void bp_meta_sort_paths(struct bp_meta *m);

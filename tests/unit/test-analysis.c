@@ -725,6 +725,12 @@ static const struct wait_case wait_cases[] = {
 	    SW(21, 0, 0, 0, 300), SW(22, 0, 300, 1, 0), TIMER_WAKING(60, 0, 0, 100),
 	    SW(61, 0, 0, 0, 100), END },
 	  100, 0, 50, BP_CAUSE_READ, 0, 0, 0 },
+	{ "a D-sleep in openat() still open at the end, no request in flight: other",
+	  { ENTER(2, 0, 100, 257), SW(10, 0, 100, 2, 0), SW(60, 1, 0, 0, 300), END },
+	  100, 0, 50, BP_CAUSE_READ, 0, 0, 0 },
+	{ "a D-sleep in read() still open at the end (a held throttled read): I/O",
+	  { ENTER(2, 0, 100, 0), SW(10, 0, 100, 2, 0), SW(60, 1, 0, 0, 300), END },
+	  100, 50, 0, BP_CAUSE_READ, 0, 0, 0 },
 	{ "a timer softirq on the way out of a completion's hard interrupt: other",
 	  { ENTER(2, 0, 100, 257), SW(10, 0, 100, 2, 0), DONE(60, 0, 5, 8, 0),
 	    { 60, 0, ID_WAKING, 0, 100, 0, WK_SOFTIRQ, NULL }, SW(61, 0, 0, 0, 100), END },
@@ -1145,15 +1151,34 @@ static const struct bytes_case bytes_cases[] = {
 	  { ENTER(1, 0, 100, 326), ADD(2, 0, 100, 0), BIO_READ(3, 0, 100, 8),
 	    ADD_INO(4, 0, 100, 0, MINO), EXIT(5, 0, 100, 326), END },
 	  1, 0, 1, 1, 0 },
-	{ "two readers held: the kworker's bios read the oldest runs first",
+	{ "two readers held: each reads what it waited on, whichever bio comes first",
 	  { ENTER(1, 0, 100, 0), ADD(2, 0, 100, 0), SLEEP(3, 0, 100), ENTER(4, 1, 200, 0),
 	    ADD_INO(5, 1, 200, 0, MINO), SLEEP(6, 1, 200), BIO_READ(7, 0, 60, 8),
 	    BIO_READ(8, 0, 60, 8), EXIT(9, 0, 100, 0), EXIT(10, 1, 200, 0), END },
 	  1, 1, 1, 0, 0 },
-	{ "the reader ends before the throttle lets its readahead go: not counted",
+	{ "two throttled groups, only the later reader's bio let go: both read, each by its reader",
+	  { BIO_WRITE(0, 1, 70), ENTER(1, 0, 100, 0), ADD(2, 0, 100, 0), ADD(3, 0, 100, 1),
+	    SLEEP(4, 0, 100), ENTER(5, 1, 200, 0), ADD_INO(6, 1, 200, 0, MINO),
+	    SLEEP(7, 1, 200), BIO_READ(8, 0, 60, 8), EXIT(9, 1, 200, 0), END },
+	  2, 1, 2, 0, 0 },
+	{ "the reader ends before the throttle lets its readahead go: read all the same",
 	  { BIO_WRITE(0, 1, 70), ENTER(1, 0, 100, 0), ADD(2, 0, 100, 0), SLEEP(3, 0, 100),
 	    EXIT(4, 0, 100, 0), TASK_EXIT(5, 0, 100), BIO_READ(6, 1, 60, 8), END },
-	  0, 0, 0, 1, 0 },
+	  1, 0, 1, 0, 0 },
+	{ "a hole, then data its own bio reads, then a wait: the hole created",
+	  { BIO_WRITE(0, 1, 70), ENTER(1, 0, 100, 0), ADD(2, 0, 100, 0), ADD(3, 0, 100, 5),
+	    BIO_READ(4, 0, 100, 8), SLEEP(5, 0, 100), EXIT(6, 0, 100, 0), END },
+	  1, 0, 1, 1, 0 },
+	{ "a hole in an earlier read(), a later read's own bio, then a wait: the hole created",
+	  { BIO_WRITE(0, 1, 70), ENTER(1, 0, 100, 0), ADD(2, 0, 100, 0), EXIT(3, 0, 100, 0),
+	    ENTER(4, 0, 100, 0), ADD(5, 0, 100, 5), BIO_READ(6, 0, 100, 8), SLEEP(7, 0, 100),
+	    EXIT(8, 0, 100, 0), END },
+	  1, 0, 1, 1, 0 },
+	{ "readahead waited on, then read: its pages used",
+	  { BIO_WRITE(0, 1, 70), ENTER(1, 0, 100, 0), ADD(2, 0, 100, 0), ADD(3, 0, 100, 1),
+	    EXIT(4, 0, 100, 0), ENTER(5, 0, 100, 0), SLEEP(6, 0, 100), BIO_READ(7, 1, 60, 16),
+	    GETP(8, 0, 100, 0, 1), EXIT(9, 0, 100, 0), END },
+	  2, 0, 2, 0, 2 },
 	{ "a kernel thread's insertions (no syscalls), another task's bio: created",
 	  { ADD(1, 0, 50, 0), BIO_READ(2, 1, 60, 8), END },
 	  0, 0, 0, 1, 0 },
@@ -1373,6 +1398,54 @@ static void test_recorder_forked(void **state)
 	assert_null(bp_model_find_process(m, 500));
 	assert_int_equal(m->totals.wait_ns, 0);
 	assert_int_equal(m->totals.read_bytes, 0);
+	bp_model_free(m);
+	bp_meta_release(&meta);
+	tep_free(g.tep);
+}
+
+/*
+ * Tasks the task table found asleep in D, in read(), as the recording
+ * started: their waits begin at the first event. 200 is woken at 60 us;
+ * 201 never wakes and has no event at all: its wait lasts to the last
+ * event, and its name comes from the table. 202, not asleep and without
+ * events, is not a process of the recording.
+ */
+static void test_asleep_at_start(void **state)
+{
+	static const struct gev ev[] = {
+		ENTER(10, 0, 300, 0), EXIT(20, 0, 300, 0), WAKING(60, 0, 300, 200, 1),
+		SW(61, 1, 0, 0, 200), EXIT(62, 1, 200, 0), ENTER(100, 0, 300, 0), END
+	};
+	struct bp_meta meta;
+	struct bp_process *p;
+	struct bp_model *m;
+	struct gen g;
+	size_t i;
+
+	(void)state;
+	bp_meta_init(&meta);
+	bp_meta_add_task(&meta, 200, 200, 0);
+	assert_int_equal(bp_meta_task_asleep(&meta, 200, 0, "cat"), 0);
+	bp_meta_add_task(&meta, 201, 201, 0);
+	assert_int_equal(bp_meta_task_asleep(&meta, 201, 0, "dd"), 0);
+	bp_meta_add_task(&meta, 202, 202, 0);
+	assert_int_equal(bp_meta_task_asleep(&meta, 203, 0, "x"), -1);
+	gen_init(&g);
+	for (i = 0; ev[i].cpu >= 0; i++)
+		gen_add(&g, &ev[i]);
+	m = bp_model_build_events(g.tep, &meta, g.ev, g.n, NULL, NULL);
+	assert_non_null(m);
+	p = bp_model_find_process(m, 200);
+	assert_non_null(p);
+	assert_int_equal(p->wait_ns, 50 * US);
+	assert_int_equal(p->wait_by_cause[BP_CAUSE_READ], 50 * US);
+	p = bp_model_find_process(m, 201);
+	assert_non_null(p);
+	assert_string_equal(p->comm, "dd");
+	assert_int_equal(p->wait_ns, 90 * US);
+	assert_int_equal(p->wait_by_cause[BP_CAUSE_READ], 90 * US);
+	assert_null(bp_model_find_process(m, 202));
+	assert_int_equal(m->totals.wait_ns, 140 * US);
 	bp_model_free(m);
 	bp_meta_release(&meta);
 	tep_free(g.tep);
@@ -1689,6 +1762,7 @@ int main(void)
 		cmocka_unit_test(test_spans_fixture),
 		cmocka_unit_test(test_meta_tasks),
 		cmocka_unit_test(test_recorder_forked),
+		cmocka_unit_test(test_asleep_at_start),
 		cmocka_unit_test(test_first_last),
 		cmocka_unit_test(test_write_then_map),
 		cmocka_unit_test(test_requests_in_flight),

@@ -47,6 +47,12 @@ static void fill(struct bp_meta *m)
 	m->cpu_stats[1].read = 1000;
 	bp_meta_add_task(m, 812, 800, 0);
 	bp_meta_add_task(m, 900, 900, BP_TASK_RECORDER);
+	bp_meta_add_task(m, 901, 901, 0);
+	bp_meta_task_asleep(m, 901, 0, "a b\\");
+	bp_meta_add_task(m, 902, 800, 0);
+	bp_meta_task_asleep(m, 902, BP_SYSCALL_NONE, "");
+	bp_meta_add_task(m, 903, 903, 0);
+	bp_meta_task_asleep(m, 903, BP_SYSCALL_UNKNOWN, "kworker/0:1");
 	m->command_pid = 812;
 	m->command_status = 0; /* exit 0 must survive: it is not "unknown" */
 	m->command_start_ns = 5;
@@ -147,6 +153,9 @@ static void assert_same(const struct bp_meta *a, const struct bp_meta *b)
 		assert_int_equal(a->tasks[i].tid, b->tasks[i].tid);
 		assert_int_equal(a->tasks[i].tgid, b->tasks[i].tgid);
 		assert_int_equal(a->tasks[i].flags, b->tasks[i].flags);
+		assert_int_equal(a->tasks[i].asleep, b->tasks[i].asleep);
+		assert_int_equal(a->tasks[i].syscall, b->tasks[i].syscall);
+		assert_string_equal(a->tasks[i].comm, b->tasks[i].comm);
 	}
 	assert_int_equal(a->command_pid, b->command_pid);
 	assert_int_equal(a->command_status, b->command_status);
@@ -230,6 +239,12 @@ static const char *const bad_blobs[] = {
 	"bootprof-meta 1\ntask 5 6\nend\n",
 	"bootprof-meta 1\ntask 5 x 0\nend\n",
 	"bootprof-meta 1\ntask 5 6 1073741824\nend\n",
+	"bootprof-meta 1\nasleep 5 0 dd\nend\n",        /* before its task */
+	"bootprof-meta 1\ntask 5 6 0\nasleep 5 0\nend\n",
+	"bootprof-meta 1\ntask 5 6 0\nasleep 5 -3 dd\nend\n",
+	"bootprof-meta 1\ntask 5 6 0\nasleep 5 x dd\nend\n",
+	"bootprof-meta 1\ntask 5 6 0\nasleep 0 0 dd\nend\n",
+	"bootprof-meta 1\ntask 5 6 0\nasleep 5 0 0123456789abcdef\nend\n", /* 16 chars */
 	"bootprof-meta 1\ncommand_pid 1\ncommand_pid 2\nend\n",
 	"bootprof-meta 1\ncommand_status -2\nend\n",
 };
