@@ -134,8 +134,8 @@ static int parse_options(struct record_opts *o, int argc, char **argv)
 			 "every touched page of a mapping faults, so used and never used\n"
 			 "pages of mmap'd files are told apart"),
 		OPT_FLAG(0, "no-schedstats", &o->no_schedstats,
-			 "leave the kernel's schedstats as they are (off, usually):\n"
-			 "I/O wait is then inferred, not the kernel's own count"),
+			 "leave kernel.sched_schedstats as it is (usually 0); with\n"
+			 "schedstats off, I/O wait is inferred, not the kernel's own count"),
 		OPT_END(),
 	};
 
@@ -406,17 +406,6 @@ int cmd_record(int argc, char **argv)
 	if (!c)
 		goto out_abort;
 	print_warnings(bp_capture_warnings(c));
-	/*
-	 * Before the events are enabled: a sleep that began with schedstats
-	 * off is never reported. Without them I/O wait is inferred, so a
-	 * kernel that refuses is only warned about.
-	 */
-	if (o.no_schedstats)
-		bp_schedstats_look(&schedstats);
-	else if (bp_schedstats_on(&schedstats) < 0)
-		bp_warn("cannot turn schedstats on: %s", bp_last_error());
-	meta.schedstats = schedstats.state;
-	meta.schedstats_by = schedstats.by;
 	if (o.until_exec) {
 		xw = bp_exec_watch_new(name, o.until_exec);
 		if (!xw)
@@ -440,6 +429,19 @@ int cmd_record(int argc, char **argv)
 	 */
 	if (bp_resolve_tasks(&meta, "/proc") < 0)
 		bp_warn("%s", bp_last_error());
+	/*
+	 * Just before the events are enabled: a sleep that began with
+	 * schedstats off is not reported (unless a stamp left from an
+	 * earlier time they were on makes its delay reach back before the
+	 * recording). Without them I/O wait is inferred, so a kernel that
+	 * refuses is only warned about.
+	 */
+	if (o.no_schedstats)
+		bp_schedstats_look(&schedstats);
+	else if (bp_schedstats_on(&schedstats) < 0)
+		bp_warn("cannot turn schedstats on: %s", bp_last_error());
+	meta.schedstats = schedstats.state;
+	meta.schedstats_by = schedstats.by;
 	/* Its reads of /proc and /sys would be recorded too: before tracing. */
 	start_ns = trace_clock_now(bp_capture_clock(c));
 	if (write_provisional(w, c, &o, &meta, ncpus, page_size, start_ns) < 0)
