@@ -25,7 +25,8 @@ static const struct bp_usage cmdline_usage = {
 	"Print the kernel command-line words that record the boot from before the\n"
 	"first process: trace_instance=NAME,EVENTS on Linux 6.3 and later,\n"
 	"trace_event=EVENTS (the top-level buffer) and trace_clock=boot before;\n"
-	"both with trace_buf_size=. Add them to the boot loader's command line, then\n"
+	"both with trace_buf_size=, and schedstats=enable where the kernel has\n"
+	"schedstats. Add them to the boot loader's command line, then\n"
 	"run 'bootprof collect' after boot, or boot with init=bootprof.\n",
 	"Events a kernel lacks are left out, with a warning on stderr.\n",
 	NULL,
@@ -94,7 +95,8 @@ int cmd_cmdline(int argc, char **argv)
 		if (!available)
 			bp_warn("%s; using the events known for %s", bp_last_error(), kernel);
 	}
-	words = bp_boot_cmdline(version, instance, available, buffer_kb, &missing);
+	words = bp_boot_cmdline(version, instance, available,
+				bp_boot_kernel_schedstats(kernel, live), buffer_kb, &missing);
 	if (missing)
 		bp_warn("not in %s: %s", kernel, missing);
 	puts(words);

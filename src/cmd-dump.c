@@ -239,6 +239,14 @@ static void print_meta(const struct bp_meta *m)
 		       (unsigned long long)m->recorder_cpu_ns, (unsigned long long)m->system_cpu_ns);
 	if (m->fault_around_bytes)
 		printf("# fault_around_bytes: %llu\n", (unsigned long long)m->fault_around_bytes);
+	if (bp_schedstats_state_name(m->schedstats)) {
+		const char *by = bp_schedstats_by_name(m->schedstats_by);
+
+		printf("# schedstats: %s", bp_schedstats_state_name(m->schedstats));
+		if (by)
+			printf(" (turned on by %s)", by);
+		putchar('\n');
+	}
 	for (i = 0; i < m->nevents; i++)
 		bp_fprintf_printable(stdout, "# event: %s\n", m->events[i]);
 	for (i = 0; i < m->nmounts; i++)

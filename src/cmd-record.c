@@ -22,6 +22,7 @@
 #include "capture/capture.h"
 #include "capture/cpu-use.h"
 #include "capture/fault-around.h"
+#include "capture/schedstats.h"
 #include "capture/stop.h"
 #include "resolve/resolve.h"
 #include "tracefile/tracefile.h"
@@ -34,7 +35,7 @@
 static const char *const record_synopsis[] = {
 	"bootprof record [-o FILE] [--force] [--duration S] [--until-exec NAME]",
 	"                [--until-file PATH] [--buffer-size KB] [--events LIST]",
-	"                [--exact-mmap] [-- CMD...]",
+	"                [--exact-mmap] [--no-schedstats] [-- CMD...]",
 	NULL,
 };
 
@@ -62,6 +63,7 @@ struct record_opts {
 	char **events;           /* NULL: the defaults */
 	size_t nevents;
 	int exact_mmap;          /* fault-around at one page while recording */
+	int no_schedstats;       /* leave kernel.sched_schedstats as it is */
 	char **cmd;              /* NULL-terminated, or NULL */
 };
 
@@ -131,6 +133,9 @@ static int parse_options(struct record_opts *o, int argc, char **argv)
 			 "fault-around off while recording (debugfs fault_around_bytes):\n"
 			 "every touched page of a mapping faults, so used and never used\n"
 			 "pages of mmap'd files are told apart"),
+		OPT_FLAG(0, "no-schedstats", &o->no_schedstats,
+			 "leave kernel.sched_schedstats as it is (usually 0); with\n"
+			 "schedstats off, I/O wait is inferred, not the kernel's own count"),
 		OPT_END(),
 	};
 
@@ -254,6 +259,8 @@ static int write_provisional(struct bp_writer *w, struct bp_capture *c,
 	bp_meta_init(&m);
 	fill_meta(&m, o, &not_finished, bp_capture_clock(c), ncpus, page_size, start_ns, 0);
 	m.fault_around_bytes = start->fault_around_bytes;
+	m.schedstats = start->schedstats;
+	m.schedstats_by = start->schedstats_by;
 	for (i = 0; i < start->ntasks; i++)
 		bp_meta_add_task(&m, start->tasks[i].tid, start->tasks[i].tgid,
 				 start->tasks[i].flags);
@@ -324,6 +331,7 @@ int cmd_record(int argc, char **argv)
 	struct bp_capture_config cfg = { 0 };
 	struct bp_trace_headers headers = { 0 };
 	struct bp_fault_around fault_around = BP_FAULT_AROUND_INIT;
+	struct bp_schedstats schedstats = BP_SCHEDSTATS_INIT;
 	struct bp_stop_signals old_sig;
 	struct bp_exec_watch *xw = NULL;
 	struct bp_command cmd = { 0 };
@@ -422,6 +430,19 @@ int cmd_record(int argc, char **argv)
 	if (bp_resolve_tasks(&meta, "/proc") < 0)
 		bp_warn("%s", bp_last_error());
 	bp_resolve_asleep(&meta, "/proc", 0);
+	/*
+	 * Just before the events are enabled: a sleep that began with
+	 * schedstats off is not reported (unless a stamp left from an
+	 * earlier time they were on makes its delay reach back before the
+	 * recording). Without them I/O wait is inferred, so a kernel that
+	 * refuses is only warned about.
+	 */
+	if (o.no_schedstats)
+		bp_schedstats_look(&schedstats);
+	else if (bp_schedstats_on(&schedstats) < 0)
+		bp_warn("cannot turn schedstats on: %s", bp_last_error());
+	meta.schedstats = schedstats.state;
+	meta.schedstats_by = schedstats.by;
 	/* Its reads of /proc and /sys would be recorded too: before tracing. */
 	start_ns = trace_clock_now(bp_capture_clock(c));
 	if (write_provisional(w, c, &o, &meta, ncpus, page_size, start_ns) < 0)
@@ -472,8 +493,14 @@ int cmd_record(int argc, char **argv)
 	bp_capture_stop(c);
 	stop_ns = trace_clock_now(bp_capture_clock(c));
 	bp_cpu_use_to_meta(&meta, &cpu_start);
-	/* Tracing stopped: the system gets its fault-around back at once. */
+	/* Tracing stopped: the system gets its fault-around and schedstats back at once. */
 	if (bp_fault_around_restore(&fault_around) < 0)
+		bp_warn("%s", bp_last_error());
+	if (bp_schedstats_check(&schedstats) < 0)
+		bp_warn("%s; I/O wait is inferred instead", bp_last_error());
+	meta.schedstats = schedstats.state;
+	meta.schedstats_by = schedstats.by;
+	if (bp_schedstats_restore(&schedstats) < 0)
 		bp_warn("%s", bp_last_error());
 	if (o.cmd && !cmd.reaped) {
 		bp_command_finish(&cmd, END_GRACE_MS);
@@ -546,6 +573,8 @@ out_release:
 	bp_exec_watch_free(xw);
 	bp_capture_free(c);
 	if (bp_fault_around_restore(&fault_around) < 0)
+		bp_warn("%s", bp_last_error());
+	if (bp_schedstats_restore(&schedstats) < 0)
 		bp_warn("%s", bp_last_error());
 	if (signals_caught)
 		bp_stop_signals_restore(&old_sig);

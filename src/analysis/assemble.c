@@ -90,6 +90,8 @@ static void copy_header(struct bp_model *m, struct state *s, struct bp_reader *r
 		h->recorder_cpu_ns = mt->recorder_cpu_ns;
 		h->system_cpu_ns = mt->system_cpu_ns;
 		h->fault_around_bytes = mt->fault_around_bytes;
+		h->schedstats = mt->schedstats;
+		h->schedstats_by = mt->schedstats_by;
 		if (mt->nunavailable) {
 			h->unavailable = xcalloc(mt->nunavailable, sizeof(char *));
 			for (i = 0; i < mt->nunavailable; i++)

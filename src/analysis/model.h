@@ -5,7 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tracefile/meta.h"  /* BP_DEV_MAJOR/MINOR: device numbers as the model keeps them */
+/* BP_DEV_MAJOR/MINOR (device numbers as the model keeps them), the schedstats enums */
+#include "tracefile/meta.h"
 
 /*
  * The model: what a recording says about processes, files, disks and
@@ -611,6 +612,13 @@ struct bp_model_header {
 	uint64_t first_event_ns;
 	uint64_t last_event_ns;
 	uint64_t fault_around_bytes; /* set by record --exact-mmap (one page), 0 unknown */
+	/*
+	 * Schedstats while recording (the kernel's sched_stat_iowait and
+	 * sched_stat_blocked fire only then), and who turned them on;
+	 * BP_SCHEDSTATS_UNKNOWN for recordings that do not say.
+	 */
+	enum bp_schedstats_state schedstats;
+	enum bp_schedstats_by schedstats_by;
 	char **unavailable;          /* events requested but missing on that kernel */
 	size_t nunavailable;
 	char *warnings;              /* reader warnings, one per line, or NULL */

@@ -10,6 +10,9 @@
  *  - filemap:mm_filemap_fault/get_pages/map_pages: 6.12.
  *  - readahead:page_cache_sync_ra/async_ra: not in 6.12; enabled only when
  *    the live kernel lists them.
+ *  - sched:sched_stat_iowait/blocked: fire only with CONFIG_SCHEDSTATS
+ *    (Debian's 6.1 and 6.12 have it) and schedstats on, which since 4.6
+ *    takes schedstats=enable.
  * raw_syscalls is left out: the command line cannot set the syscall-id
  * filter, and unfiltered it would flood the buffer. The per-syscall
  * events of the I/O syscalls take its place: they need no filter, cost
@@ -20,33 +23,39 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "capture/boot.h"
+#include "capture/schedstats.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
 const struct bp_boot_event bp_boot_events[] = {
-	{ "sched:sched_switch", BP_KVER(2, 6), NULL },
-	{ "sched:sched_waking", BP_KVER(4, 3), "sched:sched_wakeup" },
-	{ "sched:sched_process_fork", BP_KVER(2, 6), NULL },
-	{ "sched:sched_process_exec", BP_KVER(3, 4), NULL },
-	{ "sched:sched_process_exit", BP_KVER(2, 6), NULL },
-	{ "block:block_rq_issue", BP_KVER(2, 6), NULL },
-	{ "block:block_rq_complete", BP_KVER(2, 6), NULL },
-	{ "block:block_bio_queue", BP_KVER(2, 6), NULL },
-	{ "filemap:mm_filemap_add_to_page_cache", BP_KVER(3, 11), NULL },
-	{ "filemap:mm_filemap_delete_from_page_cache", BP_KVER(3, 11), NULL },
-	{ "filemap:mm_filemap_fault", BP_KVER(6, 12), NULL },
-	{ "filemap:mm_filemap_get_pages", BP_KVER(6, 12), NULL },
-	{ "filemap:mm_filemap_map_pages", BP_KVER(6, 12), NULL },
-	{ "readahead:page_cache_sync_ra", 0, NULL },
-	{ "readahead:page_cache_async_ra", 0, NULL },
-	{ "cgroup:cgroup_attach_task", BP_KVER(4, 10), NULL },
-	{ "initcall:*", BP_KVER(2, 6), NULL },
+	{ "sched:sched_switch", BP_KVER(2, 6), NULL, 0 },
+	{ "sched:sched_waking", BP_KVER(4, 3), "sched:sched_wakeup", 0 },
+	{ "sched:sched_process_fork", BP_KVER(2, 6), NULL, 0 },
+	{ "sched:sched_process_exec", BP_KVER(3, 4), NULL, 0 },
+	{ "sched:sched_process_exit", BP_KVER(2, 6), NULL, 0 },
+	/* The kernel's own count of I/O wait, with schedstats=enable. */
+	{ "sched:sched_stat_iowait", BP_KVER(3, 4), NULL, 1 },
+	{ "sched:sched_stat_blocked", BP_KVER(3, 4), NULL, 1 },
+	{ "block:block_rq_issue", BP_KVER(2, 6), NULL, 0 },
+	{ "block:block_rq_complete", BP_KVER(2, 6), NULL, 0 },
+	{ "block:block_bio_queue", BP_KVER(2, 6), NULL, 0 },
+	{ "filemap:mm_filemap_add_to_page_cache", BP_KVER(3, 11), NULL, 0 },
+	{ "filemap:mm_filemap_delete_from_page_cache", BP_KVER(3, 11), NULL, 0 },
+	{ "filemap:mm_filemap_fault", BP_KVER(6, 12), NULL, 0 },
+	{ "filemap:mm_filemap_get_pages", BP_KVER(6, 12), NULL, 0 },
+	{ "filemap:mm_filemap_map_pages", BP_KVER(6, 12), NULL, 0 },
+	{ "readahead:page_cache_sync_ra", 0, NULL, 0 },
+	{ "readahead:page_cache_async_ra", 0, NULL, 0 },
+	{ "cgroup:cgroup_attach_task", BP_KVER(4, 10), NULL, 0 },
+	{ "initcall:*", BP_KVER(2, 6), NULL, 0 },
 	/* Names module inits: their init sections are freed before anyone reads kallsyms. */
-	{ "module:module_load", BP_KVER(2, 6), NULL },
+	{ "module:module_load", BP_KVER(2, 6), NULL, 0 },
 #define SYSCALL_EVENTS(name, since) \
-	{ "syscalls:sys_enter_" name, since, NULL }, { "syscalls:sys_exit_" name, since, NULL }
+	{ "syscalls:sys_enter_" name, since, NULL, 0 }, \
+	{ "syscalls:sys_exit_" name, since, NULL, 0 }
 	/*
 	 * preadv and readahead(2) are left out for room: rare at boot, and a
 	 * wait in them is still I/O wait by the evidence of the sleeper's own
@@ -60,7 +69,11 @@ const struct bp_boot_event bp_boot_events[] = {
 	SYSCALL_EVENTS("copy_file_range", BP_KVER(4, 5)),
 	SYSCALL_EVENTS("open", BP_KVER(2, 6)),
 	SYSCALL_EVENTS("openat", BP_KVER(2, 6)),
-	SYSCALL_EVENTS("newstat", BP_KVER(2, 6)),
+	/*
+	 * stat(2) itself (newstat) is left out for room: glibc 2.33 and
+	 * later (so systemd, udev and busybox of a Debian boot) stat
+	 * through newfstatat or statx.
+	 */
 	SYSCALL_EVENTS("newfstatat", BP_KVER(2, 6)),
 	SYSCALL_EVENTS("statx", BP_KVER(4, 11)),
 	SYSCALL_EVENTS("access", BP_KVER(2, 6)),
@@ -85,7 +98,7 @@ const struct bp_boot_event bp_boot_events[] = {
 	SYSCALL_EVENTS("fdatasync", BP_KVER(2, 6)),
 	SYSCALL_EVENTS("sync", BP_KVER(2, 6)),
 #undef SYSCALL_EVENTS
-	{ NULL, 0, NULL },
+	{ NULL, 0, NULL, 0 },
 };
 
 int bp_kernel_version(const char *release)
@@ -167,6 +180,36 @@ int bp_boot_event_listed(const char *list, const char *name)
 	return 0;
 }
 
+/* 1 when a kernel config (the text of /boot/config-RELEASE) sets name=y. */
+static int config_set(const char *config, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = config; (p = strstr(p, name)); p += n) {
+		if ((p == config || p[-1] == '\n') && !strncmp(p + n, "=y", 2) &&
+		    (p[n + 2] == '\n' || !p[n + 2]))
+			return 1;
+	}
+	return 0;
+}
+
+int bp_boot_kernel_schedstats(const char *release, int live)
+{
+	char path[256], *config;
+	int on;
+
+	if (live)
+		return access(BP_SCHEDSTATS_KNOB, F_OK) == 0;
+	snprintf(path, sizeof(path), "/boot/config-%s", release);
+	config = strchr(release, '/') ? NULL : read_text(path);
+	if (!config)
+		return 1;
+	on = config_set(config, "CONFIG_SCHEDSTATS");
+	free(config);
+	return on;
+}
+
 static int event_exists(const struct bp_boot_event *e, const char *name, int version,
 			const char *available)
 {
@@ -185,13 +228,13 @@ static void append(char **s, size_t *len, size_t *cap, const char *word)
 }
 
 char *bp_boot_cmdline(int version, const char *instance, const char *available,
-		      size_t buffer_kb, char **missing)
+		      int schedstats, size_t buffer_kb, char **missing)
 {
 	const struct bp_boot_event *e;
 	int use_instance = version >= BP_BOOT_INSTANCE_VERSION;
 	char *out = NULL, *miss = NULL, num[64];
 	size_t len = 0, cap = 0, mlen = 0, mcap = 0;
-	int first = 1;
+	int first = 1, enable_schedstats = 0;
 
 	append(&out, &len, &cap, use_instance ? "trace_instance=" : "trace_event=");
 	if (use_instance) {
@@ -201,6 +244,9 @@ char *bp_boot_cmdline(int version, const char *instance, const char *available,
 	for (e = bp_boot_events; e->name; e++) {
 		const char *name = e->name;
 
+		/* Nothing to miss on a kernel without schedstats. */
+		if (e->schedstats && !schedstats)
+			continue;
 		if (!event_exists(e, name, version, available)) {
 			if (e->instead && event_exists(e, e->instead, version, available)) {
 				name = e->instead;
@@ -214,6 +260,7 @@ char *bp_boot_cmdline(int version, const char *instance, const char *available,
 			append(&out, &len, &cap, ",");
 		append(&out, &len, &cap, name);
 		first = 0;
+		enable_schedstats |= e->schedstats;
 	}
 	/* Per CPU; sizes the boot instance (and the top-level buffer). */
 	snprintf(num, sizeof(num), " trace_buf_size=%zuK", buffer_kb);
@@ -221,6 +268,9 @@ char *bp_boot_cmdline(int version, const char *instance, const char *available,
 	/* trace_clock= sets only the top-level buffer's clock. */
 	if (!use_instance)
 		append(&out, &len, &cap, " trace_clock=boot");
+	/* Off by default since 4.6, which added the word; always on before. */
+	if (enable_schedstats && version >= BP_SCHEDSTATS_WORD_VERSION)
+		append(&out, &len, &cap, " schedstats=enable");
 	if (miss)
 		miss[mlen - 1] = '\0';
 	*missing = miss;

@@ -23,6 +23,7 @@
 #include "capture/capture.h"
 #include "capture/cpu-use.h"
 #include "capture/kallsyms.h"
+#include "capture/schedstats.h"
 #include "capture/stop.h"
 #include "resolve/resolve.h"
 #include "tracefile/tracefile.h"
@@ -211,6 +212,7 @@ static void add_initcall_symbols(struct bp_writer *w, struct bp_trace_headers *h
 int bp_boot_record(struct bp_boot_run *r)
 {
 	struct bp_trace_headers headers = { 0 };
+	struct bp_schedstats schedstats = BP_SCHEDSTATS_INIT;
 	struct bp_exec_watch *xw = NULL;
 	struct bp_capture *c = NULL;
 	struct bp_writer *w = NULL;
@@ -249,6 +251,8 @@ int bp_boot_record(struct bp_boot_run *r)
 	/* Which process each thread belongs to, for threads made before the events. */
 	if (!events_since_boot(r, c) && bp_resolve_tasks(&meta, "/proc") < 0)
 		warn(r, "%s", bp_last_error());
+	/* Turned on at boot (schedstats=enable) or by the system; never changed here. */
+	bp_schedstats_look(&schedstats);
 	if (bp_capture_start(c, w) < 0)
 		goto out_abort;
 	if (wait_for_stop(r, c, xw) < 0)
@@ -256,6 +260,8 @@ int bp_boot_record(struct bp_boot_run *r)
 	bp_exec_watch_free(xw);
 	xw = NULL;
 	bp_capture_stop(c);
+	if (bp_schedstats_check(&schedstats) < 0)
+		warn(r, "%s", bp_last_error());
 	meta.stop_ns = boottime_ns();
 	bp_cpu_use_to_meta(&meta, &cpu_start);
 	write_err = bp_capture_write_error(c);
@@ -275,6 +281,8 @@ int bp_boot_record(struct bp_boot_run *r)
 	meta.ncpus = ncpus;
 	meta.page_size = page_size;
 	meta.fault_around_bytes = r->fault_around_bytes;
+	meta.schedstats = schedstats.state;
+	meta.schedstats_by = schedstats.by;
 	r->lost = bp_meta_lost_events(&meta);
 	bp_capture_free(c);
 	c = NULL;

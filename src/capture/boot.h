@@ -12,6 +12,8 @@
 /* Kernels from this version on create instances from trace_instance=. */
 #define BP_BOOT_INSTANCE_VERSION BP_KVER(6, 3)
 #define BP_KVER(major, minor) ((major) * 1000 + (minor))
+/* Kernels from this version on start with schedstats off (schedstats=enable turns them on). */
+#define BP_SCHEDSTATS_WORD_VERSION BP_KVER(4, 6)
 
 /* The default name of the instance the kernel creates at boot. */
 #define BP_BOOT_INSTANCE "bootprof"
@@ -21,6 +23,7 @@ struct bp_boot_event {
 	const char *name;     /* "system:event", or "system:*" */
 	int since;            /* BP_KVER(); 0: in no released kernel known here */
 	const char *instead;  /* an older event used when this one is absent */
+	int schedstats;       /* only in a kernel built with CONFIG_SCHEDSTATS */
 };
 
 /* The boot-time event set, { NULL }-terminated. */
@@ -43,16 +46,27 @@ char *bp_boot_available_events(void);
 int bp_boot_event_listed(const char *list, const char *name);
 
 /*
+ * Whether the kernel of this release was built with CONFIG_SCHEDSTATS:
+ * for the running kernel (live), whether it has the sysctl; for another,
+ * what /boot/config-RELEASE says, or, without that file, yes (Debian's,
+ * Ubuntu's and Fedora's kernels have them). 1 or 0.
+ */
+int bp_boot_kernel_schedstats(const char *release, int live);
+
+/*
  * The kernel command-line words that trace from before the first process:
  * trace_instance=INSTANCE,EVENTS on kernels >= 6.3, trace_event=EVENTS
  * (into the top-level buffer) and trace_clock=boot before, and
- * trace_buf_size=KBK. available is the live kernel's event list, or NULL
- * to go by bp_boot_events[].since. Events left out are appended to
- * *missing (a heap string of "system:event " words, or NULL when none;
- * the caller frees). Returns a heap string; the caller frees.
+ * trace_buf_size=KBK; with schedstats (bp_boot_kernel_schedstats()) the
+ * schedstats events and schedstats=enable too. available is the live
+ * kernel's event list, or NULL to go by bp_boot_events[].since. Events
+ * left out are appended to *missing (a heap string of "system:event "
+ * words, or NULL when none; the caller frees), except the schedstats
+ * events of a kernel without schedstats: nothing to miss there. Returns a
+ * heap string; the caller frees.
  */
 char *bp_boot_cmdline(int version, const char *instance, const char *available,
-		      size_t buffer_kb, char **missing);
+		      int schedstats, size_t buffer_kb, char **missing);
 
 
 

@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 
 #include "capture/capture.h"
+#include "capture/schedstats.h"
 
 const struct bp_event_spec bp_default_events[] = {
 	{ "sched", "sched_switch", NULL, 0, NULL },
@@ -16,6 +17,13 @@ const struct bp_event_spec bp_default_events[] = {
 	{ "sched", "sched_process_fork", NULL, 0, NULL },
 	{ "sched", "sched_process_exec", NULL, 0, NULL },
 	{ "sched", "sched_process_exit", NULL, 0, NULL },
+	/*
+	 * The kernel's own count of I/O wait (schedstats.h): reported at
+	 * each wake-up while schedstats are on, which record sees to. A
+	 * kernel without schedstats has neither event nor anything to miss.
+	 */
+	{ "sched", "sched_stat_iowait", NULL, 0, BP_SCHEDSTATS_KNOB },
+	{ "sched", "sched_stat_blocked", NULL, 0, BP_SCHEDSTATS_KNOB },
 	{ "block", "block_rq_issue", NULL, 0, NULL },
 	{ "block", "block_rq_complete", NULL, 0, NULL },
 	{ "block", "block_bio_queue", NULL, 0, NULL },

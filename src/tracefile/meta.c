@@ -45,6 +45,30 @@ void bp_meta_init(struct bp_meta *m)
 	m->command_status = -1;
 }
 
+static const char *const schedstats_names[] = {
+	[BP_SCHEDSTATS_NONE] = "none",
+	[BP_SCHEDSTATS_OFF] = "off",
+	[BP_SCHEDSTATS_ON] = "on",
+};
+
+static const char *const schedstats_by_names[] = {
+	[BP_SCHEDSTATS_BY_BOOTPROF] = "bootprof",
+	[BP_SCHEDSTATS_BY_CMDLINE] = "cmdline",
+	[BP_SCHEDSTATS_BY_SYSTEM] = "system",
+};
+
+#define NNAMES(a) (sizeof(a) / sizeof((a)[0]))
+
+const char *bp_schedstats_state_name(enum bp_schedstats_state state)
+{
+	return (size_t)state < NNAMES(schedstats_names) ? schedstats_names[state] : NULL;
+}
+
+const char *bp_schedstats_by_name(enum bp_schedstats_by by)
+{
+	return (size_t)by < NNAMES(schedstats_by_names) ? schedstats_by_names[by] : NULL;
+}
+
 static void free_strv(char **v, size_t n)
 {
 	size_t i;
@@ -355,6 +379,12 @@ char *bp_meta_serialize(const struct bp_meta *m, size_t *len)
 	sb_printf(&sb, "stop_ns %llu\n", (unsigned long long)m->stop_ns);
 	if (m->fault_around_bytes)
 		sb_printf(&sb, "fault_around_bytes %llu\n", (unsigned long long)m->fault_around_bytes);
+	if (bp_schedstats_state_name(m->schedstats)) {
+		sb_printf(&sb, "schedstats %s", bp_schedstats_state_name(m->schedstats));
+		if (m->schedstats == BP_SCHEDSTATS_ON && bp_schedstats_by_name(m->schedstats_by))
+			sb_printf(&sb, " %s", bp_schedstats_by_name(m->schedstats_by));
+		sb_putc(&sb, '\n');
+	}
 	for (i = 0; i < m->nevents; i++)
 		sb_str_line(&sb, "event", m->events[i]);
 	for (i = 0; i < m->nunavailable; i++)
@@ -629,7 +659,47 @@ static int parse_cpustat(struct bp_meta *m, const struct line *l)
 	return 0;
 }
 
-static int parse_record(struct bp_meta *m, struct line *l, int *seen_stamps)
+/* A word naming a value, for values a later format may add. */
+static int is_name(const char *w)
+{
+	for (; *w; w++) {
+		if (!((*w >= 'a' && *w <= 'z') || *w == '_' || *w == '-'))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * "schedstats STATE [BY]". A state or a by this format does not know (a
+ * later one's) is read as unknown rather than refused.
+ */
+static int parse_schedstats(struct bp_meta *m, const struct line *l)
+{
+	size_t i;
+
+	if (l->nwords != 2 && l->nwords != 3)
+		return parse_fail(l, "wrong number of words");
+	if (!is_name(l->word[1]) || (l->nwords == 3 && !is_name(l->word[2])))
+		return parse_fail(l, "bad value");
+	for (i = 0; i < NNAMES(schedstats_names); i++) {
+		if (schedstats_names[i] && !strcmp(l->word[1], schedstats_names[i]))
+			m->schedstats = (enum bp_schedstats_state)i;
+	}
+	for (i = 0; l->nwords == 3 && i < NNAMES(schedstats_by_names); i++) {
+		if (schedstats_by_names[i] && !strcmp(l->word[2], schedstats_by_names[i]))
+			m->schedstats_by = (enum bp_schedstats_by)i;
+	}
+	if (m->schedstats != BP_SCHEDSTATS_ON)
+		m->schedstats_by = BP_SCHEDSTATS_BY_UNKNOWN;
+	return 0;
+}
+
+/*
+ * *seen_once: bits of the keys seen so far whose value cannot tell that
+ * they were (start_ns 1, stop_ns 2, unresolved 4, schedstats 8), so a
+ * duplicate is still refused.
+ */
+static int parse_record(struct bp_meta *m, struct line *l, int *seen_once)
 {
 	const char *key = l->word[0];
 	uint32_t dev;
@@ -660,9 +730,9 @@ static int parse_record(struct bp_meta *m, struct line *l, int *seen_stamps)
 	if (!strcmp(key, "start_ns") || !strcmp(key, "stop_ns") || !strcmp(key, "unresolved")) {
 		int bit = key[2] == 'a' ? 1 : key[2] == 'o' ? 2 : 4;
 
-		if (*seen_stamps & bit)
+		if (*seen_once & bit)
 			return parse_fail(l, "duplicate key");
-		*seen_stamps |= bit;
+		*seen_once |= bit;
 		if (take_u64(l, &v))
 			return -1;
 		if (bit == 1)
@@ -767,6 +837,12 @@ static int parse_record(struct bp_meta *m, struct line *l, int *seen_stamps)
 	}
 	if (!strcmp(key, "fault_around_bytes"))
 		return take_u64(l, &m->fault_around_bytes);
+	if (!strcmp(key, "schedstats")) {
+		if (*seen_once & 8)
+			return parse_fail(l, "duplicate key");
+		*seen_once |= 8;
+		return parse_schedstats(m, l);
+	}
 	if (!strcmp(key, "command_start_ns"))
 		return take_u64(l, &m->command_start_ns);
 	if (!strcmp(key, "command_end_ns"))
@@ -776,10 +852,8 @@ static int parse_record(struct bp_meta *m, struct line *l, int *seen_stamps)
 	if (!strcmp(key, "system_cpu_ns"))
 		return take_u64(l, &m->system_cpu_ns);
 	/* A key from a later format: skip it, but only if it looks like a key. */
-	for (; *key; key++) {
-		if (!((*key >= 'a' && *key <= 'z') || *key == '_' || *key == '-'))
-			return parse_fail(l, "bad key");
-	}
+	if (!is_name(key))
+		return parse_fail(l, "bad key");
 	return 0;
 }
 
@@ -788,7 +862,7 @@ int bp_meta_parse(struct bp_meta *m, const char *buf, size_t len)
 	struct line l = { .lineno = 0 };
 	size_t pos = 0;
 	char *copy = NULL;
-	int seen_end = 0, seen_stamps = 0;
+	int seen_end = 0, seen_once = 0;
 	int ret = -1;
 
 	bp_meta_init(m);
@@ -836,7 +910,7 @@ int bp_meta_parse(struct bp_meta *m, const char *buf, size_t len)
 			seen_end = 1;
 			continue;
 		}
-		if (parse_record(m, &l, &seen_stamps))
+		if (parse_record(m, &l, &seen_once))
 			goto out;
 	}
 	if (!seen_end) {

@@ -67,6 +67,31 @@ struct bp_cpu_stat {
 	uint64_t read;
 };
 
+/*
+ * Schedstats while recording: the kernel's sched:sched_stat_iowait and
+ * sched_stat_blocked events fire only while they are on.
+ */
+enum bp_schedstats_state {
+	BP_SCHEDSTATS_UNKNOWN = 0, /* not noted: older recordings, trace-cmd's */
+	BP_SCHEDSTATS_NONE,        /* the kernel has none (no CONFIG_SCHEDSTATS) */
+	BP_SCHEDSTATS_OFF,         /* it has them, off (or turned off before the stop) */
+	BP_SCHEDSTATS_ON,          /* on until the stop; since when: enum bp_schedstats_by */
+};
+
+/* Who turned schedstats on (BP_SCHEDSTATS_ON only). */
+enum bp_schedstats_by {
+	BP_SCHEDSTATS_BY_UNKNOWN = 0,
+	BP_SCHEDSTATS_BY_BOOTPROF, /* bootprof, for this recording (restored after) */
+	BP_SCHEDSTATS_BY_CMDLINE,  /* schedstats=enable on the kernel command line: since boot */
+	BP_SCHEDSTATS_BY_SYSTEM,   /* someone else (the sysctl): on when bootprof looked, at
+				      a live recording's start or when a boot's was collected */
+};
+
+/* "none", "off", "on"; NULL for BP_SCHEDSTATS_UNKNOWN. */
+const char *bp_schedstats_state_name(enum bp_schedstats_state state);
+/* "bootprof", "cmdline", "system"; NULL for BP_SCHEDSTATS_BY_UNKNOWN. */
+const char *bp_schedstats_by_name(enum bp_schedstats_by by);
+
 struct bp_meta {
 	char *bootprof_version;  /* NULL: not written by bootprof */
 	char *hostname;
@@ -87,6 +112,8 @@ struct bp_meta {
 	 * 64 KiB, on most kernels).
 	 */
 	uint64_t fault_around_bytes;
+	enum bp_schedstats_state schedstats; /* BP_SCHEDSTATS_UNKNOWN when not noted */
+	enum bp_schedstats_by schedstats_by; /* who turned them on, with BP_SCHEDSTATS_ON */
 
 	char **events;           /* "system:event" recorded */
 	size_t nevents;

@@ -429,6 +429,7 @@ boot_main_test() {
 	boot_recorder_checks "$series: " "$TEST_DIR/latest.dat" "$dump"
 	boot_recorder_cost "$series" "$TEST_DIR/latest.dat"
 	[ -n "$BOOT_READ_BPS" ] && boot_truth_checks "$series" "$dump" "$con"
+	boot_schedstats_checks "$series" "$dump" "$con" "$words"
 	expect "$series: the boot buffer is gone afterwards" \
 		"grep -q 'TEST-INIT: instances \[\]' '$con' && grep -q 'TEST-INIT: top-level events \[\]' '$con'"
 }
@@ -545,6 +546,39 @@ boot_recorder_cost() {
 # that issued no I/O (cryptomgr_*) with no I/O wait. The I/O-wait rule that
 # makes these hold lives in the analysis (other D-sleeps apart, per-syscall
 # events as syscall context).
+# boot_schedstats_checks SERIES DUMP CONSOLE WORDS: with schedstats=enable
+# among the words, the kernel's own count of I/O wait is recorded from
+# boot, the recording says the command line turned schedstats on, and
+# (reads throttled) the reader's sched_stat_iowait delays within its loop
+# add up to its schedstat truth.
+boot_schedstats_checks() {
+	case " $4 " in
+	*" schedstats=enable "*) ;;
+	*)
+		skip "$1: the kernel's own I/O-wait count" "no schedstats=enable in the words for $KREL"
+		return
+		;;
+	esac
+	expect "$1: schedstats=enable: sched_stat_iowait and sched_stat_blocked recorded" \
+		"grep -q ' sched_stat_iowait: ' '$2' && grep -q ' sched_stat_blocked: ' '$2'"
+	expect "$1: the recording says the kernel command line turned schedstats on" \
+		"'$BOOTPROF' dump --meta '$TEST_DIR/latest.dat' | grep -qx '# schedstats: on (turned on by cmdline)'"
+	[ -n "$BOOT_READ_BPS" ] || return
+	set -- "$1" "$2" $(sed -n 's/.*boot-reader pid \([0-9]*\) truth_ns \([0-9]*\) .*/\1 \2/p' "$3" | head -n 1)
+	[ $# -ge 4 ] || return
+	_t0=$(awk -v p="$3" '$3 == p && / print: / && /boot-reader start/ { print $1; exit }' "$2")
+	_t1=$(awk -v p="$3" '$3 == p && / print: / && /boot-reader end/ { print $1; exit }' "$2")
+	_sum=$(awk -v p="$3" -v a="$_t0" -v b="$_t1" '
+	$1 >= a && $1 <= b && / sched_stat_iowait: / && match($0, / pid=[0-9]+ delay=[0-9]+/) {
+		split(substr($0, RSTART + 1, RLENGTH - 1), f, /[ =]/)
+		if (f[2] == p) s += f[4]
+	}
+	END { printf "%d\n", s }' "$2")
+	echo "# reader pid $3: sched_stat_iowait in its loop ${_sum:-?} ns, schedstat truth $4 ns"
+	expect "$1: the reader's sched_stat_iowait within 1 % of its schedstat truth" \
+		"[ -n '$_t0' ] && [ -n '$_t1' ] && awk -v a='$_sum' -v b='$4' 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 0.01 * b) }'"
+}
+
 boot_truth_checks() {
 	set -- "$1" "$2" "$3" $(sed -n 's/.*boot-reader pid \([0-9]*\) truth_ns \([0-9]*\) wall_ns \([0-9]*\) bytes \([0-9]*\).*/\1 \2 \3 \4/p' "$3" | head -n 1)
 	if [ $# -lt 7 ]; then

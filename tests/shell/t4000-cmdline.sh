@@ -4,11 +4,11 @@
 . "$(dirname "$0")/../test-lib.sh"
 
 expect "6.1: trace_event= into the top-level buffer, trace_clock=boot" \
-	"'$BOOTPROF' cmdline --kernel 6.1.0-50-amd64 2>/dev/null | grep -Eq '^trace_event=sched:sched_switch,.*initcall:\*,module:module_load,syscalls:.* trace_buf_size=16384K trace_clock=boot$'"
+	"'$BOOTPROF' cmdline --kernel 6.1.0-50-amd64 2>/dev/null | grep -Eq '^trace_event=sched:sched_switch,.*initcall:\*,module:module_load,syscalls:.* trace_buf_size=16384K trace_clock=boot schedstats=enable$'"
 expect "6.1: no filemap access events, said on stderr" \
 	"out=\$('$BOOTPROF' cmdline --kernel 6.1 2>'$TEST_DIR/err') && ! echo \"\$out\" | grep -q mm_filemap_map_pages && grep -q 'not in 6.1: .*mm_filemap_map_pages' '$TEST_DIR/err'"
 expect "6.12: trace_instance=bootprof with the filemap access events" \
-	"'$BOOTPROF' cmdline --kernel 6.12.95+deb12-amd64 --buffer-size 8192 2>/dev/null | grep -Eq '^trace_instance=bootprof,.*filemap:mm_filemap_map_pages,.*initcall:\*,module:module_load,syscalls:.* trace_buf_size=8192K$'"
+	"'$BOOTPROF' cmdline --kernel 6.12.95+deb12-amd64 --buffer-size 8192 2>/dev/null | grep -Eq '^trace_instance=bootprof,.*filemap:mm_filemap_map_pages,.*initcall:\*,module:module_load,syscalls:.* trace_buf_size=8192K schedstats=enable$'"
 expect "6.3 is the first with trace_instance=" \
 	"'$BOOTPROF' cmdline --kernel 6.2 2>/dev/null | grep -q '^trace_event=' && '$BOOTPROF' cmdline --kernel 6.3 2>/dev/null | grep -q '^trace_instance='"
 expect "--instance names the instance" \
@@ -22,9 +22,46 @@ for sc in read openat newfstatat execve getdents64 fsync fdatasync sync; do
 		"for k in 6.1 6.12; do '$BOOTPROF' cmdline --kernel \$k 2>/dev/null | tr ', ' '\\n\\n' >'$TEST_DIR/words' &&
 		 grep -qx 'syscalls:sys_enter_$sc' '$TEST_DIR/words' && grep -qx 'syscalls:sys_exit_$sc' '$TEST_DIR/words' || exit 1; done"
 done
+# Debian's 6.1 and 6.12 are built with CONFIG_SCHEDSTATS: the kernel's own
+# count of I/O wait, turned on from boot. The versions say so unless an
+# installed /boot/config-VERSION says otherwise.
+for k in 6.1.0-50-amd64 6.12.95+deb12-amd64; do
+	if [ -e /boot/config-$k ] && ! grep -qx 'CONFIG_SCHEDSTATS=y' /boot/config-$k; then
+		skip "$k: schedstats=enable and the schedstats events" "/boot/config-$k has no CONFIG_SCHEDSTATS"
+		continue
+	fi
+	expect "$k: schedstats=enable, sched:sched_stat_iowait and sched:sched_stat_blocked" \
+		"'$BOOTPROF' cmdline --kernel $k 2>'$TEST_DIR/err' | tr ', ' '\\n\\n' >'$TEST_DIR/words' &&
+		 grep -qx schedstats=enable '$TEST_DIR/words' &&
+		 grep -qx sched:sched_stat_iowait '$TEST_DIR/words' &&
+		 grep -qx sched:sched_stat_blocked '$TEST_DIR/words' && ! grep -q sched_stat '$TEST_DIR/err'"
+done
+# An installed /boot/config-VERSION decides (a private /boot in a mount namespace).
+if [ "$(id -u)" = 0 ] && [ -z "${BOOTPROF_TEST_QUICK:-}" ] && command -v unshare >/dev/null &&
+	unshare -m true 2>/dev/null; then
+	unshare -m --propagation private sh -c "mount -t tmpfs -o size=64k bp-boot /boot &&
+		printf '# CONFIG_SCHEDSTATS is not set\nCONFIG_SCHED_INFO=y\n' >/boot/config-6.12.0-tiny &&
+		printf 'CONFIG_SCHED_INFO=y\nCONFIG_SCHEDSTATS=y\n' >/boot/config-6.12.0-full &&
+		'$BOOTPROF' cmdline --kernel 6.12.0-tiny >'$TEST_DIR/tiny' 2>'$TEST_DIR/tiny.err' &&
+		'$BOOTPROF' cmdline --kernel 6.12.0-full >'$TEST_DIR/full' 2>/dev/null"
+	expect "/boot/config-VERSION without CONFIG_SCHEDSTATS: no schedstats words, nothing missed" \
+		"[ -s '$TEST_DIR/tiny' ] && ! grep -q -e schedstats= -e sched_stat '$TEST_DIR/tiny' '$TEST_DIR/tiny.err'"
+	expect "/boot/config-VERSION with CONFIG_SCHEDSTATS=y: schedstats=enable and the events" \
+		"grep -q ',sched:sched_stat_iowait,sched:sched_stat_blocked,.* schedstats=enable\$' '$TEST_DIR/full'"
+else
+	skip "/boot/config-VERSION decides" "needs root and unshare -m for a private /boot"
+fi
+expect "before 4.6 schedstats had no word (always on): the events only" \
+	"'$BOOTPROF' cmdline --kernel 4.5 2>/dev/null >'$TEST_DIR/words' &&
+	 grep -q ',sched:sched_stat_iowait,sched:sched_stat_blocked,' '$TEST_DIR/words' &&
+	 ! grep -q schedstats= '$TEST_DIR/words'"
+# 6.1 and 6.12 with the most words each kind of version gets: the budget
+# holds with schedstats.
 expect "the words fit the kernel command line (2048 bytes) with room to spare" \
-	"[ \$('$BOOTPROF' cmdline --kernel 6.12 2>/dev/null | wc -c) -lt 1500 ] &&
-	 [ \$('$BOOTPROF' cmdline --kernel 6.1 2>/dev/null | wc -c) -lt 1500 ]"
+	"for k in 6.12 6.12.95+deb12-amd64 6.1 6.1.0-50-amd64; do
+		n=\$('$BOOTPROF' cmdline --kernel \$k 2>/dev/null | wc -c); echo \"\$k: \$n bytes\"
+		[ \$n -lt 1500 ] || exit 1
+	 done"
 expect "bad version: usage error" "'$BOOTPROF' cmdline --kernel linux >/dev/null 2>&1; [ \$? = 2 ]"
 expect "bad buffer size: usage error" "'$BOOTPROF' cmdline --buffer-size 0 >/dev/null 2>&1; [ \$? = 2 ]"
 expect "bad instance name: usage error" "'$BOOTPROF' cmdline --instance a/b >/dev/null 2>&1; [ \$? = 2 ]"
@@ -41,6 +78,16 @@ if [ -r $TRACEFS/available_events ]; then
 		esac
 	done
 	expect "running kernel: every event exists ($(echo $events | wc -w) events)" "[ -z '$bad' ]"
+	# Only a kernel with schedstats gets them, without a warning either way.
+	if [ -e /proc/sys/kernel/sched_schedstats ]; then
+		expect "running kernel with schedstats: schedstats=enable" \
+			"echo '$words' | grep -q ' schedstats=enable\$'"
+	else
+		expect "running kernel without schedstats: no schedstats=enable, no schedstats events, not missed" \
+			"out=\$('$BOOTPROF' cmdline 2>'$TEST_DIR/err') && [ -n \"\$out\" ] &&
+			 ! echo \"\$out\" | grep -q -e schedstats= -e sched_stat_iowait -e sched_stat_blocked &&
+			 ! grep -q sched_stat '$TEST_DIR/err'"
+	fi
 else
 	skip "running kernel: every event exists" "cannot read available_events"
 fi

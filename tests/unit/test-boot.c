@@ -45,7 +45,7 @@ static void test_listed(void **state)
 static void test_old_kernel(void **state)
 {
 	char *missing = NULL;
-	char *w = bp_boot_cmdline(BP_KVER(6, 1), "bootprof", NULL, 16384, &missing);
+	char *w = bp_boot_cmdline(BP_KVER(6, 1), "bootprof", NULL, 1, 16384, &missing);
 
 	(void)state;
 	assert_true(!strncmp(w, "trace_event=sched:sched_switch,", 31));
@@ -65,7 +65,7 @@ static void test_old_kernel(void **state)
 static void test_instance_kernel(void **state)
 {
 	char *missing = NULL;
-	char *w = bp_boot_cmdline(BP_KVER(6, 12), "early", NULL, 8192, &missing);
+	char *w = bp_boot_cmdline(BP_KVER(6, 12), "early", NULL, 1, 8192, &missing);
 
 	(void)state;
 	assert_true(!strncmp(w, "trace_instance=early,sched:sched_switch,", 40));
@@ -82,13 +82,65 @@ static void test_live_list_and_fallback(void **state)
 {
 	const char *live = "sched:sched_switch\nsched:sched_wakeup\ninitcall:initcall_level\n";
 	char *missing = NULL;
-	char *w = bp_boot_cmdline(BP_KVER(6, 12), "bootprof", live, 1024, &missing);
+	char *w = bp_boot_cmdline(BP_KVER(6, 12), "bootprof", live, 1, 1024, &missing);
 
 	(void)state;
 	assert_string_equal(w, "trace_instance=bootprof,sched:sched_switch,sched:sched_wakeup,"
 			       "initcall:* trace_buf_size=1024K");
 	assert_non_null(strstr(missing, "filemap:mm_filemap_add_to_page_cache"));
 	assert_null(strstr(missing, "sched:sched_waking"));
+	free(w);
+	free(missing);
+}
+
+/*
+ * Schedstats: the two events and schedstats=enable for a kernel that has
+ * them; nothing, and nothing missed, for one that does not; before 4.6
+ * they were always on and the word did not exist; a live kernel without
+ * the events gets no word either.
+ */
+static void test_schedstats(void **state)
+{
+	const char *live = "sched:sched_switch\nsched:sched_stat_iowait\n";
+	char *missing = NULL;
+	char *w = bp_boot_cmdline(BP_KVER(6, 12), "bootprof", NULL, 1, 8192, &missing);
+
+	(void)state;
+	assert_non_null(strstr(w, ",sched:sched_process_exit,sched:sched_stat_iowait,"
+				  "sched:sched_stat_blocked,block:"));
+	assert_non_null(strstr(w, " trace_buf_size=8192K schedstats=enable"));
+	assert_null(strstr(missing, "sched_stat"));
+	free(w);
+	free(missing);
+
+	w = bp_boot_cmdline(BP_KVER(6, 1), "bootprof", NULL, 1, 8192, &missing);
+	assert_non_null(strstr(w, ",sched:sched_stat_iowait,sched:sched_stat_blocked,"));
+	assert_non_null(strstr(w, " trace_clock=boot schedstats=enable"));
+	free(w);
+	free(missing);
+
+	w = bp_boot_cmdline(BP_KVER(6, 12), "bootprof", NULL, 0, 8192, &missing);
+	assert_null(strstr(w, "sched_stat"));
+	assert_null(strstr(w, "schedstats"));
+	assert_null(strstr(missing, "sched_stat"));
+	free(w);
+	free(missing);
+
+	w = bp_boot_cmdline(BP_KVER(4, 5), "bootprof", NULL, 1, 8192, &missing);
+	assert_non_null(strstr(w, ",sched:sched_stat_iowait,sched:sched_stat_blocked,"));
+	assert_null(strstr(w, "schedstats="));
+	free(w);
+	free(missing);
+
+	w = bp_boot_cmdline(BP_KVER(6, 12), "bootprof", live, 1, 1024, &missing);
+	assert_string_equal(w, "trace_instance=bootprof,sched:sched_switch,sched:sched_stat_iowait"
+			       " trace_buf_size=1024K schedstats=enable");
+	assert_non_null(strstr(missing, "sched:sched_stat_blocked"));
+	free(w);
+	free(missing);
+
+	w = bp_boot_cmdline(BP_KVER(6, 12), "bootprof", "sched:sched_switch\n", 1, 1024, &missing);
+	assert_string_equal(w, "trace_instance=bootprof,sched:sched_switch trace_buf_size=1024K");
 	free(w);
 	free(missing);
 }
@@ -149,6 +201,7 @@ int main(void)
 		cmocka_unit_test(test_old_kernel),
 		cmocka_unit_test(test_instance_kernel),
 		cmocka_unit_test(test_live_list_and_fallback),
+		cmocka_unit_test(test_schedstats),
 		cmocka_unit_test(test_kallsyms_keep),
 	};
 

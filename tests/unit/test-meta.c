@@ -30,6 +30,8 @@ static void fill(struct bp_meta *m)
 	m->start_ns = 123456789;
 	m->stop_ns = UINT64_MAX;
 	m->fault_around_bytes = 4096;
+	m->schedstats = BP_SCHEDSTATS_ON;
+	m->schedstats_by = BP_SCHEDSTATS_BY_BOOTPROF;
 	bp_meta_add_event(m, "sched:sched_switch", 1);
 	bp_meta_add_event(m, "filemap:mm_filemap_get_pages", 0);
 	bp_meta_add_mount(m, BP_DEV(254, 0), "ext4", "/", "/dev/vda");
@@ -120,6 +122,8 @@ static void assert_same(const struct bp_meta *a, const struct bp_meta *b)
 	assert_true(a->recorder_cpu_ns == b->recorder_cpu_ns);
 	assert_true(a->system_cpu_ns == b->system_cpu_ns);
 	assert_true(a->fault_around_bytes == b->fault_around_bytes);
+	assert_int_equal(a->schedstats, b->schedstats);
+	assert_int_equal(a->schedstats_by, b->schedstats_by);
 	assert_int_equal(a->nevents, b->nevents);
 	for (i = 0; i < a->nevents; i++)
 		assert_string_equal(a->events[i], b->events[i]);
@@ -247,6 +251,12 @@ static const char *const bad_blobs[] = {
 	"bootprof-meta 1\ntask 5 6 0\nasleep 5 0 0123456789abcdef\nend\n", /* 16 chars */
 	"bootprof-meta 1\ncommand_pid 1\ncommand_pid 2\nend\n",
 	"bootprof-meta 1\ncommand_status -2\nend\n",
+	"bootprof-meta 1\nschedstats\nend\n",
+	"bootprof-meta 1\nschedstats on bootprof x\nend\n",
+	"bootprof-meta 1\nschedstats On\nend\n",
+	"bootprof-meta 1\nschedstats on by/x\nend\n",
+	"bootprof-meta 1\nschedstats off\nschedstats on\nend\n",
+	"bootprof-meta 1\nschedstats later\nschedstats later\nend\n",
 };
 
 static void test_malformed_rejected(void **state)
@@ -278,6 +288,58 @@ static void test_unknown_key_skipped(void **state)
 	assert_int_equal(bp_meta_parse(&m, blob, strlen(blob)), 0);
 	assert_string_equal(m.hostname, "h");
 	bp_meta_release(&m);
+}
+
+/*
+ * Schedstats: every state and who turned them on survive; a recording
+ * without the key (older bootprof, trace-cmd) says nothing; values of a
+ * later format are read as unknown, not refused.
+ */
+static void test_schedstats(void **state)
+{
+	static const struct {
+		const char *line;
+		enum bp_schedstats_state state;
+		enum bp_schedstats_by by;
+	} cases[] = {
+		{ "", BP_SCHEDSTATS_UNKNOWN, BP_SCHEDSTATS_BY_UNKNOWN },
+		{ "schedstats none\n", BP_SCHEDSTATS_NONE, BP_SCHEDSTATS_BY_UNKNOWN },
+		{ "schedstats off\n", BP_SCHEDSTATS_OFF, BP_SCHEDSTATS_BY_UNKNOWN },
+		{ "schedstats on bootprof\n", BP_SCHEDSTATS_ON, BP_SCHEDSTATS_BY_BOOTPROF },
+		{ "schedstats on cmdline\n", BP_SCHEDSTATS_ON, BP_SCHEDSTATS_BY_CMDLINE },
+		{ "schedstats on system\n", BP_SCHEDSTATS_ON, BP_SCHEDSTATS_BY_SYSTEM },
+		{ "schedstats on\n", BP_SCHEDSTATS_ON, BP_SCHEDSTATS_BY_UNKNOWN },
+		{ "schedstats on a-later-one\n", BP_SCHEDSTATS_ON, BP_SCHEDSTATS_BY_UNKNOWN },
+		{ "schedstats partly since_boot\n", BP_SCHEDSTATS_UNKNOWN, BP_SCHEDSTATS_BY_UNKNOWN },
+		/* Only "on" has someone who turned them on. */
+		{ "schedstats off bootprof\n", BP_SCHEDSTATS_OFF, BP_SCHEDSTATS_BY_UNKNOWN },
+	};
+	struct bp_meta m, back;
+	size_t i, len;
+	char blob[256], *out;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(blob, sizeof(blob), "bootprof-meta 1\n%send\n", cases[i].line);
+		if (bp_meta_parse(&m, blob, strlen(blob)) != 0)
+			fail_msg("refused %s: %s", blob, bp_last_error());
+		assert_int_equal(m.schedstats, cases[i].state);
+		assert_int_equal(m.schedstats_by, cases[i].by);
+		/* Written back as read: what is unknown is left out. */
+		out = bp_meta_serialize(&m, &len);
+		assert_int_equal(bp_meta_parse(&back, out, len), 0);
+		assert_int_equal(back.schedstats, cases[i].state);
+		assert_int_equal(back.schedstats_by, cases[i].by);
+		assert_int_equal(strstr(out, "schedstats") != NULL,
+				 cases[i].state != BP_SCHEDSTATS_UNKNOWN);
+		free(out);
+		bp_meta_release(&back);
+		bp_meta_release(&m);
+	}
+	assert_string_equal(bp_schedstats_state_name(BP_SCHEDSTATS_ON), "on");
+	assert_null(bp_schedstats_state_name(BP_SCHEDSTATS_UNKNOWN));
+	assert_string_equal(bp_schedstats_by_name(BP_SCHEDSTATS_BY_CMDLINE), "cmdline");
+	assert_null(bp_schedstats_by_name(BP_SCHEDSTATS_BY_UNKNOWN));
 }
 
 /* Every prefix and every single-byte corruption of a valid blob: no crash, no leak. */
@@ -320,6 +382,7 @@ int main(void)
 		cmocka_unit_test(test_empty_meta_round_trip),
 		cmocka_unit_test(test_malformed_rejected),
 		cmocka_unit_test(test_unknown_key_skipped),
+		cmocka_unit_test(test_schedstats),
 		cmocka_unit_test(test_cut_and_flipped),
 	};
 
