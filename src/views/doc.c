@@ -167,10 +167,21 @@ static void header(struct bp_doc *d, const struct bp_model *m, const struct bp_r
 static void causes_text(char *buf, size_t len, const uint64_t *w);
 
 /* Where the line between I/O wait and other D-sleep comes from. */
-static void iowait_source(struct bp_section *s, const struct bp_totals *t)
+static void iowait_source(struct bp_section *s, const struct bp_model *m)
 {
+	const struct bp_totals *t = &m->totals;
+	/* Why the kernel's count is not used, where the recording says. */
+	static const char *const why[] = {
+		[BP_SCHEDSTATS_UNKNOWN] = "",
+		[BP_SCHEDSTATS_NONE] = " (kernel without schedstats)",
+		[BP_SCHEDSTATS_OFF] = " (schedstats off)",
+		[BP_SCHEDSTATS_ON] = " (schedstats events not used)",
+	};
+	unsigned st = (unsigned)m->header.schedstats;
+
 	if (t->iowait_source != BP_IOWAIT_KERNEL)
-		line(s, "  source:                inferred: the D-sleeps a block completion ended");
+		line(s, "  source:                inferred from how each D-sleep ended%s",
+		     st < sizeof(why) / sizeof(why[0]) ? why[st] : "");
 	else if (t->sleeps_inferred)
 		line(s, "  source:                the kernel's schedstats (sched_stat_iowait) for %"
 		     PRIu64 " D-sleeps; %" PRIu64 " it did not report, inferred",
@@ -235,7 +246,7 @@ static void summary(struct bp_doc *d, const struct bp_model *m, const struct bp_
 	else
 		line(s, "I/O wait:                %s", bp_fmt_ns(b, t->wait_ns));
 	if (!(m->missing & BP_MISSING_SCHED))
-		iowait_source(s, t);
+		iowait_source(s, m);
 	if (len)
 		line(s, "  by cause:              %s", causes);
 	/* Sync waits are charged to no file by rule: apart from the unknown. */

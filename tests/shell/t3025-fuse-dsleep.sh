@@ -148,6 +148,12 @@ run_case() {
 		"awk 'BEGIN { exit !($tot_other >= $truth * 0.97) }'"
 	expect "$name: the report's other D-sleep line names B" \
 		"grep -q '^other D-sleep: .*\\[$b\\] ' '$TEST_DIR/report.txt'"
+	# Where the number comes from: the kernel's count where it has schedstats.
+	want=inferred
+	[ -e /proc/sys/kernel/sched_schedstats ] && want=kernel
+	src=$(jq -r .totals.iowait_source "$TEST_DIR/all.json")
+	expect "$name: the report says its I/O wait is $want (JSON: $src)" \
+		"[ '$src' = $want ] && grep -q '^  source: .*$([ $want = kernel ] && echo schedstats || echo inferred)' '$TEST_DIR/report.txt'"
 	if [ -n "$cpu" ]; then
 		skip "$name: CPU idle while waiting" "the hog keeps a CPU busy: never all idle"
 	else
