@@ -14,9 +14,12 @@
 #   bp-done.service     once the boot has finished (is-system-running --wait):
 #                       systemd-analyze blame/critical-chain and the units'
 #                       start times to /run/bp-test and the console,
+#                       every thread's blkio delay (delayacct) to
+#                       /run/bp-test/blkio.txt and then
 #                       /run/bootprof-stop (bootprof.until-file=), waits for
-#                       the recording, tars /var/log/bootprof and /run/bp-test
-#                       onto /dev/vdb and powers off
+#                       the recording, reads the blkio delays once more
+#                       (blkio-after.txt), tars /var/log/bootprof and
+#                       /run/bp-test onto /dev/vdb and powers off
 # The image has no kernel modules and no bootprof: the test boots it through
 # an initramfs (tests/boot/lib.sh) that has both. Boot it with snapshot=on:
 # the cached image is never written.
@@ -153,6 +156,29 @@ cat >"$r/usr/local/sbin/bp-done" <<'EOT'
 exec >/dev/console 2>&1
 out=/run/bp-test
 mkdir -p $out
+# blkio FILE: the kernel's own I/O wait of every thread alive now, to
+# hold against the recording. A line per thread: pid, tid, 1 for a
+# kernel thread (PF_KTHREAD), its blkio delay in clock ticks
+# (/proc/PID/task/TID/stat field 42, delayacct_blkio_ticks, 1/100 s; 0
+# unless booted with delayacct), comm. A thread that exited took its
+# count with it. Fields are counted after the last ')': a comm may hold
+# anything. The first line: "# uptime S" when it was read. Shell builtins
+# only, so that taking it adds no processes.
+blkio() {
+	{
+		read -r up rest </proc/uptime
+		echo "# uptime $up"
+		for t in /proc/[0-9]*/task/[0-9]*; do
+			read -r line <$t/stat || continue
+			read -r comm <$t/comm || continue
+			# after ')': state is field 3, flags 9, blkio ticks 42
+			set -- ${line##*)}
+			[ $# -ge 40 ] || continue
+			pid=${t#/proc/} tid=${t##*/}
+			echo "${pid%%/*} $tid $(($7 >> 21 & 1)) ${40} $comm"
+		done 2>/dev/null
+	} >"$1"
+}
 state=$(systemctl is-system-running --wait)
 echo "BP-DONE: system $state at $(cut -d' ' -f1 /proc/uptime)"
 systemd-analyze time --no-pager >$out/time.txt 2>&1
@@ -169,6 +195,7 @@ done >$out/units.txt
 systemctl list-units --all --no-pager --plain --no-legend >$out/list-units.txt
 sed 's/^/BLAME: /' $out/blame.txt
 sed 's/^/CHAIN: /' $out/critical-chain.txt
+blkio $out/blkio.txt
 touch /run/bootprof-stop
 i=0
 while [ ! -e /var/log/bootprof/latest.dat ] && [ $i -lt 600 ]; do
@@ -176,6 +203,9 @@ while [ ! -e /var/log/bootprof/latest.dat ] && [ $i -lt 600 ]; do
 	i=$((i + 1))
 done
 echo "BP-DONE: recording $(readlink /var/log/bootprof/latest.dat)"
+# Once more after the stop: a process whose count moved between the two
+# did I/O wait around the stop, which the recording saw only in part.
+blkio $out/blkio-after.txt
 echo "BP-DONE: instances [$(ls /sys/kernel/tracing/instances | tr '\n' ' ')]"
 echo "BP-DONE: top-level events [$(cat /sys/kernel/tracing/set_event | tr '\n' ' ')]"
 tar cf /dev/vdb -C /var/log bootprof -C /run bp-test && echo "BP-DONE: saved"
