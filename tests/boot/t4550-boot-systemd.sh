@@ -8,10 +8,13 @@
 # planted services' reads against their files' sizes, threads rolled up into
 # their process, never-used pages of a sparse mmap, services by unit name
 # against systemd's own list and start order (and their times beside blame's),
-# the recorder's CPU share. The boot runs with schedstats (the kernel's own
-# I/O-wait events in the recording) and delay accounting. A second boot
-# with bootprof.exact-mmap=1 and without schedstats checks the sparse mmap
-# only: exact, its used pages the touched ones.
+# the recorder's CPU share; each process's I/O wait against the kernel's
+# blkio delay (delayacct), with the kernel's own I/O-wait verdict
+# (schedstats, sched_stat_iowait/blocked) in the recording, udev workers'
+# and agetty's D-sleeps as other D-sleep, and how much shorter the
+# kernel's own sleep lengths are than their sched_switch intervals. A
+# second boot with bootprof.exact-mmap=1 and without schedstats checks the
+# sparse mmap only: exact, its used pages the touched ones.
 # tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$TOP/tests/boot/lib.sh"
@@ -208,6 +211,214 @@ expect "the [recorder] row's CPU time is the recorder's, from sched_switch (with
 	"[ -n '$row' ] && awk -v a='$row' -v b='$rec_s' 'BEGIN { d = a / 1e9 - b; if (d < 0) d = -d; exit !(b > 0 && d <= 0.01 * b) }'"
 expect "the boot buffer is gone afterwards" \
 	"grep -q 'BP-DONE: instances \[\]' '$con' && grep -q 'BP-DONE: top-level events \[\]' '$con'"
+
+# ---- I/O wait against the kernel's blkio delay ----
+# The boot ran with delayacct, schedstats on and the kernel's two events
+# in the instance: bootprof's I/O wait is the kernel's count wherever
+# sched_stat_iowait/sched_stat_blocked name a sleep. bp-done read every
+# thread's blkio delay (/proc/PID/task/TID/stat field 42, 10 ms ticks)
+# right before it stopped the recording, and once more after.
+MS=1000000
+# sleep_verdicts DUMP: the D-sleeps of the recording by the kernel's word.
+# A D-sleep runs from the sched_switch that puts a task out in D to the
+# kernel's report of it (sched_stat_blocked, after sched_stat_iowait when
+# it was I/O, both in the waker's context at the enqueue), or to its first
+# waking when no report came. Per task, "tid io_s other_s open_s
+# unreported_s excess_s": the sleeps the kernel called I/O, those it
+# called blocked only (open_s: the part of them inside open()), those it
+# did not report (woken before their delayed dequeue, or still asleep at
+# the end), and what delay accounting counted too much for it.
+# That excess: 6.12 dequeues a sleeper late (DELAY_DEQUEUE), at a later
+# context switch on its CPU, and starts the sleep's count there (the
+# report's time less its delay is that switch). Its __block_task then
+# calls delayacct_blkio_start(), which stamps current -- the task that
+# switches -- not the sleeper: the sleeper's blkio delay runs from an
+# older stamp, its own last one or one left by another late dequeue
+# while it was current. Modelled here from the switches.
+# Last, the kernel's own lengths (the reports' delay) against the
+# intervals: "# sleeps interval_s delay_s shorter shorter_s late longer
+# longer_s unreported unreported_s": shorter/longer by more than 1 ms, and
+# of all, those dequeued at a later context switch. A report with no
+# D-sleep open for its pid (a TASK_IDLE sleep, prev_state I) is left out.
+sleep_verdicts() {
+	awk '
+	function field(name,    i) {
+		for (i = 6; i <= NF; i++) if (index($i, name "=") == 1) return substr($i, length(name) + 2)
+		return ""
+	}
+	# The task that switched at "at" on the CPU the sleeper pid left, after
+	# it slept; "" when none (dequeued at its own switch).
+	function dequeued_by(pid, at,    c, j) {
+		c = startcpu[pid]
+		for (j = nsw[c]; j > 0 && sw[c, j] > start[pid] + 0.0001; j--)
+			if (sw[c, j] - at < 0.0001 && at - sw[c, j] < 0.0001) return swprev[c, j]
+		return ""
+	}
+	$5 == "sys_enter_openat:" || $5 == "sys_enter_open:" { inopen[$3] = 1; next }
+	$5 == "sys_exit_openat:" || $5 == "sys_exit_open:" { inopen[$3] = 0; next }
+	$5 == "sched_switch:" {
+		prev = field("prev_pid"); nxt = field("next_pid")
+		cpu = $2; nsw[cpu]++; sw[cpu, nsw[cpu]] = $1; swprev[cpu, nsw[cpu]] = prev
+		if (nxt in start) {
+			e = (woke[nxt] ? woke[nxt] : $1) - start[nxt]
+			un[nxt] += e; unn++; uns += e
+			delete start[nxt]
+		}
+		if (field("prev_state") ~ /^D/) {
+			start[prev] = $1; startcpu[prev] = cpu; io[prev] = 0; woke[prev] = 0
+			open[prev] = inopen[prev]; seen[prev] = 1
+		}
+		next
+	}
+	$5 == "sched_waking:" { pid = field("pid"); if ((pid in start) && !woke[pid]) woke[pid] = $1; next }
+	$5 == "sched_stat_iowait:" { pid = field("pid"); if (pid in start) io[pid] = 1; next }
+	$5 == "sched_stat_blocked:" {
+		pid = field("pid")
+		if (!(pid in start)) next
+		iv = $1 - start[pid]; d = field("delay") / 1e9; sh = iv - d
+		n++; siv += iv; sd += d
+		if (sh > 0.001) { short++; shs += sh }
+		if (sh < -0.001) { longer++; lgs -= sh }
+		by = dequeued_by(pid, $1 - d)
+		if (by != "") late++
+		if (io[pid]) {
+			kio[pid] += iv
+			if (by != "") { excess[pid] += start[pid] - stamp[pid]; stamp[by] = $1 - d }
+			stamp[pid] = start[pid]
+		} else {
+			kother[pid] += iv; if (open[pid]) kopen[pid] += iv
+		}
+		delete start[pid]
+	}
+	END {
+		for (p in seen) printf "%s %.6f %.6f %.6f %.6f %.6f\n", p, kio[p], kother[p], kopen[p], un[p], excess[p]
+		printf "# %d %.6f %.6f %d %.6f %d %d %.6f %d %.6f\n", n, siv, sd, short, shs, late, longer, lgs, unn, uns
+	}' "$1"
+}
+# blkio_table JSON RECORDING DIR [VERDICTS]: for every user process alive
+# at the stop, "pid io_ns other_ns blkio_ns blkio_after_ns excess_ns
+# gone_ns comm": its I/O wait and other D-sleep in the report (the process
+# alive at the end where its pid was used before; its threads summed, as
+# the report sums them), the kernel's blkio delay before and after the
+# stop summed over its threads alive then, what the kernel counted too
+# much for them (VERDICTS, see sleep_verdicts), and the I/O wait of its
+# threads that exited before the stop (their blkio delay left with them;
+# from the recording's spans). io_ns and other_ns are "-" for a process
+# the report does not have.
+blkio_table() {
+	jq -r '[.processes[] | select(.exit_ns == 0)] | group_by(.pid) | map(max_by(.start_ns))[] |
+		[.pid, .wait_ns, .other_wait_ns, .start_ns] | @tsv' "$1" >"$TEST_DIR/alive.tsv"
+	"$BOOTPROF" export --format chrome --force "$2" -o "$TEST_DIR/spans.json"
+	jq -r '.traceEvents[] | select(.name == "I/O wait") | [.pid, .tid, .ts, .dur] | @tsv' \
+		"$TEST_DIR/spans.json" >"$TEST_DIR/io-spans.tsv"
+	awk -v tick=10000000 '
+		FILENAME == ARGV[1] { io[$1] = $2; other[$1] = $3; since[$1] = $4; next }
+		FILENAME == ARGV[2] { excess[$1] = $6 * 1e9; next }
+		/^#/ { next }
+		FILENAME == ARGV[3] { after[$1] += $4 * tick; next }
+		FILENAME == ARGV[4] {
+			if ($3 != 0) next
+			if (!($1 in n)) order[++np] = $1
+			n[$1]++; k[$1] += $4 * tick; ex[$1] += excess[$2]; alive[$2] = 1
+			if ($1 == $2 || !($1 in comm)) { c = $5; for (i = 6; i <= NF; i++) c = c " " $i; comm[$1] = c }
+			next
+		}
+		# I/O-wait spans (us) of the live process, by threads no longer alive
+		($1 in io) && !($2 in alive) && $3 * 1000 >= since[$1] { gone[$1] += $4 * 1000 }
+		END {
+			for (i = 1; i <= np; i++) {
+				p = order[i]
+				printf "%s %s %s %.0f %.0f %.0f %.0f %s\n", p, (p in io) ? io[p] : "-", (p in io) ? other[p] : "-",
+					k[p], (p in after) ? after[p] : k[p], ex[p], gone[p], comm[p]
+			}
+		}' "$TEST_DIR/alive.tsv" "${4:-/dev/null}" "$3/blkio-after.txt" "$3/blkio.txt" "$TEST_DIR/io-spans.tsv"
+}
+# The comparison of a row: bootprof's I/O wait of the threads alive at the
+# stop (b), and the kernel's count (k, ka after the stop) less its known
+# excess; it is "long" when it is more than all the process's D-sleep:
+# an excess the recording could not show (a boot without schedstats).
+BLKIO_ROW='function row() { b = $2 - $7; k = $4 - $6; ka = $5 - $6; long = k > $2 + $3 + 20000000 }'
+# blkio_print TABLE: the 10 processes with the most I/O wait by either
+# count, the totals over all and over those not long, as comment lines.
+# The kernel's ticks truncate: its count is up to 10 ms short a process.
+blkio_print() {
+	printf '# %-28s %11s %11s %9s\n' "process (pid)" "bootprof ms" "blkio ms" "error ms"
+	awk '$2 != "-" { print ($2 > $4 ? $2 : $4), $0 }' "$1" | sort -k1,1nr | cut -d' ' -f2- | head -n 10 |
+		awk -v ms=$MS "$BLKIO_ROW"'{
+			row()
+			kk = $4 == $5 ? sprintf("%d", $4 / ms) : sprintf("%d..%d", $4 / ms, $5 / ms)
+			note = ""
+			if ($7 > 0) note = note sprintf(", %.1f ms in threads gone before the stop", $7 / ms)
+			if ($6 > 0) note = note sprintf(", blkio %.1f ms too long: late dequeue", $6 / ms)
+			if (long) note = note ", blkio over all its D-sleep: too long"
+			c = $8; for (i = 9; i <= NF; i++) c = c " " $i
+			printf "# %-28s %11.1f %11s %+9.1f%s\n", c " (" $1 ")", $2 / ms, kk, (b - k) / ms,
+				note == "" ? "" : "  (" substr(note, 3) ")" }'
+	awk -v ms=$MS "$BLKIO_ROW"'
+		function line(what, n, r, b, kr, k, e) {
+			printf "# total over %s: bootprof %.1f ms (%.1f ms of threads alive at the stop), blkio %.1f ms (%.1f ms less its known excess, up to %d ms short in ticks); error %+.1f ms (%+.1f %%), sum of |errors| %.1f ms\n",
+				what, r / ms, b / ms, kr / ms, k / ms, n * 10, (b - k) / ms, k ? 100 * (b - k) / k : 0, e / ms
+		}
+		$2 != "-" {
+			row(); d = b - k; if (d < 0) d = -d
+			n++; sr += $2; sb += b; skr += $4; sk += k; se += d
+			if (!long) { n0++; sr0 += $2; sb0 += b; skr0 += $4; sk0 += k; se0 += d }
+		}
+		END {
+			line("all " n " processes", n, sr, sb, skr, sk, se)
+			if (n0 < n) line("the " n0 " whose blkio is not too long", n0, sr0, sb0, skr0, sk0, se0)
+		}' "$1"
+}
+# Within 20 ms (two ticks) or 5 % of the kernel's count, whichever is
+# more; a count that moved between the two readings bounds it on both.
+# A count too long is only a ceiling.
+BLKIO_NEAR=$BLKIO_ROW'
+	function tol(k) { return k * 0.05 > 20000000 ? k * 0.05 : 20000000 }
+	function near() { return (long || b >= k - tol(k)) && b <= ka + tol(ka) }'
+
+iowait_n=$(grep -c ' sched_stat_iowait: ' "$dump")
+blocked_n=$(grep -c ' sched_stat_blocked: ' "$dump")
+echo "# the kernel's word: $iowait_n sched_stat_iowait, $blocked_n sched_stat_blocked; report: iowait_source $(jq -c '.totals.iowait_source' "$json"), $(jq -c '[.totals.sleeps_kernel, .totals.sleeps_inferred]' "$json") sleeps kernel/inferred"
+expect "the recording has the kernel's events (sched_stat_iowait, sched_stat_blocked)" \
+	"[ $iowait_n -gt 0 ] && [ $blocked_n -ge $iowait_n ] && '$BOOTPROF' dump --meta '$rec' | grep -q '^# kernel cmdline:.* schedstats=enable'"
+sleep_verdicts "$dump" >"$TEST_DIR/verdicts"
+blkio_table "$json" "$rec" "$sd" "$TEST_DIR/verdicts" >"$TEST_DIR/blkio.tsv"
+echo "# blkio read at $(sed -n 's/^# uptime //p' "$sd/blkio.txt") s and $(sed -n 's/^# uptime //p' "$sd/blkio-after.txt") s; the recording stopped at $(jq '.recording.stop_ns / 1e9' "$json") s"
+echo "# I/O wait, bootprof (the kernel's word) against the kernel's blkio delay, user processes alive at the stop:"
+blkio_print "$TEST_DIR/blkio.tsv"
+expect "every user process alive at the stop is in the report (the recorder apart)" \
+	"[ -s '$TEST_DIR/blkio.tsv' ] && ! awk '\$2 == \"-\" && \$8 != \"bootprof-rec\"' '$TEST_DIR/blkio.tsv' | grep ."
+expect "each one's I/O wait is its blkio delay, within 20 ms or 5 %" \
+	"! awk '$BLKIO_NEAR \$2 != \"-\" { row(); if (!near()) print }' '$TEST_DIR/blkio.tsv' | grep ."
+expect "none has more than 100 ms of I/O wait of which the kernel counts under half" \
+	"! awk '$BLKIO_ROW \$2 != \"-\" { row(); if (b > 100000000 && ka < b / 2) print }' '$TEST_DIR/blkio.tsv' | grep ."
+# udev workers and agetty sleep in open() of device nodes (a probe, a
+# tty): D-sleeps that are no I/O, other D-sleep in the report. Both are
+# single-threaded: a pid's sleeps are its process's. Per process
+# "group pid io_ns other_ns k_io_ns k_other_ns k_open_ns unreported_ns".
+jq -r '.processes[] | select((.comm == "(udev-worker)" or .comm == "agetty") and .threads == 1) |
+	[.pid, .wait_ns, .other_wait_ns, .comm] | @tsv' "$json" |
+	awk -F'\t' 'NR == FNR { split($0, f, " "); v[f[1]] = sprintf("%.0f %.0f %.0f %.0f", f[2] * 1e9, f[3] * 1e9, f[4] * 1e9, f[5] * 1e9); next }
+		{ print ($4 == "agetty" ? "agetty" : "udev-worker"), $1, $2, $3, ($1 in v) ? v[$1] : "0 0 0 0" }' \
+		"$TEST_DIR/verdicts" - >"$TEST_DIR/devopen"
+for g in udev-worker agetty; do
+	awk -v g=$g -v ms=$MS '$1 == g { n++; w += $3; o += $4; ki += $5; ko += $6; kp += $7; u += $8 }
+		END { printf "# %s (%d processes): the kernel says D-sleep not I/O %.1f ms (%.1f ms of it in open()), I/O %.1f ms, did not say %.1f ms; the report: other D-sleep %.1f ms, I/O wait %.1f ms\n",
+			g, n, ko / ms, kp / ms, ki / ms, u / ms, o / ms, w / ms }' "$TEST_DIR/devopen"
+done
+# Each sleep's end differs by the microseconds between the waking and
+# the report: within 2 ms or 2 % per process.
+SLEEP_NEAR='function tol(k) { return k * 0.02 > 2000000 ? k * 0.02 : 2000000 }'
+expect "udev workers and agetty: the D-sleeps the kernel does not call I/O are other D-sleep, not I/O wait" \
+	"awk '\$6 > 0 { n++ } END { exit !n }' '$TEST_DIR/devopen' &&
+	 ! awk '$SLEEP_NEAR \$4 < \$6 - tol(\$6) || \$3 < \$5 - tol(\$5) || \$3 > \$5 + \$8 + tol(\$5 + \$8)' '$TEST_DIR/devopen' | grep ."
+
+# The kernel's own length of a sleep (sched_stat_blocked's delay) against
+# its sched_switch interval: 6.12 dequeues a sleeper late (DELAY_DEQUEUE),
+# and starts the kernel's count there; a sleeper woken before that
+# dequeue gets no report at all (nor blkio delay).
+set -- $(tail -n 1 "$TEST_DIR/verdicts")
+echo "# kernel sleep lengths: $2 D-sleeps reported; sched_switch intervals $3 s, the kernel's delays $4 s ($(awk -v a="$3" -v b="$4" 'BEGIN { printf "%.1f ms, %.2f %%", (a - b) * 1000, 100 * (a - b) / a }') shorter); $5 shorter by > 1 ms ($(awk -v s="$6" 'BEGIN { printf "%.1f", s * 1000 }') ms), $8 longer by > 1 ms ($(awk -v s="$9" 'BEGIN { printf "%.1f", s * 1000 }') ms); $7 dequeued at a later context switch on their CPU; ${10} D-sleeps not reported ($(awk -v s="${11}" 'BEGIN { printf "%.1f", s * 1000 }') ms to their waking)"
 
 # ---- the sparse mmap again, exact: a second boot with bootprof.exact-mmap=1 ----
 # Fault-around at one page while recording: each page mmap-touch touches
