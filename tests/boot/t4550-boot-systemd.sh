@@ -38,18 +38,11 @@ boot_build_initramfs /sbin/init || { not_ok "build the initramfs"; exit 0; }
 BOOT_DISK=$SD/root.img
 BOOT_OUT=$TEST_DIR/out.img
 words=$("$BOOTPROF" cmdline --kernel "$KREL" --buffer-size 8192 2>/dev/null)
-# The kernel's own I/O-wait count: schedstats on from boot, and its two
-# events (sched_stat_iowait, sched_stat_blocked) in the boot instance.
-# 'bootprof cmdline' does not print these yet; they are added here, each
-# only where missing, and this can go once it does. delayacct: every
-# process's blkio delay, the truth the I/O wait is held against.
-with_schedstats() {
-	echo "$1" | sed -E \
-		-e '/sched:sched_stat_iowait/! s/(trace_instance=[^ ]*)/\1,sched:sched_stat_iowait/' \
-		-e '/sched:sched_stat_blocked/! s/(trace_instance=[^ ]*)/\1,sched:sched_stat_blocked/' \
-		-e '/(^| )schedstats=/! s/$/ schedstats=enable/'
-}
-# The same words without the kernel's count: I/O wait inferred.
+# The words carry the kernel's own I/O-wait count: schedstats=enable and
+# its two events (sched_stat_iowait, sched_stat_blocked) in the boot
+# instance. delayacct: every thread's blkio delay, the truth the I/O
+# wait is held against. The second boot goes without schedstats: its
+# I/O wait is inferred.
 without_schedstats() {
 	echo "$1" | sed -E -e 's/,sched:sched_stat_(iowait|blocked)//g' -e 's/(^| )schedstats=[^ ]*//g'
 }
@@ -69,7 +62,7 @@ archive_pages() {
 	jq -r '.files[] | select(.path == "/data/archive.zip") |
 		[.bytes_read, .used_bytes, .never_used_bytes, .mapped_unknown_bytes] | map(. / 4096 | tostring) | join(" ")' "$1"
 }
-sd_boot boot "$(with_schedstats "$words") delayacct"
+sd_boot boot "$words delayacct"
 rc=$?
 con=$TEST_DIR/boot.console
 echo "# systemd booted and powered off in $BOOT_SECONDS s (status $rc); $(grep -m1 'BP-DONE: system' "$con")"
