@@ -373,8 +373,9 @@ BLKIO_NEAR=$BLKIO_ROW'
 iowait_n=$(grep -c ' sched_stat_iowait: ' "$dump")
 blocked_n=$(grep -c ' sched_stat_blocked: ' "$dump")
 echo "# the kernel's word: $iowait_n sched_stat_iowait, $blocked_n sched_stat_blocked; report: iowait_source $(jq -c '.totals.iowait_source' "$json"), $(jq -c '[.totals.sleeps_kernel, .totals.sleeps_inferred]' "$json") sleeps kernel/inferred"
-expect "the recording has the kernel's events (sched_stat_iowait, sched_stat_blocked)" \
-	"[ $iowait_n -gt 0 ] && [ $blocked_n -ge $iowait_n ] && '$BOOTPROF' dump --meta '$rec' | grep -q '^# kernel cmdline:.* schedstats=enable'"
+expect "the recording has the kernel's events (sched_stat_iowait, sched_stat_blocked), the report says its I/O wait is the kernel's" \
+	"[ $iowait_n -gt 0 ] && [ $blocked_n -ge $iowait_n ] && '$BOOTPROF' dump --meta '$rec' | grep -q '^# kernel cmdline:.* schedstats=enable' &&
+	 jq -e '.totals.iowait_source == \"kernel\" and .totals.sleeps_kernel > .totals.sleeps_inferred' '$json'"
 sleep_verdicts "$dump" >"$TEST_DIR/verdicts"
 blkio_table "$json" "$rec" "$sd" "$TEST_DIR/verdicts" >"$TEST_DIR/blkio.tsv"
 echo "# blkio read at $(sed -n 's/^# uptime //p' "$sd/blkio.txt") s and $(sed -n 's/^# uptime //p' "$sd/blkio-after.txt") s; the recording stopped at $(jq '.recording.stop_ns / 1e9' "$json") s"
@@ -445,7 +446,10 @@ if boot_fetch_recording; then
 	# by a reader woken by the completion (process context), inferred as
 	# not I/O. The bound leaves room for both.
 	"$BOOTPROF" dump "$TEST_DIR/latest.dat" >"$TEST_DIR/exact-dump.txt"
-	echo "# the kernel's word in the exact-mmap boot: $(grep -c ' sched_stat_\(iowait\|blocked\): ' "$TEST_DIR/exact-dump.txt") events; report: iowait_source $(jq -c '.totals.iowait_source' "$TEST_DIR/exact.json")"
+	echo "# the kernel's word in the exact-mmap boot: $(grep -c ' sched_stat_\(iowait\|blocked\): ' "$TEST_DIR/exact-dump.txt") events; report: iowait_source $(jq -c '.totals.iowait_source' "$TEST_DIR/exact.json"), $(jq -c '[.totals.sleeps_kernel, .totals.sleeps_inferred]' "$TEST_DIR/exact.json") sleeps kernel/inferred"
+	expect "inferred: no schedstats events in the recording, the report says its I/O wait is inferred" \
+		"! grep -q ' sched_stat_\(iowait\|blocked\): ' '$TEST_DIR/exact-dump.txt' &&
+		 jq -e '.totals.iowait_source == \"inferred\" and .totals.sleeps_kernel == 0' '$TEST_DIR/exact.json'"
 	blkio_table "$TEST_DIR/exact.json" "$TEST_DIR/latest.dat" "$TEST_DIR/out/bp-test" >"$TEST_DIR/infer.tsv"
 	echo "# I/O wait inferred (no schedstats) against the kernel's blkio delay, user processes alive at the stop:"
 	blkio_print "$TEST_DIR/infer.tsv"
