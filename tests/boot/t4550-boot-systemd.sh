@@ -415,6 +415,25 @@ expect "udev workers and agetty: the D-sleeps the kernel does not call I/O are o
 set -- $(tail -n 1 "$TEST_DIR/verdicts")
 echo "# kernel sleep lengths: $2 D-sleeps reported; sched_switch intervals $3 s, the kernel's delays $4 s ($(awk -v a="$3" -v b="$4" 'BEGIN { printf "%.1f ms, %.2f %%", (a - b) * 1000, 100 * (a - b) / a }') shorter); $5 shorter by > 1 ms ($(awk -v s="$6" 'BEGIN { printf "%.1f", s * 1000 }') ms), $8 longer by > 1 ms ($(awk -v s="$9" 'BEGIN { printf "%.1f", s * 1000 }') ms); $7 dequeued at a later context switch on their CPU; ${10} D-sleeps not reported ($(awk -v s="${11}" 'BEGIN { printf "%.1f", s * 1000 }') ms to their waking)"
 
+# ---- the inference against the kernel's word, on this one recording ----
+# The same recording without its schedstats events (--iowait-source
+# inferred): each D-sleep judged by how it ended, against the kernel's
+# verdict on the same sleep -- no blkio ticks, no late dequeue between.
+"$BOOTPROF" report --format json --top 0 --iowait-source inferred "$rec" >"$TEST_DIR/inferred.json"
+jq -r '.processes[] | [.pid, .start_ns, .comm, .wait_ns] | @tsv' "$json" | sort -t "$(printf '\t')" -k1,1 >"$TEST_DIR/k.tsv"
+jq -r '.processes[] | [.pid, .start_ns, .comm, .wait_ns] | @tsv' "$TEST_DIR/inferred.json" | sort -t "$(printf '\t')" -k1,1 >"$TEST_DIR/i.tsv"
+join -t "$(printf '\t')" -j 1 "$TEST_DIR/k.tsv" "$TEST_DIR/i.tsv" 2>/dev/null |
+	awk -F'\t' '$2 == $5 { print $1, $3, $4, $7 }' | sort -k3,3nr >"$TEST_DIR/k-vs-i"
+echo "# I/O wait inferred (--iowait-source inferred) against the kernel's word, same recording, the 10 largest:"
+head -n 10 "$TEST_DIR/k-vs-i" | awk -v ms=$MS '{ printf "#   %-24s kernel %8.1f ms  inferred %8.1f ms  %+7.1f ms\n", $2 " (" $1 ")", $3 / ms, $4 / ms, ($4 - $3) / ms }'
+kt=$(jq .totals.wait_ns "$json") it=$(jq .totals.wait_ns "$TEST_DIR/inferred.json")
+echo "# total: kernel $(awk -v v=$kt -v ms=$MS 'BEGIN { printf "%.1f", v / ms }') ms, inferred $(awk -v v=$it -v ms=$MS 'BEGIN { printf "%.1f", v / ms }') ms ($(awk -v k=$kt -v i=$it 'BEGIN { printf "%+.1f %%", 100 * (i - k) / k }')); sum of |errors| over processes $(awk -v ms=$MS '{ d = $4 - $3; s += d < 0 ? -d : d } END { printf "%.1f ms", s / ms }' "$TEST_DIR/k-vs-i")"
+expect "inferred: the same recording's total I/O wait within 15 % of the kernel's word" \
+	"[ '$(jq -r .totals.iowait_source "$TEST_DIR/inferred.json")' = inferred ] &&
+	 awk -v k=$kt -v i=$it 'BEGIN { d = i - k; if (d < 0) d = -d; exit !(k > 0 && d <= 0.15 * k) }'"
+expect "inferred: each process within 20 ms or 20 % of the kernel's word" \
+	"[ -s '$TEST_DIR/k-vs-i' ] && ! awk '{ d = \$4 - \$3; if (d < 0) d = -d; t = \$3 * 0.2; if (t < 20000000) t = 20000000; if (d > t) print }' '$TEST_DIR/k-vs-i' | grep ."
+
 # ---- the sparse mmap again, exact: a second boot with bootprof.exact-mmap=1 ----
 # Fault-around at one page while recording: each page mmap-touch touches
 # (its first and last, 2) faults alone, so archive.zip's used pages are
