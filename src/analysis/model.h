@@ -12,7 +12,7 @@
  * The model: what a recording says about processes, files, disks and
  * waits over a time window. `report`, `top` and plugins all render the
  * same model; none of them parses events. Every number is defined in
- * DESIGN §6; the choices made where §6 is silent are written here, next to
+ * docs/design.md, 'The model'; the choices made where it is silent are written here, next to
  * the field they affect.
  *
  * Building is one streaming pass over the reader (bp_reader_rewind() first),
