@@ -5,7 +5,7 @@
 #                   (in parallel; T=PATTERN runs only matching tests, J=N jobs)
 #   make test       the fast root-free part: unit tests and fixture tests
 #   make demo       install deps, record the built-in demo, print its report
-#   make bench      run the benchmarks (ratios against peers, printed)
+#   make bench      run every benchmark (bench/run.sh), then a summary of their ratios
 #   make fuzz       run each fuzz target for a bounded time
 #   make chart-example  regenerate examples/chart.svg and the chart/export goldens from fixtures
 #   make install    prefix=/usr/local DESTDIR=...

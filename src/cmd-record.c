@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bootprof record: trace the default event set (DESIGN §4) into a
+ * bootprof record: trace the default event set (docs/design.md, 'What is recorded') into a
  * trace.dat recording until a command exits, a duration passes, a program
  * is exec'd, a file appears or a signal arrives.
  *

@@ -9,15 +9,17 @@
 #   bench/analysis/run.sh [RECORDING]     (BENCH_DIR, default /var/tmp/bootprof-bench-analysis)
 set -e
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-BP=$TOP/build/bootprof
+BP=${BOOTPROF:-$TOP/build/bootprof}
+BENCH_NAME=${BENCH_NAME:-analysis}
+. "$TOP/bench/lib.sh"
 DIR=${BENCH_DIR:-/var/tmp/bootprof-bench-analysis}
 DAT=${1:-$DIR/busy.dat}
 TIME=/usr/bin/time
 mkdir -p "$DIR"
-[ -x "$TIME" ] || { echo "bench: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
+[ -x "$TIME" ] || bench_skip "needs /usr/bin/time (apt-get install time)"
 
 if [ ! -s "$DAT" ]; then
-	[ "$(id -u)" = 0 ] || { echo "bench: recording $DAT needs root" >&2; exit 1; }
+	[ "$(id -u)" = 0 ] || bench_skip "recording $DAT needs root"
 	${CC:-cc} -O2 -o "$DIR/busy" "$TOP/bench/analysis/busy.c"
 	head -c 1048576 /dev/urandom >"$DIR/busy-file"
 	"$BP" record -b 65536 -o "$DAT" -- "$DIR/busy" "$DIR/busy-file" 2000000 >/dev/null
@@ -58,3 +60,8 @@ awk -v n="$events" -v be="$bp_e" -v bc="$bp_cpu" -v rss="$bp_rss" -v rrss="$rd_r
 	# CPU seconds, not elapsed: the machine may be shared and busy.
 	printf "target >= 10 M events/s on one core: %s\n", ((n / bc >= 10e6) ? "met" : "NOT met")
 }'
+[ -z "${tc_e:-}" ] || bench_ratio "events/s, bootprof report" \
+	"$(awk -v be="$bp_e" -v te="$tc_e" 'BEGIN { printf "%.1f", te / be }')" "trace-cmd report"
+bench_ratio "events/s per CPU second, bootprof report" \
+	"$(awk -v n="$events" -v bc="$bp_cpu" 'BEGIN { printf "%.2f", n / bc / 10e6 }')" \
+	"target 10 M events/s on one core"

@@ -10,15 +10,18 @@
 #   bench/chart/run.sh [RECORDING]     (BENCH_DIR, default /var/tmp/bootprof-bench-chart)
 set -e
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-BP=$TOP/build/bootprof
+BP=${BOOTPROF:-$TOP/build/bootprof}
+BENCH_NAME=${BENCH_NAME:-chart}
+. "$TOP/bench/lib.sh"
 DIR=${BENCH_DIR:-/var/tmp/bootprof-bench-chart}
 DAT=${1:-$DIR/forks.dat}
 TIME=/usr/bin/time
 mkdir -p "$DIR"
-[ -x "$TIME" ] || { echo "bench: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
+[ -x "$TIME" ] || bench_skip "needs /usr/bin/time (apt-get install time)"
+command -v jq >/dev/null || bench_skip "needs jq"
 
 if [ ! -s "$DAT" ]; then
-	[ "$(id -u)" = 0 ] || { echo "bench: recording $DAT needs root" >&2; exit 1; }
+	[ "$(id -u)" = 0 ] || bench_skip "recording $DAT needs root"
 	${CC:-cc} -O2 -o "$DIR/forks" "$TOP/bench/chart/forks.c"
 	head -c 1048576 /dev/urandom >"$DIR/forks-file"
 	cat "$DIR/forks-file" >/dev/null
@@ -58,5 +61,10 @@ awk -v n="$events" -v p="$procs" -v ce="$ch_e" -v cc="$ch_cpu" -v cr="$ch_rss" -
 	printf "bootprof chart:   %.2f s CPU (%.2f s elapsed), %.2f MB SVG, %d lanes, peak RSS %.0f MiB\n", cc, ce, svg / 1e6, lanes, cr / 1024
 	printf "bootprof export:  %.2f s CPU (%.2f s elapsed), %.1f MB JSON, peak RSS %.0f MiB\n", ec, ee, json / 1e6, er / 1024
 	printf "chart vs report:  %.2fx the CPU time of a report\n", cc / rc
+	printf "export vs report: %.2fx the CPU time of a report\n", ec / rc
 	printf "target chart < 2 s on one core: %s; SVG < 5 MB: %s\n", (cc < 2 ? "met" : "NOT met"), (svg < 5e6 ? "met" : "NOT met")
 }'
+bench_ratio "CPU time, bootprof chart" \
+	"$(awk -v c="$ch_cpu" -v r="$rp_cpu" 'BEGIN { printf "%.2f", (r > 0 ? c / r : 0) }')" "bootprof report"
+bench_ratio "CPU time, bootprof export" \
+	"$(awk -v c="$ex_cpu" -v r="$rp_cpu" 'BEGIN { printf "%.2f", (r > 0 ? c / r : 0) }')" "bootprof report"

@@ -12,13 +12,14 @@
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BOOTPROF=${BOOTPROF:-$TOP/build/bootprof}
 TEST_DIR=${BENCH_DIR:-/var/tmp/bootprof-bench-readahead}
-export BOOT_CACHE=${BOOT_CACHE:-/work/boot-cache}
+BENCH_NAME=${BENCH_NAME:-readahead}
+. "$TOP/bench/lib.sh"
 mkdir -p "$TEST_DIR"
 . "$TOP/tests/boot/lib.sh"
 . "$TOP/tests/boot/lib-replay.sh"
-[ "$(id -u)" = 0 ] || { echo "bench: needs root (QEMU boots, debugfs)" >&2; exit 1; }
-why=$(boot_require_tools) || { echo "bench: $why" >&2; exit 1; }
-boot_kernel 6.12 2>/dev/null || { echo "bench: no 6.12 kernel in $BOOT_CACHE" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || bench_skip "needs root (QEMU boots, debugfs)"
+why=$(boot_require_tools) || bench_skip "$why"
+boot_kernel 6.12 2>/dev/null || bench_skip "no 6.12 kernel in $BOOT_CACHE (scripts/boot-kernel.sh 6.12)"
 boot_build_initramfs && replay_build_disk || { echo "bench: cannot build the images" >&2; exit 1; }
 words="$("$BOOTPROF" cmdline --kernel "$KREL" --buffer-size 8192 2>/dev/null) bootprof.until-file=/run/test-done"
 
@@ -39,3 +40,7 @@ awk -v ce="$c_end" -v we="$w_end" -v cw="$c_wait" -v ww="$w_wait" -v ci="$c_idle
 	printf "%-34s %10.3f s %10.3f s %8.3f\n", "workload I/O wait", cw / 1e9, ww / 1e9, cw ? ww / cw : 0
 	printf "%-34s %10.3f s %10.3f s %8.3f\n", "CPU idle while waiting (all tasks)", ci / 1e9, wi / 1e9, ci ? wi / ci : 0
 }'
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b ? a / b : 0 }'; }
+bench_ratio "boot time (workload end), replayed" "$(ratio "$w_end" "$c_end")" "the same boot without a pack"
+bench_ratio "workload I/O wait, replayed" "$(ratio "$w_wait" "$c_wait")" "the same boot without a pack"
+bench_ratio "CPU idle while waiting, replayed" "$(ratio "$w_idle" "$c_idle")" "the same boot without a pack"

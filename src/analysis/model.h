@@ -12,7 +12,7 @@
  * The model: what a recording says about processes, files, disks and
  * waits over a time window. `report`, `top` and plugins all render the
  * same model; none of them parses events. Every number is defined in
- * DESIGN §6; the choices made where §6 is silent are written here, next to
+ * docs/design.md, 'The model'; the choices made where it is silent are written here, next to
  * the field they affect.
  *
  * Building is one streaming pass over the reader (bp_reader_rewind() first),
@@ -91,8 +91,8 @@ struct bp_window {
 enum bp_span_state {
 	BP_SPAN_RUN,        /* on a CPU (@cpu says which) */
 	BP_SPAN_RUNNABLE,   /* preempted or woken, waiting for a CPU */
-	BP_SPAN_IO_WAIT,    /* uninterruptible sleep with I/O evidence: I/O wait */
-	BP_SPAN_OTHER_WAIT, /* uninterruptible sleep without I/O evidence */
+	BP_SPAN_IO_WAIT,    /* uninterruptible sleep that was I/O (waits.c, sleep_was_io) */
+	BP_SPAN_OTHER_WAIT, /* any other uninterruptible sleep */
 	BP_SPAN_SLEEP,      /* interruptible sleep */
 	/*
 	 * Not a task's: every CPU idle while some task was in an I/O wait
@@ -153,10 +153,10 @@ enum bp_model_missing {
 	BP_MISSING_WAKEUP = 1 << 1,   /* no sched_waking/wakeup (waits end at switch-in anyway) */
 	BP_MISSING_FORK = 1 << 2,     /* no sched_process_fork: every tid is its own process */
 	/*
-	 * No syscall events: causes are "other" except faults, and a D-sleep
-	 * is I/O wait only when the task faulted on a file, inserted pages or
-	 * queued block I/O since it last slept; the rest is unclassified
-	 * (in other_wait_ns)
+	 * No syscall events: causes are "other" except faults and sync, and
+	 * a wait's file is what the task faulted on or inserted since it last
+	 * slept; whether a D-sleep was I/O does not depend on them (waits.c,
+	 * sleep_was_io)
 	 */
 	BP_MISSING_SYSCALLS = 1 << 3,
 	BP_MISSING_FILEMAP = 1 << 4,  /* no mm_filemap_add_to_page_cache: no per-file bytes */

@@ -8,7 +8,7 @@
 #include "analysis/model.h"
 
 /*
- * Phases of a boot (DESIGN §6): named intervals bounded by events.
+ * Phases of a boot (docs/design.md, 'Phases'): named intervals bounded by events.
  *
  *  kernel     0 -> the first exec by PID 1 (only when the recording holds it)
  *  initramfs  -> the switch to the real root: PID 1 exec'ing again after a

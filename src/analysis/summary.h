@@ -11,7 +11,7 @@
  * One recording reduced to rows that can be matched across recordings:
  * phases by name, processes by comm and exec path (never by pid), files by
  * path, services by cgroup path. `diff`, `check`, `db` and `report --boots`
- * all compare these; the numbers are the model's (DESIGN §6).
+ * all compare these; the numbers are the model's (docs/design.md, 'The model').
  *
  * Processes with the same comm and last exec path in one recording are one
  * row (blkid exec'd ten times is one row with count 10): their I/O wait,

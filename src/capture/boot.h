@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 /*
- * Tracing from early boot (DESIGN §4 "From early boot"): which events the
+ * Tracing from early boot (bootprof-cmdline(1), bootprof-init(1)): which events the
  * kernel command line can enable on which kernel, and the words that do it.
  */
 

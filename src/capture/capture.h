@@ -10,7 +10,7 @@
 #include "tracefile/tracefile.h"
 
 /*
- * Live capture through a private tracefs instance (DESIGN §4). This is the
+ * Live capture through a private tracefs instance (docs/design.md, 'What is recorded'). This is the
  * only code that includes <tracefs.h>. The instance is named by
  * bp_capture_instance_name(); bp_capture_free() removes it on every path.
  */
@@ -26,7 +26,7 @@ struct bp_event_spec {
 				 it the event is neither recorded nor missed */
 };
 
-/* The default event set (DESIGN §4), terminated by { NULL }. */
+/* The default event set (docs/design.md, 'What is recorded'), terminated by { NULL }. */
 extern const struct bp_event_spec bp_default_events[];
 
 /* I/O-relevant syscalls recorded by raw_syscalls:sys_enter/sys_exit. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What bootprof records by default (DESIGN §4) and which syscalls count as
+ * What bootprof records by default (docs/design.md, 'What is recorded') and which syscalls count as
  * I/O. The syscall numbers come from this machine's <sys/syscall.h>, so the
  * table is right for the architecture the recorder runs on (x86_64 here);
  * a syscall the architecture lacks (open, stat on arm64) is simply absent.

@@ -9,7 +9,7 @@
 
 /*
  * What the recording needs to know about this machine, gathered at record
- * time so analysis never consults the live system (DESIGN §1).
+ * time so analysis never consults the live system (docs/design.md, 'Data flow').
  */
 
 /*

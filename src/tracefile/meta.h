@@ -7,7 +7,7 @@
 
 /*
  * What a recording knows about the machine it was made on, so analysis
- * never consults the live system (DESIGN §1). bootprof writes all of it;
+ * never consults the live system (docs/design.md, 'Data flow'). bootprof writes all of it;
  * a trace.dat written by trace-cmd fills what its options carry (uname,
  * clock, cpustat, cpus, page size) and leaves the rest empty.
  *

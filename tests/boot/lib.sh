@@ -494,7 +494,7 @@ boot_module_checks() {
 }
 
 # The recorder's own events are recorded (no pid filter: it would drop the
-# interrupt-time events of other tasks, DESIGN §4) and its tids with them;
+# interrupt-time events of other tasks; docs/design.md, 'What is recorded') and its tids with them;
 # the analysis leaves them out, though it saw the recorder forked at boot.
 boot_recorder_checks() {
 	expect "$1the recorder's own syscalls are in the events" \
