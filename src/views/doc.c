@@ -784,14 +784,16 @@ struct missing_name {
 
 static const struct missing_name missing_names[] = {
 	{ BP_MISSING_SCHED, "sched", "sched_switch (no I/O wait, no CPU idle time)" },
-	{ BP_MISSING_WAKEUP, "wakeup", "sched_waking/sched_wakeup" },
+	{ BP_MISSING_WAKEUP, "wakeup",
+	  "sched_waking/sched_wakeup (without schedstats events no D-sleep is known to be I/O)" },
 	{ BP_MISSING_FORK, "fork", "sched_process_fork (each task shown as its own process)" },
-	{ BP_MISSING_SYSCALLS, "syscalls", "syscall events (D-sleeps with no fault or own I/O are other D-sleep)" },
+	{ BP_MISSING_SYSCALLS, "syscalls", "syscall events (no read, open or exec cause for I/O waits)" },
 	{ BP_MISSING_FILEMAP, "filemap", "mm_filemap_add_to_page_cache (no bytes per file)" },
 	{ BP_MISSING_ACCESS, "access", "filemap access events (used/never-used not available)" },
 	{ BP_MISSING_DELETE, "delete", "mm_filemap_delete_from_page_cache (no re-read pages)" },
 	{ BP_MISSING_BLOCK, "block", "block_rq_issue (no block-layer totals)" },
-	{ BP_MISSING_RQ_COMPLETE, "complete", "block_rq_complete (no requests in flight)" },
+	{ BP_MISSING_RQ_COMPLETE, "complete",
+	  "block_rq_complete (no requests in flight; without schedstats events no D-sleep is known to be I/O)" },
 };
 
 static const struct missing_name *missing_find(unsigned bit)
