@@ -121,8 +121,8 @@ struct task {
 	uint8_t evidence;      /* ... begun with I/O evidence (names its cause and file, see wait_cause) */
 	uint8_t kernel_said;   /* ... the kernel's schedstats reported it: KS_* */
 	uint8_t woken_by_io;   /* ... its waking came from a block completion (see bp_note_waking) */
-	uint8_t completing;    /* since it last slept: COMPLETED_ONE, WOKEN_BY_ONE or 0 */
-	uint8_t early_by_io;   /* ... the early waking came from a block completion */
+	uint8_t completing;    /* since it last slept: COMPLETED_ONE, WOKEN_BY_ONE, PASSES_PAGE or 0 */
+	uint8_t early_by;      /* ... what the early waking came from (woken_by_completion) */
 	uint64_t early_woken;  /* woken while still on its CPU, before its switch-out: the sleep it enters */
 	uint8_t running;
 	uint8_t seen;          /* any event in the window */
@@ -205,7 +205,7 @@ struct file_cache {
 /* What the kernel's schedstats said of a D-sleep (sched_stat_blocked/iowait). */
 enum { KS_NONE, KS_BLOCKED, KS_IOWAIT };
 /* A task's part in block completions (see bp_note_completion, bp_note_waking). */
-enum { COMPLETED_ONE = 1, WOKEN_BY_ONE = 2 };
+enum { COMPLETED_ONE = 1, WOKEN_BY_ONE = 2, PASSES_PAGE = 3 };
 
 /* The last event times of one CPU, newest at ring[(head - 1) % CPU_RING]. */
 #define CPU_RING 8

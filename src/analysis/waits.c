@@ -403,11 +403,13 @@ void bp_note_completion(struct state *s, const struct bp_event *ev)
  * Whether a waking comes from a block completion: in interrupt context
  * right after a completion on that CPU (nothing in process context
  * between), or from a task that completes requests (see
- * bp_note_completion): 1. Or from a task woken by such a completion to
- * finish it (a kworker decrypting or verifying the pages it read: woken
- * once, it wakes the readers): 2. Anything else -- a timer, another
- * interrupt, another task unlocking a mutex or a directory -- is not
- * I/O: 0.
+ * bp_note_completion): COMPLETED_ONE. Or from a task woken by such a
+ * completion to finish it (a kworker decrypting or verifying the pages
+ * it read: woken once, it wakes the readers): WOKEN_BY_ONE. Or from a
+ * reader such a completion woke, unlocking the page it read for the next
+ * reader (I/O only for a sleeper reading data): PASSES_PAGE. Anything
+ * else -- a timer, another interrupt, another task unlocking a mutex or
+ * a directory -- is not I/O: 0.
  */
 static int woken_by_completion(struct state *s, const struct bp_event *ev)
 {
@@ -434,14 +436,28 @@ static int woken_by_completion(struct state *s, const struct bp_event *ev)
  * by a completion may be the worker that finishes it: it counts as
  * completing until it sleeps again (one step: not the tasks it wakes).
  */
+/* A D-sleep that waits for data it reads: in read or exec, or a fault on a file. */
+static int reading_data(const struct task *t)
+{
+	return t->evidence && (t->wait_cause == BP_CAUSE_READ || t->wait_cause == BP_CAUSE_FAULT ||
+			       t->wait_cause == BP_CAUSE_EXEC);
+}
+
 void bp_note_waking(struct state *s, const struct bp_event *ev, uint32_t ti)
 {
 	int by = woken_by_completion(s, ev);   /* may add the waker: t after it */
 	struct task *t = &s->tasks[ti];
 
 	if (t->waiting) {
-		if (!t->woken && by)
-			t->woken_by_io = 1;
+		if (t->woken || !by || (by == PASSES_PAGE && !reading_data(t)))
+			return;
+		t->woken_by_io = 1;
+		/*
+		 * A reader a completion woke holds the page it waited for, and
+		 * unlocking it wakes the next reader of that page.
+		 */
+		if (by == COMPLETED_ONE && !t->completing && reading_data(t))
+			t->completing = PASSES_PAGE;
 		return;
 	}
 	/*
@@ -452,7 +468,7 @@ void bp_note_waking(struct state *s, const struct bp_event *ev, uint32_t ti)
 	 */
 	if (t->running && !t->early_woken) {
 		t->early_woken = ev->ts;
-		t->early_by_io = by != 0;
+		t->early_by = (uint8_t)by;
 	}
 	if (by == COMPLETED_ONE && !t->completing)
 		t->completing = WOKEN_BY_ONE;
@@ -525,7 +541,6 @@ void bp_wait_begin(struct state *s, struct task *t, uint64_t ts)
 	t->waiting = 1;
 	t->wait_start = ts;
 	t->woken = t->early_woken ? ts : 0;
-	t->woken_by_io = t->early_woken && t->early_by_io;
 	t->kernel_said = KS_NONE;
 	t->evidence = (uint8_t)has_evidence(t);
 	bp_span_to(s, t, BP_SPAN_IO_WAIT, ts);
@@ -546,6 +561,8 @@ void bp_wait_begin(struct state *s, struct task *t, uint64_t ts)
 		t->wait_file = t->last_file;
 	if (t->evidence && t->holder && cause != BP_CAUSE_SYNC)
 		bp_held_waited(t);
+	t->woken_by_io = t->early_woken && t->early_by &&
+			 (t->early_by != PASSES_PAGE || reading_data(t));
 	s->nwaiting++;
 }
 
