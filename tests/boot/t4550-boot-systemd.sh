@@ -401,9 +401,11 @@ for g in udev-worker agetty; do
 		END { printf "# %s (%d processes): the kernel says D-sleep not I/O %.1f ms (%.1f ms of it in open()), I/O %.1f ms, did not say %.1f ms; the report: other D-sleep %.1f ms, I/O wait %.1f ms\n",
 			g, n, ko / ms, kp / ms, ki / ms, u / ms, o / ms, w / ms }' "$TEST_DIR/devopen"
 done
-# Each sleep's end differs by the microseconds between the waking and
-# the report: within 2 ms or 2 % per process.
-SLEEP_NEAR='function tol(k) { return k * 0.02 > 2000000 ? k * 0.02 : 2000000 }'
+# Each sleep's end differs between the waking (the report: when the task
+# was runnable) and the kernel's word (its enqueue, which for a wakeup
+# queued to another CPU comes when that CPU takes it, under emulation
+# milliseconds later): within 5 ms or 5 % per process.
+SLEEP_NEAR='function tol(k) { return k * 0.05 > 5000000 ? k * 0.05 : 5000000 }'
 expect "udev workers and agetty: the D-sleeps the kernel does not call I/O are other D-sleep, not I/O wait" \
 	"awk '\$6 > 0 { n++ } END { exit !n }' '$TEST_DIR/devopen' &&
 	 ! awk '$SLEEP_NEAR \$4 < \$6 - tol(\$6) || \$3 < \$5 - tol(\$5) || \$3 > \$5 + \$8 + tol(\$5 + \$8)' '$TEST_DIR/devopen' | grep ."
