@@ -183,12 +183,11 @@ static void iowait_source(struct bp_section *s, const struct bp_model *m)
 		line(s, "  source:                inferred from how each D-sleep ended%s",
 		     st < sizeof(why) / sizeof(why[0]) ? why[st] : "");
 	else if (t->sleeps_inferred)
-		line(s, "  source:                the kernel's schedstats (sched_stat_iowait) for %"
-		     PRIu64 " D-sleeps; %" PRIu64 " it did not report, inferred",
-		     t->sleeps_kernel, t->sleeps_inferred);
+		line(s, "  source:                the kernel's schedstats: %" PRIu64 " D-sleeps; %"
+		     PRIu64 " it did not report, inferred", t->sleeps_kernel, t->sleeps_inferred);
 	else
-		line(s, "  source:                the kernel's schedstats (sched_stat_iowait), %" PRIu64
-		     " D-sleeps", t->sleeps_kernel);
+		line(s, "  source:                the kernel's schedstats: %" PRIu64 " D-sleeps",
+		     t->sleeps_kernel);
 }
 
 /*
