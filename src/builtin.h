@@ -52,6 +52,14 @@
  *	}
  */
 
+/*
+ * A recording's warnings (struct bp_warnings: a session's or a summary's),
+ * one "bootprof: warning: " line each on stderr, then forgotten: every
+ * command that reads a recording says what its load found this one way.
+ */
+struct bp_warnings;
+void bp_warnings_print(struct bp_warnings *w);
+
 #define BP_DECLARE_CMD(name) int cmd_##name(int argc, char **argv)
 
 BP_DECLARE_CMD(record);

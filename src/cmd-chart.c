@@ -10,6 +10,7 @@
 
 #include "analysis/focus.h"
 #include "analysis/model.h"
+#include "analysis/session.h"
 #include "builtin.h"
 #include "util/default-file.h"
 #include "util/error.h"
@@ -89,8 +90,7 @@ int cmd_chart(int argc, char **argv)
 		bp_error("cannot chart '%s': %s", o.file, bp_last_error());
 		goto out;
 	}
-	if (m->totals.lost_events || m->totals.lost_pages)
-		bp_warn("'%s' lost events while recording: totals are lower bounds", o.file);
+	bp_warnings_print(&t.session->warnings);
 	bp_chart_attach(chart, m);
 	out = bp_output_open(output, force);
 	if (!out) {

@@ -632,8 +632,7 @@ int cmd_check(int argc, char **argv)
 		rc = bp_error_last();
 		goto out;
 	}
-	if (s->lost_events)
-		bp_warn("'%s' lost events while recording: its totals are lower bounds", file);
+	bp_warnings_print(&s->warnings);
 	o = xcalloc(bf.n, sizeof(*o));
 	rc = 0;
 	for (i = 0; i < bf.n; i++) {

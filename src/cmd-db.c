@@ -374,6 +374,7 @@ static int add_one(sqlite3 *db, const char *dbpath, const char *file,
 	s = bp_summary_load(file, so);
 	if (!s)
 		return -1;
+	bp_warnings_print(&s->warnings);
 	if (exec_sql(db, "BEGIN IMMEDIATE", dbpath))
 		goto out;
 	if (sqlite3_prepare_v2(db,

@@ -493,13 +493,8 @@ int cmd_diff(int argc, char **argv)
 		rc = bp_error_last();
 		goto out;
 	}
-	for (i = 0; i < d.nbefore + d.nafter; i++) {
-		const struct bp_summary *s = i < d.nbefore ? sb[i] : sa[i - d.nbefore];
-
-		if (s->lost_events)
-			bp_warn("'%s' lost events while recording: its totals are lower bounds",
-				s->path);
-	}
+	for (i = 0; i < d.nbefore + d.nafter; i++)
+		bp_warnings_print(&(i < d.nbefore ? sb[i] : sa[i - d.nbefore])->warnings);
 	bp_group_build(&gb, sb, d.nbefore, 1);
 	bp_group_build(&ga, sa, d.nafter, 1);
 	build_diff(&d, &gb, &ga);

@@ -10,6 +10,7 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
+#include "analysis/session.h"
 #include "builtin.h"
 #include "tracefile/tracefile.h"
 #include "util/default-file.h"
@@ -298,59 +299,58 @@ static void print_event(struct tep_handle *tep, struct trace_seq *seq, const str
 	       ev->format ? ev->format->name : "unknown", ev->format ? seq->buffer : "");
 }
 
-/* "count system:event" per event type seen, by name; "total" last. */
-static int count_events(struct bp_reader *r, const struct dump_opts *o)
+/* The pass's consumer: print each wanted event, or count it by type. */
+struct dump_pass {
+	const struct dump_opts *o;
+	struct tep_handle *tep;
+	struct trace_seq seq;
+	uint64_t *counts;   /* --count: per event id */
+	uint64_t unknown;   /* --count: events without a format */
+};
+
+static void dump_event(void *arg, const struct bp_event *ev)
 {
-	uint64_t *counts = xcalloc(65536, sizeof(*counts)), unknown = 0, total = 0;
-	struct tep_handle *tep = bp_reader_tep(r);
-	struct bp_event ev;
-	int ret, id;
+	struct dump_pass *d = arg;
 
-	while ((ret = bp_reader_next(r, &ev)) == 1) {
-		if (!ev.format)
-			unknown++;
-		else if (!o->nevents || wanted(o, ev.format))
-			counts[ev.id & 0xffff]++;
-	}
-	for (id = 0; id < 65536; id++) {
-		const struct tep_event *e = counts[id] ? tep_find_event(tep, id) : NULL;
-
-		if (e)
-			printf("%llu %s:%s\n", (unsigned long long)counts[id], e->system, e->name);
-		total += counts[id];
-	}
-	if (unknown)
-		printf("%llu unknown\n", (unsigned long long)unknown);
-	printf("%llu total\n", (unsigned long long)(total + unknown));
-	free(counts);
-	return ret;
+	if (wanted(d->o, ev->format))
+		print_event(d->tep, &d->seq, ev);
 }
 
-/* Warnings not printed yet (the reader only appends), one per line on stderr. */
-static void print_warnings(struct bp_reader *r, size_t *printed)
+static void count_event(void *arg, const struct bp_event *ev)
 {
-	const char *w = bp_reader_warnings(r), *p;
+	struct dump_pass *d = arg;
 
-	if (!w || strlen(w) <= *printed)
-		return;
-	for (p = w + *printed; *p;) {
-		const char *nl = strchr(p, '\n');
-		int n = nl ? (int)(nl - p) : (int)strlen(p);
+	if (!ev->format)
+		d->unknown++;
+	else if (!d->o->nevents || wanted(d->o, ev->format))
+		d->counts[ev->id & 0xffff]++;
+}
 
-		bp_warn("%.*s", n, p);
-		p += n + (nl ? 1 : 0);
+/* "count system:event" per event type seen, by name; "total" last. */
+static void print_counts(const struct dump_pass *d)
+{
+	uint64_t total = 0;
+	int id;
+
+	for (id = 0; id < 65536; id++) {
+		const struct tep_event *e = d->counts[id] ? tep_find_event(d->tep, id) : NULL;
+
+		if (e)
+			printf("%llu %s:%s\n", (unsigned long long)d->counts[id], e->system, e->name);
+		total += d->counts[id];
 	}
-	*printed = strlen(w);
+	if (d->unknown)
+		printf("%llu unknown\n", (unsigned long long)d->unknown);
+	printf("%llu total\n", (unsigned long long)(total + d->unknown));
 }
 
 int cmd_dump(int argc, char **argv)
 {
 	const struct bp_read_stats *st;
+	struct dump_pass d = { 0 };
+	struct bp_build_hooks hooks = { NULL, NULL, &d };
+	struct bp_session *s;
 	struct dump_opts o;
-	struct bp_reader *r;
-	struct trace_seq seq;
-	struct bp_event ev;
-	size_t printed = 0;
 	int ret;
 
 	ret = parse_options(&o, argc, argv);
@@ -358,45 +358,44 @@ int cmd_dump(int argc, char **argv)
 		free_opts(&o);
 		return ret < 0 ? 0 : ret;
 	}
-	r = bp_reader_open(o.file);
-	if (!r) {
+	s = bp_session_open(o.file);
+	if (!s) {
 		free_opts(&o);
 		return bp_error_last();
 	}
-	check_filter(&o, bp_reader_tep(r));
-	/* A reading error (ret < 0) is said below, with the file's name. */
-	ret = print_header(r, o.file);
-	if (ret == 0 && o.meta)
-		print_meta(bp_reader_meta(r));
+	d.o = &o;
+	d.tep = bp_reader_tep(s->reader);
+	check_filter(&o, d.tep);
+	ret = print_header(s->reader, o.file);
 	if (ret < 0) {
-		/* nothing more to read */
-	} else if (o.count) {
-		ret = count_events(r, &o);
+		/* The cause alone (e.g. the file was cut while being read): say which file. */
+		bp_set_error("cannot read '%s': %s", o.file, bp_last_error());
 	} else {
-		trace_seq_init(&seq);
-		while ((ret = bp_reader_next(r, &ev)) == 1) {
-			if (wanted(&o, ev.format))
-				print_event(bp_reader_tep(r), &seq, &ev);
+		if (o.meta)
+			print_meta(bp_reader_meta(s->reader));
+		if (o.count) {
+			d.counts = xcalloc(65536, sizeof(*d.counts));
+			hooks.event = count_event;
+		} else {
+			trace_seq_init(&d.seq);
+			hooks.event = dump_event;
 		}
-		trace_seq_destroy(&seq);
+		ret = bp_session_read(s, &hooks, 1);
+		if (o.count) {
+			print_counts(&d);
+			free(d.counts);
+		} else {
+			trace_seq_destroy(&d.seq);
+		}
 	}
-	st = bp_reader_stats(r);
+	st = bp_reader_stats(s->reader);
 	if (st->missed_events || st->missed_pages)
 		printf("# events missed (page headers): %llu, pages with an unknown number: %llu\n",
 		       (unsigned long long)st->missed_events,
 		       (unsigned long long)st->missed_pages);
-	if (ret < 0) {
-		/* The cause alone (e.g. the file was cut while being read): say which file. */
-		bp_set_error("cannot read '%s': %s", o.file, bp_last_error());
-	} else if (st->corrupt_pages) {
-		/* A corrupt file is an error, never a partial answer with a warning. */
-		bp_set_error("'%s' is corrupt: %llu ring-buffer pages are damaged or do not match "
-			     "the event formats", o.file, (unsigned long long)st->corrupt_pages);
-		ret = -1;
-	} else {
-		print_warnings(r, &printed);
-	}
-	bp_reader_free(r);
+	if (ret == 0)
+		bp_warnings_print(&s->warnings);
+	bp_session_free(s);
 	free_opts(&o);
 	if (ret < 0)
 		return bp_error_last();

@@ -9,6 +9,7 @@
 
 #include "analysis/focus.h"
 #include "analysis/model.h"
+#include "analysis/session.h"
 #include "builtin.h"
 #include "util/default-file.h"
 #include "util/error.h"
@@ -86,8 +87,7 @@ int cmd_export(int argc, char **argv)
 		bp_error("cannot export '%s': %s", o.file, bp_last_error());
 		goto out;
 	}
-	if (m1->totals.lost_events || m1->totals.lost_pages)
-		bp_warn("'%s' lost events while recording: totals are lower bounds", o.file);
+	bp_warnings_print(&t.session->warnings);
 	out = bp_output_open(output, force);
 	if (!out) {
 		bp_error_last();

@@ -18,6 +18,7 @@
 #include "builtin.h"
 #include "analysis/focus.h"
 #include "analysis/phases.h"
+#include "analysis/session.h"
 #include "replay/build.h"
 #include "replay/pack.h"
 #include "util/default-file.h"
@@ -147,13 +148,15 @@ static int explain(const char *path)
 	return 0;
 }
 
-static int preloaded(const char *file, const struct bp_window *w)
+static int preloaded(struct bp_session *s)
 {
-	struct bp_preloaded *res = bp_preloaded_build(file, w);
+	struct bp_preloaded *res = bp_preloaded_build(s, &s->window);
+	const char *file = s->path;
 	size_t i;
 
 	if (!res)
 		return bp_error_last();
+	bp_warnings_print(&s->warnings);
 	printf("%s: %zu preloader process%s (%s)\n", file, res->replay_pids,
 	       res->replay_pids == 1 ? "" : "es", "comm bootprof-replay");
 	if (res->access_missing)
@@ -196,7 +199,8 @@ static FILE *open_output(const char *path, int force)
 int cmd_readahead(int argc, char **argv)
 {
 	struct bp_pack_build_opts o = { 0 };
-	const char *out = NULL, *explain_pack = NULL, *phase = NULL;
+	const char *out = NULL, *explain_pack = NULL, *phase = NULL, *recording;
+	struct bp_session *s;
 	struct bp_instant since = { 0 }, until = { 0 };
 	int force = 0, want_preloaded = 0, status, rc;
 	struct bp_pack *p;
@@ -243,23 +247,31 @@ int cmd_readahead(int argc, char **argv)
 	}
 	if (phase && (since.set || until.set))
 		return bp_usage_error("readahead", "--phase takes the place of --since and --until");
-	o.recording = argc ? argv[0] : bp_default_recording();
-	if (!o.recording)
+	if (want_preloaded && out)
+		return bp_usage_error("readahead", "--preloaded writes no pack");
+	recording = argc ? argv[0] : bp_default_recording();
+	if (!recording)
 		return bp_error_last();
-	if (bp_focus_window_of(o.recording, &since, &until, &o.window) < 0)
+	s = bp_session_open(recording);
+	if (!s || bp_session_window(s, &since, &until) ||
+	    (phase && bp_phase_window(s, phase, &s->window) < 0)) {
+		bp_session_free(s);
 		return bp_error_last();
-	if (phase && bp_phase_window(o.recording, phase, &o.window) < 0)
-		return bp_error_last();
-	if (want_preloaded) {
-		if (out)
-			return bp_usage_error("readahead", "--preloaded writes no pack");
-		return preloaded(o.recording, &o.window);
 	}
-	p = bp_pack_build(&o);
+	if (want_preloaded) {
+		rc = preloaded(s);
+		bp_session_free(s);
+		return rc;
+	}
+	o.window = s->window;
+	p = bp_pack_build(s, &o);
+	if (p)
+		bp_warnings_print(&s->warnings);
+	bp_session_free(s);
 	if (!p)
 		return bp_error_last();
 	if (!p->nfiles)
-		bp_warn("'%s': no used page of a file on a block device to preload", o.recording);
+		bp_warn("'%s': no used page of a file on a block device to preload", recording);
 	if (!out || !strcmp(out, "-")) {
 		rc = bp_pack_write(p, stdout) ? bp_error_last() : 0;
 		bp_pack_free(p);

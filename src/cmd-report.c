@@ -16,6 +16,7 @@
 #include "analysis/phases.h"
 #include "analysis/summary.h"
 #include "analysis/redact.h"
+#include "analysis/session.h"
 #include "builtin.h"
 #include "plugin/plugins.h"
 #include "replay/build.h"
@@ -23,7 +24,6 @@
 #include "util/default-file.h"
 #include "util/error.h"
 #include "util/parse-options.h"
-#include "util/printable.h"
 #include "util/units.h"
 #include "views/report.h"
 
@@ -109,28 +109,6 @@ static void plugin_warnings(struct bp_plugin_set *set)
 	bp_plugins_clear_warnings(set);
 }
 
-/* The model's pass feeds the plugins and the phase finder. */
-struct report_hooks {
-	struct bp_build_hooks plugins;
-	struct bp_phase_finder *phases;
-};
-
-static void report_event(void *arg, const struct bp_event *ev)
-{
-	struct report_hooks *h = arg;
-
-	if (h->plugins.event)
-		h->plugins.event(h->plugins.arg, ev);
-	bp_phase_finder_event(h->phases, ev);
-}
-
-static void report_span(void *arg, const struct bp_span *span)
-{
-	struct report_hooks *h = arg;
-
-	h->plugins.span(h->plugins.arg, span);
-}
-
 /* The --phase values, parsed; -1 (usage error printed) on a bad one. */
 static int parse_phases(const char *const *args, size_t n, struct bp_phase_spec *specs)
 {
@@ -161,11 +139,8 @@ static int report_boots(const char *const *args, size_t nargs, int glob,
 	s = bp_summaries_load(args, nargs, glob, so, &n);
 	if (!s)
 		return bp_error_last();
-	for (i = 0; i < n; i++) {
-		if (s[i]->lost_events)
-			bp_warn("'%s' lost events while recording: its totals are lower bounds",
-				s[i]->path);
-	}
+	for (i = 0; i < n; i++)
+		bp_warnings_print(&s[i]->warnings);
 	bp_group_build(&g, s, n, 0);
 	rc = bp_view_boots(stdout, &g, s, n, format, top);
 	bp_group_release(&g);
@@ -179,20 +154,20 @@ int cmd_report(int argc, char **argv)
 	struct bp_phase_spec specs[32];
 	size_t nspecs = 0, nboots = 0, nphases = 0;
 	struct bp_summary_opts so = { 0 };
-	struct report_hooks rh = { { 0 }, NULL };
+	struct bp_phase_finder *finder = NULL;
 	struct bp_phase *phase_list = NULL;
 	long np;
 	struct bp_report_opts o = { 0 };
-	struct bp_window w = { 0 };
 	struct bp_instant since = { 0 }, until = { 0 };
 	const char *format = NULL, *iowait_source = NULL;
 	struct bp_plugin_opts po = { 0 };
 	struct bp_plugin_set *plugins;
-	struct bp_build_hooks hooks;
+	struct bp_build_hooks hooks[2];
 	const char *popts[64];
 	const char *pdirs[2];
 	int list_plugins = 0;
-	struct bp_reader *r;
+	struct bp_session *session;
+	const struct bp_meta *meta;
 	struct bp_preloaded *pre = NULL;
 	struct bp_model *m;
 	size_t k;
@@ -319,48 +294,37 @@ int cmd_report(int argc, char **argv)
 		goto out_phases;
 	}
 
-	r = bp_reader_open(o.file);
-	if (!r) {
+	session = bp_session_open(o.file);
+	if (!session || bp_session_window(session, &since, &until)) {
 		bp_plugins_free(plugins);
+		bp_session_free(session);
 		rc = bp_error_last();
 		goto out_phases;
 	}
-	if (bp_focus_window(r, &since, &until, &w)) {
-		bp_error("'%s': %s", o.file, bp_last_error());
-		bp_plugins_free(plugins);
-		bp_reader_free(r);
-		rc = BP_EXIT_FAILURE;
-		goto out_phases;
+	if (redact) {
+		/* Warnings name the file as the redacted report does. */
+		shown = bp_redact_path(o.file);
+		session->name = shown;
 	}
-	w.infer_iowait = iowait_source && !strcmp(iowait_source, "inferred");
-	bp_plugins_start(plugins, bp_reader_tep(r),
-			 bp_reader_meta(r) ? bp_reader_meta(r)->machine : NULL);
-	bp_plugins_kallsyms(plugins, bp_reader_kallsyms(r));
-	bp_plugins_window(plugins, w.since_ns, w.until_ns);
-	bp_plugins_hooks(plugins, &rh.plugins);
-	rh.phases = bp_phase_finder_new(bp_reader_tep(r), specs, nspecs);
-	hooks.event = report_event;
-	hooks.span = rh.plugins.span ? report_span : NULL;
-	hooks.arg = &rh;
-	m = bp_model_build(r, &w, &hooks);
+	session->window.infer_iowait = iowait_source && !strcmp(iowait_source, "inferred");
+	meta = bp_reader_meta(session->reader);
+	bp_plugins_start(plugins, bp_reader_tep(session->reader), meta ? meta->machine : NULL);
+	bp_plugins_kallsyms(plugins, bp_reader_kallsyms(session->reader));
+	bp_plugins_window(plugins, session->window.since_ns, session->window.until_ns);
+	/* One pass feeds the plugins and the phase finder. */
+	bp_plugins_hooks(plugins, &hooks[0]);
+	finder = bp_phase_finder_new(bp_reader_tep(session->reader), specs, nspecs);
+	hooks[1] = (struct bp_build_hooks){ bp_phase_finder_event, NULL, finder };
+	m = bp_session_build(session, &session->window, hooks, 2);
 	/* Phases are the recording's, whatever the window. */
-	np = m ? bp_phases_compute(rh.phases, r, m, &phase_list) : -1;
+	np = m ? bp_phases_compute(finder, session, m, &phase_list) : -1;
 	if (np < 0) {
-		bp_error("cannot read '%s': %s", o.file, bp_last_error());
-		rc = BP_EXIT_FAILURE;
+		rc = bp_error_last();
 		goto out_model;
 	}
 	nphases = (size_t)np;
 	o.phases = phase_list;
 	o.nphases = nphases;
-	if (bp_reader_stats(r)->corrupt_pages) {
-		/* A corrupt file is an error, never a partial report with a warning. */
-		bp_error("'%s' is corrupt: %llu ring-buffer pages are damaged or do not match the "
-			 "event formats", o.file,
-			 (unsigned long long)bp_reader_stats(r)->corrupt_pages);
-		rc = BP_EXIT_FAILURE;
-		goto out_model;
-	}
 	o.focus_pid = bp_focus_command(m, so.all, &o.filter);
 	if (bp_focus_check(m, &o.filter, since.set || until.set)) {
 		/* A filter or window that selects nothing is not an empty report. */
@@ -373,10 +337,9 @@ int cmd_report(int argc, char **argv)
 	 * take a second pass over the recording (who inserted each page).
 	 */
 	if (bp_preloader_processes(m, NULL)) {
-		pre = bp_preloaded_build(o.file, &w);
+		pre = bp_preloaded_build(session, &session->window);
 		if (!pre) {
-			bp_error("cannot read '%s': %s", o.file, bp_last_error());
-			rc = BP_EXIT_FAILURE;
+			rc = bp_error_last();
 			goto out_model;
 		}
 		o.preloaded = pre;
@@ -394,21 +357,9 @@ int cmd_report(int argc, char **argv)
 			free(pre->files[k].path);
 			pre->files[k].path = path;
 		}
-		shown = bp_redact_path(o.file);
 		o.file = shown;
 	}
-	if (m->header.warnings) {
-		/* The recording's own words: shown printable, as in the report. */
-		char *all = bp_printable_dup(m->header.warnings), *line = all, *nl;
-
-		for (; (nl = strstr(line, "\\x0a")); line = nl + 4)
-			bp_warn("%.*s", (int)(nl - line), line);
-		if (*line)
-			bp_warn("%s", line);
-		free(all);
-	}
-	if (m->totals.lost_events || m->totals.lost_pages)
-		bp_warn("'%s' lost events while recording: totals are lower bounds", o.file);
+	bp_warnings_print(&session->warnings);
 	if (!strcmp(format, "json"))
 		rc = bp_view_json(stdout, m, &o);
 	else if (!strcmp(format, "csv"))
@@ -423,11 +374,11 @@ out_model:
 	bp_plugins_free(plugins);
 	bp_preloaded_free(pre);
 	bp_model_free(m);
-	bp_reader_free(r);
+	bp_session_free(session);
 	free(shown);
 out_phases:
 	bp_phases_free(phase_list, nphases);
-	bp_phase_finder_free(rh.phases);
+	bp_phase_finder_free(finder);
 	while (nspecs)
 		bp_phase_spec_release(&specs[--nspecs]);
 	return rc;

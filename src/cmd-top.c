@@ -23,6 +23,7 @@
 
 #include "analysis/focus.h"
 #include "analysis/model.h"
+#include "analysis/session.h"
 #include "builtin.h"
 #include "capture/live.h"
 #include "tracefile/tracefile.h"
@@ -201,7 +202,7 @@ static int parse_options(struct top_args *a, int argc, char **argv)
 
 static struct bp_model *file_build(void *arg, const struct bp_window *window)
 {
-	return bp_model_build(arg, window, NULL);
+	return bp_session_build(arg, window, NULL, 0);
 }
 
 static int run(struct top_args *a, const struct bp_top_source *src)
@@ -216,23 +217,22 @@ static int top_file(struct top_args *a)
 {
 	const char *slash = strrchr(a->file, '/');
 	struct bp_top_source src = { file_build, NULL, NULL, slash ? slash + 1 : a->file, 0 };
-	struct bp_reader *r;
+	struct bp_session *s;
 	int ret;
 
-	struct bp_window w = { 0 };
-
-	r = bp_reader_open(a->file);
-	if (!r)
+	s = bp_session_open(a->file);
+	if (!s || bp_session_window(s, &a->since, &a->until)) {
+		bp_session_free(s);
 		return bp_error_last();
-	if (bp_focus_window(r, &a->since, &a->until, &w)) {
-		bp_reader_free(r);
-		return bp_error("'%s': %s", a->file, bp_last_error());
 	}
-	a->o.since_ns = w.since_ns;
-	a->o.until_ns = w.until_ns;
-	src.arg = r;
+	a->o.since_ns = s->window.since_ns;
+	a->o.until_ns = s->window.until_ns;
+	src.arg = s;
 	ret = run(a, &src);
-	bp_reader_free(r);
+	/* After the screen: the terminal shows them once the view is gone. */
+	if (ret >= 0)
+		bp_warnings_print(&s->warnings);
+	bp_session_free(s);
 	return ret < 0 ? bp_error_last() : 0;
 }
 
@@ -259,7 +259,7 @@ static int live_update(void *arg, int cumulative)
 
 static int top_live(struct top_args *a)
 {
-	struct bp_top_source src = { file_build, live_update, NULL, "live", 0 };
+	struct bp_top_source src = { live_build, live_update, NULL, "live", 0 };
 	struct bp_live *live;
 	int ret;
 
@@ -268,7 +268,6 @@ static int top_live(struct top_args *a)
 	live = bp_live_start();
 	if (!live)
 		return bp_error_last();
-	src.build = live_build;
 	src.arg = live;
 	src.delay_ns = (uint64_t)(a->delay * 1e9);
 	ret = -1;

@@ -55,26 +55,6 @@ int bp_focus_window(struct bp_reader *r, const struct bp_instant *since,
 	return 0;
 }
 
-int bp_focus_window_of(const char *path, const struct bp_instant *since,
-		       const struct bp_instant *until, struct bp_window *w)
-{
-	struct bp_reader *r;
-	int ret;
-
-	if (!since->set && !until->set) {
-		w->since_ns = w->until_ns = 0;
-		return 0;
-	}
-	r = bp_reader_open(path);
-	if (!r) {
-		bp_set_error("cannot read '%s': %s", path, bp_last_error());
-		return -1;
-	}
-	ret = bp_focus_window(r, since, until, w);
-	bp_reader_free(r);
-	return ret;
-}
-
 /* --since S|+S, --until S|+S (struct bp_instant *value). */
 int bp_focus_opt_instant(const struct bp_option *opt, const char *arg)
 {

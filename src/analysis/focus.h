@@ -58,10 +58,6 @@ struct bp_instant {
 int bp_focus_window(struct bp_reader *r, const struct bp_instant *since,
 		    const struct bp_instant *until, struct bp_window *w);
 
-/* bp_focus_window() of the recording at @path, opened and closed here. */
-int bp_focus_window_of(const char *path, const struct bp_instant *since,
-		       const struct bp_instant *until, struct bp_window *w);
-
 /*
  * --since/--until of the commands that take a window on the recording
  * clock (report, top, readahead), for their option tables

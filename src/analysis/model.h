@@ -687,6 +687,8 @@ struct bp_model {
  * @hooks: optional per-event callbacks, or NULL
  *
  * One pass, ~10 M events/s; the TUI calls it again when the window changes.
+ * Commands build through a session (analysis/session.h), which adds the
+ * checks every reader makes (corrupt, truncated, lost events).
  *
  * Return: a new model (free with bp_model_free()), or NULL with
  * bp_set_error() when the recording cannot be read.

@@ -11,6 +11,7 @@
 #include <traceevent/event-parse.h>
 
 #include "analysis/phases.h"
+#include "analysis/session.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
 #include "util/parse-options.h"
@@ -343,7 +344,7 @@ static uint64_t file_first(const struct bp_model *m, const char *pattern)
 	return first;
 }
 
-long bp_phases_compute(struct bp_phase_finder *f, struct bp_reader *reader,
+long bp_phases_compute(struct bp_phase_finder *f, struct bp_session *session,
 		       const struct bp_model *m, struct bp_phase **out)
 {
 	struct bp_phase *v = NULL;
@@ -398,7 +399,7 @@ long bp_phases_compute(struct bp_phase_finder *f, struct bp_reader *reader,
 		struct bp_window w = { 0 };
 		struct bp_model *pm;
 
-		if (!reader || !p->reached || p->end_ns <= p->start_ns)
+		if (!session || !p->reached || p->end_ns <= p->start_ns)
 			continue;
 		/* A phase over every event of a whole-recording model: its numbers. */
 		if (m->totals.events == m->totals.events_total && p->start_ns <= m->totals.first_ns &&
@@ -410,7 +411,7 @@ long bp_phases_compute(struct bp_phase_finder *f, struct bp_reader *reader,
 		}
 		w.since_ns = p->start_ns ? p->start_ns : 1;
 		w.until_ns = p->end_ns;
-		pm = bp_model_build(reader, &w, NULL);
+		pm = bp_session_build(session, &w, NULL, 0);
 		if (!pm) {
 			bp_phases_free(v, n);
 			return -1;
@@ -424,14 +425,14 @@ long bp_phases_compute(struct bp_phase_finder *f, struct bp_reader *reader,
 	return (long)n;
 }
 
-int bp_phase_window(const char *path, const char *phase, struct bp_window *w)
+int bp_phase_window(struct bp_session *session, const char *phase, struct bp_window *w)
 {
 	struct bp_phase_spec spec = { 0 };
 	struct bp_build_hooks hooks = { 0 };
 	struct bp_phase_finder *finder;
 	struct bp_phase *v = NULL;
 	struct bp_model *m = NULL;
-	struct bp_reader *r;
+	const char *path = session->path;
 	long n = -1, i;
 	const char *name = phase;
 	int ret = -1;
@@ -442,20 +443,13 @@ int bp_phase_window(const char *path, const char *phase, struct bp_window *w)
 			return -1;
 		name = spec.name;
 	}
-	r = bp_reader_open(path);
-	if (!r) {
-		bp_set_error("cannot read '%s': %s", path, bp_last_error());
-		bp_phase_spec_release(&spec);
-		return -1;
-	}
-	finder = bp_phase_finder_new(bp_reader_tep(r), spec.name ? &spec : NULL, spec.name ? 1 : 0);
+	finder = bp_phase_finder_new(bp_reader_tep(session->reader), spec.name ? &spec : NULL,
+				     spec.name ? 1 : 0);
 	hooks.event = bp_phase_finder_event;
 	hooks.arg = finder;
-	m = bp_model_build(r, NULL, &hooks);
+	m = bp_session_build(session, NULL, &hooks, 1);
 	if (m)
 		n = bp_phases_compute(finder, NULL, m, &v);
-	if (n < 0)
-		bp_set_error("cannot read '%s': %s", path, bp_last_error());
 	for (i = 0; i < n; i++) {
 		if (strcmp(v[i].name, name))
 			continue;
@@ -474,7 +468,6 @@ int bp_phase_window(const char *path, const char *phase, struct bp_window *w)
 	bp_phases_free(v, n > 0 ? (size_t)n : 0);
 	bp_model_free(m);
 	bp_phase_finder_free(finder);
-	bp_reader_free(r);
 	bp_phase_spec_release(&spec);
 	return ret;
 }

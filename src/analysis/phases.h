@@ -127,8 +127,8 @@ void bp_phase_finder_free(struct bp_phase_finder *f);
 /**
  * bp_phases_compute() - the phases of a recording, with their numbers
  * @f: a finder that saw the whole pass
- * @reader: the same recording (read again: one pass per phase), or NULL
- *          for the boundaries alone (the numbers stay 0)
+ * @session: the same recording (read again: one pass per phase), or NULL
+ *           for the boundaries alone (the numbers stay 0)
  * @m: the model of the whole recording
  * @out: set to a new array of phases by end time, the ones not reached last
  *       (free with bp_phases_free())
@@ -136,18 +136,19 @@ void bp_phase_finder_free(struct bp_phase_finder *f);
  * Return: number of phases, or -1 with bp_set_error() when the recording
  * cannot be read again.
  */
-long bp_phases_compute(struct bp_phase_finder *f, struct bp_reader *reader,
+struct bp_session;
+long bp_phases_compute(struct bp_phase_finder *f, struct bp_session *session,
 		       const struct bp_model *m, struct bp_phase **out);
 void bp_phases_free(struct bp_phase *v, size_t n);
 
 /*
- * bp_phase_window() - the time window of one phase of the recording at
- * @path: a built-in phase by name (kernel, initramfs, userspace) or a
+ * bp_phase_window() - the time window of one phase of the recording of
+ * @session: a built-in phase by name (kernel, initramfs, userspace) or a
  * user-defined one, "NAME=exec:PROG" etc. Sets @w's since/until.
  * Return: 0, or -1 with bp_set_error() (no such phase, not reached, the
  * recording unreadable).
  */
-int bp_phase_window(const char *path, const char *phase, struct bp_window *w);
+int bp_phase_window(struct bp_session *session, const char *phase, struct bp_window *w);
 
 /*
  * Does a cgroup path name UNIT? The whole path, its last component, or

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "analysis/focus.h"
+#include "analysis/session.h"
 #include "analysis/summary.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
@@ -181,35 +182,25 @@ struct bp_summary *bp_summary_load(const char *path, const struct bp_summary_opt
 	struct bp_phase *phases = NULL;
 	struct bp_model *m = NULL;
 	struct rows rows = { 0 };
-	struct bp_reader *r;
+	struct bp_session *session;
 	long nphases = 0;
 
 	if (!o)
 		o = &defaults;
-	r = bp_reader_open(path);
-	if (!r) {
+	session = bp_session_open(path);
+	if (!session) {
 		bp_set_error("cannot read '%s': %s", path, bp_last_error());
 		return NULL;
 	}
-	finder = bp_phase_finder_new(bp_reader_tep(r), o->specs, o->nspecs);
+	finder = bp_phase_finder_new(bp_reader_tep(session->reader), o->specs, o->nspecs);
 	hooks.event = bp_phase_finder_event;
 	hooks.arg = finder;
-	m = bp_model_build(r, NULL, &hooks);
-	if (!m) {
-		bp_set_error("cannot read '%s': %s", path, bp_last_error());
+	m = bp_session_build(session, NULL, &hooks, 1);
+	if (!m)
 		goto out;
-	}
-	if (bp_reader_stats(r)->corrupt_pages) {
-		bp_set_error("'%s' is corrupt: %llu ring-buffer pages are damaged or do not match "
-			     "the event formats", path,
-			     (unsigned long long)bp_reader_stats(r)->corrupt_pages);
+	nphases = bp_phases_compute(finder, session, m, &phases);
+	if (nphases < 0)
 		goto out;
-	}
-	nphases = bp_phases_compute(finder, r, m, &phases);
-	if (nphases < 0) {
-		bp_set_error("cannot read '%s': %s", path, bp_last_error());
-		goto out;
-	}
 	if (bp_focus_command(m, o->all, &filter))
 		f = &filter;
 	s = xcalloc(1, sizeof(*s));
@@ -222,11 +213,14 @@ struct bp_summary *bp_summary_load(const char *path, const struct bp_summary_opt
 	fold_rows(&rows);
 	s->rows = rows.v;
 	s->nrows = rows.n;
+	/* The summary outlives its session: it takes what the load found. */
+	s->warnings = session->warnings;
+	memset(&session->warnings, 0, sizeof(session->warnings));
 out:
 	bp_phases_free(phases, nphases > 0 ? (size_t)nphases : 0);
 	bp_model_free(m);
 	bp_phase_finder_free(finder);
-	bp_reader_free(r);
+	bp_session_free(session);
 	return s;
 }
 
@@ -245,6 +239,7 @@ void bp_summary_free(struct bp_summary *s)
 	free(s->machine);
 	free(s->cmdline);
 	free(s->bootprof_version);
+	bp_warnings_release(&s->warnings);
 	free(s);
 }
 

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "analysis/phases.h"
+#include "analysis/session.h"
 
 /*
  * One recording reduced to rows that can be matched across recordings:
@@ -70,6 +71,8 @@ struct bp_summary_row {
  * @command_only: rows are the traced command's process tree only
  * @rows: by kind, then key
  * @nrows: entries
+ * @warnings: what loading it found (truncated, lost events ...), for the
+ *            command to print
  */
 struct bp_summary {
 	char *path;
@@ -91,6 +94,7 @@ struct bp_summary {
 	int command_only;
 	struct bp_summary_row *rows;
 	size_t nrows;
+	struct bp_warnings warnings;
 };
 
 /**
@@ -112,7 +116,8 @@ struct bp_summary_opts {
  * @path: the recording
  * @o: options, or NULL for the defaults
  *
- * A corrupt recording (damaged pages) is an error, as in `report`.
+ * A corrupt recording (damaged pages) is an error, as in `report`; a
+ * truncated one, or one that lost events, loads with @warnings.
  * Return: a new summary (free with bp_summary_free()), or NULL with
  * bp_set_error() naming @path.
  */

@@ -14,7 +14,7 @@
  *
  *   set = bp_plugins_load(&opts);          built-ins + trusted .so files
  *   bp_plugins_start(set, tep, machine);   each plugin's init
- *   bp_plugins_hooks(set, &hooks);         pass to bp_model_build()
+ *   bp_plugins_hooks(set, &hooks);         a hook of the model's pass (bp_session_build())
  *   bp_plugins_finish(set, model);         each plugin's model callback
  *   bp_plugins_doc(set)                    the views render its sections and JSON
  *   bp_plugins_free(set);
@@ -127,7 +127,7 @@ void bp_plugins_kallsyms(struct bp_plugin_set *set, const char *text);
 void bp_plugins_window(struct bp_plugin_set *set, uint64_t since_ns, uint64_t until_ns);
 
 /**
- * bp_plugins_hooks() - the hooks that feed plugins during bp_model_build()
+ * bp_plugins_hooks() - the hooks that feed plugins during the model's pass
  * @set: a started set (NULL: hooks that do nothing)
  * @hooks: filled: @event gives plugins their events, @span keeps the
  *         model's waits for host->waiting; pass both (a caller that

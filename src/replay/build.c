@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "analysis/focus.h"
+#include "analysis/session.h"
 #include "replay/build.h"
 #include "replay/preload.h"
 #include "replay/scan.h"
@@ -268,12 +269,12 @@ static void add_notes(struct bp_pack *p, const struct bp_model *m)
 			     "every page read is kept, used or not");
 }
 
-struct bp_pack *bp_pack_build(const struct bp_pack_build_opts *o)
+struct bp_pack *bp_pack_build(struct bp_session *session, const struct bp_pack_build_opts *o)
 {
-	const char *root = o->root ? o->root : "";
+	const char *root = o->root ? o->root : "", *recording = session->path;
+	const struct bp_meta *meta = bp_reader_meta(session->reader);
+	struct bp_build_hooks hooks = { bp_replay_scan_event, NULL, NULL };
 	struct bp_replay_scan scan;
-	const struct bp_meta *meta;
-	struct bp_reader *r;
 	struct bp_model *m;
 	struct bp_pack *p;
 	struct stat rec_st;
@@ -286,23 +287,23 @@ struct bp_pack *bp_pack_build(const struct bp_pack_build_opts *o)
 	unsigned ps;
 
 	bp_replay_scan_init(&scan, o->window.since_ns, o->window.until_ns);
-	m = bp_replay_open_model(o->recording, &o->window, &scan, &r);
+	hooks.arg = &scan;
+	m = bp_session_build(session, &o->window, &hooks, 1);
 	if (!m) {
 		bp_replay_scan_release(&scan);
 		return NULL;
 	}
-	meta = bp_reader_meta(r);
 	ps = m->header.page_size ? m->header.page_size : 4096;
 	p = bp_pack_new();
 	p->page_size = ps;
-	p->source = xstrdup(o->recording);
+	p->source = xstrdup(recording);
 	p->since_ns = m->window.since_ns;
 	p->until_ns = m->window.until_ns == UINT64_MAX ? m->totals.last_ns : m->window.until_ns;
 	p->inserted_only = !!(m->missing & BP_MISSING_ACCESS);
 	add_notes(p, m);
 	use_filter = !!bp_focus_command(m, o->all, &filter);
-	have_rec = stat(o->recording, &rec_st) == 0;
-	start_real = recording_start_real(o->recording, m);
+	have_rec = stat(recording, &rec_st) == 0;
+	start_real = recording_start_real(recording, m);
 	if (m->totals.nonblock_bytes)
 		p->counts[BP_PACK_NONBLOCK].bytes += m->totals.nonblock_bytes;
 
@@ -409,7 +410,6 @@ struct bp_pack *bp_pack_build(const struct bp_pack_build_opts *o)
 	}
 	free(c);
 	bp_model_free(m);
-	bp_reader_free(r);
 	bp_replay_scan_release(&scan);
 	return p;
 }
@@ -446,20 +446,21 @@ size_t bp_preloader_processes(const struct bp_model *m, struct bp_map *tids)
 	return n;
 }
 
-struct bp_preloaded *bp_preloaded_build(const char *recording, const struct bp_window *w)
+struct bp_preloaded *bp_preloaded_build(struct bp_session *session, const struct bp_window *w)
 {
+	struct bp_build_hooks hooks = { bp_replay_scan_event, NULL, NULL };
 	struct bp_replay_scan scan;
 	struct bp_preloaded *res;
 	struct bp_map replay_tids;
 	unsigned char *st = NULL;
-	struct bp_reader *r;
 	struct bp_model *m;
 	size_t i, cap = 0, cst = 0;
 	unsigned ps;
 
 	bp_replay_scan_init(&scan, w ? w->since_ns : 0, w ? w->until_ns : 0);
 	scan.want_inserts = 1;
-	m = bp_replay_open_model(recording, w, &scan, &r);
+	hooks.arg = &scan;
+	m = bp_session_build(session, w, &hooks, 1);
 	if (!m) {
 		bp_replay_scan_release(&scan);
 		return NULL;
@@ -519,7 +520,6 @@ struct bp_preloaded *bp_preloaded_build(const char *recording, const struct bp_w
 	free(st);
 	bp_map_release(&replay_tids);
 	bp_model_free(m);
-	bp_reader_free(r);
 	bp_replay_scan_release(&scan);
 	return res;
 }

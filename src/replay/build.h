@@ -9,7 +9,6 @@
 
 /**
  * struct bp_pack_build_opts - how to make a pack from a recording
- * @recording: the recording's path (it and its spool are left out)
  * @window: the part of the recording to take reads from
  * @gap_pages: merge two used ranges separated by at most this many pages
  * @max_bytes: at most this many bytes of ranges (0: no cap); files past
@@ -22,7 +21,6 @@
  * file that changed during or since the recording is left out.
  */
 struct bp_pack_build_opts {
-	const char *recording;
 	struct bp_window window;
 	uint64_t gap_pages;
 	uint64_t max_bytes;
@@ -30,13 +28,16 @@ struct bp_pack_build_opts {
 	int all;
 };
 
+struct bp_session;
+
 /**
  * bp_pack_build() - the pack of a recording
+ * @session: the recording (it and its spool are left out of the pack)
  * @o: options
  *
  * Return: a new pack, or NULL with bp_set_error().
  */
-struct bp_pack *bp_pack_build(const struct bp_pack_build_opts *o);
+struct bp_pack *bp_pack_build(struct bp_session *session, const struct bp_pack_build_opts *o);
 
 /**
  * struct bp_preloaded_file - what a preloader read of one file, and what became of it
@@ -86,13 +87,15 @@ size_t bp_preloader_processes(const struct bp_model *m, struct bp_map *tids);
 /**
  * bp_preloaded_build() - split a replayed boot's reads into preloaded-then-used
  *                        and preloaded-never-used, per file
- * @recording: a recording of a replayed boot
+ * @session: a recording of a replayed boot
  * @w: window, or NULL
+ *
+ * A pass of its own over the recording.
  *
  * Return: a new result (free with bp_preloaded_free()), or NULL with
  * bp_set_error().
  */
-struct bp_preloaded *bp_preloaded_build(const char *recording, const struct bp_window *w);
+struct bp_preloaded *bp_preloaded_build(struct bp_session *session, const struct bp_window *w);
 void bp_preloaded_free(struct bp_preloaded *p);
 
 #endif

@@ -128,32 +128,3 @@ void bp_replay_scan_event(void *arg, const struct bp_event *ev)
 		*bp_map_put(&s->inserts, k1, k2, NULL) = pid;
 	}
 }
-
-struct bp_model *bp_replay_open_model(const char *path, const struct bp_window *w,
-				      struct bp_replay_scan *s, struct bp_reader **reader)
-{
-	struct bp_build_hooks hooks = { bp_replay_scan_event, NULL, s };
-	struct bp_reader *r;
-	struct bp_model *m;
-
-	*reader = NULL;
-	r = bp_reader_open(path);
-	if (!r)
-		return NULL;
-	m = bp_model_build(r, w, &hooks);
-	if (!m) {
-		bp_set_error("cannot read '%s': %s", path, bp_last_error());
-		bp_reader_free(r);
-		return NULL;
-	}
-	if (bp_reader_stats(r)->corrupt_pages) {
-		bp_set_error("'%s' is corrupt: %llu ring-buffer pages are damaged or do not match "
-			     "the event formats", path,
-			     (unsigned long long)bp_reader_stats(r)->corrupt_pages);
-		bp_model_free(m);
-		bp_reader_free(r);
-		return NULL;
-	}
-	*reader = r;
-	return m;
-}

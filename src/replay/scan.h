@@ -9,8 +9,9 @@
 
 /*
  * What the pack needs beyond the model, taken from the same one pass
- * (bp_build_hooks.event): when each file was first used, and who inserted
- * each page last (to tell a preloader's reads from the boot's own).
+ * (bp_build_hooks.event, beside the model's in bp_session_build()): when
+ * each file was first used, and who inserted each page last (to tell a
+ * preloader's reads from the boot's own).
  */
 struct bp_replay_scan {
 	uint64_t since_ns, until_ns;  /* first uses are looked for inside these */
@@ -35,17 +36,5 @@ static inline void bp_replay_page_key(uint32_t dev, uint64_t ino, uint64_t index
 	*k1 = ino;
 	*k2 = (uint64_t)dev << 32 | (index & 0xffffffffu);
 }
-
-/**
- * bp_replay_open_model() - open a recording and build its model with a scan
- * @path: the recording
- * @w: window, or NULL
- * @s: an initialised scan, filled
- * @reader: set to the open reader (the caller frees it after the model)
- *
- * Return: the model, or NULL with bp_set_error() (unreadable or corrupt).
- */
-struct bp_model *bp_replay_open_model(const char *path, const struct bp_window *w,
-				      struct bp_replay_scan *s, struct bp_reader **reader);
 
 #endif

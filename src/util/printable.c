@@ -77,7 +77,16 @@ char *bp_printable(char *buf, size_t len, const char *s)
 	if (!len)
 		return buf;
 	while (p && *p) {
-		const char *out = next(p, &n, &w, esc);
+		const char *out;
+
+		/* Printable ASCII, most of what is shown: as it is. */
+		if (*p >= 0x20 && *p < 0x7f) {
+			if (used + 1 >= len)
+				break;
+			buf[used++] = (char)*p++;
+			continue;
+		}
+		out = next(p, &n, &w, esc);
 
 		if (used + w >= len)
 			break;

@@ -14,7 +14,7 @@
  *
  *   x = bp_chrome_begin(out, m1, &opts);   header, process and thread names
  *   hooks.span = bp_chrome_span; hooks.arg = x;
- *   m2 = bp_model_build(...same window..., &hooks);   one X event per span
+ *   m2 = bp_session_build(s, ...same window..., &hooks, 1);   one X event per span
  *   bp_chrome_end(x, m2);                  counters, first reads, phases; frees x
  *
  * Timestamps are microseconds (with ns decimals) from the timeline's 0.

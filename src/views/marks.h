@@ -16,7 +16,7 @@
  *    service start from the model and the stop condition from the header;
  *  - initcalls: the initcall plugin's table (all calls: initcall.top=0).
  *
- *   set = bp_marks_plugins();            pass bp_plugins_hooks(set) to bp_model_build()
+ *   set = bp_marks_plugins();            bp_plugins_hooks(set): a hook of the model's pass
  *   bp_marks_collect(set, model, &marks);
  *   ...
  *   bp_marks_release(&marks); bp_plugins_free(set);

@@ -21,7 +21,7 @@
  *   c = bp_chart_new(&window, ncpus, &opts);
  *   w.bucket_ns = bp_chart_bucket_ns(&window);     one timeline bucket per pixel column
  *   hooks.span = bp_chart_span; hooks.arg = c;
- *   m = bp_model_build(r, &window, &hooks);        spans -> per-task pixel columns
+ *   m = bp_session_build(s, &window, &hooks, 1);   spans -> per-task pixel columns
  *   bp_chart_attach(c, m);                         tasks -> process lanes
  *   bp_chart_write(c, out);
  *   bp_chart_free(c); bp_model_free(m);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The two passes of a timeline view over a recording (see timeline.h). */
+/* The passes of a timeline view over a recording (see timeline.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/session.h"
 #include "plugin/plugins.h"
 #include "tracefile/meta.h"
 #include "tracefile/tracefile.h"
@@ -17,18 +18,20 @@
 int bp_timeline_open(struct bp_timeline *t, const char *file, const struct bp_timeline_range *range)
 {
 	const struct bp_meta *meta;
+	struct bp_reader *r;
 	struct bp_event ev;
 	uint64_t first;
 	int rc;
 
 	memset(t, 0, sizeof(*t));
 	t->file = file;
-	t->reader = bp_reader_open(file);
-	if (!t->reader)
+	t->session = bp_session_open(file);
+	if (!t->session)
 		return -1;
-	meta = bp_reader_meta(t->reader);
+	r = t->session->reader;
+	meta = bp_reader_meta(r);
 	/* The first event fixes 0 when the metadata has no start (trace-cmd files). */
-	rc = bp_reader_next(t->reader, &ev);
+	rc = bp_reader_next(r, &ev);
 	if (rc < 0)
 		return -1;
 	first = rc ? ev.ts : 0;
@@ -57,26 +60,24 @@ int bp_timeline_open(struct bp_timeline *t, const char *file, const struct bp_ti
 	if (range->has_until)
 		t->window.until_ns = (range->until_first ? first : t->origin_ns) + range->until_ns;
 	t->plugins = bp_marks_plugins();
-	bp_plugins_start(t->plugins, bp_reader_tep(t->reader), meta ? meta->machine : NULL);
-	bp_plugins_kallsyms(t->plugins, bp_reader_kallsyms(t->reader));
+	bp_plugins_start(t->plugins, bp_reader_tep(r), meta ? meta->machine : NULL);
+	bp_plugins_kallsyms(t->plugins, bp_reader_kallsyms(r));
 	bp_plugins_window(t->plugins, t->window.since_ns, t->window.until_ns);
 	return 0;
 }
 
-/* The checks every pass makes: the file is sound and the window holds events. */
-static int check_model(const struct bp_timeline *t, const struct bp_model *m)
+/* A pass over the window; a window without events is no timeline. */
+static struct bp_model *build(struct bp_timeline *t, const struct bp_window *w,
+			      const struct bp_build_hooks *hooks, size_t nhooks)
 {
-	if (bp_reader_stats(t->reader)->corrupt_pages) {
-		bp_set_error("'%s' is corrupt: %llu ring-buffer pages are damaged or do not match the "
-			     "event formats", t->file,
-			     (unsigned long long)bp_reader_stats(t->reader)->corrupt_pages);
-		return -1;
-	}
-	if (!m->totals.events) {
+	struct bp_model *m = bp_session_build(t->session, w, hooks, nhooks);
+
+	if (m && !m->totals.events) {
 		bp_set_error("no event is inside the window");
-		return -1;
+		bp_model_free(m);
+		return NULL;
 	}
-	return 0;
+	return m;
 }
 
 int bp_timeline_resolve(struct bp_timeline *t)
@@ -85,66 +86,33 @@ int bp_timeline_resolve(struct bp_timeline *t)
 
 	if (t->window.until_ns)
 		return 0;
-	m = bp_model_build(t->reader, &t->window, NULL);
+	m = build(t, &t->window, NULL, 0);
 	if (!m)
 		return -1;
-	if (check_model(t, m)) {
-		bp_model_free(m);
-		return -1;
-	}
 	t->window.since_ns = m->window.since_ns;
 	t->window.until_ns = m->window.until_ns;
 	bp_model_free(m);
 	return 0;
 }
 
-/* The plugins' event hook and a view's span hook in one bp_build_hooks. */
-struct relay {
-	struct bp_build_hooks plugins;
-	void (*span)(void *arg, const struct bp_span *span);
-	void *arg;
-};
-
-static void relay_event(void *arg, const struct bp_event *ev)
-{
-	const struct relay *r = arg;
-
-	if (r->plugins.event)
-		r->plugins.event(r->plugins.arg, ev);
-}
-
-static void relay_span(void *arg, const struct bp_span *span)
-{
-	const struct relay *r = arg;
-
-	if (r->plugins.span)
-		r->plugins.span(r->plugins.arg, span);
-	if (r->span)
-		r->span(r->arg, span);
-}
-
 struct bp_model *bp_timeline_pass(struct bp_timeline *t, uint64_t bucket_ns,
 				  void (*span)(void *arg, const struct bp_span *span), void *arg)
 {
-	struct bp_build_hooks hooks = { 0 };
+	struct bp_build_hooks hooks[2];
 	struct bp_window w = t->window;
-	struct relay r = { .span = span, .arg = arg };
 	struct bp_model *m;
+	size_t n = 0;
 	int first = !t->plugins_fed;
 
 	w.bucket_ns = bucket_ns;
+	/* The plugins behind the phases and initcalls see the first pass only. */
 	if (first)
-		bp_plugins_hooks(t->plugins, &r.plugins);
-	hooks.event = first ? relay_event : NULL;
-	hooks.span = span || r.plugins.span ? relay_span : NULL;
-	hooks.arg = &r;
-	m = bp_model_build(t->reader, &w, &hooks);
+		bp_plugins_hooks(t->plugins, &hooks[n++]);
+	if (span)
+		hooks[n++] = (struct bp_build_hooks){ NULL, span, arg };
+	m = build(t, &w, hooks, n);
 	if (!m)
 		return NULL;
-	if (check_model(t, m)) {
-		bp_model_free(m);
-		return NULL;
-	}
 	if (first) {
 		t->plugins_fed = 1;
 		t->window.since_ns = m->window.since_ns;
@@ -158,7 +126,7 @@ void bp_timeline_release(struct bp_timeline *t)
 {
 	bp_marks_release(&t->marks);
 	bp_plugins_free(t->plugins);
-	bp_reader_free(t->reader);
+	bp_session_free(t->session);
 	memset(t, 0, sizeof(*t));
 }
 

@@ -22,10 +22,12 @@
  *   bp_model_free(m); bp_timeline_release(&t);
  *
  * Every pass builds the model over the same explicit window, so two
- * passes' process, thread and file arrays match index for index.
+ * passes' process, thread and file arrays match index for index. The
+ * passes are the session's (analysis/session.h): its checks, its warnings
+ * (t.session->warnings).
  */
 
-struct bp_reader;
+struct bp_session;
 struct bp_plugin_set;
 
 /**
@@ -45,7 +47,7 @@ struct bp_timeline_range {
 };
 
 struct bp_timeline {
-	struct bp_reader *reader;
+	struct bp_session *session;
 	const char *file;              /* borrowed */
 	struct bp_window window;       /* recording clock; until_ns 0 until resolved */
 	uint64_t origin_ns;            /* the timeline's 0, recording clock */

@@ -8,6 +8,9 @@
 
 #include "views/tui/screen.h"
 
+/* Rows rendered and printed at a time. */
+#define BATCH_ROWS 256
+
 /* Print a frame line without its padding. */
 static void print_line(FILE *out, const struct top_line *l)
 {
@@ -32,7 +35,7 @@ int bp_top_batch(FILE *out, const struct bp_top_source *src, const struct bp_top
 	struct top_frame f = { 0 };
 	struct top t;
 	int i, n = src->update && o->iterations > 0 ? o->iterations : 1, ret = 0;
-	size_t j;
+	size_t j, first, more;
 
 	if (top_init(&t, src, o, 1) < 0)
 		return -1;
@@ -49,9 +52,18 @@ int bp_top_batch(FILE *out, const struct bp_top_source *src, const struct bp_top
 		}
 		if (i)
 			fputc('\n', out);
-		top_render(&t, &f, o->width, 0);
-		for (j = 0; j < f.nlines; j++)
-			print_line(out, &f.lines[j]);
+		/* The rows a part at a time: a frame line is wide, a recording's files many. */
+		more = top_render_head(&t, &f, o->width);
+		first = 0;
+		for (;;) {
+			for (j = 0; j < f.nlines; j++)
+				print_line(out, &f.lines[j]);
+			f.nlines = 0;
+			if (!more)
+				break;
+			more = top_render_rows(&t, &f, first, BATCH_ROWS);
+			first += more;
+		}
 		fflush(out);
 	}
 	top_frame_release(&f);

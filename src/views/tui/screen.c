@@ -243,7 +243,12 @@ static void put_cells(struct top_frame *f, struct top_line *l, const struct top_
 				break;
 			bp_fmt_path(buf, sizeof(buf), cells[i], (size_t)w);
 		} else {
-			snprintf(buf, sizeof(buf), cols[i].right ? "%*.*s" : "%-*.*s", w, w, cells[i]);
+			/* printf's "%*.*s" or "%-*.*s", without printf: a row per file adds up. */
+			size_t n = strnlen(cells[i], (size_t)w), pad = (size_t)w - n;
+
+			memset(buf, ' ', (size_t)w);
+			memcpy(buf + (cols[i].right ? pad : 0), cells[i], n);
+			buf[w] = '\0';
 		}
 		col = put(f, l, col, buf) + 1;
 	}
@@ -482,9 +487,13 @@ static void build_rows(struct top *t)
 		for (i = 0; i < n; i++) {
 			struct bp_file_part part;
 
-			bp_file_part(t->win, v[i], &filter, &part);
-			if (!t->active_only || part.wait_ns || part.bytes_read)
-				add_row(t, ROW_FILE, v[i]);
+			/* The focus's part of the file: asked for only to hide idle rows. */
+			if (t->active_only) {
+				bp_file_part(t->win, v[i], &filter, &part);
+				if (!part.wait_ns && !part.bytes_read)
+					continue;
+			}
+			add_row(t, ROW_FILE, v[i]);
 		}
 		free(v);
 		break;
@@ -1122,12 +1131,12 @@ static void scroll_to_selection(struct top *t, size_t rows)
 		lv->first = t->nrows > rows ? t->nrows - rows : 0;
 }
 
-void top_render(struct top *t, struct top_frame *f, int width, int height)
+/* The frame down to the list's column headers: 1, or 0 when it is done without a list. */
+static int render_head(struct top *t, struct top_frame *f, int width, int height)
 {
 	const struct top_level *lv;
 	const struct top_col *cols;
-	int ncols, list_height;
-	size_t i;
+	int ncols;
 
 	if (width > TOP_MAX_WIDTH)
 		width = TOP_MAX_WIDTH;
@@ -1141,11 +1150,11 @@ void top_render(struct top *t, struct top_frame *f, int width, int height)
 	if (width < TOP_MIN_WIDTH || (height && height < TOP_MIN_HEIGHT)) {
 		putf(f, new_line(f, TA_WARN), 0, "too small (%dx%d < %dx%d)", width, height,
 		     TOP_MIN_WIDTH, TOP_MIN_HEIGHT);
-		return;
+		return 0;
 	}
 	if (t->help) {
 		put_help(f);
-		return;
+		return 0;
 	}
 	put_title(t, f);
 	put_span_line(t, f);
@@ -1156,16 +1165,38 @@ void top_render(struct top *t, struct top_frame *f, int width, int height)
 	put_list_title(t, f, cols);
 	put_head(f, new_line(f, TA_HEAD), cols, ncols, lv->sort);
 	t->list_top = (int)f->nlines;
-	if (!height) {
-		size_t n = t->max_rows && t->max_rows < t->nrows ? t->max_rows : t->nrows;
+	return 1;
+}
 
-		for (i = 0; i < n; i++)
-			put_row(t, f, &t->rows[i], 0);
-		if (n < t->nrows)
-			putf(f, new_line(f, TA_NORMAL), 0, "... %zu more (use --top 0)",
-			     t->nrows - n);
+int top_render_head(struct top *t, struct top_frame *f, int width)
+{
+	return render_head(t, f, width, 0);
+}
+
+size_t top_render_rows(struct top *t, struct top_frame *f, size_t first, size_t n)
+{
+	size_t shown = t->max_rows && t->max_rows < t->nrows ? t->max_rows : t->nrows, i;
+
+	for (i = first; i < shown && i - first < n; i++)
+		put_row(t, f, &t->rows[i], 0);
+	if (i == shown && i > first && shown < t->nrows)
+		putf(f, new_line(f, TA_NORMAL), 0, "... %zu more (use --top 0)", t->nrows - shown);
+	return i > first ? i - first : 0;
+}
+
+void top_render(struct top *t, struct top_frame *f, int width, int height)
+{
+	const struct top_level *lv;
+	int list_height;
+	size_t i;
+
+	if (!render_head(t, f, width, height))
+		return;
+	if (!height) {
+		top_render_rows(t, f, 0, SIZE_MAX);
 		return;
 	}
+	lv = cur(t);
 	list_height = height - (int)f->nlines - 1;
 	if (list_height < 1)
 		list_height = 1;

@@ -204,4 +204,15 @@ void top_click(struct top *t, int line, int col);
 void top_render(struct top *t, struct top_frame *f, int width, int height);
 void top_frame_release(struct top_frame *f);
 
+/*
+ * top_render(@height 0) a part at a time, so that --batch never holds a
+ * frame line per row of a long list: top_render_head() builds the frame
+ * down to the list's column headers (1), or the whole frame when there is
+ * no list (0: too small, help); top_render_rows() adds rows @first to
+ * @first + @n - 1 of those shown, then the "... N more" line after the
+ * last, and returns how many rows it added (0: none left).
+ */
+int top_render_head(struct top *t, struct top_frame *f, int width);
+size_t top_render_rows(struct top *t, struct top_frame *f, size_t first, size_t n);
+
 #endif
