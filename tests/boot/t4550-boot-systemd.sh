@@ -422,10 +422,16 @@ echo "# kernel sleep lengths: $2 D-sleeps reported; sched_switch intervals $3 s,
 # inferred): each D-sleep judged by how it ended, against the kernel's
 # verdict on the same sleep -- no blkio ticks, no late dequeue between.
 "$BOOTPROF" report --format json --top 0 --iowait-source inferred "$rec" >"$TEST_DIR/inferred.json"
-jq -r '.processes[] | [.pid, .start_ns, .comm, .wait_ns] | @tsv' "$json" | sort -t "$(printf '\t')" -k1,1 >"$TEST_DIR/k.tsv"
-jq -r '.processes[] | [.pid, .start_ns, .comm, .wait_ns] | @tsv' "$TEST_DIR/inferred.json" | sort -t "$(printf '\t')" -k1,1 >"$TEST_DIR/i.tsv"
+# Per process "pid comm kernel inferred kernel-sync inferred-sync": a
+# sync wait (fsync) whose writeback ext4 ends in a kworker the
+# completion did not wake is out of the inference's reach, so each
+# process is compared without its sync waits, the total with them.
+jq -r '.processes[] | [.pid, .start_ns, .comm, .wait_ns, (.wait_by_cause.sync // 0)] | @tsv' "$json" |
+	sort -t "$(printf '\t')" -k1,1 >"$TEST_DIR/k.tsv"
+jq -r '.processes[] | [.pid, .start_ns, .comm, .wait_ns, (.wait_by_cause.sync // 0)] | @tsv' "$TEST_DIR/inferred.json" |
+	sort -t "$(printf '\t')" -k1,1 >"$TEST_DIR/i.tsv"
 join -t "$(printf '\t')" -j 1 "$TEST_DIR/k.tsv" "$TEST_DIR/i.tsv" 2>/dev/null |
-	awk -F'\t' '$2 == $5 { print $1, $3, $4, $7 }' | sort -k3,3nr >"$TEST_DIR/k-vs-i"
+	awk -F'\t' '$2 == $6 { print $1, $3, $4, $8, $5, $9 }' | sort -k3,3nr >"$TEST_DIR/k-vs-i"
 echo "# I/O wait inferred (--iowait-source inferred) against the kernel's word, same recording, the 10 largest:"
 head -n 10 "$TEST_DIR/k-vs-i" | awk -v ms=$MS '{ printf "#   %-24s kernel %8.1f ms  inferred %8.1f ms  %+7.1f ms\n", $2 " (" $1 ")", $3 / ms, $4 / ms, ($4 - $3) / ms }'
 kt=$(jq .totals.wait_ns "$json") it=$(jq .totals.wait_ns "$TEST_DIR/inferred.json")
@@ -433,8 +439,8 @@ echo "# total: kernel $(awk -v v=$kt -v ms=$MS 'BEGIN { printf "%.1f", v / ms }'
 expect "inferred: the same recording's total I/O wait within 15 % of the kernel's word" \
 	"[ '$(jq -r .totals.iowait_source "$TEST_DIR/inferred.json")' = inferred ] &&
 	 awk -v k=$kt -v i=$it 'BEGIN { d = i - k; if (d < 0) d = -d; exit !(k > 0 && d <= 0.15 * k) }'"
-expect "inferred: each process within 20 ms or 20 % of the kernel's word" \
-	"[ -s '$TEST_DIR/k-vs-i' ] && ! awk '{ d = \$4 - \$3; if (d < 0) d = -d; t = \$3 * 0.2; if (t < 20000000) t = 20000000; if (d > t) print }' '$TEST_DIR/k-vs-i' | grep ."
+expect "inferred: each process, sync waits apart, within 20 ms or 20 % of the kernel's word" \
+	"[ -s '$TEST_DIR/k-vs-i' ] && ! awk '{ k = \$3 - \$5; d = \$4 - \$6 - k; if (d < 0) d = -d; t = k * 0.2; if (t < 20000000) t = 20000000; if (d > t) print }' '$TEST_DIR/k-vs-i' | grep ."
 
 # ---- the sparse mmap again, exact: a second boot with bootprof.exact-mmap=1 ----
 # Fault-around at one page while recording: each page mmap-touch touches
