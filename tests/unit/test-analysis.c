@@ -849,7 +849,7 @@ static void test_wait_rules(void **state)
 	for (c = 0; c < sizeof(wait_cases) / sizeof(wait_cases[0]); c++) {
 		const struct wait_case *wc = &wait_cases[c];
 		struct span_sum ss = { .tid = wc->tid };
-		struct bp_build_hooks hooks = { NULL, on_span, &ss };
+		struct bp_build_hooks hooks = { .span = on_span, .arg = &ss };
 		struct bp_window w = { wc->since_us * US, wc->until_us * US, 0, 0 };
 		const struct bp_thread *th = NULL;
 		struct bp_process *p;
@@ -967,7 +967,7 @@ static void test_idle_rules(void **state)
 	for (c = 0; c < sizeof(idle_cases) / sizeof(idle_cases[0]); c++) {
 		const struct idle_case *ic = &idle_cases[c];
 		struct idle_sum is = { 0 };
-		struct bp_build_hooks hooks = { NULL, on_idle_span, &is };
+		struct bp_build_hooks hooks = { .span = on_idle_span, .arg = &is };
 		struct bp_window w = { ic->since_us * US, ic->until_us * US, 10 * US, 0 };
 		struct bp_model *m;
 		uint64_t buckets = 0;
@@ -1300,7 +1300,7 @@ static void on_span_check(void *arg, const struct bp_span *sp)
 static void check_spans(const char *path)
 {
 	static struct span_check sc;
-	struct bp_build_hooks hooks = { NULL, on_span_check, &sc };
+	struct bp_build_hooks hooks = { .span = on_span_check, .arg = &sc };
 	struct bp_reader *r = bp_reader_open(path);
 	struct bp_model *m;
 	uint64_t total = 0;
