@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bootprof critical [FILE] [--to SPEC]: what delayed an end point, as the
+ * chain of segments walked back from it through wakeups
+ * (analysis/critical.h), in text or JSON.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/critical.h"
+#include "analysis/focus.h"
+#include "analysis/model.h"
+#include "builtin.h"
+#include "tracefile/tracefile.h"
+#include "util/default-file.h"
+#include "util/error.h"
+#include "util/parse-options.h"
+#include "views/critical.h"
+
+#define TEXT_TOP 10
+
+static const char *const critical_synopsis[] = {
+	"bootprof critical [--to pid:N|exec:PROG] [--format FMT] [FILE]",
+	NULL,
+};
+
+static const struct bp_usage critical_usage = {
+	"critical",
+	critical_synopsis,
+	"Walk back from an end point through wakeups: the chain of segments (CPU,\n"
+	"run-queue, I/O on a file, interrupts, other sleeps) that delayed it,\n"
+	"with totals by category and the files whose I/O is on the path.\n"
+	"The end point is, by default, the command's exit for a `record -- CMD`\n"
+	"recording, the exec that stopped the recording, else the last moment\n"
+	"PID 1 (or any task) ran.\n"
+	BP_DEFAULT_RECORDING_TEXT,
+	NULL,
+	"@recording",
+};
+
+/* --to SPEC (struct bp_crit_end *value). */
+static int opt_to(const struct bp_option *opt, const char *arg)
+{
+	if (bp_crit_end_parse(arg, opt->value))
+		return bp_option_fail("%s", bp_last_error());
+	return 0;
+}
+
+/*
+ * Read the recording into a model and the walk's log: one pass, as
+ * report does (open, window, build with hooks, corrupt and lost checks).
+ */
+static int load(const char *file, struct bp_model **m, struct bp_critical_log **log)
+{
+	struct bp_instant none = { 0 };
+	struct bp_build_hooks hooks = { 0 };
+	struct bp_window w = { 0 };
+	struct bp_reader *r;
+	int rc = BP_EXIT_FAILURE;
+
+	*m = NULL;
+	*log = NULL;
+	r = bp_reader_open(file);
+	if (!r)
+		return bp_error_last();
+	if (bp_focus_window(r, &none, &none, &w)) {
+		bp_error("'%s': %s", file, bp_last_error());
+		goto out;
+	}
+	*log = bp_critical_log_new();
+	hooks.critical = *log;
+	*m = bp_model_build(r, &w, &hooks);
+	if (!*m) {
+		bp_error("cannot read '%s': %s", file, bp_last_error());
+		goto out;
+	}
+	if (bp_reader_stats(r)->corrupt_pages) {
+		bp_error("'%s' is corrupt: %llu ring-buffer pages are damaged or do not match the "
+			 "event formats", file,
+			 (unsigned long long)bp_reader_stats(r)->corrupt_pages);
+		goto out;
+	}
+	if ((*m)->totals.lost_events || (*m)->totals.lost_pages)
+		bp_warn("'%s' lost events while recording: the path may miss wakeups", file);
+	rc = 0;
+out:
+	bp_reader_free(r);
+	return rc;
+}
+
+int cmd_critical(int argc, char **argv)
+{
+	struct bp_crit_end end = { BP_CRIT_END_DEFAULT, 0, NULL };
+	struct bp_critical_opts o = { NULL, TEXT_TOP, 0 };
+	struct bp_critical_path *path = NULL;
+	struct bp_critical_log *log = NULL;
+	struct bp_model *m = NULL;
+	const char *format = "text";
+	int rc;
+	const struct bp_option options[] = {
+		OPT_CALLBACK(0, "to", &end, "SPEC",
+			     "the end point: pid:N (process N's exit) or exec:PROG\n"
+			     "(the first exec of PROG, a path or a file name)", opt_to),
+		OPT_STRING_C('f', "format", &format, "FMT", "text (default) or json",
+			     "text json"),
+		OPT_END(),
+	};
+
+	argc = bp_parse_options(argc, argv, options, &critical_usage, 0, &rc);
+	if (argc < 0)
+		return rc;
+	if (argc > 1)
+		return bp_usage_error("critical", "one recording at a time");
+	if (strcmp(format, "text") && strcmp(format, "json"))
+		return bp_usage_error("critical", "unknown format '%s'", format);
+	o.file = argc > 0 ? argv[0] : bp_default_recording();
+	if (!o.file)
+		return bp_error_last();
+	rc = load(o.file, &m, &log);
+	if (rc)
+		goto out;
+	if (m->missing & BP_MISSING_SCHED) {
+		rc = bp_error("'%s' has no sched_switch events: no path to walk", o.file);
+		goto out;
+	}
+	path = bp_critical_walk(log, m, &end);
+	if (!path) {
+		rc = bp_error("'%s': %s", o.file, bp_last_error());
+		goto out;
+	}
+	if (!strcmp(format, "json")) {
+		o.top = 0;
+		bp_view_critical_json(stdout, path, &o);
+	} else {
+		bp_view_critical_text(stdout, path, &o);
+	}
+	rc = bp_finish_stdout(0);
+out:
+	bp_critical_path_free(path);
+	bp_critical_log_free(log);
+	bp_model_free(m);
+	return rc;
+}
