@@ -411,7 +411,7 @@ int bp_requests_in_flight(const struct state *s);
 enum { CRIT_PREEMPT, CRIT_SLEEP_D, CRIT_SLEEP_S, CRIT_DEAD };
 void bp_crit_begin(struct state *s);
 void bp_crit_switch_out(struct state *s, uint32_t ti, int cpu, uint64_t ts, int how);
-void bp_crit_switch_in(struct state *s, uint32_t ti, int cpu, uint64_t ts);
+void bp_crit_switch_in(struct state *s, uint32_t ti, int cpu, uint64_t ts, int found);
 void bp_crit_waking(struct state *s, const struct bp_event *ev, int kind, uint32_t ti, int by);
 void bp_crit_waking_unmet(struct state *s, const struct bp_event *ev, int kind, int tid);
 void bp_crit_sleep_judged(struct state *s, const struct task *t, int io, uint32_t file);

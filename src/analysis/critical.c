@@ -176,7 +176,16 @@ void bp_crit_begin(struct state *s)
 	L->cpu_switched = xcalloc((size_t)s->ncpus, 1);
 	for (i = 0; i < s->ncpus; i++)
 		L->cpu_done[i].issuer = NONE;
-	L->has_waking = !!(s->kinds_seen & (1u << EV_WAKING));
+}
+
+/*
+ * Whether the recording names wakers: sched_waking seen by now (it comes
+ * before the sched_wakeup of the same waking). Then sched_wakeup is
+ * ignored: it says nothing more.
+ */
+static int has_waking(const struct state *s)
+{
+	return s->kind_count[EV_WAKING] > 0;
 }
 
 /* The log's task ti, grown to it. */
@@ -331,8 +340,7 @@ void bp_crit_waking(struct state *s, const struct bp_event *ev, int kind, uint32
 	struct crit_task *t;
 	struct crit_off *o;
 
-	/* With sched_waking recorded, sched_wakeup says nothing more. */
-	if (kind != EV_WAKING && L->has_waking)
+	if (kind != EV_WAKING && has_waking(s))
 		return;
 	describe(s, ev, kind, by, &w);
 	t = ctask(L, ti);
@@ -364,7 +372,7 @@ void bp_crit_waking_unmet(struct state *s, const struct bp_event *ev, int kind, 
 	uint64_t *slot;
 	int inserted;
 
-	if (kind != EV_WAKING && L->has_waking)
+	if (kind != EV_WAKING && has_waking(s))
 		return;
 	slot = bp_map_put(&L->unmet, (uint64_t)(uint32_t)tid, 0, &inserted);
 	if (!inserted)
@@ -374,7 +382,11 @@ void bp_crit_waking_unmet(struct state *s, const struct bp_event *ev, int kind, 
 	*slot = L->nunmet++;
 }
 
-void bp_crit_switch_in(struct state *s, uint32_t ti, int cpu, uint64_t ts)
+/*
+ * ti runs on cpu from ts: switched in, or found running (an event in its
+ * context without its switch: @found).
+ */
+void bp_crit_switch_in(struct state *s, uint32_t ti, int cpu, uint64_t ts, int found)
 {
 	struct bp_critical_log *L = s->crit;
 	struct crit_task *t = ctask(L, ti);
@@ -382,6 +394,10 @@ void bp_crit_switch_in(struct state *s, uint32_t ti, int cpu, uint64_t ts)
 	uint64_t *slot = NULL;
 	int was = t->state;
 
+	if (found && was == T_UNMET) {
+		met_running(L, t, cpu, ts);
+		return;
+	}
 	if (cpu_ok(L, cpu))
 		L->cpu_switched[cpu] = 1;
 	switch (was) {
@@ -562,6 +578,7 @@ void bp_crit_finish(struct state *s)
 	L->nfiles = s->nfiles;
 	L->first_ns = s->first_ts;
 	L->last_ns = s->last_ts;
+	L->has_waking = has_waking(s);
 }
 
 /* ---- the walk, after the pass ---- */

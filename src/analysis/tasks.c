@@ -71,7 +71,7 @@ static void implicit_switch_in(struct state *s, uint32_t ti, const struct bp_eve
 		t->cpu = (int16_t)ev->cpu;
 		bp_span_to(s, t, BP_SPAN_RUN, ev->ts);
 		if (s->crit)
-			bp_crit_switch_in(s, ti, ev->cpu, ev->ts);
+			bp_crit_switch_in(s, ti, ev->cpu, ev->ts, 1);
 	}
 	if (ev->cpu >= 0 && ev->cpu < s->ncpus) {
 		if (s->cpu_idle[ev->cpu] == 1)
@@ -187,7 +187,7 @@ void bp_on_switch(struct state *s, const struct bp_event *ev, const struct handl
 		t->cpu = (int16_t)ev->cpu;
 		bp_span_to(s, t, BP_SPAN_RUN, ev->ts);
 		if (s->crit)
-			bp_crit_switch_in(s, ti, ev->cpu, ev->ts);
+			bp_crit_switch_in(s, ti, ev->cpu, ev->ts, 0);
 	} else {
 		ti = NONE;
 	}
