@@ -1790,48 +1790,46 @@ struct crit_case {
 /* sched_wakeup of pid by task cur, in process context */
 #define TASK_WAKEUP(t, cpu, cur, pid) { t, cpu, ID_WAKEUP, cur, pid, cpu, WK_TASK, NULL }
 
+/* B's read ends in an interrupt after its request completes; B runs on. */
+#define CHAIN_READ \
+	CHAIN_START, WAKING(1150, 0, 0, 11, 0), SW(1160, 0, 0, 0, 11), EXIT_READ(1170, 0, 11)
+/* The path through B up to A's run-queue delay (B woke A at 2170). */
+#define PATH_VIA_B \
+	{ BP_CRIT_CPU, 10, 50, 100 }, { BP_CRIT_RUNQ, 11, 100, 120 }, \
+	{ BP_CRIT_CPU, 11, 120, 150 }, { BP_CRIT_IO, 11, 150, 1150 }, \
+	{ BP_CRIT_RUNQ, 11, 1150, 1160 }, { BP_CRIT_CPU, 11, 1160, 2170 }, \
+	{ BP_CRIT_RUNQ, 12, 2170, 2180 }
+/* The path on A alone up to its sleep at 130. */
+#define PATH_A_ALONE \
+	{ BP_CRIT_CPU, 10, 50, 110 }, { BP_CRIT_RUNQ, 12, 110, 125 }, { BP_CRIT_CPU, 12, 125, 130 }
+
 static const struct crit_case crit_cases[] = {
 	{ "A waits on B, B on its read: B's I/O, its CPU, A's CPU; A's wait handed to B",
-	  { CHAIN_START, WAKING(1150, 0, 0, 11, 0), SW(1160, 0, 0, 0, 11), EXIT_READ(1170, 0, 11),
-	    TASK_WAKING(2170, 0, 11, 12), CHAIN_END, END },
+	  { CHAIN_READ, TASK_WAKING(2170, 0, 11, 12), CHAIN_END, END },
 	  "pid:12", "exit",
-	  { { BP_CRIT_CPU, 10, 50, 100 }, { BP_CRIT_RUNQ, 11, 100, 120 },
-	    { BP_CRIT_CPU, 11, 120, 150 }, { BP_CRIT_IO, 11, 150, 1150 },
-	    { BP_CRIT_RUNQ, 11, 1150, 1160 }, { BP_CRIT_CPU, 11, 1160, 2170 },
-	    { BP_CRIT_RUNQ, 12, 2170, 2180 }, { BP_CRIT_CPU, 12, 2180, 2300 } },
+	  { PATH_VIA_B, { BP_CRIT_CPU, 12, 2180, 2300 } },
 	  12, 11, 130, 2170, 1 },
 	{ "the same, to the recording's last run (no PID 1): A's exit",
-	  { CHAIN_START, WAKING(1150, 0, 0, 11, 0), SW(1160, 0, 0, 0, 11), EXIT_READ(1170, 0, 11),
-	    TASK_WAKING(2170, 0, 11, 12), CHAIN_END, END },
+	  { CHAIN_READ, TASK_WAKING(2170, 0, 11, 12), CHAIN_END, END },
 	  NULL, "last-run",
-	  { { BP_CRIT_CPU, 10, 50, 100 }, { BP_CRIT_RUNQ, 11, 100, 120 },
-	    { BP_CRIT_CPU, 11, 120, 150 }, { BP_CRIT_IO, 11, 150, 1150 },
-	    { BP_CRIT_RUNQ, 11, 1150, 1160 }, { BP_CRIT_CPU, 11, 1160, 2170 },
-	    { BP_CRIT_RUNQ, 12, 2170, 2180 }, { BP_CRIT_CPU, 12, 2180, 2300 } },
+	  { PATH_VIA_B, { BP_CRIT_CPU, 12, 2180, 2300 } },
 	  12, 11, 130, 2170, 1 },
 	{ "to A's exec: the path ends there",
-	  { CHAIN_START, WAKING(1150, 0, 0, 11, 0), SW(1160, 0, 0, 0, 11), EXIT_READ(1170, 0, 11),
-	    TASK_WAKING(2170, 0, 11, 12), EXEC(2185, 1, 12, "/bin/a"), CHAIN_END, END },
+	  { CHAIN_READ, TASK_WAKING(2170, 0, 11, 12), EXEC(2185, 1, 12, "/bin/a"), CHAIN_END, END },
 	  "exec:a", "exec",
-	  { { BP_CRIT_CPU, 10, 50, 100 }, { BP_CRIT_RUNQ, 11, 100, 120 },
-	    { BP_CRIT_CPU, 11, 120, 150 }, { BP_CRIT_IO, 11, 150, 1150 },
-	    { BP_CRIT_RUNQ, 11, 1150, 1160 }, { BP_CRIT_CPU, 11, 1160, 2170 },
-	    { BP_CRIT_RUNQ, 12, 2170, 2180 }, { BP_CRIT_CPU, 12, 2180, 2185 } },
+	  { PATH_VIA_B, { BP_CRIT_CPU, 12, 2180, 2185 } },
 	  12, 11, 130, 2170, 1 },
 	{ "a timer ends A's sleep: an interrupt segment on A, B is not on the path",
-	  { CHAIN_START, WAKING(1150, 0, 0, 11, 0), SW(1160, 0, 0, 0, 11), EXIT_READ(1170, 0, 11),
-	    TIMER_WAKING(2170, 1, 0, 12), CHAIN_END, END },
+	  { CHAIN_READ, TIMER_WAKING(2170, 1, 0, 12), CHAIN_END, END },
 	  "pid:12", "exit",
-	  { { BP_CRIT_CPU, 10, 50, 110 }, { BP_CRIT_RUNQ, 12, 110, 125 },
-	    { BP_CRIT_CPU, 12, 125, 130 }, { BP_CRIT_INTERRUPT, 12, 130, 2170 },
+	  { PATH_A_ALONE, { BP_CRIT_INTERRUPT, 12, 130, 2170 },
 	    { BP_CRIT_RUNQ, 12, 2170, 2180 }, { BP_CRIT_CPU, 12, 2180, 2300 } },
 	  0, 0, 0, 0, 1 },
-	{ "sched_wakeup only: B's sleep is still I/O, A's waker is unknown",
+	{ "sched_wakeup only: A's waker is unknown, the path stays on A",
 	  { CHAIN_START, WAKEUP(1150, 0, 0, 11), SW(1160, 0, 0, 0, 11), EXIT_READ(1170, 0, 11),
 	    TASK_WAKEUP(2170, 0, 11, 12), CHAIN_END, END },
 	  "pid:12", "exit",
-	  { { BP_CRIT_CPU, 10, 50, 110 }, { BP_CRIT_RUNQ, 12, 110, 125 },
-	    { BP_CRIT_CPU, 12, 125, 130 }, { BP_CRIT_UNKNOWN, 12, 130, 2170 },
+	  { PATH_A_ALONE, { BP_CRIT_UNKNOWN, 12, 130, 2170 },
 	    { BP_CRIT_RUNQ, 12, 2170, 2180 }, { BP_CRIT_CPU, 12, 2180, 2300 } },
 	  0, 0, 0, 0, 0 },
 };
@@ -1936,10 +1934,7 @@ static void test_critical_cases(void **state)
 /* An end point the recording does not hold is an error that says so. */
 static void test_critical_missing_end(void **state)
 {
-	static const struct gev ev[] = {
-		CHAIN_START, WAKING(1150, 0, 0, 11, 0), SW(1160, 0, 0, 0, 11),
-		TASK_WAKING(2170, 0, 11, 12), CHAIN_END, END,
-	};
+	static const struct gev ev[] = { CHAIN_READ, TASK_WAKING(2170, 0, 11, 12), CHAIN_END, END };
 	static const char *const ends[][2] = {
 		{ "pid:99", "no process 99" },
 		{ "pid:10", "did not exit" },
