@@ -625,6 +625,12 @@ int bp_crit_end_parse(const char *spec, struct bp_crit_end *end)
 	return -1;
 }
 
+/* A sleep the walk went around: the sleeper, asleep since. */
+struct handoff {
+	uint32_t sleeper;
+	uint64_t since;
+};
+
 struct walk {
 	const struct bp_critical_log *L;
 	const struct bp_model *m;
@@ -634,6 +640,8 @@ struct walk {
 	size_t cseg_task;
 	struct bp_crit_wait *waits;     /* newest first while walking */
 	size_t nwaits, cwaits;
+	struct handoff *handoffs;       /* the sleeps the walk is inside of, latest last */
+	size_t nhandoffs, chandoffs;
 };
 
 static void name_task(const struct walk *w, uint32_t ti, uint64_t at, struct bp_crit_task *out)
@@ -772,10 +780,23 @@ static long off_before(const struct crit_task *t, uint64_t ts)
 
 #define MAX_U64 UINT64_MAX
 
+/* A sleep only time passing ended (a timer, an interrupt that was not a completion). */
+static int passive(const struct crit_off *o)
+{
+	return o->io != JUDGED_IO &&
+	       (o->by == BY_IRQ || (o->by == BY_IO && o->how != CRIT_SLEEP_D));
+}
+
 /*
  * From task cur at time t back to the recording's start: each step adds
  * the segment that ends at t and moves t back to its start, or moves to
  * another task at the same t (its waker, its parent).
+ *
+ * A waker followed back into a sleep of its own that only time ended (a
+ * timer) and that began before the sleeper it woke fell asleep is cut
+ * there: what it did before was not for that sleeper, which was running
+ * until then; the path goes on with the sleeper. (A daemon's polling
+ * loop would otherwise fill the path with its timers.)
  */
 static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 {
@@ -799,6 +820,8 @@ static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 				g->reason = BP_CRIT_WHY_LOOP;
 			return;
 		}
+		while (w->nhandoffs && w->handoffs[w->nhandoffs - 1].since >= t)
+			w->nhandoffs--;   /* passed: the walk went on before that sleep */
 		k = off_before(ct, t);
 		if (k < 0) {
 			if (ct->fork_ns && ct->parent < L->ntasks) {
@@ -847,11 +870,22 @@ static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 		/* Asleep over (out, t]. */
 		if (o->by == BY_TASK && o->io != JUDGED_IO && t == wake && o->waker < L->ntasks) {
 			push_wait(w, cur, o);
+			BP_GROW(w->handoffs, w->nhandoffs, w->chandoffs);
+			w->handoffs[w->nhandoffs].sleeper = cur;
+			w->handoffs[w->nhandoffs++].since = o->out;
 			cur = o->waker;
 			still++;
 			continue;
 		}
 		a = o->out > start ? o->out : start;
+		if (passive(o) && w->nhandoffs && w->handoffs[w->nhandoffs - 1].since > a) {
+			const struct handoff *h = &w->handoffs[--w->nhandoffs];
+
+			push_sleep(w, cur, o, h->since, t);
+			t = h->since;
+			cur = h->sleeper;
+			continue;
+		}
 		push_sleep(w, cur, o, a, t);
 		t = a;
 	}
@@ -1040,7 +1074,7 @@ struct bp_critical_path *bp_critical_walk(const struct bp_critical_log *log,
 					  const struct bp_model *m, const struct bp_crit_end *end)
 {
 	struct bp_critical_path *p = xcalloc(1, sizeof(*p));
-	struct walk w = { log, m, NULL, 0, 0, NULL, 0, NULL, 0, 0 };
+	struct walk w = { .L = log, .m = m };
 	uint32_t ti;
 
 	p->start_ns = log->first_ns;
@@ -1057,6 +1091,7 @@ struct bp_critical_path *bp_critical_walk(const struct bp_critical_log *log,
 	name_task(&w, ti, p->end_ns, &p->end_task);
 	walk_back(&w, ti, p->end_ns);
 	free(w.seg_task);
+	free(w.handoffs);
 	sum_up(&w, p);
 	return p;
 }

@@ -21,8 +21,10 @@
  * goes on from the waker at the waking (the sleep is kept as a wait
  * handed over, see struct bp_crit_wait). A timer or another interrupt
  * that ended a sleep makes an interrupt segment (other D-sleep for an
- * uninterruptible one). A task's start goes on from its parent at the
- * fork. The walk stops at the recording's first event. The segments tile
+ * uninterruptible one); when that sleep is a waker's and began before
+ * the sleeper it woke fell asleep, it is cut there and the walk goes on
+ * with the sleeper (what the waker did before was not for it: a daemon's
+ * polling loop). A task's start goes on from its parent at the fork. The walk stops at the recording's first event. The segments tile
  * [start, end] exactly: no gap, no overlap.
  *
  * Who woke a task comes from sched_waking only (traced in the waker's
