@@ -354,29 +354,36 @@ static void files_section(struct bp_doc *d, const struct bp_critical_path *p, si
 				   "preloading it can save here (another chain may then be the path)");
 }
 
+/* A wait as the list shows it: from the path's start at the earliest. */
+struct wait_row {
+	const struct bp_crit_wait *wait;
+	uint64_t from, len;
+};
+
 static int by_length(const void *pa, const void *pb)
 {
-	const struct bp_crit_wait *a = *(const struct bp_crit_wait *const *)pa;
-	const struct bp_crit_wait *b = *(const struct bp_crit_wait *const *)pb;
-	uint64_t la = a->end_ns - a->start_ns, lb = b->end_ns - b->start_ns;
+	const struct wait_row *a = pa, *b = pb;
 
-	if (la != lb)
-		return la > lb ? -1 : 1;
-	return (a->end_ns > b->end_ns) - (a->end_ns < b->end_ns);
+	if (a->len != b->len)
+		return a->len > b->len ? -1 : 1;
+	return (a->from > b->from) - (a->from < b->from);
 }
 
 static void waits_section(struct bp_doc *d, const struct bp_critical_path *p, size_t top)
 {
 	static const char *const titles[] = { "from", "time", "task", "waited on", "state" };
-	static const enum bp_type types[] = { BP_TIME, BP_NS, BP_TEXT, BP_TEXT, BP_PATH };
+	static const enum bp_type types[] = { BP_TIME, BP_NS, BP_TEXT, BP_TEXT, BP_TEXT };
 	struct bp_section *s = bp_doc_section(d, "Waits on other tasks");
-	const struct bp_crit_wait **w = xmalloc((p->nwaits ? p->nwaits : 1) * sizeof(*w));
+	struct wait_row *w = xmalloc((p->nwaits ? p->nwaits : 1) * sizeof(*w));
 	char name[96];
 	size_t i;
 
 	bp_section_columns(s, 5, titles, types, "rrlll");
-	for (i = 0; i < p->nwaits; i++)
-		w[i] = &p->waits[i];
+	for (i = 0; i < p->nwaits; i++) {
+		w[i].wait = &p->waits[i];
+		w[i].from = p->waits[i].start_ns > p->start_ns ? p->waits[i].start_ns : p->start_ns;
+		w[i].len = p->waits[i].end_ns - w[i].from;
+	}
 	qsort(w, p->nwaits, sizeof(*w), by_length);
 	for (i = 0; i < p->nwaits; i++) {
 		union bp_value *v;
@@ -386,11 +393,11 @@ static void waits_section(struct bp_doc *d, const struct bp_critical_path *p, si
 			break;
 		}
 		v = bp_section_row(s, NULL);
-		v[0].u = w[i]->start_ns > p->start_ns ? w[i]->start_ns : p->start_ns;
-		v[1].u = w[i]->end_ns - v[0].u;
-		v[2].s = bp_cell_str(task_name(name, sizeof(name), &w[i]->sleeper));
-		v[3].s = bp_cell_str(task_name(name, sizeof(name), &w[i]->waker));
-		v[4].s = bp_cell_str(w[i]->uninterruptible ? "D" : "S");
+		v[0].u = w[i].from;
+		v[1].u = w[i].len;
+		v[2].s = bp_cell_str(task_name(name, sizeof(name), &w[i].wait->sleeper));
+		v[3].s = bp_cell_str(task_name(name, sizeof(name), &w[i].wait->waker));
+		v[4].s = bp_cell_str(w[i].wait->uninterruptible ? "D" : "S");
 	}
 	free(w);
 }
