@@ -341,6 +341,7 @@ static void files_section(struct bp_doc *d, const struct bp_critical_path *p, si
 
 		if (top && i >= top) {
 			s->more = p->nfiles - top;
+			s->more_hint = xstrdup("--format json lists all");
 			break;
 		}
 		v = bp_section_row(s, NULL);
@@ -390,6 +391,7 @@ static void waits_section(struct bp_doc *d, const struct bp_critical_path *p, si
 
 		if (top && i >= top) {
 			s->more = p->nwaits - top;
+			s->more_hint = xstrdup("--format json lists all");
 			break;
 		}
 		v = bp_section_row(s, NULL);
