@@ -1038,34 +1038,38 @@ static void *reverse(void *arr, size_t n, size_t size)
 /* The segments in time order, the totals per state and per file. */
 static void sum_up(struct walk *w, struct bp_critical_path *p)
 {
-	size_t i, j;
+	struct bp_map by_file;   /* (dev, ino) -> index in p->files */
+	size_t i;
 
+	bp_map_init(&by_file);
 	p->segments = reverse(w->segs, w->nsegs, sizeof(*w->segs));
 	p->nsegments = w->nsegs;
 	p->waits = reverse(w->waits, w->nwaits, sizeof(*w->waits));
 	p->nwaits = w->nwaits;
 	for (i = 0; i < p->nsegments; i++) {
 		const struct bp_crit_segment *g = &p->segments[i];
-		struct bp_crit_file *f = NULL;
+		struct bp_crit_file *f;
+		uint64_t *slot;
+		int added;
 
 		p->state_ns[g->state] += g->end_ns - g->start_ns;
 		if (g->state != BP_CRIT_IO)
 			continue;
-		for (j = 0; j < p->nfiles && !f; j++) {
-			if (p->files[j].dev == g->dev && p->files[j].ino == g->ino)
-				f = &p->files[j];
-		}
-		if (!f) {
+		slot = bp_map_put(&by_file, g->dev, g->ino, &added);
+		if (added) {
 			p->files = xrealloc(p->files, (p->nfiles + 1) * sizeof(*p->files));
+			*slot = p->nfiles;
 			f = &p->files[p->nfiles++];
 			memset(f, 0, sizeof(*f));
 			f->dev = g->dev;
 			f->ino = g->ino;
 			f->path = g->path ? xstrdup(g->path) : NULL;
 		}
+		f = &p->files[*slot];
 		f->io_ns += g->end_ns - g->start_ns;
 		f->segments++;
 	}
+	bp_map_release(&by_file);
 	if (p->nfiles)
 		qsort(p->files, p->nfiles, sizeof(*p->files), by_io);
 }
