@@ -804,8 +804,12 @@ static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 	uint64_t start = L->first_ns, a;
 	size_t steps = 0, limit = 64 + 2 * L->ntasks, i, still = 0;
 
+	/*
+	 * Time only goes back: each interval off a CPU gives at most its
+	 * sleep, its run-queue delay, the run before it and one jump.
+	 */
 	for (i = 0; i < L->ntasks; i++)
-		limit += 2 * L->tasks[i].noff;
+		limit += 4 * L->tasks[i].noff;
 	while (t > start) {
 		const struct crit_task *ct = &L->tasks[cur];
 		const struct crit_off *o;

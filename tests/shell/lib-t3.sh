@@ -37,7 +37,8 @@
 #                            before its first)
 #   t3_critical_tiles JSON   the segments of `bootprof critical --format json`
 #                            tile [start_ns, end_ns] in order (no gap, no
-#                            overlap, none empty), and by_state adds up to
+#                            overlap, none empty, none given up on as a
+#                            circle of wakeups), and by_state adds up to
 #                            the path and to the segments of each state
 
 t3_helper() {
@@ -181,7 +182,7 @@ t3_critical_tiles() {
 		($s | length) > 0 and $s[0].start_ns == $p.start_ns and
 		$s[-1].end_ns == $p.end_ns and $p.duration_ns == $p.end_ns - $p.start_ns and
 		all(range(1; $s | length); $s[.].start_ns == $s[. - 1].end_ns) and
-		all($s[]; .end_ns > .start_ns and .ns == .end_ns - .start_ns) and
+		all($s[]; .end_ns > .start_ns and .ns == .end_ns - .start_ns and .reason != "loop") and
 		([$p.by_state[]] | add) == $p.duration_ns and
 		all($p.by_state | keys[]; . as $k |
 			([$s[] | select(.state == $k) | .ns] | add // 0) == $p.by_state[$k])' "$1" >/dev/null

@@ -1874,6 +1874,7 @@ static void assert_tiles(const struct bp_critical_path *p)
 	assert_int_equal(p->segments[p->nsegments - 1].end_ns, p->end_ns);
 	for (i = 0; i < p->nsegments; i++) {
 		assert_true(p->segments[i].end_ns > p->segments[i].start_ns);
+		assert_int_not_equal(p->segments[i].reason, BP_CRIT_WHY_LOOP);
 		if (i)
 			assert_int_equal(p->segments[i].start_ns, p->segments[i - 1].end_ns);
 	}
