@@ -70,8 +70,7 @@ struct crit_task {
 	 * since the recording began (else only since met_ns)
 	 */
 	uint8_t since_start;
-	uint8_t early_set;
-	struct crit_wake early; /* a waking while it still ran: on its way to sleep */
+	uint8_t early;         /* woken while it still ran: on its way to sleep, it never waits */
 	uint64_t met_ns;
 	uint64_t fork_ns;      /* 0: not forked in the recording */
 	uint32_t parent;       /* forking task, NONE */
@@ -263,14 +262,14 @@ void bp_crit_switch_out(struct state *s, uint32_t ti, int cpu, uint64_t ts, int 
 	t->last_on_ns = ts;
 	if (how == CRIT_DEAD) {
 		t->state = T_DEAD;
-		t->early_set = 0;
+		t->early = 0;
 		return;
 	}
 	o = off_new(t, ts, how);
 	/* Woken while still on its way to sleep: it never waited, it is runnable. */
-	if (how == CRIT_PREEMPT || t->early_set)
+	if (how == CRIT_PREEMPT || t->early)
 		o->wake = ts;
-	t->early_set = 0;
+	t->early = 0;
 }
 
 /* Keep the request of an I/O waking; its index in L->reqs. */
@@ -346,10 +345,7 @@ void bp_crit_waking(struct state *s, const struct bp_event *ev, int kind, uint32
 	t = ctask(L, ti);
 	switch (t->state) {
 	case T_ON:
-		if (!t->early_set) {
-			t->early = w;
-			t->early_set = 1;
-		}
+		t->early = 1;
 		return;
 	case T_UNMET:
 		/* Asleep since before the recording. */
@@ -427,7 +423,7 @@ void bp_crit_switch_in(struct state *s, uint32_t ti, int cpu, uint64_t ts, int f
 	}
 	o->in = ts;
 	t->state = T_ON;
-	t->early_set = 0;
+	t->early = 0;
 }
 
 void bp_crit_sleep_judged(struct state *s, const struct task *task, int io, uint32_t file)
