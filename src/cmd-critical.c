@@ -8,10 +8,9 @@
 #include <string.h>
 
 #include "analysis/critical.h"
-#include "analysis/focus.h"
 #include "analysis/model.h"
+#include "analysis/session.h"
 #include "builtin.h"
-#include "tracefile/tracefile.h"
 #include "util/default-file.h"
 #include "util/error.h"
 #include "util/parse-options.h"
@@ -47,45 +46,24 @@ static int opt_to(const struct bp_option *opt, const char *arg)
 }
 
 /*
- * Read the recording into a model and the walk's log: one pass, as
- * report does (open, window, build with hooks, corrupt and lost checks).
+ * Read the recording into a model and the walk's log: one pass through
+ * the session, which makes every reader's checks (corrupt, cut, lost).
  */
 static int load(const char *file, struct bp_model **m, struct bp_critical_log **log)
 {
-	struct bp_instant none = { 0 };
 	struct bp_build_hooks hooks = { 0 };
-	struct bp_window w = { 0 };
-	struct bp_reader *r;
-	int rc = BP_EXIT_FAILURE;
+	struct bp_session *s = bp_session_open(file);
 
 	*m = NULL;
 	*log = NULL;
-	r = bp_reader_open(file);
-	if (!r)
+	if (!s)
 		return bp_error_last();
-	if (bp_focus_window(r, &none, &none, &w)) {
-		bp_error("'%s': %s", file, bp_last_error());
-		goto out;
-	}
 	*log = bp_critical_log_new();
 	hooks.critical = *log;
-	*m = bp_model_build(r, &w, &hooks);
-	if (!*m) {
-		bp_error("cannot read '%s': %s", file, bp_last_error());
-		goto out;
-	}
-	if (bp_reader_stats(r)->corrupt_pages) {
-		bp_error("'%s' is corrupt: %llu ring-buffer pages are damaged or do not match the "
-			 "event formats", file,
-			 (unsigned long long)bp_reader_stats(r)->corrupt_pages);
-		goto out;
-	}
-	if ((*m)->totals.lost_events || (*m)->totals.lost_pages)
-		bp_warn("'%s' lost events while recording: the path may miss wakeups", file);
-	rc = 0;
-out:
-	bp_reader_free(r);
-	return rc;
+	*m = bp_session_build(s, NULL, &hooks, 1);
+	bp_warnings_print(&s->warnings);
+	bp_session_free(s);
+	return *m ? 0 : bp_error_last();
 }
 
 int cmd_critical(int argc, char **argv)
