@@ -45,7 +45,8 @@ struct crit_off {
 	uint64_t out;     /* switched out or forked; 0: off since before the recording */
 	uint64_t wake;    /* runnable from (out when preempted); 0: not yet */
 	uint64_t in;      /* switched in again; 0: not yet */
-	uint32_t waker;   /* BY_TASK: task index; BY_IO: index in log->reqs or NONE */
+	uint32_t waker;   /* BY_TASK: task index, NONE */
+	uint32_t req;     /* the request whose completion woke it: index in log->reqs, NONE */
 	uint32_t file;    /* an I/O wait's file: index in log->files, NONE */
 	uint8_t how;      /* CRIT_PREEMPT, CRIT_SLEEP_D, CRIT_SLEEP_S, CRIT_FORK */
 	uint8_t by;       /* BY_* */
@@ -58,7 +59,7 @@ struct crit_wake {
 	uint64_t ts;
 	uint32_t waker;
 	uint8_t by, irq;
-	struct crit_req rq;   /* BY_IO: the request, when rq.done_ns */
+	struct crit_req rq;   /* the request a completion woke it for, when rq.done_ns */
 };
 
 struct crit_task {
@@ -213,7 +214,7 @@ static struct crit_off *off_new(struct crit_task *t, uint64_t out, int how)
 	memset(o, 0, sizeof(*o));
 	o->out = out;
 	o->how = (uint8_t)how;
-	o->waker = o->file = NONE;
+	o->waker = o->req = o->file = NONE;
 	t->state = T_OFF;
 	return o;
 }
@@ -288,13 +289,18 @@ static void off_woken(struct bp_critical_log *L, struct crit_off *o, const struc
 	o->wake = w->ts ? w->ts : 1;
 	o->by = w->by;
 	o->irq = w->irq;
-	o->waker = w->by == BY_IO ? keep_req(L, &w->rq) : w->waker;
+	o->waker = w->waker;
+	o->req = keep_req(L, &w->rq);
 }
 
 /*
  * What a waking says: only sched_waking names the waker (it is traced in
  * the waker's context). by: the pass's word on whether a block
- * completion woke it (bp_note_waking).
+ * completion woke it (bp_note_waking): in an interrupt, that is I/O; in
+ * process context the waker is a task (a worker finishing the request,
+ * a reader passing the page on), which the walk follows unless the
+ * I/O-wait rule counts the sleep as I/O wait. The request is kept when
+ * it is known, for that case.
  */
 static void describe(const struct state *s, const struct bp_event *ev, int kind, int by,
 		     struct crit_wake *w)
@@ -312,24 +318,21 @@ static void describe(const struct state *s, const struct bp_event *ev, int kind,
 		w->by = BY_UNKNOWN;
 		return;
 	}
-	if (by) {
-		w->by = BY_IO;
-		if (irq && cpu_ok(L, ev->cpu)) {
+	if (irq) {
+		w->by = by ? BY_IO : BY_IRQ;
+		if (by && cpu_ok(L, ev->cpu))
 			w->rq = L->cpu_done[ev->cpu];
-		} else if (!irq && by == COMPLETED_ONE) {
-			waker = ctx_task(s, ev);
-			if (waker != NONE && waker < L->ntasks)
-				w->rq = L->tasks[waker].done;
-		}
 		return;
 	}
-	waker = irq ? NONE : ctx_task(s, ev);
+	waker = ctx_task(s, ev);
 	if (waker == NONE) {
-		w->by = BY_IRQ;   /* an interrupt, or the idle task */
+		w->by = BY_IRQ;   /* the idle task */
 		return;
 	}
 	w->by = BY_TASK;
 	w->waker = waker;
+	if (by == COMPLETED_ONE && waker < L->ntasks)
+		w->rq = L->tasks[waker].done;
 }
 
 void bp_crit_waking(struct state *s, const struct bp_event *ev, int kind, uint32_t ti, int by)
@@ -730,8 +733,8 @@ static void push_sleep(struct walk *w, uint32_t ti, const struct crit_off *o, ui
 		g->ino = w->L->files[o->file].ino;
 		g->path = file_path(w, g->dev, g->ino);
 	}
-	if (o->by == BY_IO && o->waker < w->L->nreqs) {
-		const struct crit_req *rq = &w->L->reqs[o->waker];
+	if (o->req < w->L->nreqs) {
+		const struct crit_req *rq = &w->L->reqs[o->req];
 
 		g->has_request = 1;
 		g->request.dev = rq->dev;

@@ -14,18 +14,19 @@
  *
  * From the end task at the end time, going back in time: while the task
  * ran, CPU; while it was runnable, run-queue; while it slept, whatever
- * ended the sleep. A sleep a block completion ended (a D-sleep the
- * I/O-wait rule counts as I/O wait, or any sleep a completion woke) is an
- * I/O segment, with the request and the file the sleeper waited on. A
- * sleep another task ended in process context is not a segment: the walk
- * goes on from the waker at the waking (the sleep is kept as a wait
- * handed over, see struct bp_crit_wait). A timer or another interrupt
- * that ended a sleep makes an interrupt segment (other D-sleep for an
- * uninterruptible one); when that sleep is a waker's and began before
- * the sleeper it woke fell asleep, it is cut there and the walk goes on
- * with the sleeper (what the waker did before was not for it: a daemon's
- * polling loop). A task's start goes on from its parent at the fork. The walk stops at the recording's first event. The segments tile
- * [start, end] exactly: no gap, no overlap.
+ * ended the sleep. A D-sleep the I/O-wait rule counts as I/O wait is an
+ * I/O segment, with the request whose completion woke it (when known)
+ * and the file the sleeper waited on. Any other sleep another task ended
+ * in process context is not a segment: the walk goes on from the waker
+ * at the waking (the sleep is kept as a wait handed over, see struct
+ * bp_crit_wait). A timer or another interrupt that ended a sleep makes
+ * an interrupt segment (other D-sleep for an uninterruptible one); when
+ * that sleep is a waker's and began before the sleeper it woke fell
+ * asleep, it is cut there and the walk goes on with the sleeper (what
+ * the waker did before was not for it: a daemon's polling loop). A
+ * task's start goes on from its parent at the fork. The walk stops at
+ * the recording's first event. The segments tile [start, end] exactly:
+ * no gap, no overlap.
  *
  * Who woke a task comes from sched_waking only (traced in the waker's
  * context); a recording without it names no waker, and its sleeps are
