@@ -694,6 +694,16 @@ static struct bp_crit_segment *push(struct walk *w, uint32_t ti, enum bp_crit_st
 	return g;
 }
 
+/* [a, b) of task ti that the recording cannot explain, and why. */
+static void push_unknown(struct walk *w, uint32_t ti, uint64_t a, uint64_t b,
+			 enum bp_crit_reason why)
+{
+	struct bp_crit_segment *g = push(w, ti, BP_CRIT_UNKNOWN, a, b);
+
+	if (g)
+		g->reason = why;
+}
+
 /* A sleep the walk does not go around, [a, b) of o: what ended it. */
 static void push_sleep(struct walk *w, uint32_t ti, const struct crit_off *o, uint64_t a,
 		       uint64_t b)
@@ -817,10 +827,7 @@ static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 
 		if (++steps > limit || still > L->ntasks + 1) {
 			/* Wakeups in a circle: only lost events make one. */
-			struct bp_crit_segment *g = push(w, cur, BP_CRIT_UNKNOWN, start, t);
-
-			if (g)
-				g->reason = BP_CRIT_WHY_LOOP;
+			push_unknown(w, cur, start, t, BP_CRIT_WHY_LOOP);
 			return;
 		}
 		while (w->nhandoffs && w->handoffs[w->nhandoffs - 1].since >= t)
@@ -834,10 +841,7 @@ static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 			}
 			if (ct->fork_ns) {
 				/* Forked by the kernel itself (pid 0): no task before it. */
-				struct bp_crit_segment *g = push(w, cur, BP_CRIT_UNKNOWN, start, t);
-
-				if (g)
-					g->reason = BP_CRIT_WHY_KERNEL;
+				push_unknown(w, cur, start, t, BP_CRIT_WHY_KERNEL);
 				return;
 			}
 			/* Met running: it ran since then, or since the start. */
@@ -846,27 +850,19 @@ static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 				push(w, cur, BP_CRIT_CPU, a, t);
 			else
 				a = t;
-			if (a > start) {
-				struct bp_crit_segment *g = push(w, cur, BP_CRIT_UNKNOWN, start, a);
-
-				if (g)
-					g->reason = BP_CRIT_WHY_NOT_SEEN;
-			}
+			if (a > start)
+				push_unknown(w, cur, start, a, BP_CRIT_WHY_NOT_SEEN);
 			return;
 		}
 		still = 0;
 		o = &ct->off[k];
 		in = o->in ? o->in : MAX_U64;
-		if (t > in) {
-			a = in > start ? in : start;
-			push(w, cur, BP_CRIT_CPU, a, t);
-			t = a;
-			continue;
-		}
-		wake = o->wake ? o->wake : MAX_U64;
+		wake = o->wake ? o->wake : MAX_U64;   /* never after in */
 		if (t > wake) {
-			a = wake > start ? wake : start;
-			push(w, cur, BP_CRIT_RUNQ, a, t);
+			/* Running since it was switched in, runnable since it was woken. */
+			a = t > in ? in : wake;
+			a = a > start ? a : start;
+			push(w, cur, t > in ? BP_CRIT_CPU : BP_CRIT_RUNQ, a, t);
 			t = a;
 			continue;
 		}
