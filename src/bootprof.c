@@ -30,6 +30,7 @@ static const struct bp_cmd commands[] = {
 	CMD(cmdline, "print the kernel command-line words that trace from early boot"),
 	CMD(collect, "drain the boot-time trace instance into a recording"),
 	CMD(report, "report I/O wait and reads per process and per file"),
+	CMD(critical, "what delayed an end point: the chain of waits back from it"),
 	CMD(top, "interactive view of a recording, or of the live system"),
 	CMD(dump, "print the raw events of a recording, one per line"),
 	CMD(readahead, "make a readahead pack of the pages a recording used"),

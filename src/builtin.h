@@ -67,6 +67,7 @@ BP_DECLARE_CMD(init);
 BP_DECLARE_CMD(cmdline);
 BP_DECLARE_CMD(collect);
 BP_DECLARE_CMD(report);
+BP_DECLARE_CMD(critical);
 BP_DECLARE_CMD(top);
 BP_DECLARE_CMD(dump);
 BP_DECLARE_CMD(readahead);

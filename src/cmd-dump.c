@@ -348,7 +348,7 @@ int cmd_dump(int argc, char **argv)
 {
 	const struct bp_read_stats *st;
 	struct dump_pass d = { 0 };
-	struct bp_build_hooks hooks = { NULL, NULL, &d };
+	struct bp_build_hooks hooks = { .arg = &d };
 	struct bp_session *s;
 	struct dump_opts o;
 	int ret;

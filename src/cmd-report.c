@@ -314,7 +314,7 @@ int cmd_report(int argc, char **argv)
 	/* One pass feeds the plugins and the phase finder. */
 	bp_plugins_hooks(plugins, &hooks[0]);
 	finder = bp_phase_finder_new(bp_reader_tep(session->reader), specs, nspecs);
-	hooks[1] = (struct bp_build_hooks){ bp_phase_finder_event, NULL, finder };
+	hooks[1] = (struct bp_build_hooks){ .event = bp_phase_finder_event, .arg = finder };
 	m = bp_session_build(session, &session->window, hooks, 2);
 	/* Phases are the recording's, whatever the window. */
 	np = m ? bp_phases_compute(finder, session, m, &phase_list) : -1;

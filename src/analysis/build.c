@@ -90,7 +90,7 @@ static const struct kind_spec specs[] = {
 	{ "block", "block_rq_complete", EV_RQ_COMPLETE, bp_on_rq_complete,
 	  { { "dev" }, { "nr_sector" }, { "rwbs" }, { "sector" } }, 4 },
 	{ "block", "block_bio_queue", EV_BIO_QUEUE, bp_on_bio_queue,
-	  { { "rwbs" }, { "nr_sector" }, { "dev" } }, 1 },
+	  { { "rwbs" }, { "nr_sector" }, { "dev" }, { "sector" } }, 1 },
 	{ "filemap", "mm_filemap_add_to_page_cache", EV_ADD, bp_on_add,
 	  { { "i_ino" }, { "index" }, { "s_dev" }, { "order" } }, 3 },
 	{ "filemap", "mm_filemap_delete_from_page_cache", EV_DELETE, bp_on_delete,
@@ -259,6 +259,8 @@ static void finish_pass(struct state *s)
 			t->seen = 0;
 		}
 	}
+	if (s->crit)
+		bp_crit_finish(s);    /* after the waits: it keeps how each one ended */
 	bp_requests_finish(s, end);   /* after the waits: they ask what is in flight */
 	bp_idle_finish(s);   /* every wait has ended */
 	for (i = 0; bp_map_next(&s->pages->map, &i, &slot);) {
@@ -330,6 +332,7 @@ static int state_init(struct state *s, struct tep_handle *tep, const struct bp_m
 	s->meta = meta;
 	s->tep = tep;
 	s->hooks = hooks;
+	s->crit = hooks ? hooks->critical : NULL;
 	if (!s->tep) {
 		bp_set_error("the recording has no event formats");
 		return -1;
@@ -360,6 +363,8 @@ static int state_init(struct state *s, struct tep_handle *tep, const struct bp_m
 		bp_disk_add(s, dk->dev, dk->name, dk->rotational, dk->size);
 	}
 	setup_handlers(s, w && w->infer_iowait);
+	if (s->crit)
+		bp_crit_begin(s);
 	for (d = 0; s->meta && d < s->meta->ntasks; d++) {
 		const struct bp_task_id *ti = &s->meta->tasks[d];
 

@@ -64,7 +64,7 @@ enum { F_PARENT_PID = 0, F_CHILD_PID, F_CHILD_COMM };
 enum { F_FILENAME = 0, F_EXEC_PID, F_OLD_PID };
 enum { F_EXIT_PID = 0, F_GROUP_DEAD, F_EXIT_COMM };
 enum { F_RQ_DEV = 0, F_NR_SECTOR, F_RWBS, F_SECTOR };
-enum { F_BIO_RWBS = 0, F_BIO_NR_SECTOR, F_BIO_DEV };
+enum { F_BIO_RWBS = 0, F_BIO_NR_SECTOR, F_BIO_DEV, F_BIO_SECTOR };
 enum { F_INO = 0, F_INDEX, F_DEV, F_ORDER, F_LAST = F_ORDER };
 enum { F_SYS_ID = 0, F_SYS_ARGS };
 enum { F_STAT_PID = 0, F_STAT_DELAY };
@@ -272,6 +272,7 @@ struct state {
 	int8_t *cpu_idle;           /* -1 unknown, 0 busy, 1 idle */
 	struct cpu_times *cpu_times;
 	const struct bp_build_hooks *hooks;
+	struct bp_critical_log *crit;   /* hooks->critical: what the critical path needs, or NULL */
 	int nidle, nwaiting;        /* CPUs idle; tasks in a D-sleep */
 	int at_end;                 /* finish_pass: closing what is still open */
 	int idle_on;
@@ -334,6 +335,17 @@ static inline int in_window(const struct state *s, uint64_t ts)
 	return ts >= s->since && ts <= s->until;
 }
 
+/* Interrupt context (TRACE_FLAG_HARDIRQ | TRACE_FLAG_SOFTIRQ | TRACE_FLAG_NMI). */
+#define IRQ_FLAGS 0x58
+#define IRQ_HARD 0x08
+#define IRQ_SOFT 0x10
+
+/* The event's interrupt context: its IRQ_FLAGS bits, 0 in process context. */
+static inline int bp_in_irq(const struct state *s, const struct bp_event *ev)
+{
+	return s->common_flags.size ? (int)(rd(s, ev, s->common_flags) & IRQ_FLAGS) : 0;
+}
+
 /* build.c */
 void bp_rd_str(const struct state *s, const struct bp_event *ev, struct fld f, char *buf,
 	       size_t len);
@@ -351,7 +363,8 @@ void bp_wait_end(struct state *s, struct task *t, uint64_t ts);
 uint64_t bp_wake_time(const struct state *s, const struct task *t, int cpu, uint64_t ts);
 void bp_note_event(struct state *s, const struct bp_event *ev, int kind);
 void bp_note_completion(struct state *s, const struct bp_event *ev);
-void bp_note_waking(struct state *s, const struct bp_event *ev, uint32_t ti);
+int bp_note_waking(struct state *s, const struct bp_event *ev, uint32_t ti);
+int bp_completion_waking_peek(struct state *s, const struct bp_event *ev);
 void bp_on_stat_sleep(struct state *s, const struct bp_event *ev, const struct handler *h);
 
 /* tasks.c: fork, exec, exit, switch, wake, syscalls, cgroups */
@@ -389,6 +402,29 @@ void bp_on_rq_issue(struct state *s, const struct bp_event *ev, const struct han
 void bp_on_rq_complete(struct state *s, const struct bp_event *ev, const struct handler *h);
 void bp_requests_finish(struct state *s, uint64_t end);
 int bp_requests_in_flight(const struct state *s);
+
+/*
+ * critical.c: what the critical-path walk needs, recorded as the pass
+ * goes when s->crit is set (callers check it: no cost otherwise). ti are
+ * task indexes; how a task left its CPU is one of CRIT_*.
+ */
+enum { CRIT_PREEMPT, CRIT_SLEEP_D, CRIT_SLEEP_S, CRIT_DEAD };
+void bp_crit_begin(struct state *s);
+void bp_crit_switch_out(struct state *s, uint32_t ti, int cpu, uint64_t ts, int how);
+void bp_crit_switch_in(struct state *s, uint32_t ti, int cpu, uint64_t ts, int found);
+void bp_crit_waking(struct state *s, const struct bp_event *ev, int kind, uint32_t ti, int by);
+void bp_crit_waking_unmet(struct state *s, const struct bp_event *ev, int kind, int tid);
+void bp_crit_sleep_judged(struct state *s, const struct task *t, int io, uint32_t file);
+void bp_crit_asleep_at_start(struct state *s, uint32_t ti, uint64_t ts);
+void bp_crit_fork(struct state *s, uint32_t parent, uint32_t child, int cpu, uint64_t ts);
+void bp_crit_exit(struct state *s, uint32_t ti, uint64_t ts);
+void bp_crit_exec(struct state *s, uint32_t ti, uint64_t ts, const char *path);
+void bp_crit_bio(struct state *s, uint32_t ti, uint32_t dev, uint64_t sector, uint32_t sectors);
+void bp_crit_rq_issue(struct state *s, const struct bp_event *ev, const struct task *t,
+		      uint32_t dev, uint64_t sector, uint32_t sectors);
+void bp_crit_rq_complete(struct state *s, const struct bp_event *ev, uint32_t dev,
+			 uint64_t sector, uint32_t sectors);
+void bp_crit_finish(struct state *s);
 
 /* assemble.c: the model from the state, after the pass */
 struct bp_model *bp_build_assemble(struct state *s, struct bp_reader *r);

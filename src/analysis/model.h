@@ -32,6 +32,7 @@ struct tep_handle;
 struct bp_model;
 struct bp_file;
 struct bp_process;
+struct bp_critical_log;
 
 /* Why a task waited: what it was doing when it blocked (see bp_cause_name). */
 enum bp_cause {
@@ -140,11 +141,14 @@ struct bp_span {
  *        window (charts and exports stream these; nothing is kept); may
  *        be NULL
  * @arg: passed to @event and @span
+ * @critical: when not NULL, the pass also records into it what the
+ *            critical-path walk needs (analysis/critical.h)
  */
 struct bp_build_hooks {
 	void (*event)(void *arg, const struct bp_event *ev);
 	void (*span)(void *arg, const struct bp_span *span);
 	void *arg;
+	struct bp_critical_log *critical;
 };
 
 /* What the recording could not measure; views say so instead of printing 0. */

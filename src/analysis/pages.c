@@ -760,6 +760,9 @@ void bp_on_bio_queue(struct state *s, const struct bp_event *ev, const struct ha
 	if (!t)
 		return;
 	t->activity = 1;
+	if (s->crit && h->f[F_BIO_SECTOR].size)
+		bp_crit_bio(s, (uint32_t)(t - s->tasks), (uint32_t)rd(s, ev, h->f[F_BIO_DEV]),
+			    rd(s, ev, h->f[F_BIO_SECTOR]), (uint32_t)(bytes / 512));
 	bp_rd_str(s, ev, h->f[F_BIO_RWBS], rwbs, sizeof(rwbs));
 	if (!strchr(rwbs, 'R'))
 		return;

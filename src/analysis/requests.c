@@ -94,6 +94,8 @@ void bp_on_rq_issue(struct state *s, const struct bp_event *ev, const struct han
 	int di, inserted;
 
 	bp_rd_str(s, ev, h->f[F_RWBS], rwbs, sizeof(rwbs));
+	if (s->crit && h->f[F_SECTOR].size)
+		bp_crit_rq_issue(s, ev, t, dev, sector, (uint32_t)sectors);
 	if (t) {
 		t->activity = 1;
 		if (strchr(rwbs, 'R'))
@@ -147,6 +149,8 @@ void bp_on_rq_complete(struct state *s, const struct bp_event *ev, const struct 
 	int inserted;
 
 	bp_note_completion(s, ev);
+	if (s->crit)
+		bp_crit_rq_complete(s, ev, dev, sector, (uint32_t)done);
 	/* Not in flight: issued before the recording, a flush, or completed already. */
 	if (!slot)
 		return;

@@ -109,9 +109,11 @@ static const struct bp_build_hooks *pass_hooks(const struct bp_build_hooks *hook
 			out->event = fanout_event;
 		if (hooks[i].span)
 			out->span = fanout_span;
+		if (hooks[i].critical)
+			out->critical = hooks[i].critical;   /* one pass keeps one log */
 	}
 	out->arg = f;
-	return out->event || out->span ? out : NULL;
+	return out->event || out->span || out->critical ? out : NULL;
 }
 
 /* After a pass: a corrupt recording is an error; what the reader said is kept. */

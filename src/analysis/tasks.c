@@ -70,6 +70,8 @@ static void implicit_switch_in(struct state *s, uint32_t ti, const struct bp_eve
 		t->run_start = ev->ts;
 		t->cpu = (int16_t)ev->cpu;
 		bp_span_to(s, t, BP_SPAN_RUN, ev->ts);
+		if (s->crit)
+			bp_crit_switch_in(s, ti, ev->cpu, ev->ts, 1);
 	}
 	if (ev->cpu >= 0 && ev->cpu < s->ncpus) {
 		if (s->cpu_idle[ev->cpu] == 1)
@@ -143,6 +145,12 @@ void bp_on_switch(struct state *s, const struct bp_event *ev, const struct handl
 		/* It ran, so an earlier wait whose end was not seen is over. */
 		if (t->waiting)
 			bp_wait_end(s, t, t->woken ? t->woken : ev->ts);
+		if (s->crit)
+			bp_crit_switch_out(s, ti, ev->cpu, ev->ts,
+					   (state & TASK_REPORT_PREEMPT) || !(state & 0xff) ? CRIT_PREEMPT :
+					   (state & 0xff) == TASK_UNINTERRUPTIBLE ? CRIT_SLEEP_D :
+					   state & (TASK_REPORT_DEAD | TASK_REPORT_ZOMBIE) ? CRIT_DEAD :
+					   CRIT_SLEEP_S);
 		if ((state & TASK_REPORT_PREEMPT) || !(state & 0xff)) {
 			bp_span_to(s, t, BP_SPAN_RUNNABLE, ev->ts);
 		} else {
@@ -178,6 +186,8 @@ void bp_on_switch(struct state *s, const struct bp_event *ev, const struct handl
 		t->run_start = ev->ts;
 		t->cpu = (int16_t)ev->cpu;
 		bp_span_to(s, t, BP_SPAN_RUN, ev->ts);
+		if (s->crit)
+			bp_crit_switch_in(s, ti, ev->cpu, ev->ts, 0);
 	} else {
 		ti = NONE;
 	}
@@ -214,6 +224,8 @@ void bp_on_fork(struct state *s, const struct bp_event *ev, const struct handler
 	if (pi != NONE)
 		c->cgroup = s->tasks[pi].cgroup;   /* a child starts in its parent's cgroup */
 	c->seen = (uint8_t)in_window(s, ev->ts);
+	if (s->crit)
+		bp_crit_fork(s, pi, ci, ev->cpu, ev->ts);
 	bp_rd_str(s, ev, h->f[F_CHILD_COMM], comm, sizeof(comm));
 	if (pi == NONE)
 		return;
@@ -293,6 +305,8 @@ void bp_on_exec(struct state *s, const struct bp_event *ev, const struct handler
 		t->self_exec = 1;
 	}
 	bp_rd_str(s, ev, h->f[F_FILENAME], path, sizeof(path));
+	if (s->crit && path[0])
+		bp_crit_exec(s, ti, ev->ts, path);
 	if (!path[0] || ev->ts > s->until)
 		return;
 	base = strrchr(path, '/');
@@ -319,6 +333,8 @@ void bp_on_process_exit(struct state *s, const struct bp_event *ev, const struct
 	ti = bp_task_of(s, pid);   /* may grow s->tasks: index first */
 	t = &s->tasks[ti];
 	t->exit = ev->ts;
+	if (s->crit)
+		bp_crit_exit(s, ti, ev->ts);
 	/*
 	 * Its runs it waited on are read, even if a throttle lets their bio
 	 * go after its end; the others were created (or are holes).
@@ -358,6 +374,8 @@ void bp_tasks_asleep_at_start(struct state *s, uint64_t ts)
 			t->sys_copies = (uint8_t)bp_syscall_copies(s->arch, ti->syscall);
 		}
 		bp_wait_begin(s, t, ts);
+		if (s->crit)
+			bp_crit_asleep_at_start(s, k, ts);
 	}
 	bp_idle_update(s);
 }
@@ -412,7 +430,7 @@ void bp_on_sys_exit(struct state *s, const struct bp_event *ev, const struct han
  */
 void bp_on_wake(struct state *s, const struct bp_event *ev, const struct handler *h)
 {
-	int pid = rd_int(s, ev, h->f[0]);
+	int pid = rd_int(s, ev, h->f[0]), by;
 	uint64_t *slot;
 	uint32_t ti;
 	struct task *t;
@@ -420,10 +438,15 @@ void bp_on_wake(struct state *s, const struct bp_event *ev, const struct handler
 	if (pid <= 0)
 		return;
 	slot = bp_map_get(&s->tids, (uint64_t)(uint32_t)pid, 0);
-	if (!slot)
+	if (!slot) {
+		if (s->crit)
+			bp_crit_waking_unmet(s, ev, h->kind, pid);
 		return;
+	}
 	ti = (uint32_t)*slot;
-	bp_note_waking(s, ev, ti);   /* may add the waker: slot and t after it */
+	by = bp_note_waking(s, ev, ti);   /* may add the waker: slot and t after it */
+	if (s->crit)
+		bp_crit_waking(s, ev, h->kind, ti, by);
 	t = &s->tasks[ti];
 	if (!t->waiting) {
 		if (t->span == BP_SPAN_SLEEP + 1)

@@ -339,8 +339,6 @@ static int wait_cause(const struct task *t)
 	return BP_CAUSE_OTHER;
 }
 
-/* Interrupt context (TRACE_FLAG_HARDIRQ | TRACE_FLAG_SOFTIRQ | TRACE_FLAG_NMI). */
-#define IRQ_FLAGS 0x58
 /*
  * How long after a block completion a waking in interrupt context on
  * the same CPU belongs to it, whatever happened between. A completion
@@ -350,12 +348,6 @@ static int wait_cause(const struct task *t)
  * but wakings came between on that CPU.
  */
 #define COMPLETION_WAKE_NS 1000000ull
-
-/* The event's interrupt context: its IRQ_FLAGS bits, 0 in process context. */
-static int in_irq(const struct state *s, const struct bp_event *ev)
-{
-	return s->common_flags.size ? (int)(rd(s, ev, s->common_flags) & IRQ_FLAGS) : 0;
-}
 
 /*
  * Every event, before its handler: per CPU, the last one in process
@@ -370,7 +362,7 @@ void bp_note_event(struct state *s, const struct bp_event *ev, int kind)
 	if (ev->cpu < 0 || ev->cpu >= s->ncpus)
 		return;
 	c = &s->cpu_times[ev->cpu];
-	irq = in_irq(s, ev);
+	irq = bp_in_irq(s, ev);
 	if (!irq)
 		c->task_ctx = ev->ts;
 	if (!irq || (kind != EV_WAKING && kind != EV_WAKEUP))
@@ -388,9 +380,9 @@ void bp_note_completion(struct state *s, const struct bp_event *ev)
 
 	if (ev->cpu < 0 || ev->cpu >= s->ncpus)
 		return;
-	if (in_irq(s, ev)) {
+	if (bp_in_irq(s, ev)) {
 		s->cpu_times[ev->cpu].irq_done = ev->ts;
-		s->cpu_times[ev->cpu].done_ctx = (uint8_t)in_irq(s, ev);
+		s->cpu_times[ev->cpu].done_ctx = (uint8_t)bp_in_irq(s, ev);
 		s->cpu_times[ev->cpu].done_chain = 1;
 		return;
 	}
@@ -411,10 +403,11 @@ void bp_note_completion(struct state *s, const struct bp_event *ev)
  * else -- a timer, another interrupt, another task unlocking a mutex or
  * a directory -- is not I/O: 0.
  */
-static int woken_by_completion(struct state *s, const struct bp_event *ev)
+static int completion_waking(struct state *s, const struct bp_event *ev, int add_waker)
 {
 	const struct cpu_times *c;
-	struct task *waker;
+	struct task *waker = NULL;
+	uint64_t *slot;
 
 	if (ev->cpu < 0 || ev->cpu >= s->ncpus)
 		return 0;
@@ -423,19 +416,33 @@ static int woken_by_completion(struct state *s, const struct bp_event *ev)
 	 * The same kind of interrupt: a timer softirq run on the way out of
 	 * a completion's hard interrupt is not the completion.
 	 */
-	if (in_irq(s, ev))
-		return c->irq_done && c->irq_done >= c->task_ctx && in_irq(s, ev) == c->done_ctx &&
+	if (bp_in_irq(s, ev))
+		return c->irq_done && c->irq_done >= c->task_ctx && bp_in_irq(s, ev) == c->done_ctx &&
 		       (c->done_chain || ev->ts - c->irq_done <= COMPLETION_WAKE_NS);
-	waker = bp_task_cur(s, ev);
+	if (add_waker) {
+		waker = bp_task_cur(s, ev);
+	} else {
+		slot = bp_map_get(&s->tids, (uint64_t)(uint32_t)rd_int(s, ev, s->common_pid), 0);
+		waker = slot ? &s->tasks[(uint32_t)*slot] : NULL;
+	}
 	return waker ? waker->completing : 0;
 }
 
+static int woken_by_completion(struct state *s, const struct bp_event *ev)
+{
+	return completion_waking(s, ev, 1);
+}
+
 /*
- * A waking of t (sched_waking, or sched_wakeup without it). A D-sleeper
- * notes whether a completion woke it. Any other sleeper woken straight
- * by a completion may be the worker that finishes it: it counts as
- * completing until it sleeps again (one step: not the tasks it wakes).
+ * woken_by_completion() for a waking of a task the pass has not met
+ * (asleep since before the recording): the waker is looked up, never
+ * added, so the model is the same with or without the critical path.
  */
+int bp_completion_waking_peek(struct state *s, const struct bp_event *ev)
+{
+	return completion_waking(s, ev, 0);
+}
+
 /* A D-sleep that waits for data it reads: in read or exec, or a fault on a file. */
 static int reading_data(const struct task *t)
 {
@@ -443,14 +450,23 @@ static int reading_data(const struct task *t)
 			       t->wait_cause == BP_CAUSE_EXEC);
 }
 
-void bp_note_waking(struct state *s, const struct bp_event *ev, uint32_t ti)
+/*
+ * A waking of t (sched_waking, or sched_wakeup without it). A D-sleeper
+ * notes whether a completion woke it. Any other sleeper woken straight
+ * by a completion may be the worker that finishes it: it counts as
+ * completing until it sleeps again (one step: not the tasks it wakes).
+ * Returns how a completion woke it (see woken_by_completion), 0: not one.
+ */
+int bp_note_waking(struct state *s, const struct bp_event *ev, uint32_t ti)
 {
 	int by = woken_by_completion(s, ev);   /* may add the waker: t after it */
 	struct task *t = &s->tasks[ti];
 
 	if (t->waiting) {
-		if (t->woken || !by || (by == PASSES_PAGE && !reading_data(t)))
-			return;
+		if (!by || (by == PASSES_PAGE && !reading_data(t)))
+			return 0;
+		if (t->woken)
+			return by;
 		t->woken_by_io = 1;
 		/*
 		 * A reader a completion woke holds the page it waited for, and
@@ -458,7 +474,7 @@ void bp_note_waking(struct state *s, const struct bp_event *ev, uint32_t ti)
 		 */
 		if (by == COMPLETED_ONE && !t->completing && reading_data(t))
 			t->completing = PASSES_PAGE;
-		return;
+		return by;
 	}
 	/*
 	 * A waking is traced only for a task whose state says it sleeps: one
@@ -472,6 +488,7 @@ void bp_note_waking(struct state *s, const struct bp_event *ev, uint32_t ti)
 	}
 	if (by == COMPLETED_ONE && !t->completing)
 		t->completing = WOKEN_BY_ONE;
+	return by;
 }
 
 /*
@@ -569,11 +586,14 @@ void bp_wait_begin(struct state *s, struct task *t, uint64_t ts)
 /* The D-sleep of t ended at ts (it became runnable then). */
 void bp_wait_end(struct state *s, struct task *t, uint64_t ts)
 {
+	int io = sleep_was_io(s, t, ts);
 	uint64_t d, a, b;
 
 	t->waiting = 0;
 	s->nwaiting--;
-	if (!sleep_was_io(s, t, ts)) {
+	if (s->crit)
+		bp_crit_sleep_judged(s, t, io, t->wait_file);
+	if (!io) {
 		a = t->wait_start < s->since ? s->since : t->wait_start;
 		b = ts > s->until ? s->until : ts;
 		if (b > a) {

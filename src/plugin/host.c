@@ -917,9 +917,11 @@ static void keep_span(void *arg, const struct bp_span *span)
 
 void bp_plugins_hooks(struct bp_plugin_set *set, struct bp_build_hooks *hooks)
 {
-	hooks->event = set && set->nruns ? dispatch : no_events;
-	hooks->span = set && set->nruns ? keep_span : NULL;
-	hooks->arg = set;
+	*hooks = (struct bp_build_hooks){
+		.event = set && set->nruns ? dispatch : no_events,
+		.span = set && set->nruns ? keep_span : NULL,
+		.arg = set,
+	};
 	if (hooks->span)
 		set->waits.fed = 1;
 }

@@ -273,7 +273,7 @@ struct bp_pack *bp_pack_build(struct bp_session *session, const struct bp_pack_b
 {
 	const char *root = o->root ? o->root : "", *recording = session->path;
 	const struct bp_meta *meta = bp_reader_meta(session->reader);
-	struct bp_build_hooks hooks = { bp_replay_scan_event, NULL, NULL };
+	struct bp_build_hooks hooks = { .event = bp_replay_scan_event };
 	struct bp_replay_scan scan;
 	struct bp_model *m;
 	struct bp_pack *p;
@@ -448,7 +448,7 @@ size_t bp_preloader_processes(const struct bp_model *m, struct bp_map *tids)
 
 struct bp_preloaded *bp_preloaded_build(struct bp_session *session, const struct bp_window *w)
 {
-	struct bp_build_hooks hooks = { bp_replay_scan_event, NULL, NULL };
+	struct bp_build_hooks hooks = { .event = bp_replay_scan_event };
 	struct bp_replay_scan scan;
 	struct bp_preloaded *res;
 	struct bp_map replay_tids;

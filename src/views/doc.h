@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /*
  * The document model every human format lays out: sections of lines and
@@ -134,6 +135,9 @@ void bp_node_free(struct bp_node *n);
  * NULL as "-").
  */
 const char *bp_value_text(char *buf, enum bp_type type, const union bp_value *v);
+
+/* Lay out @d's sections as text, @width columns (text.c). */
+void bp_doc_text(FILE *out, const struct bp_doc *d, size_t width);
 
 /* Write @n (its members, or its value) as member @key of the writer's current value. */
 void bp_node_json(struct bp_json *jw, const char *key, const struct bp_node *n);

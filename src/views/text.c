@@ -225,6 +225,13 @@ static void put_sections(FILE *out, const struct bp_doc *d, size_t width, int *f
 	}
 }
 
+void bp_doc_text(FILE *out, const struct bp_doc *d, size_t width)
+{
+	int first = 1;
+
+	put_sections(out, d, width < MIN_WIDTH ? MIN_WIDTH : width, &first);
+}
+
 /* The words of the report a reader may not know, one line each. */
 static const char *const legend[] = {
 	"attributed: share of the bytes read at the block layer that file and metadata reads explain",

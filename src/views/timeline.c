@@ -109,7 +109,7 @@ struct bp_model *bp_timeline_pass(struct bp_timeline *t, uint64_t bucket_ns,
 	if (first)
 		bp_plugins_hooks(t->plugins, &hooks[n++]);
 	if (span)
-		hooks[n++] = (struct bp_build_hooks){ NULL, span, arg };
+		hooks[n++] = (struct bp_build_hooks){ .span = span, .arg = arg };
 	m = build(t, &w, hooks, n);
 	if (!m)
 		return NULL;

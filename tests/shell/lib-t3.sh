@@ -17,6 +17,10 @@
 #                            the disk under $TEST_DIR ($dev); the test is skipped
 #                            without one. At exit: eval $t3_at_exit, remove $CG,
 #                            remove $TEST_DIR (unless KEEP_TEST_DIR)
+#   t3_decoy_cgroup BPS      $DECOYS: a second blkio group (after t3_blkio_cgroup)
+#                            reading at most BPS from $dev, for readers the
+#                            command never waits for; at exit its tasks are
+#                            killed and it is removed
 #   t3_pages REC PATH        set read_b used never mapped: PATH's page bytes in REC
 #                            (read, used, never used, mapped not known to be used)
 #   t3_pages_sum             check used + never used + mapped = read
@@ -31,6 +35,11 @@
 #                            (trace-cmd's sched_switch: a CPU is idle from a
 #                            switch to pid 0 until its next switch, busy
 #                            before its first)
+#   t3_critical_tiles JSON   the segments of `bootprof critical --format json`
+#                            tile [start_ns, end_ns] in order (no gap, no
+#                            overlap, none empty, none given up on as a
+#                            circle of wakeups), and by_state adds up to
+#                            the path and to the segments of each state
 
 t3_helper() {
 	${CC:-cc} -O2 -Wall -o "$TEST_DIR/$1" "$TOP/tests/helpers/$1.c" ||
@@ -95,6 +104,16 @@ t3_blkio_cgroup() {
 	[ -z "$1" ] || echo "$dev $2" >"$CG/$1" || skip_all "cannot set $1 of $dev"
 }
 
+t3_decoy_cgroup() {
+	DECOYS=$t3_blkio/bootprof-$TEST_NAME-decoys-$$
+	# The decoys outlive the command: stop them before their group goes.
+	t3_at_exit='for p in $(cat "$DECOYS/cgroup.procs" 2>/dev/null); do kill "$p"; done
+		t3_cgroup_remove "$DECOYS"'
+	mkdir "$DECOYS" || skip_all "cannot make a second blkio cgroup"
+	echo "$dev $1" >"$DECOYS/blkio.throttle.read_bps_device" ||
+		skip_all "cannot set the decoys' read limit"
+}
+
 t3_exit() {
 	[ -n "${t3_at_exit:-}" ] && eval "$t3_at_exit"
 	t3_cgroup_remove "$CG"
@@ -156,4 +175,15 @@ t3_waiting() {
 		$2 == "W" { waiting += $3 }
 		$2 == "C" { c = $3 + 0; was = idle_cpu[c]; idle_cpu[c] = ($4 == 0); nidle += idle_cpu[c] - was }
 		END { printf "%.0f %.0f\n", wall, idle }'
+}
+
+t3_critical_tiles() {
+	jq -e '. as $p | .segments as $s |
+		($s | length) > 0 and $s[0].start_ns == $p.start_ns and
+		$s[-1].end_ns == $p.end_ns and $p.duration_ns == $p.end_ns - $p.start_ns and
+		all(range(1; $s | length); $s[.].start_ns == $s[. - 1].end_ns) and
+		all($s[]; .end_ns > .start_ns and .ns == .end_ns - .start_ns and .reason != "loop") and
+		([$p.by_state[]] | add) == $p.duration_ns and
+		all($p.by_state | keys[]; . as $k |
+			([$s[] | select(.state == $k) | .ns] | add // 0) == $p.by_state[$k])' "$1" >/dev/null
 }

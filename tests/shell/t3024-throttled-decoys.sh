@@ -17,13 +17,7 @@
 require_tracefs
 command -v jq >/dev/null 2>&1 || skip_all "jq not installed"
 t3_blkio_cgroup blkio.throttle.read_bps_device 6000000
-DECOYS=$t3_blkio/bootprof-$TEST_NAME-decoys-$$
-# The decoys outlive the command: stop them before their group goes.
-t3_at_exit='for p in $(cat "$DECOYS/cgroup.procs" 2>/dev/null); do kill "$p"; done
-	t3_cgroup_remove "$DECOYS"'
-mkdir "$DECOYS" || skip_all "cannot make a second blkio cgroup"
-echo "$dev 2000000" >"$DECOYS/blkio.throttle.read_bps_device" ||
-	skip_all "cannot set the decoys' read limit"
+t3_decoy_cgroup 2000000
 
 PAGE=$(getconf PAGESIZE)
 D=$TEST_DIR/files

@@ -37,8 +37,9 @@ readers() {
 	run "$tag-check" "$R" check --budget budget "$f"
 	run "$tag-db" "$R" db add "$tag.db" "$f"
 	run "$tag-readahead" "$R" readahead -o "$tag.pack" "$f"
+	run "$tag-critical" "$R" critical "$f"
 }
-READERS='dump report top chart export diff check db readahead'
+READERS='dump report top chart export diff check db readahead critical'
 
 readers cut.dat cut
 for c in $READERS; do

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include <event-parse.h>
 
+#include "analysis/critical.h"
 #include "analysis/model.h"
 #include "tracefile/meta.h"
 #include "tracefile/tracefile.h"
@@ -849,7 +850,7 @@ static void test_wait_rules(void **state)
 	for (c = 0; c < sizeof(wait_cases) / sizeof(wait_cases[0]); c++) {
 		const struct wait_case *wc = &wait_cases[c];
 		struct span_sum ss = { .tid = wc->tid };
-		struct bp_build_hooks hooks = { NULL, on_span, &ss };
+		struct bp_build_hooks hooks = { .span = on_span, .arg = &ss };
 		struct bp_window w = { wc->since_us * US, wc->until_us * US, 0, 0 };
 		const struct bp_thread *th = NULL;
 		struct bp_process *p;
@@ -967,7 +968,7 @@ static void test_idle_rules(void **state)
 	for (c = 0; c < sizeof(idle_cases) / sizeof(idle_cases[0]); c++) {
 		const struct idle_case *ic = &idle_cases[c];
 		struct idle_sum is = { 0 };
-		struct bp_build_hooks hooks = { NULL, on_idle_span, &is };
+		struct bp_build_hooks hooks = { .span = on_idle_span, .arg = &is };
 		struct bp_window w = { ic->since_us * US, ic->until_us * US, 10 * US, 0 };
 		struct bp_model *m;
 		uint64_t buckets = 0;
@@ -1300,7 +1301,7 @@ static void on_span_check(void *arg, const struct bp_span *sp)
 static void check_spans(const char *path)
 {
 	static struct span_check sc;
-	struct bp_build_hooks hooks = { NULL, on_span_check, &sc };
+	struct bp_build_hooks hooks = { .span = on_span_check, .arg = &sc };
 	struct bp_reader *r = bp_reader_open(path);
 	struct bp_model *m;
 	uint64_t total = 0;
@@ -1754,6 +1755,260 @@ static void test_first_exec(void **state)
 	tep_free(g.tep);
 }
 
+/* ---- the critical path ---- */
+
+/* One expected segment: state, task, [start, end) in µs. */
+struct crit_seg {
+	enum bp_crit_state state;
+	int tid;
+	uint64_t start_us, end_us;
+};
+
+/*
+ * A case: events, the end point (--to, NULL: the default), and the path
+ * expected: its segments in order, and the one wait it goes around (the
+ * sleeper, its waker, from, to; sleeper 0: none).
+ */
+struct crit_case {
+	const char *what;
+	struct gev ev[24];
+	const char *to;
+	const char *end_what;
+	struct crit_seg seg[10];
+	int wait_tid, waker_tid;
+	uint64_t wait_from_us, wait_to_us;
+	int wakers_known;
+};
+
+/* sh (10) forks B (11) and A (12); A sleeps on a pipe, B reads a file, then wakes A. */
+#define CHAIN_START \
+	ENTER(50, 0, 10, 0), FORK(100, 0, 10, 11), FORK(110, 0, 10, 12), SW(120, 0, 10, 1, 11), \
+	SW(125, 1, 0, 0, 12), SW(130, 1, 12, 1, 0), ENTER_READ(140, 0, 11), ADD(141, 0, 11, 0), \
+	ISSUE(143, 0, 11, 1l << 40, 8, 0), SW(150, 0, 11, 2, 0)
+#define CHAIN_END \
+	SW(2180, 1, 0, 0, 12), TASK_EXIT(2190, 0, 11), SW(2200, 0, 11, 16, 0), TASK_EXIT(2300, 1, 12)
+/* sched_wakeup of pid by task cur, in process context */
+#define TASK_WAKEUP(t, cpu, cur, pid) { t, cpu, ID_WAKEUP, cur, pid, cpu, WK_TASK, NULL }
+
+/* B's read ends in an interrupt after its request completes; B runs on. */
+#define CHAIN_READ \
+	CHAIN_START, WAKING(1150, 0, 0, 11, 0), SW(1160, 0, 0, 0, 11), EXIT_READ(1170, 0, 11)
+/* The path through B up to A's run-queue delay (B woke A at 2170). */
+#define PATH_VIA_B \
+	{ BP_CRIT_CPU, 10, 50, 100 }, { BP_CRIT_RUNQ, 11, 100, 120 }, \
+	{ BP_CRIT_CPU, 11, 120, 150 }, { BP_CRIT_IO, 11, 150, 1150 }, \
+	{ BP_CRIT_RUNQ, 11, 1150, 1160 }, { BP_CRIT_CPU, 11, 1160, 2170 }, \
+	{ BP_CRIT_RUNQ, 12, 2170, 2180 }
+/* The path on A alone up to its sleep at 130. */
+#define PATH_A_ALONE \
+	{ BP_CRIT_CPU, 10, 50, 110 }, { BP_CRIT_RUNQ, 12, 110, 125 }, { BP_CRIT_CPU, 12, 125, 130 }
+
+static const struct crit_case crit_cases[] = {
+	{ "A waits on B, B on its read: B's I/O, its CPU, A's CPU; A's wait handed to B",
+	  { CHAIN_READ, TASK_WAKING(2170, 0, 11, 12), CHAIN_END, END },
+	  "pid:12", "exit",
+	  { PATH_VIA_B, { BP_CRIT_CPU, 12, 2180, 2300 } },
+	  12, 11, 130, 2170, 1 },
+	{ "a worker completes B's request in process context and wakes it: still B's I/O",
+	  { CHAIN_START, { 1140, 0, ID_RQ_COMPLETE, 30, 1l << 40, 8, RQ_IN_TASK, NULL },
+	    TASK_WAKING(1150, 0, 30, 11), SW(1160, 0, 0, 0, 11), EXIT_READ(1170, 0, 11),
+	    TASK_WAKING(2170, 0, 11, 12), CHAIN_END, END },
+	  "pid:12", "exit",
+	  { PATH_VIA_B, { BP_CRIT_CPU, 12, 2180, 2300 } },
+	  12, 11, 130, 2170, 1 },
+	{ "the same, to the recording's last run (no PID 1): A's exit",
+	  { CHAIN_READ, TASK_WAKING(2170, 0, 11, 12), CHAIN_END, END },
+	  NULL, "last-run",
+	  { PATH_VIA_B, { BP_CRIT_CPU, 12, 2180, 2300 } },
+	  12, 11, 130, 2170, 1 },
+	{ "to A's exec: the path ends there",
+	  { CHAIN_READ, TASK_WAKING(2170, 0, 11, 12), EXEC(2185, 1, 12, "/bin/a"), CHAIN_END, END },
+	  "exec:a", "exec",
+	  { PATH_VIA_B, { BP_CRIT_CPU, 12, 2180, 2185 } },
+	  12, 11, 130, 2170, 1 },
+	{ "a timer ends A's sleep: an interrupt segment on A, B is not on the path",
+	  { CHAIN_READ, TIMER_WAKING(2170, 1, 0, 12), CHAIN_END, END },
+	  "pid:12", "exit",
+	  { PATH_A_ALONE, { BP_CRIT_INTERRUPT, 12, 130, 2170 },
+	    { BP_CRIT_RUNQ, 12, 2170, 2180 }, { BP_CRIT_CPU, 12, 2180, 2300 } },
+	  0, 0, 0, 0, 1 },
+	{ "a daemon woken by its timer wakes A: its timer before A slept is not A's path",
+	  { ENTER(50, 0, 20, 0), SW(60, 0, 20, 1, 0), ENTER(100, 1, 12, 0), SW(200, 1, 12, 1, 0),
+	    TIMER_WAKING(1000, 0, 0, 20), SW(1001, 0, 0, 0, 20), TASK_WAKING(1010, 0, 20, 12),
+	    SW(1020, 1, 0, 0, 12), TASK_EXIT(1100, 1, 12), END },
+	  "pid:12", "exit",
+	  { { BP_CRIT_CPU, 12, 50, 200 }, { BP_CRIT_INTERRUPT, 20, 200, 1000 },
+	    { BP_CRIT_RUNQ, 20, 1000, 1001 }, { BP_CRIT_CPU, 20, 1001, 1010 },
+	    { BP_CRIT_RUNQ, 12, 1010, 1020 }, { BP_CRIT_CPU, 12, 1020, 1100 } },
+	  12, 20, 200, 1010, 1 },
+	{ "sched_wakeup only: A's waker is unknown, the path stays on A",
+	  { CHAIN_START, WAKEUP(1150, 0, 0, 11), SW(1160, 0, 0, 0, 11), EXIT_READ(1170, 0, 11),
+	    TASK_WAKEUP(2170, 0, 11, 12), CHAIN_END, END },
+	  "pid:12", "exit",
+	  { PATH_A_ALONE, { BP_CRIT_UNKNOWN, 12, 130, 2170 },
+	    { BP_CRIT_RUNQ, 12, 2170, 2180 }, { BP_CRIT_CPU, 12, 2180, 2300 } },
+	  0, 0, 0, 0, 0 },
+};
+
+static struct bp_critical_path *crit_build(struct gen *g, const struct gev *ev, const char *to,
+					   struct bp_model **m, struct bp_critical_log **log)
+{
+	struct bp_crit_end end = { BP_CRIT_END_DEFAULT, 0, NULL };
+	struct bp_build_hooks hooks = { 0 };
+	size_t i;
+
+	gen_init(g);
+	for (i = 0; ev[i].cpu >= 0; i++)
+		gen_add(g, &ev[i]);
+	*log = bp_critical_log_new();
+	hooks.critical = *log;
+	*m = bp_model_build_events(g->tep, NULL, g->ev, g->n, NULL, &hooks);
+	assert_non_null(*m);
+	if (to)
+		assert_int_equal(bp_crit_end_parse(to, &end), 0);
+	return bp_critical_walk(*log, *m, &end);
+}
+
+/* The segments tile [start, end] and the totals add up to it. */
+static void assert_tiles(const struct bp_critical_path *p)
+{
+	uint64_t sum = 0;
+	size_t i;
+	int st;
+
+	assert_true(p->nsegments > 0);
+	assert_int_equal(p->segments[0].start_ns, p->start_ns);
+	assert_int_equal(p->segments[p->nsegments - 1].end_ns, p->end_ns);
+	for (i = 0; i < p->nsegments; i++) {
+		assert_true(p->segments[i].end_ns > p->segments[i].start_ns);
+		assert_int_not_equal(p->segments[i].reason, BP_CRIT_WHY_LOOP);
+		if (i)
+			assert_int_equal(p->segments[i].start_ns, p->segments[i - 1].end_ns);
+	}
+	for (st = 0; st < BP_CRIT_NSTATES; st++)
+		sum += p->state_ns[st];
+	assert_int_equal(sum, p->end_ns - p->start_ns);
+}
+
+static void test_critical_cases(void **state)
+{
+	size_t c, i, n;
+
+	(void)state;
+	for (c = 0; c < sizeof(crit_cases) / sizeof(crit_cases[0]); c++) {
+		const struct crit_case *k = &crit_cases[c];
+		struct bp_critical_log *log;
+		struct bp_critical_path *p;
+		struct bp_model *m;
+		struct gen g;
+
+		print_message("critical: %s\n", k->what);
+		p = crit_build(&g, k->ev, k->to, &m, &log);
+		assert_non_null(p);
+		assert_string_equal(p->end_what, k->end_what);
+		assert_int_equal(p->wakers_known, k->wakers_known);
+		assert_tiles(p);
+		for (n = 0; n < 10 && k->seg[n].end_us; n++)
+			;
+		for (i = 0; i < p->nsegments && i < n; i++) {
+			const struct bp_crit_segment *got = &p->segments[i];
+
+			print_message("  %s %d %llu-%llu\n", bp_crit_state_name(got->state),
+				      got->task.tid, (unsigned long long)(got->start_ns / US),
+				      (unsigned long long)(got->end_ns / US));
+			assert_int_equal(got->state, k->seg[i].state);
+			assert_int_equal(got->task.tid, k->seg[i].tid);
+			assert_int_equal(got->start_ns, k->seg[i].start_us * US);
+			assert_int_equal(got->end_ns, k->seg[i].end_us * US);
+			if (got->state == BP_CRIT_IO) {
+				/* The file the wait is charged to; the request, when a waking names it. */
+				assert_int_equal(got->dev, FDEV);
+				assert_int_equal(got->ino, FINO);
+				assert_int_equal(got->has_request, k->wakers_known);
+				if (got->has_request) {
+					assert_int_equal(got->request.sector, 1ull << 40);
+					assert_int_equal(got->request.issue_ns, 143 * US);
+					/* Completed where it woke B, or 10 µs before in the worker. */
+					assert_true(got->request.done_ns <= got->end_ns &&
+						    got->request.done_ns + 10 * US >= got->end_ns);
+					assert_int_equal(got->request.issuer.tid, 11);
+				}
+			}
+		}
+		assert_int_equal(p->nsegments, n);
+		assert_int_equal(p->nwaits, k->wait_tid ? 1 : 0);
+		if (k->wait_tid) {
+			assert_int_equal(p->waits[0].sleeper.tid, k->wait_tid);
+			assert_int_equal(p->waits[0].waker.tid, k->waker_tid);
+			assert_int_equal(p->waits[0].start_ns, k->wait_from_us * US);
+			assert_int_equal(p->waits[0].end_ns, k->wait_to_us * US);
+		}
+		bp_critical_path_free(p);
+		bp_critical_log_free(log);
+		bp_model_free(m);
+		tep_free(g.tep);
+	}
+}
+
+/* An end point the recording does not hold is an error that says so. */
+static void test_critical_missing_end(void **state)
+{
+	static const struct gev ev[] = { CHAIN_READ, TASK_WAKING(2170, 0, 11, 12), CHAIN_END, END };
+	static const char *const ends[][2] = {
+		{ "pid:99", "no process 99" },
+		{ "pid:10", "did not exit" },
+		{ "exec:nothing", "no exec of 'nothing'" },
+	};
+	struct bp_crit_end end;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+		struct bp_critical_log *log;
+		struct bp_model *m;
+		struct gen g;
+
+		assert_null(crit_build(&g, ev, ends[i][0], &m, &log));
+		assert_non_null(strstr(bp_last_error(), ends[i][1]));
+		bp_critical_log_free(log);
+		bp_model_free(m);
+		tep_free(g.tep);
+	}
+	assert_int_equal(bp_crit_end_parse("pid:x", &end), -1);
+	assert_int_equal(bp_crit_end_parse("exec:", &end), -1);
+	assert_int_equal(bp_crit_end_parse("file:/x", &end), -1);
+}
+
+/* Every fixture with task switches: the path to its default end tiles the recording. */
+static void test_critical_fixtures(void **state)
+{
+	static const char *const files[] = { BASIC, NO_ACCESS, BOOT, "tests/fixtures/bootprof.dat" };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		struct bp_crit_end end = { BP_CRIT_END_DEFAULT, 0, NULL };
+		struct bp_build_hooks hooks = { 0 };
+		struct bp_critical_log *log = bp_critical_log_new();
+		struct bp_critical_path *p;
+		struct bp_reader *r = bp_reader_open(files[i]);
+		struct bp_model *m;
+
+		assert_non_null(r);
+		hooks.critical = log;
+		m = bp_model_build(r, NULL, &hooks);
+		assert_non_null(m);
+		p = bp_critical_walk(log, m, &end);
+		assert_non_null(p);
+		assert_int_equal(p->start_ns, m->header.first_event_ns);
+		assert_tiles(p);
+		bp_critical_path_free(p);
+		bp_critical_log_free(log);
+		bp_model_free(m);
+		bp_reader_free(r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1777,6 +2032,9 @@ int main(void)
 		cmocka_unit_test(test_write_then_map),
 		cmocka_unit_test(test_requests_in_flight),
 		cmocka_unit_test(test_first_exec),
+		cmocka_unit_test(test_critical_cases),
+		cmocka_unit_test(test_critical_missing_end),
+		cmocka_unit_test(test_critical_fixtures),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -43,11 +43,11 @@ static void test_fanout(void **state)
 {
 	struct counter a = { 0 }, b = { 0 }, alone = { 0 };
 	struct bp_build_hooks hooks[3] = {
-		{ count_event, count_span, &a },
-		{ NULL, NULL, NULL },        /* a consumer with nothing to do */
-		{ count_event, NULL, &b },
+		{ .event = count_event, .span = count_span, .arg = &a },
+		{ .arg = NULL },             /* a consumer with nothing to do */
+		{ .event = count_event, .arg = &b },
 	};
-	struct bp_build_hooks one = { count_event, count_span, &alone };
+	struct bp_build_hooks one = { .event = count_event, .span = count_span, .arg = &alone };
 	struct bp_session *s = bp_session_open(BASIC);
 	struct bp_model *m;
 

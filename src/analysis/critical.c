@@ -1,0 +1,1116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The critical path (see critical.h): what the model's pass records for
+ * it -- the bp_crit_* hooks, called from tasks.c, waits.c, requests.c and
+ * pages.c when the pass has a log -- and the walk back from an end point.
+ *
+ * Per task the log keeps every interval off a CPU: when the task left it
+ * (preempted, asleep D or S, or created by a fork), when it became
+ * runnable and by whom (a task, a block completion and its request, an
+ * interrupt, nobody known), whether the I/O-wait rule counted the sleep
+ * as I/O wait and on which file, and when it was switched in again.
+ * Whether a waking came from a block completion is the pass's own
+ * judgement (bp_note_waking), so the path and the report agree on what
+ * was I/O.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/build.h"
+#include "analysis/critical.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+/* What made a task runnable again. */
+enum { BY_NONE, BY_TASK, BY_IO, BY_IRQ, BY_UNKNOWN };
+/* A task as the log knows it. */
+enum { T_UNMET, T_ON, T_OFF, T_DEAD };
+/* crit_off.how besides CRIT_*: created by a fork, runnable until it first ran. */
+#define CRIT_FORK 4
+/* What the I/O-wait rule said of a D-sleep (the recorder's are not judged). */
+enum { JUDGED_NOT, JUDGED_OTHER, JUDGED_IO };
+
+/* A block request, for the I/O segment it ends. */
+struct crit_req {
+	uint32_t dev;
+	uint32_t sectors;
+	uint64_t sector;
+	uint64_t issue_ns;    /* 0: issued before the recording */
+	uint64_t done_ns;     /* 0: none */
+	uint32_t issuer;      /* task index, NONE */
+};
+
+/* One interval of a task off a CPU: [out, wake) asleep, [wake, in) runnable. */
+struct crit_off {
+	uint64_t out;     /* switched out or forked; 0: off since before the recording */
+	uint64_t wake;    /* runnable from (out when preempted); 0: not yet */
+	uint64_t in;      /* switched in again; 0: not yet */
+	uint32_t waker;   /* BY_TASK: task index, NONE */
+	uint32_t req;     /* the request whose completion woke it: index in log->reqs, NONE */
+	uint32_t file;    /* an I/O wait's file: index in log->files, NONE */
+	uint8_t how;      /* CRIT_PREEMPT, CRIT_SLEEP_D, CRIT_SLEEP_S, CRIT_FORK */
+	uint8_t by;       /* BY_* */
+	uint8_t io;       /* a D-sleep the I/O-wait rule judged: JUDGED_* */
+	uint8_t irq;      /* BY_IRQ: the waking's IRQ_FLAGS bits; 0: the idle task's */
+};
+
+/* A waking, before it is known whose interval it ends. */
+struct crit_wake {
+	uint64_t ts;
+	uint32_t waker;
+	uint8_t by, irq;
+	struct crit_req rq;   /* the request a completion woke it for, when rq.done_ns */
+};
+
+struct crit_task {
+	struct crit_off *off;  /* in time order */
+	size_t noff, coff;
+	uint8_t state;         /* T_* */
+	/*
+	 * Met running on a CPU that had switched no task before: it ran
+	 * since the recording began (else only since met_ns)
+	 */
+	uint8_t since_start;
+	uint8_t early;         /* woken while it still ran: on its way to sleep, it never waits */
+	uint64_t met_ns;
+	uint64_t fork_ns;      /* 0: not forked in the recording */
+	uint32_t parent;       /* forking task, NONE */
+	uint64_t exit_ns;      /* sched_process_exit, 0: none */
+	uint64_t last_on_ns;   /* its last moment on a CPU, 0: never */
+	struct crit_req done;  /* the last request it completed itself (process context) */
+	int tid;               /* tid, comm, recorder: from the pass, at its end */
+	char comm[16];
+	uint8_t recorder;
+};
+
+struct crit_exec {
+	uint32_t task;
+	uint64_t ts;
+	char *path;
+};
+
+/* The last bios queued, to name who queued a request's first bio. */
+#define BIO_RING 64
+struct crit_bio {
+	uint32_t dev, sectors, task;
+	uint64_t sector;
+};
+
+struct crit_file {
+	uint32_t dev;
+	uint64_t ino;
+};
+
+struct bp_critical_log {
+	struct crit_task *tasks;       /* by the pass's task index */
+	size_t ntasks, ctasks;
+	struct crit_req *reqs;         /* requests that ended an I/O sleep */
+	size_t nreqs, creqs;
+	struct crit_req *flight;       /* requests in flight: a pool */
+	size_t nflight, cflight;
+	uint32_t *free_flight;         /* free entries of the pool */
+	size_t nfree, cfree;
+	struct bp_map inflight;        /* (dev, sector) -> index in flight */
+	struct crit_bio bios[BIO_RING];
+	unsigned bio_head;
+	int ncpus;
+	struct crit_req *cpu_done;     /* per CPU: its last completion in an interrupt */
+	uint8_t *cpu_switched;         /* per CPU: it switched some task already */
+	struct bp_map unmet;           /* tid -> index in unmet_wakes */
+	struct crit_wake *unmet_wakes; /* the first waking of tasks the pass had not met */
+	size_t nunmet, cunmet;
+	struct crit_exec *execs;       /* in time order */
+	size_t nexecs, cexecs;
+	struct crit_file *files;       /* the pass's files, at its end */
+	size_t nfiles;
+	uint64_t first_ns, last_ns;
+	int has_waking;
+};
+
+struct bp_critical_log *bp_critical_log_new(void)
+{
+	return xcalloc(1, sizeof(struct bp_critical_log));
+}
+
+static void log_release(struct bp_critical_log *L)
+{
+	size_t i;
+
+	for (i = 0; i < L->ntasks; i++)
+		free(L->tasks[i].off);
+	free(L->tasks);
+	free(L->reqs);
+	free(L->flight);
+	free(L->free_flight);
+	bp_map_release(&L->inflight);
+	free(L->cpu_done);
+	free(L->cpu_switched);
+	bp_map_release(&L->unmet);
+	free(L->unmet_wakes);
+	for (i = 0; i < L->nexecs; i++)
+		free(L->execs[i].path);
+	free(L->execs);
+	free(L->files);
+	memset(L, 0, sizeof(*L));
+}
+
+void bp_critical_log_free(struct bp_critical_log *log)
+{
+	if (!log)
+		return;
+	log_release(log);
+	free(log);
+}
+
+/* ---- recording, during the pass ---- */
+
+/* A log is for one pass: what an earlier one left is dropped. */
+void bp_crit_begin(struct state *s)
+{
+	struct bp_critical_log *L = s->crit;
+	int i;
+
+	log_release(L);
+	L->ncpus = s->ncpus;
+	L->cpu_done = xcalloc((size_t)s->ncpus, sizeof(*L->cpu_done));
+	L->cpu_switched = xcalloc((size_t)s->ncpus, 1);
+	for (i = 0; i < s->ncpus; i++)
+		L->cpu_done[i].issuer = NONE;
+}
+
+/*
+ * Whether the recording names wakers: sched_waking seen by now (it comes
+ * before the sched_wakeup of the same waking). Then sched_wakeup is
+ * ignored: it says nothing more.
+ */
+static int has_waking(const struct state *s)
+{
+	return s->kind_count[EV_WAKING] > 0;
+}
+
+/* The log's task ti, grown to it. */
+static struct crit_task *ctask(struct bp_critical_log *L, uint32_t ti)
+{
+	if (ti >= L->ntasks) {
+		size_t i;
+
+		BP_GROW(L->tasks, ti, L->ctasks);
+		memset(&L->tasks[L->ntasks], 0, (ti + 1 - L->ntasks) * sizeof(*L->tasks));
+		for (i = L->ntasks; i <= ti; i++) {
+			L->tasks[i].parent = NONE;
+			L->tasks[i].done.issuer = NONE;
+		}
+		L->ntasks = ti + 1;
+	}
+	return &L->tasks[ti];
+}
+
+static struct crit_off *off_new(struct crit_task *t, uint64_t out, int how)
+{
+	struct crit_off *o;
+
+	BP_GROW(t->off, t->noff, t->coff);
+	o = &t->off[t->noff++];
+	memset(o, 0, sizeof(*o));
+	o->out = out;
+	o->how = (uint8_t)how;
+	o->waker = o->req = o->file = NONE;
+	t->state = T_OFF;
+	return o;
+}
+
+static struct crit_off *off_last(struct crit_task *t)
+{
+	return t->noff ? &t->off[t->noff - 1] : NULL;
+}
+
+static int cpu_ok(const struct bp_critical_log *L, int cpu)
+{
+	return cpu >= 0 && cpu < L->ncpus;
+}
+
+/* t, never met, runs on cpu at ts. */
+static void met_running(struct bp_critical_log *L, struct crit_task *t, int cpu, uint64_t ts)
+{
+	if (t->state != T_UNMET)
+		return;
+	t->state = T_ON;
+	t->met_ns = ts;
+	t->since_start = cpu_ok(L, cpu) && !L->cpu_switched[cpu];
+}
+
+/* The task of the event's context, if the pass has met it (never added here). */
+static uint32_t ctx_task(const struct state *s, const struct bp_event *ev)
+{
+	int pid = rd_int(s, ev, s->common_pid);
+	uint64_t *slot;
+
+	if (pid <= 0)
+		return NONE;
+	slot = bp_map_get(&s->tids, (uint64_t)(uint32_t)pid, 0);
+	return slot ? (uint32_t)*slot : NONE;
+}
+
+void bp_crit_switch_out(struct state *s, uint32_t ti, int cpu, uint64_t ts, int how)
+{
+	struct bp_critical_log *L = s->crit;
+	struct crit_task *t = ctask(L, ti);
+	struct crit_off *o;
+
+	met_running(L, t, cpu, ts);
+	if (cpu_ok(L, cpu))
+		L->cpu_switched[cpu] = 1;
+	t->last_on_ns = ts;
+	if (how == CRIT_DEAD) {
+		t->state = T_DEAD;
+		t->early = 0;
+		return;
+	}
+	o = off_new(t, ts, how);
+	/* Woken while still on its way to sleep: it never waited, it is runnable. */
+	if (how == CRIT_PREEMPT || t->early)
+		o->wake = ts;
+	t->early = 0;
+}
+
+/* Keep the request of an I/O waking; its index in L->reqs. */
+static uint32_t keep_req(struct bp_critical_log *L, const struct crit_req *rq)
+{
+	if (!rq->done_ns)
+		return NONE;
+	BP_GROW(L->reqs, L->nreqs, L->creqs);
+	L->reqs[L->nreqs] = *rq;
+	return (uint32_t)L->nreqs++;
+}
+
+/* o ends asleep at w: who made it runnable. */
+static void off_woken(struct bp_critical_log *L, struct crit_off *o, const struct crit_wake *w)
+{
+	o->wake = w->ts ? w->ts : 1;
+	o->by = w->by;
+	o->irq = w->irq;
+	o->waker = w->waker;
+	o->req = keep_req(L, &w->rq);
+}
+
+/*
+ * What a waking says: only sched_waking names the waker (it is traced in
+ * the waker's context). by: the pass's word on whether a block
+ * completion woke it (bp_note_waking): in an interrupt, that is I/O; in
+ * process context the waker is a task (a worker finishing the request,
+ * a reader passing the page on), which the walk follows unless the
+ * I/O-wait rule counts the sleep as I/O wait. The request is kept when
+ * it is known, for that case.
+ */
+static void describe(const struct state *s, const struct bp_event *ev, int kind, int by,
+		     struct crit_wake *w)
+{
+	struct bp_critical_log *L = s->crit;
+	int irq = bp_in_irq(s, ev);
+	uint32_t waker;
+
+	memset(w, 0, sizeof(*w));
+	w->ts = ev->ts;
+	w->irq = (uint8_t)irq;
+	w->waker = NONE;
+	w->rq.issuer = NONE;
+	if (kind != EV_WAKING) {
+		w->by = BY_UNKNOWN;
+		return;
+	}
+	if (irq) {
+		w->by = by ? BY_IO : BY_IRQ;
+		if (by && cpu_ok(L, ev->cpu))
+			w->rq = L->cpu_done[ev->cpu];
+		return;
+	}
+	waker = ctx_task(s, ev);
+	if (waker == NONE) {
+		w->by = BY_IRQ;   /* the idle task */
+		return;
+	}
+	w->by = BY_TASK;
+	w->waker = waker;
+	if (by == COMPLETED_ONE && waker < L->ntasks)
+		w->rq = L->tasks[waker].done;
+}
+
+void bp_crit_waking(struct state *s, const struct bp_event *ev, int kind, uint32_t ti, int by)
+{
+	struct bp_critical_log *L = s->crit;
+	struct crit_wake w;
+	struct crit_task *t;
+	struct crit_off *o;
+
+	if (kind != EV_WAKING && has_waking(s))
+		return;
+	describe(s, ev, kind, by, &w);
+	t = ctask(L, ti);
+	switch (t->state) {
+	case T_ON:
+		t->early = 1;
+		return;
+	case T_UNMET:
+		/* Asleep since before the recording. */
+		o = off_new(t, 0, CRIT_SLEEP_S);
+		break;
+	case T_OFF:
+		o = off_last(t);
+		if (o->wake)
+			return;
+		break;
+	default:
+		return;
+	}
+	off_woken(L, o, &w);
+}
+
+void bp_crit_waking_unmet(struct state *s, const struct bp_event *ev, int kind, int tid)
+{
+	struct bp_critical_log *L = s->crit;
+	uint64_t *slot;
+	int inserted;
+
+	if (kind != EV_WAKING && has_waking(s))
+		return;
+	slot = bp_map_put(&L->unmet, (uint64_t)(uint32_t)tid, 0, &inserted);
+	if (!inserted)
+		return;
+	BP_GROW(L->unmet_wakes, L->nunmet, L->cunmet);
+	describe(s, ev, kind, bp_completion_waking_peek(s, ev), &L->unmet_wakes[L->nunmet]);
+	*slot = L->nunmet++;
+}
+
+/*
+ * ti runs on cpu from ts: switched in, or found running (an event in its
+ * context without its switch: @found).
+ */
+void bp_crit_switch_in(struct state *s, uint32_t ti, int cpu, uint64_t ts, int found)
+{
+	struct bp_critical_log *L = s->crit;
+	struct crit_task *t = ctask(L, ti);
+	struct crit_off *o = NULL;
+	uint64_t *slot = NULL;
+	int was = t->state;
+
+	if (found && was == T_UNMET) {
+		met_running(L, t, cpu, ts);
+		return;
+	}
+	if (cpu_ok(L, cpu))
+		L->cpu_switched[cpu] = 1;
+	switch (was) {
+	case T_ON:
+		return;
+	case T_OFF:
+		o = off_last(t);
+		break;
+	default:
+		/*
+		 * First met now, off since before the recording (or a tid
+		 * that died and runs again: off since it died). A waking of
+		 * it before the pass met it says who woke it.
+		 */
+		o = off_new(t, was == T_DEAD ? t->last_on_ns : 0, CRIT_SLEEP_S);
+		if (was == T_UNMET)
+			slot = bp_map_get(&L->unmet, (uint64_t)(uint32_t)s->tasks[ti].tid, 0);
+		if (slot && L->unmet_wakes[*slot].ts <= ts) {
+			off_woken(L, o, &L->unmet_wakes[*slot]);
+			bp_map_del(&L->unmet, (uint64_t)(uint32_t)s->tasks[ti].tid, 0);
+		}
+		break;
+	}
+	if (!o->wake) {
+		o->wake = ts;
+		o->by = BY_UNKNOWN;
+	}
+	o->in = ts;
+	t->state = T_ON;
+	t->early = 0;
+}
+
+void bp_crit_sleep_judged(struct state *s, const struct task *task, int io, uint32_t file)
+{
+	struct crit_task *t = ctask(s->crit, (uint32_t)(task - s->tasks));
+	struct crit_off *o = off_last(t);
+
+	if (t->state != T_OFF || !o || o->how != CRIT_SLEEP_D || o->in)
+		return;
+	o->io = io ? JUDGED_IO : JUDGED_OTHER;
+	o->file = io ? file : NONE;
+}
+
+void bp_crit_asleep_at_start(struct state *s, uint32_t ti, uint64_t ts)
+{
+	struct crit_task *t = ctask(s->crit, ti);
+
+	(void)ts;   /* asleep since before the recording: out 0 */
+	if (t->state == T_UNMET)
+		off_new(t, 0, CRIT_SLEEP_D);
+}
+
+void bp_crit_fork(struct state *s, uint32_t parent, uint32_t child, int cpu, uint64_t ts)
+{
+	struct bp_critical_log *L = s->crit;
+	struct crit_task *c;
+	struct crit_off *o;
+
+	if (parent != NONE)
+		met_running(L, ctask(L, parent), cpu, ts);
+	c = ctask(L, child);   /* after the parent: may move the array */
+	c->fork_ns = ts;
+	c->parent = parent;
+	o = off_new(c, ts, CRIT_FORK);
+	o->wake = ts;
+}
+
+void bp_crit_exit(struct state *s, uint32_t ti, uint64_t ts)
+{
+	ctask(s->crit, ti)->exit_ns = ts;
+}
+
+void bp_crit_exec(struct state *s, uint32_t ti, uint64_t ts, const char *path)
+{
+	struct bp_critical_log *L = s->crit;
+
+	BP_GROW(L->execs, L->nexecs, L->cexecs);
+	L->execs[L->nexecs].task = ti;
+	L->execs[L->nexecs].ts = ts;
+	L->execs[L->nexecs++].path = xstrdup(path);
+}
+
+void bp_crit_bio(struct state *s, uint32_t ti, uint32_t dev, uint64_t sector, uint32_t sectors)
+{
+	struct bp_critical_log *L = s->crit;
+	struct crit_bio *b = &L->bios[L->bio_head++ % BIO_RING];
+
+	b->dev = dev;
+	b->sector = sector;
+	b->sectors = sectors;
+	b->task = ti;
+}
+
+void bp_crit_rq_issue(struct state *s, const struct bp_event *ev, const struct task *t,
+		      uint32_t dev, uint64_t sector, uint32_t sectors)
+{
+	struct bp_critical_log *L = s->crit;
+	struct crit_req *rq;
+	uint64_t *slot;
+	uint32_t i, k;
+
+	if (!sectors)
+		return;   /* a flush: no data, wakes no reader */
+	slot = bp_map_put(&L->inflight, dev, sector, NULL);
+	if (L->nfree) {
+		i = L->free_flight[--L->nfree];
+	} else {
+		BP_GROW(L->flight, L->nflight, L->cflight);
+		i = (uint32_t)L->nflight++;
+	}
+	*slot = i;
+	rq = &L->flight[i];
+	rq->dev = dev;
+	rq->sector = sector;
+	rq->sectors = sectors;
+	rq->issue_ns = ev->ts;
+	rq->done_ns = 0;
+	/* Who queued its first bio, else in whose context it went to the disk. */
+	rq->issuer = t && !bp_in_irq(s, ev) ? (uint32_t)(t - s->tasks) : NONE;
+	for (k = 1; k <= BIO_RING && k <= L->bio_head; k++) {
+		const struct crit_bio *b = &L->bios[(L->bio_head - k) % BIO_RING];
+
+		if (b->dev == dev && b->sector >= sector && b->sector < sector + sectors) {
+			rq->issuer = b->task;
+			break;
+		}
+	}
+}
+
+void bp_crit_rq_complete(struct state *s, const struct bp_event *ev, uint32_t dev,
+			 uint64_t sector, uint32_t sectors)
+{
+	struct bp_critical_log *L = s->crit;
+	uint64_t *slot = bp_map_get(&L->inflight, dev, sector);
+	struct crit_req rq = { dev, sectors, sector, 0, 0, NONE };
+	uint32_t ti;
+
+	if (slot) {
+		uint32_t i = (uint32_t)*slot;
+
+		rq = L->flight[i];
+		bp_map_del(&L->inflight, dev, sector);
+		BP_GROW(L->free_flight, L->nfree, L->cfree);
+		L->free_flight[L->nfree++] = i;
+	}
+	rq.done_ns = ev->ts;
+	if (bp_in_irq(s, ev)) {
+		if (cpu_ok(L, ev->cpu))
+			L->cpu_done[ev->cpu] = rq;
+		return;
+	}
+	ti = ctx_task(s, ev);
+	if (ti != NONE)
+		ctask(L, ti)->done = rq;
+}
+
+void bp_crit_finish(struct state *s)
+{
+	struct bp_critical_log *L = s->crit;
+	size_t i;
+
+	if (s->ntasks)
+		ctask(L, (uint32_t)(s->ntasks - 1));
+	for (i = 0; i < s->ntasks; i++) {
+		struct crit_task *t = &L->tasks[i];
+
+		t->tid = s->tasks[i].tid;
+		memcpy(t->comm, s->tasks[i].comm, sizeof(t->comm));
+		t->recorder = s->tasks[i].recorder;
+		if (t->state == T_ON)
+			t->last_on_ns = s->last_ts;
+	}
+	L->files = xcalloc(s->nfiles ? s->nfiles : 1, sizeof(*L->files));
+	for (i = 0; i < s->nfiles; i++) {
+		L->files[i].dev = s->files[i].dev;
+		L->files[i].ino = s->files[i].ino;
+	}
+	L->nfiles = s->nfiles;
+	L->first_ns = s->first_ts;
+	L->last_ns = s->last_ts;
+	L->has_waking = has_waking(s);
+}
+
+/* ---- the walk, after the pass ---- */
+
+static const char *const state_names[BP_CRIT_NSTATES] = {
+	"cpu", "runq", "io", "interrupt", "other-dsleep", "task", "unknown",
+};
+static const char *const state_titles[BP_CRIT_NSTATES] = {
+	"CPU", "run-queue", "I/O", "interrupt", "other D-sleep", "waiting on task", "unknown",
+};
+
+const char *bp_crit_state_name(enum bp_crit_state st)
+{
+	return (unsigned)st < BP_CRIT_NSTATES ? state_names[st] : "?";
+}
+
+const char *bp_crit_state_title(enum bp_crit_state st)
+{
+	return (unsigned)st < BP_CRIT_NSTATES ? state_titles[st] : "?";
+}
+
+int bp_crit_end_parse(const char *spec, struct bp_crit_end *end)
+{
+	char *e;
+	long v;
+
+	memset(end, 0, sizeof(*end));
+	if (!strncmp(spec, "pid:", 4)) {
+		v = strtol(spec + 4, &e, 10);
+		if (e == spec + 4 || *e || v <= 0 || v > 0x7fffffffL) {
+			bp_set_error("invalid pid in '%s'", spec);
+			return -1;
+		}
+		end->kind = BP_CRIT_END_EXIT;
+		end->pid = (int)v;
+		return 0;
+	}
+	if (!strncmp(spec, "exec:", 5) && spec[5]) {
+		end->kind = BP_CRIT_END_EXEC;
+		end->prog = spec + 5;
+		return 0;
+	}
+	bp_set_error("invalid end '%s' (pid:N or exec:PROG)", spec);
+	return -1;
+}
+
+/* A sleep the walk went around: the sleeper, asleep since. */
+struct handoff {
+	uint32_t sleeper;
+	uint64_t since;
+};
+
+struct walk {
+	const struct bp_critical_log *L;
+	const struct bp_model *m;
+	struct bp_crit_segment *segs;   /* newest first while walking */
+	size_t nsegs, csegs;
+	uint32_t *seg_task;             /* the log's task of each segment */
+	size_t cseg_task;
+	struct bp_crit_wait *waits;     /* newest first while walking */
+	size_t nwaits, cwaits;
+	struct handoff *handoffs;       /* the sleeps the walk is inside of, latest last */
+	size_t nhandoffs, chandoffs;
+};
+
+static void name_task(const struct walk *w, uint32_t ti, uint64_t at, struct bp_crit_task *out)
+{
+	const struct crit_task *t = &w->L->tasks[ti];
+	const struct bp_thread *th;
+
+	memset(out, 0, sizeof(*out));
+	out->tid = out->pid = t->tid;
+	memcpy(out->comm, t->comm, sizeof(out->comm));
+	out->comm[sizeof(out->comm) - 1] = 0;
+	th = t->recorder ? NULL : bp_model_find_thread(w->m, t->tid, t->fork_ns ? t->fork_ns : at);
+	if (th && th->process)
+		out->pid = th->process->pid;
+}
+
+static char *file_path(const struct walk *w, uint32_t dev, uint64_t ino)
+{
+	const struct bp_file *f = bp_model_find_file(w->m, dev, ino);
+
+	if (f && f->path)
+		return xstrdup(f->path);
+	return xasprintf("[unresolved %u:%u:%llu]", BP_DEV_MAJOR(dev), BP_DEV_MINOR(dev),
+			 (unsigned long long)ino);
+}
+
+/* A new segment [a, b) of task ti, before the ones already walked. */
+static struct bp_crit_segment *push(struct walk *w, uint32_t ti, enum bp_crit_state st,
+				    uint64_t a, uint64_t b)
+{
+	struct bp_crit_segment *g;
+
+	if (w->nsegs) {
+		g = &w->segs[w->nsegs - 1];
+		/* Runs of one state on one task are one segment (I/O: one per request). */
+		if (w->seg_task[w->nsegs - 1] == ti && g->state == st && st != BP_CRIT_IO &&
+		    g->start_ns == b && g->reason == BP_CRIT_WHY_NONE) {
+			g->start_ns = a;
+			return NULL;
+		}
+	}
+	BP_GROW(w->segs, w->nsegs, w->csegs);
+	BP_GROW(w->seg_task, w->nsegs, w->cseg_task);
+	g = &w->segs[w->nsegs];
+	memset(g, 0, sizeof(*g));
+	g->start_ns = a;
+	g->end_ns = b;
+	g->state = st;
+	name_task(w, ti, a, &g->task);
+	w->seg_task[w->nsegs++] = ti;
+	return g;
+}
+
+/* [a, b) of task ti that the recording cannot explain, and why. */
+static void push_unknown(struct walk *w, uint32_t ti, uint64_t a, uint64_t b,
+			 enum bp_crit_reason why)
+{
+	struct bp_crit_segment *g = push(w, ti, BP_CRIT_UNKNOWN, a, b);
+
+	if (g)
+		g->reason = why;
+}
+
+/* A sleep the walk does not go around, [a, b) of o: what ended it. */
+static void push_sleep(struct walk *w, uint32_t ti, const struct crit_off *o, uint64_t a,
+		       uint64_t b)
+{
+	int d = o->how == CRIT_SLEEP_D;
+	struct bp_crit_segment *g;
+	enum bp_crit_state st;
+	enum bp_crit_reason why = BP_CRIT_WHY_NONE;
+
+	if (o->io == JUDGED_IO || (d && !o->io && o->by == BY_IO))
+		st = BP_CRIT_IO;
+	else if (!o->wake)
+		st = d ? BP_CRIT_OTHER_DSLEEP : BP_CRIT_UNKNOWN, why = BP_CRIT_WHY_AT_END;
+	else if (o->by == BY_TASK)
+		st = BP_CRIT_TASK_WAIT;
+	else if (o->by == BY_IRQ || o->by == BY_IO)
+		st = d ? BP_CRIT_OTHER_DSLEEP : BP_CRIT_INTERRUPT,
+		why = o->irq & IRQ_HARD ? BP_CRIT_WHY_HARDIRQ :
+		      o->irq & IRQ_SOFT ? BP_CRIT_WHY_SOFTIRQ :
+		      o->irq ? BP_CRIT_WHY_HARDIRQ : BP_CRIT_WHY_IDLE;
+	else
+		st = d ? BP_CRIT_OTHER_DSLEEP : BP_CRIT_UNKNOWN,
+		why = !o->out && w->L->has_waking ? BP_CRIT_WHY_NOT_SEEN : BP_CRIT_WHY_NO_WAKER;
+	if (b <= a)
+		return;
+	g = push(w, ti, st, a, b);
+	if (!g)
+		return;
+	g->reason = why;
+	g->uninterruptible = d;
+	if (st == BP_CRIT_TASK_WAIT && o->waker < w->L->ntasks)
+		name_task(w, o->waker, o->wake, &g->waker);
+	if (st != BP_CRIT_IO)
+		return;
+	if (o->io == JUDGED_IO && o->file < w->L->nfiles) {
+		g->dev = w->L->files[o->file].dev;
+		g->ino = w->L->files[o->file].ino;
+		g->path = file_path(w, g->dev, g->ino);
+	}
+	if (o->req < w->L->nreqs) {
+		const struct crit_req *rq = &w->L->reqs[o->req];
+
+		g->has_request = 1;
+		g->request.dev = rq->dev;
+		g->request.sector = rq->sector;
+		g->request.sectors = rq->sectors;
+		g->request.issue_ns = rq->issue_ns;
+		g->request.done_ns = rq->done_ns;
+		if (rq->issuer < w->L->ntasks)
+			name_task(w, rq->issuer, rq->issue_ns, &g->request.issuer);
+	}
+}
+
+static void push_wait(struct walk *w, uint32_t sleeper, const struct crit_off *o)
+{
+	struct bp_crit_wait *k;
+
+	BP_GROW(w->waits, w->nwaits, w->cwaits);
+	k = &w->waits[w->nwaits++];
+	memset(k, 0, sizeof(*k));
+	name_task(w, sleeper, o->out, &k->sleeper);
+	name_task(w, o->waker, o->wake, &k->waker);
+	k->start_ns = o->out;
+	k->end_ns = o->wake;
+	k->uninterruptible = o->how == CRIT_SLEEP_D;
+}
+
+/* The last interval of t that began before ts, or -1. */
+static long off_before(const struct crit_task *t, uint64_t ts)
+{
+	size_t lo = 0, hi = t->noff;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->off[mid].out < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (long)lo - 1;
+}
+
+#define MAX_U64 UINT64_MAX
+
+/* A sleep only time passing ended (a timer, an interrupt that was not a completion). */
+static int passive(const struct crit_off *o)
+{
+	return o->io != JUDGED_IO &&
+	       (o->by == BY_IRQ || (o->by == BY_IO && o->how != CRIT_SLEEP_D));
+}
+
+/*
+ * From task cur at time t back to the recording's start: each step adds
+ * the segment that ends at t and moves t back to its start, or moves to
+ * another task at the same t (its waker, its parent).
+ *
+ * A waker followed back into a sleep of its own that only time ended (a
+ * timer) and that began before the sleeper it woke fell asleep is cut
+ * there: what it did before was not for that sleeper, which was running
+ * until then; the path goes on with the sleeper. (A daemon's polling
+ * loop would otherwise fill the path with its timers.)
+ */
+static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
+{
+	const struct bp_critical_log *L = w->L;
+	uint64_t start = L->first_ns, a;
+	size_t steps = 0, limit = 64 + 2 * L->ntasks, i, still = 0;
+
+	/*
+	 * Time only goes back: each interval off a CPU gives at most its
+	 * sleep, its run-queue delay, the run before it and one jump.
+	 */
+	for (i = 0; i < L->ntasks; i++)
+		limit += 4 * L->tasks[i].noff;
+	while (t > start) {
+		const struct crit_task *ct = &L->tasks[cur];
+		const struct crit_off *o;
+		uint64_t in, wake;
+		long k;
+
+		if (++steps > limit || still > L->ntasks + 1) {
+			/* Wakeups in a circle: only lost events make one. */
+			push_unknown(w, cur, start, t, BP_CRIT_WHY_LOOP);
+			return;
+		}
+		while (w->nhandoffs && w->handoffs[w->nhandoffs - 1].since >= t)
+			w->nhandoffs--;   /* passed: the walk went on before that sleep */
+		k = off_before(ct, t);
+		if (k < 0) {
+			if (ct->fork_ns && ct->parent < L->ntasks) {
+				cur = ct->parent;   /* created by a fork: its parent made it */
+				still++;
+				continue;
+			}
+			if (ct->fork_ns) {
+				/* Forked by the kernel itself (pid 0): no task before it. */
+				push_unknown(w, cur, start, t, BP_CRIT_WHY_KERNEL);
+				return;
+			}
+			/* Met running: it ran since then, or since the start. */
+			a = ct->since_start || ct->met_ns < start ? start : ct->met_ns;
+			if (a < t)
+				push(w, cur, BP_CRIT_CPU, a, t);
+			else
+				a = t;
+			if (a > start)
+				push_unknown(w, cur, start, a, BP_CRIT_WHY_NOT_SEEN);
+			return;
+		}
+		still = 0;
+		o = &ct->off[k];
+		in = o->in ? o->in : MAX_U64;
+		wake = o->wake ? o->wake : MAX_U64;   /* never after in */
+		if (t > wake) {
+			/* Running since it was switched in, runnable since it was woken. */
+			a = t > in ? in : wake;
+			a = a > start ? a : start;
+			push(w, cur, t > in ? BP_CRIT_CPU : BP_CRIT_RUNQ, a, t);
+			t = a;
+			continue;
+		}
+		/* Asleep over (out, t]. */
+		if (o->by == BY_TASK && o->io != JUDGED_IO && t == wake && o->waker < L->ntasks) {
+			push_wait(w, cur, o);
+			BP_GROW(w->handoffs, w->nhandoffs, w->chandoffs);
+			w->handoffs[w->nhandoffs].sleeper = cur;
+			w->handoffs[w->nhandoffs++].since = o->out;
+			cur = o->waker;
+			still++;
+			continue;
+		}
+		a = o->out > start ? o->out : start;
+		if (passive(o) && w->nhandoffs && w->handoffs[w->nhandoffs - 1].since > a) {
+			const struct handoff *h = &w->handoffs[--w->nhandoffs];
+
+			push_sleep(w, cur, o, h->since, t);
+			t = h->since;
+			cur = h->sleeper;
+			continue;
+		}
+		push_sleep(w, cur, o, a, t);
+		t = a;
+	}
+}
+
+/* The exit of process pid: its last thread's sched_process_exit. */
+static int end_exit(const struct bp_critical_log *L, const struct bp_model *m, int pid,
+		    uint32_t *ti, uint64_t *ns)
+{
+	const struct bp_process *p = bp_model_find_process(m, pid);
+	size_t i;
+
+	if (!p) {
+		bp_set_error("no process %d in the recording", pid);
+		return -1;
+	}
+	if (!p->exit_ns) {
+		bp_set_error("process %d did not exit during the recording", pid);
+		return -1;
+	}
+	for (i = 0; i < L->ntasks; i++) {
+		const struct crit_task *t = &L->tasks[i];
+		const struct bp_thread *th;
+
+		if (t->exit_ns != p->exit_ns || t->recorder)
+			continue;
+		th = bp_model_find_thread(m, t->tid, t->fork_ns ? t->fork_ns : t->exit_ns);
+		if (th && th->process == p) {
+			*ti = (uint32_t)i;
+			*ns = p->exit_ns;
+			return 0;
+		}
+	}
+	bp_set_error("process %d: no task of it exits in the recording", pid);
+	return -1;
+}
+
+/* The first exec of prog (a path, or the file name of one). */
+static int end_exec(const struct bp_critical_log *L, const char *prog, uint32_t *ti,
+		    uint64_t *ns)
+{
+	size_t i;
+
+	for (i = 0; i < L->nexecs; i++) {
+		const char *path = L->execs[i].path, *base = strrchr(path, '/');
+
+		if (!strcmp(path, prog) || (base && !strcmp(base + 1, prog))) {
+			*ti = L->execs[i].task;
+			*ns = L->execs[i].ts;
+			return 0;
+		}
+	}
+	bp_set_error("no exec of '%s' in the recording", prog);
+	return -1;
+}
+
+/* The last moment tid (any tid but the recorder's: 0) ran. */
+static int end_last_run(const struct bp_critical_log *L, int tid, uint32_t *ti, uint64_t *ns)
+{
+	size_t i;
+
+	*ti = NONE;
+	for (i = 0; i < L->ntasks; i++) {
+		const struct crit_task *t = &L->tasks[i];
+
+		if (t->recorder || t->tid <= 0 || (tid && t->tid != tid) || !t->last_on_ns)
+			continue;
+		if (*ti == NONE || t->last_on_ns >= L->tasks[*ti].last_on_ns)
+			*ti = (uint32_t)i;
+	}
+	if (*ti == NONE)
+		return -1;
+	*ns = L->tasks[*ti].last_on_ns;
+	return 0;
+}
+
+static int resolve_end(const struct bp_critical_log *L, const struct bp_model *m,
+		       const struct bp_crit_end *e, struct bp_critical_path *p, uint32_t *ti)
+{
+	const char *stop = m->header.stop_reason;
+
+	switch (e->kind) {
+	case BP_CRIT_END_EXIT:
+		p->end_what = "exit";
+		p->end_why = "--to";
+		return end_exit(L, m, e->pid, ti, &p->end_ns);
+	case BP_CRIT_END_EXEC:
+		p->end_what = "exec";
+		p->end_why = "--to";
+		return end_exec(L, e->prog, ti, &p->end_ns);
+	default:
+		break;
+	}
+	if (m->header.command_pid > 0 && !end_exit(L, m, m->header.command_pid, ti, &p->end_ns)) {
+		p->end_what = "exit";
+		p->end_why = "the recorded command";
+		return 0;
+	}
+	if (stop && !strncmp(stop, "exec of ", 8) && !end_exec(L, stop + 8, ti, &p->end_ns)) {
+		p->end_what = "exec";
+		p->end_why = "the recording's stop condition";
+		return 0;
+	}
+	p->end_what = "last-run";
+	if (!end_last_run(L, 1, ti, &p->end_ns)) {
+		p->end_why = "PID 1's last run";
+		return 0;
+	}
+	if (!end_last_run(L, 0, ti, &p->end_ns)) {
+		p->end_why = "the last task to run";
+		return 0;
+	}
+	bp_set_error("no task ran during the recording");
+	return -1;
+}
+
+static int by_io(const void *pa, const void *pb)
+{
+	const struct bp_crit_file *a = pa, *b = pb;
+	int c;
+
+	if (!a->path != !b->path)
+		return a->path ? -1 : 1;   /* no file known: last */
+	if (a->io_ns != b->io_ns)
+		return a->io_ns > b->io_ns ? -1 : 1;
+	c = a->path ? strcmp(a->path, b->path) : 0;
+	if (c)
+		return c;
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
+	return (a->ino > b->ino) - (a->ino < b->ino);
+}
+
+/* Reverse n elements of size bytes in place (the walk finds them newest first). */
+static void *reverse(void *arr, size_t n, size_t size)
+{
+	unsigned char *a = arr, *b, *tmp = xmalloc(size);
+	size_t i;
+
+	for (i = 0; i < n / 2; i++) {
+		b = a + (n - 1 - i) * size;
+		memcpy(tmp, a + i * size, size);
+		memcpy(a + i * size, b, size);
+		memcpy(b, tmp, size);
+	}
+	free(tmp);
+	return arr;
+}
+
+/* The segments in time order, the totals per state and per file. */
+static void sum_up(struct walk *w, struct bp_critical_path *p)
+{
+	struct bp_map by_file;   /* (dev, ino) -> index in p->files */
+	size_t i;
+
+	bp_map_init(&by_file);
+	p->segments = reverse(w->segs, w->nsegs, sizeof(*w->segs));
+	p->nsegments = w->nsegs;
+	p->waits = reverse(w->waits, w->nwaits, sizeof(*w->waits));
+	p->nwaits = w->nwaits;
+	for (i = 0; i < p->nsegments; i++) {
+		const struct bp_crit_segment *g = &p->segments[i];
+		struct bp_crit_file *f;
+		uint64_t *slot;
+		int added;
+
+		p->state_ns[g->state] += g->end_ns - g->start_ns;
+		if (g->state != BP_CRIT_IO)
+			continue;
+		slot = bp_map_put(&by_file, g->dev, g->ino, &added);
+		if (added) {
+			p->files = xrealloc(p->files, (p->nfiles + 1) * sizeof(*p->files));
+			*slot = p->nfiles;
+			f = &p->files[p->nfiles++];
+			memset(f, 0, sizeof(*f));
+			f->dev = g->dev;
+			f->ino = g->ino;
+			f->path = g->path ? xstrdup(g->path) : NULL;
+		}
+		f = &p->files[*slot];
+		f->io_ns += g->end_ns - g->start_ns;
+		f->segments++;
+	}
+	bp_map_release(&by_file);
+	if (p->nfiles)
+		qsort(p->files, p->nfiles, sizeof(*p->files), by_io);
+}
+
+struct bp_critical_path *bp_critical_walk(const struct bp_critical_log *log,
+					  const struct bp_model *m, const struct bp_crit_end *end)
+{
+	struct bp_critical_path *p = xcalloc(1, sizeof(*p));
+	struct walk w = { .L = log, .m = m };
+	uint32_t ti;
+
+	p->start_ns = log->first_ns;
+	p->wakers_known = log->has_waking;
+	if (!log->ntasks) {
+		bp_set_error("the recording has no task switches (sched:sched_switch)");
+		free(p);
+		return NULL;
+	}
+	if (resolve_end(log, m, end, p, &ti)) {
+		free(p);
+		return NULL;
+	}
+	name_task(&w, ti, p->end_ns, &p->end_task);
+	walk_back(&w, ti, p->end_ns);
+	free(w.seg_task);
+	free(w.handoffs);
+	sum_up(&w, p);
+	return p;
+}
+
+void bp_critical_path_free(struct bp_critical_path *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->nsegments; i++)
+		free(p->segments[i].path);
+	for (i = 0; i < p->nfiles; i++)
+		free(p->files[i].path);
+	free(p->segments);
+	free(p->waits);
+	free(p->files);
+	free(p);
+}

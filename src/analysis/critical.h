@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BP_ANALYSIS_CRITICAL_H
+#define BP_ANALYSIS_CRITICAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/model.h"
+
+/*
+ * The critical path: what delayed an end point (a process's exit, an
+ * exec, the recording's stop), as a chain of segments walked backwards
+ * from it through wakeups.
+ *
+ * From the end task at the end time, going back in time: while the task
+ * ran, CPU; while it was runnable, run-queue; while it slept, whatever
+ * ended the sleep. A D-sleep the I/O-wait rule counts as I/O wait is an
+ * I/O segment, with the request whose completion woke it (when known)
+ * and the file the sleeper waited on. Any other sleep another task ended
+ * in process context is not a segment: the walk goes on from the waker
+ * at the waking (the sleep is kept as a wait handed over, see struct
+ * bp_crit_wait). A timer or another interrupt that ended a sleep makes
+ * an interrupt segment (other D-sleep for an uninterruptible one); when
+ * that sleep is a waker's and began before the sleeper it woke fell
+ * asleep, it is cut there and the walk goes on with the sleeper (what
+ * the waker did before was not for it: a daemon's polling loop). A
+ * task's start goes on from its parent at the fork. The walk stops at
+ * the recording's first event. The segments tile [start, end] exactly:
+ * no gap, no overlap.
+ *
+ * Who woke a task comes from sched_waking only (traced in the waker's
+ * context); a recording without it names no waker, and its sleeps are
+ * unknown (or other D-sleep, or I/O as the I/O-wait rule says).
+ *
+ * Building: the model's pass records what the walk needs when
+ * bp_build_hooks.critical points to a log (bp_critical_log_new()): per
+ * task, every interval off a CPU (switched out, made runnable, switched
+ * in, and by whom), forks, exits and execs; per I/O wakeup the request.
+ * Memory grows with tasks and their waits, not with the other events.
+ */
+
+struct bp_critical_log;
+
+/* bp_critical_log_new() - an empty log for bp_build_hooks.critical; free with bp_critical_log_free(). */
+struct bp_critical_log *bp_critical_log_new(void);
+/* bp_critical_log_free() - free a log; NULL is a no-op. */
+void bp_critical_log_free(struct bp_critical_log *log);
+
+/* What a segment of the path is. */
+enum bp_crit_state {
+	BP_CRIT_CPU,          /* the task ran */
+	BP_CRIT_RUNQ,         /* runnable, waiting for a CPU */
+	BP_CRIT_IO,           /* asleep until a block completion ended it */
+	BP_CRIT_INTERRUPT,    /* asleep (interruptible) until a timer or another interrupt */
+	BP_CRIT_OTHER_DSLEEP, /* uninterruptible, not I/O wait, not ended by a task it can follow */
+	/*
+	 * Asleep until another task woke it, but the walk cannot go on from
+	 * the waker: the end point fell inside the sleep
+	 */
+	BP_CRIT_TASK_WAIT,
+	BP_CRIT_UNKNOWN,      /* the recording does not say (see bp_crit_segment.reason) */
+	BP_CRIT_NSTATES
+};
+
+/* Short lowercase name of a state ("cpu", "runq", "io", "interrupt", "other-dsleep", "task", "unknown"). */
+const char *bp_crit_state_name(enum bp_crit_state s);
+/* Its title in text ("CPU", "run-queue", "I/O", ...). */
+const char *bp_crit_state_title(enum bp_crit_state s);
+
+/**
+ * struct bp_crit_task - a task as the path names it
+ * @tid: thread id
+ * @pid: its process (tgid), @tid when the model does not know it (the
+ *       recorder's own threads)
+ * @comm: its last comm
+ */
+struct bp_crit_task {
+	int tid;
+	int pid;
+	char comm[16];
+};
+
+/**
+ * struct bp_crit_request - the block request whose completion ended an I/O sleep
+ * @dev: its device (kernel encoding)
+ * @sector: first sector
+ * @sectors: 512-byte sectors
+ * @issue_ns: block_rq_issue, 0 when issued before the recording
+ * @done_ns: block_rq_complete
+ * @issuer: the task that queued its bio (block_bio_queue), else the one in
+ *          whose context it was issued; tid 0 when neither is known (an
+ *          interrupt)
+ */
+struct bp_crit_request {
+	uint32_t dev;
+	uint64_t sector;
+	uint32_t sectors;
+	uint64_t issue_ns;
+	uint64_t done_ns;
+	struct bp_crit_task issuer;
+};
+
+/* Why a segment is unknown, or what ended an interrupt or other D-sleep segment. */
+enum bp_crit_reason {
+	BP_CRIT_WHY_NONE,
+	BP_CRIT_WHY_NOT_SEEN,   /* before the recording shows the task's state */
+	BP_CRIT_WHY_NO_WAKER,   /* woken, but no sched_waking names by whom */
+	BP_CRIT_WHY_AT_END,     /* still asleep at the end point, not woken yet */
+	BP_CRIT_WHY_HARDIRQ,    /* ended by a hard interrupt (a timer, a device) */
+	BP_CRIT_WHY_SOFTIRQ,    /* ended by a softirq (timers, network) */
+	BP_CRIT_WHY_IDLE,       /* ended by the idle task (an IPI on an idle CPU) */
+	BP_CRIT_WHY_LOOP,       /* the recording's wakeups go round in a circle (lost events) */
+	BP_CRIT_WHY_KERNEL,     /* before the kernel (pid 0) forked the task: no task ran it */
+};
+
+/**
+ * struct bp_crit_segment - one segment of the path
+ * @start_ns: start (recording clock)
+ * @end_ns: end; the next segment starts here
+ * @task: the task it is on
+ * @state: what the task was doing
+ * @reason: for BP_CRIT_UNKNOWN, BP_CRIT_INTERRUPT and BP_CRIT_OTHER_DSLEEP
+ * @uninterruptible: for the sleeping states: a D-sleep (else S)
+ * @dev: BP_CRIT_IO: the file the sleeper waited on as I/O wait charges it
+ *       (kernel encoding); 0 with @ino 0 when none
+ * @ino: its inode
+ * @path: its path (owned by the path), NULL when none
+ * @has_request: BP_CRIT_IO: @request is known
+ * @request: the request whose completion woke it
+ * @waker: BP_CRIT_TASK_WAIT: the task that woke it later
+ */
+struct bp_crit_segment {
+	uint64_t start_ns;
+	uint64_t end_ns;
+	struct bp_crit_task task;
+	enum bp_crit_state state;
+	enum bp_crit_reason reason;
+	int uninterruptible;
+	uint32_t dev;
+	uint64_t ino;
+	char *path;
+	int has_request;
+	struct bp_crit_request request;
+	struct bp_crit_task waker;
+};
+
+/**
+ * struct bp_crit_wait - a sleep the walk went around: another task ended it
+ * @sleeper: the task that slept
+ * @waker: the task that woke it; the path goes on from it
+ * @start_ns: the sleep's start (0: before the recording)
+ * @end_ns: the waking
+ * @uninterruptible: a D-sleep (else S)
+ *
+ * Its time is covered by the waker's segments: never added to a total.
+ */
+struct bp_crit_wait {
+	struct bp_crit_task sleeper;
+	struct bp_crit_task waker;
+	uint64_t start_ns;
+	uint64_t end_ns;
+	int uninterruptible;
+};
+
+/**
+ * struct bp_crit_file - I/O time on the path charged to one file
+ * @dev: device (kernel encoding), 0 with @ino 0: no file known
+ * @ino: inode
+ * @path: path (owned by the path), NULL for no file
+ * @io_ns: Σ of its I/O segments
+ * @segments: how many
+ */
+struct bp_crit_file {
+	uint32_t dev;
+	uint64_t ino;
+	char *path;
+	uint64_t io_ns;
+	size_t segments;
+};
+
+/* What the path ends at. */
+enum bp_crit_end_kind {
+	BP_CRIT_END_DEFAULT,  /* see bp_critical_walk() */
+	BP_CRIT_END_EXIT,     /* pid:N: process N's exit */
+	BP_CRIT_END_EXEC,     /* exec:PROG: the first exec of PROG */
+};
+
+/**
+ * struct bp_crit_end - an end point, as --to names it
+ * @kind: which
+ * @pid: BP_CRIT_END_EXIT: the process
+ * @prog: BP_CRIT_END_EXEC: a path or a file name (borrowed)
+ */
+struct bp_crit_end {
+	enum bp_crit_end_kind kind;
+	int pid;
+	const char *prog;
+};
+
+/**
+ * bp_crit_end_parse() - an end point from "pid:N" or "exec:PROG"
+ * @spec: the text
+ * @end: filled (@end->prog points into @spec)
+ *
+ * Return: 0, or -1 with bp_set_error().
+ */
+int bp_crit_end_parse(const char *spec, struct bp_crit_end *end);
+
+/**
+ * struct bp_critical_path - the walk's result
+ * @end_task: the task the path ends on
+ * @end_what: what the end is ("exit", "exec", "last-run")
+ * @end_why: why this end: "--to", "the recorded command", "the
+ *           recording's stop condition", "PID 1's last run", "the last
+ *           task to run" (static storage)
+ * @start_ns: the recording's first event
+ * @end_ns: the end point
+ * @segments: in time order, tiling [@start_ns, @end_ns]
+ * @nsegments: entries
+ * @waits: sleeps handed over to their wakers, in time order of the waking
+ * @nwaits: entries
+ * @state_ns: Σ of the segments' lengths per state; sums to @end_ns - @start_ns
+ * @files: I/O time by file, most first (then path, dev, ino); the I/O
+ *         with no file known last
+ * @nfiles: entries
+ * @wakers_known: the recording has sched_waking (who woke whom)
+ */
+struct bp_critical_path {
+	struct bp_crit_task end_task;
+	const char *end_what;
+	const char *end_why;
+	uint64_t start_ns;
+	uint64_t end_ns;
+	struct bp_crit_segment *segments;
+	size_t nsegments;
+	struct bp_crit_wait *waits;
+	size_t nwaits;
+	uint64_t state_ns[BP_CRIT_NSTATES];
+	struct bp_crit_file *files;
+	size_t nfiles;
+	int wakers_known;
+};
+
+/**
+ * bp_critical_walk() - the critical path of a recording to an end point
+ * @log: what the model's pass recorded (bp_build_hooks.critical)
+ * @m: the model of that pass (paths of files, processes of tasks)
+ * @end: the end point; BP_CRIT_END_DEFAULT: for a `record -- CMD`
+ *       recording the command's exit; else, when the recording stopped
+ *       at the exec of a program, that exec; else the last moment PID 1
+ *       ran; else the last moment any task (but the recorder) ran
+ *
+ * Return: a new path (free with bp_critical_path_free()), or NULL with
+ * bp_set_error() when the end point is not in the recording.
+ */
+struct bp_critical_path *bp_critical_walk(const struct bp_critical_log *log,
+					  const struct bp_model *m, const struct bp_crit_end *end);
+
+/* bp_critical_path_free() - free a path; NULL is a no-op. */
+void bp_critical_path_free(struct bp_critical_path *p);
+
+#endif

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BP_VIEWS_CRITICAL_H
+#define BP_VIEWS_CRITICAL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "analysis/critical.h"
+
+/*
+ * bootprof critical: a critical path (analysis/critical.h) as text or
+ * JSON. Both write to out and return 0; the path is not changed.
+ */
+struct bp_critical_opts {
+	const char *file;     /* the recording's name, shown in the header */
+	size_t top;           /* rows of the files and waits lists; 0: all (segments: all) */
+	size_t width;         /* text: columns per line (0: 100) */
+};
+
+int bp_view_critical_text(FILE *out, const struct bp_critical_path *p,
+			  const struct bp_critical_opts *o);
+int bp_view_critical_json(FILE *out, const struct bp_critical_path *p,
+			  const struct bp_critical_opts *o);
+
+#endif

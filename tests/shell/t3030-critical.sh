@@ -1,0 +1,172 @@
+#!/bin/sh
+# The critical path of a recorded chain. The command starts a decoy that
+# reads a 4 MB file through its own cgroup v1 blkio group at 2 MB/s and
+# is never waited for, then runs `B | A`: B (t3-chain read) joins a group
+# limited to 2 MB/s, reads chain.bin (1.5 MiB, cold), spins 300 ms of CPU
+# and writes one byte; A (t3-chain wait) sleeps on the pipe until then,
+# spins 20 ms and exits last. The path to the command's exit must:
+#  - name B's read of chain.bin, its I/O time within 3 % of B's own
+#    D-sleeps after its exec, summed here from the raw events (`dump`:
+#    sched_switch with prev_state D to the next sched_waking of B);
+#  - show A's pipe wait as a wait on B, and go on from B;
+#  - show B's 300 ms of CPU: its time on a CPU, summed from the raw
+#    sched_switch events;
+#  - not hold the decoy at all (no segment, no file, no wait);
+#  - tile the recording's start to the command's exit.
+# A recording that lost events is made again (up to 3 times).
+# tags: serial
+. "$(dirname "$0")/../test-lib.sh"
+. "$(dirname "$0")/lib-t3.sh"
+require_tracefs
+command -v jq >/dev/null 2>&1 || skip_all "jq not installed"
+t3_blkio_cgroup blkio.throttle.read_bps_device 2000000
+t3_decoy_cgroup 2000000
+t3_helper t3-chain
+
+D=$TEST_DIR/files
+mkdir -p "$D"
+head -c 1572864 /dev/urandom >"$D/chain.bin"
+head -c 4000000 /dev/urandom >"$D/decoy.bin"
+# The decoy is cat under a name of its own (comm: bp-decoy).
+ln -s "$(command -v cat)" "$TEST_DIR/bp-decoy"
+sync
+# The decoy starts first: B's and its moves into their groups must not
+# wait on each other (that would rightly put the decoy on the path).
+cat >"$TEST_DIR/run.sh" <<EOF
+sh -c 'echo \$\$ >$DECOYS/cgroup.procs; exec "$TEST_DIR/bp-decoy" "$D/decoy.bin" >/dev/null' &
+sleep 0.3
+sh -c 'echo \$\$ >$CG/cgroup.procs; exec "$TEST_DIR/t3-chain" read "$D/chain.bin" 300' |
+	"$TEST_DIR/t3-chain" wait 20
+EOF
+
+# A lost waking or switch makes the raw events no truth: record again.
+for attempt in 1 2 3; do
+	for p in $(cat "$DECOYS/cgroup.procs" 2>/dev/null); do kill "$p"; done
+	drop_caches
+	# Only the two data files are cold: the programs are read again now.
+	echo x | "$TEST_DIR/t3-chain" wait 0
+	"$TEST_DIR/bp-decoy" </dev/null
+	sh -c 'sleep 0'
+	t3_record "$TEST_DIR/r.dat" sh "$TEST_DIR/run.sh" || { not_ok 'the command is recorded'; exit 0; }
+	lost=$("$BOOTPROF" report --format json "$TEST_DIR/r.dat" 2>/dev/null |
+		jq '.totals.lost_events + .totals.lost_pages')
+	[ "$lost" = 0 ] && break
+	echo "# attempt $attempt: the recording lost events ($lost)"
+	rm -f "$TEST_DIR/r.dat"
+done
+[ "$lost" = 0 ] || skip_all "every recording lost events (a busy machine)"
+"$BOOTPROF" critical --format json "$TEST_DIR/r.dat" >"$TEST_DIR/c.json" ||
+	{ not_ok 'bootprof critical --format json'; exit 0; }
+"$BOOTPROF" critical "$TEST_DIR/r.dat" >"$TEST_DIR/c.txt" || not_ok 'bootprof critical'
+"$BOOTPROF_FAST" dump "$TEST_DIR/r.dat" >"$TEST_DIR/dump.txt"
+sed -n '1,25p' "$TEST_DIR/c.txt" | sed 's/^/# /'
+
+# Who is who, from the raw events: the execs of t3-chain, and the task
+# that inserted chain.bin's pages (B); the decoy by its comm.
+fields='function val(k,   i) {
+		for (i = 4; i <= NF; i++)
+			if (index($i, k "=") == 1)
+				return substr($i, length(k) + 2)
+		return ""
+	}'
+chain_ino=$(printf %x "$(stat -c %i "$D/chain.bin")")
+B=$(awk -v ino="$chain_ino" '$5 == "mm_filemap_add_to_page_cache:" {
+	for (i = 6; i <= NF; i++) if ($i == "ino" && $(i + 1) == ino) { print $3; exit } }' \
+	"$TEST_DIR/dump.txt")
+A=$(awk "$fields"' / sched_process_exec: / && val("filename") ~ /t3-chain$/ && val("pid") != b {
+	print val("pid"); exit }' b="$B" "$TEST_DIR/dump.txt")
+DECOY=$(awk "$fields"' / sched_process_exec: / && val("filename") ~ /bp-decoy$/ { print val("pid"); exit }' \
+	"$TEST_DIR/dump.txt")
+CMD=$(jq .end.pid "$TEST_DIR/c.json")
+echo "# B (reads chain.bin) $B, A (waits on the pipe) $A, decoy $DECOY, command $CMD"
+expect 'B, A and the decoy are in the recording' "[ -n '$B' ] && [ -n '$A' ] && [ -n '$DECOY' ]"
+
+# The premises: chain.bin was read cold by B, under its throttle (B slept
+# in D for most of 1.5 MiB / 2 MB/s), and the decoy read its file while
+# the command ran.
+inserted=$(awk -v ino="$chain_ino" -v ps="$(getconf PAGESIZE)" '
+	$5 == "mm_filemap_add_to_page_cache:" {
+		n = ""; o = 0
+		for (i = 6; i <= NF; i++) { if ($i == "ino") n = $(i + 1); if ($i ~ /^order=/) o = substr($i, 7) }
+		if (n != ino) next
+		b = ps; while (o-- > 0) b *= 2
+		bytes += b
+	}
+	END { print bytes + 0 }' "$TEST_DIR/dump.txt")
+expect "B read all of chain.bin from storage ($inserted bytes)" "[ '$inserted' -ge 1572864 ]"
+# dsleep PID [AFTER_EXEC]: ns PID slept in D (switched out in D until its
+# next sched_waking, or its switch-in when none came first), after its
+# exec of t3-chain when AFTER_EXEC
+dsleep() {
+	awk "$fields"'
+	/ sched_process_exec: / && val("old_pid") == p && val("filename") ~ /t3-chain$/ { exec_seen = 1 }
+	(!after || exec_seen) && / sched_switch: / && val("prev_pid") == p && val("prev_state") ~ /^D/ {
+		start = $1; asleep = 1; next
+	}
+	asleep && ((/ sched_waking: / && val("pid") == p) || (/ sched_switch: / && val("next_pid") == p)) {
+		sum += $1 - start; asleep = 0
+	}
+	END { printf "%.0f\n", sum * 1e9 }' p="$1" after="${2:-}" "$TEST_DIR/dump.txt"
+}
+b_dsleep=$(dsleep "$B" after-exec)
+decoy_dsleep=$(dsleep "$DECOY")
+echo "# D-sleep after exec: B $b_dsleep ns; the decoy's D-sleep: $decoy_dsleep ns"
+expect 'the throttle held B: it slept in D over 600 ms' "[ '$b_dsleep' -gt 600000000 ]"
+expect 'the decoy read under its throttle while recorded (over 500 ms in D)' \
+	"[ '$decoy_dsleep' -gt 500000000 ]"
+
+# The path.
+expect 'the path ends at the command'"'"'s exit' '
+	pid=$("$BOOTPROF" report --format json "$TEST_DIR/r.dat" | jq .recording.command_pid) &&
+	jq -e ".end.what == \"exit\" and .end.pid == $pid" "$TEST_DIR/c.json"'
+expect 'the segments tile the recording'"'"'s start to the end' 't3_critical_tiles "$TEST_DIR/c.json"'
+io=$(jq --argjson b "$B" --arg f "$D/chain.bin" \
+	'[.segments[] | select(.tid == $b and .state == "io" and .file.path == $f) | .ns] | add // 0' \
+	"$TEST_DIR/c.json")
+echo "# I/O of B on chain.bin on the path: $io ns"
+expect "the path names B's read of chain.bin" "[ '$io' -gt 0 ]"
+expect "its I/O time is B's own D-sleep on it, within 3 %" "t3_within '$io' '$b_dsleep' 3"
+expect "each I/O segment of B names the request that ended it" '
+	jq -e --argjson b "$B" "[.segments[] | select(.tid == \$b and .state == \"io\")] |
+		length > 0 and all(.[]; .request != null and .request.done_ns > .request.issue_ns and
+		.request.done_ns <= .end_ns)" "$TEST_DIR/c.json"'
+expect 'the files on the path: chain.bin first' '
+	jq -e --arg f "$D/chain.bin" ".files[0].path == \$f" "$TEST_DIR/c.json"'
+expect "A's pipe wait is a wait on B, and the path goes on from B" '
+	jq -e --argjson a "$A" --argjson b "$B" "
+		[.waits[] | select(.tid == \$a and .waker.tid == \$b and .uninterruptible == false)] |
+		length == 1 and .[0].ns > 600000000" "$TEST_DIR/c.json" &&
+	grep -Eq "t3-chain\\[$A\\] +t3-chain\\[$B\\]" "$TEST_DIR/c.txt"'
+expect 'A spins its 20 ms and exits last: its CPU closes the path' '
+	jq -e --argjson a "$A" "[.segments[] | select(.tid == \$a and .state == \"cpu\") | .ns] |
+		add >= 19000000" "$TEST_DIR/c.json"'
+# From its first I/O sleep on, all of B is on the path: its CPU there
+# against its time on a CPU from then to its exit, summed from the raw
+# sched_switch events (all but what it ran after waking A).
+set -- $(jq -r --argjson b "$B" '[.segments[] | select(.tid == $b)] |
+	(map(select(.state == "io")) | .[0].start_ns) as $from |
+	map(select(.state == "cpu" and .start_ns >= $from) | .ns) | "\(add // 0) \(length)"' \
+	"$TEST_DIR/c.json")
+cpu=$1 nruns=$2
+oncpu=$(awk "$fields"'
+	/ sched_process_exec: / && val("old_pid") == b && val("filename") ~ /t3-chain$/ { exec_seen = 1 }
+	exec_seen && !from && / sched_switch: / && val("prev_pid") == b && val("prev_state") ~ /^D/ {
+		from = 1; next
+	}
+	from && / sched_switch: / && val("next_pid") == b { on = $1 }
+	from && on && / sched_switch: / && val("prev_pid") == b { sum += $1 - on; on = 0 }
+	END { printf "%.0f\n", sum * 1e9 }' b="$B" "$TEST_DIR/dump.txt")
+echo "# CPU of B on the path from its first I/O sleep: $cpu ns in $nruns runs; on a CPU then: $oncpu ns"
+expect "B's CPU on the path is its time on a CPU (within 1 % + 2 ms)" \
+	"awk -v a='$cpu' -v b='$oncpu' 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b / 100 + 2000000) }'"
+# B's CPU clock also runs in the scheduler around each switch, which the
+# switch events leave out: up to 20 µs a run (a machine busy enough to
+# preempt B often makes hundreds of runs).
+low=$((300000000 - 1000000 - nruns * 20000))
+expect "B's 300 ms of spinning are on the path (at least $low ns of CPU)" "[ '$cpu' -ge '$low' ]"
+expect 'the decoy is not on the path: no segment, no wait, no file' '
+	jq -e --argjson d "$DECOY" --arg f "$D/decoy.bin" "
+		([.segments[] | select(.tid == \$d or .comm == \"bp-decoy\" or .file.path == \$f)] | length == 0) and
+		([.waits[] | select(.tid == \$d or .waker.tid == \$d)] | length == 0) and
+		([.files[] | select(.path == \$f)] | length == 0)" "$TEST_DIR/c.json" &&
+	! grep -q "bp-decoy\|decoy.bin" "$TEST_DIR/c.txt"'
