@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The full-screen view: draws the frames screen.c builds and feeds it
+ * The full-screen view: draws the frames draw.c builds and feeds it
  * keys. The only file that includes <curses.h>. Colours are used when the
  * terminal has them and NO_COLOR is unset; otherwise bold, underline and
  * reverse video carry the same distinctions (TERM=vt100 works).
