@@ -1,21 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The live recorder: a private tracefs instance, one thread per CPU that
- * splices full ring-buffer pages into the recording, and a drain at stop.
- *
- * Each thread polls its trace_pipe_raw (which wakes at buffer_percent) and
- * an eventfd that says stop; it then splices whatever full pages are ready
- * with tracefs_cpu_write(). tracefs_cpu_pipe() is not used: in libtracefs
- * 1.6.4 it splices 0 bytes.
+ * The live recorder's private tracefs instance: creating it (or attaching
+ * to the kernel's at boot), owning it by a lock, the events it records and
+ * their filters, its statistics and the headers the recording copies from
+ * it. The per-CPU threads that read it are in recorder.c.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
-#include <pthread.h>
-#include <semaphore.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,53 +22,9 @@
 #include <tracefs.h>
 #include <event-parse.h>
 
-#include "capture/capture.h"
+#include "capture/internal.h"
 #include "util/error.h"
 #include "util/xalloc.h"
-
-struct recorded_event {
-	char *system;
-	char *event;
-	int syscall_filter;
-};
-
-struct cpu_recorder {
-	struct bp_capture *capture;
-	int cpu;
-	int raw_fd;              /* per_cpu/cpuN/trace_pipe_raw, non-blocking */
-	struct tracefs_cpu *tcpu;
-	int out_fd;              /* borrowed from the writer */
-	int flush_fd;            /* eventfd: write out the partly filled page now */
-	int pipe_fd[2];          /* the splice pipe: ring-buffer pages -> recording */
-	size_t pipe_size;        /* bytes it holds: how much one splice moves at most */
-	pthread_t thread;
-	int running;
-	pid_t tid;
-	_Atomic uint64_t bytes;
-};
-
-struct bp_capture {
-	struct tracefs_instance *instance;
-	int ncpus;
-	struct recorded_event *events;
-	size_t nevents, cap_events;
-	char **unavailable;
-	size_t nunavailable, cap_unavailable;
-	char *warnings;
-	struct cpu_recorder *cpus;
-	int stop_fd;             /* eventfd: the threads stop and drain when readable */
-	sem_t ready;             /* each thread posts once it knows its tid */
-	sem_t flushed;           /* each thread posts once it has flushed */
-	_Atomic int write_error;
-	const char *clock;       /* the trace clock in use (static, or clock_owned) */
-	char *clock_owned;       /* attached: the clock the kernel's instance uses */
-	int attached;            /* an instance made by someone else (the kernel at boot) */
-	int keep;                /* attached: leave it tracing at free */
-	int lock_fd;             /* flock held on the instance's lock file, or -1 */
-	char *lock_name;         /* the instance that lock is for */
-};
-
-static void unlock_instance(const char *instance, int fd);
 
 /* ---- tracefs helpers ---- */
 
@@ -156,7 +105,7 @@ int bp_tracefs_page_size(void)
 	return size;
 }
 
-static int instance_write(struct tracefs_instance *inst, const char *file, const char *val)
+int bp_instance_write(struct tracefs_instance *inst, const char *file, const char *val)
 {
 	if (tracefs_instance_file_write(inst, file, val) < 0) {
 		bp_set_error_errno("cannot write '%s' to '%s'", val, file);
@@ -275,7 +224,7 @@ static int resolve_named_events(struct bp_capture *c, char **names, size_t n)
  * into a pipe that a failed write left full: retry for up to 5 s
  * (about 0.25 s is typical).
  */
-static void remove_instance(struct tracefs_instance *inst)
+void bp_instance_remove(struct tracefs_instance *inst)
 {
 	struct timespec pause = { 0, 20 * 1000000L };
 	int i;
@@ -332,7 +281,7 @@ static void release_attached(struct bp_capture *c)
 		tracefs_instance_file_write(c->instance, "tracing_on", "1");
 		tracefs_instance_free(c->instance);
 	} else if (tracefs_instance_get_name(c->instance)) {
-		remove_instance(c->instance);
+		bp_instance_remove(c->instance);
 	} else {
 		tracefs_instance_file_write(c->instance, "events/enable", "0");
 		tracefs_instance_free(c->instance);
@@ -359,11 +308,11 @@ void bp_capture_free(struct bp_capture *c)
 		release_attached(c);
 	} else if (c->instance) {
 		/* Stop first so nothing runs while the directory goes away. */
-		remove_instance(c->instance);
+		bp_instance_remove(c->instance);
 	}
 	/* The lock goes last: until the instance is gone, it is ours. */
 	if (c->lock_fd >= 0)
-		unlock_instance(c->lock_name, c->lock_fd);
+		bp_instance_unlock(c->lock_name, c->lock_fd);
 	free(c->lock_name);
 	if (c->stop_fd >= 0)
 		close(c->stop_fd);
@@ -437,7 +386,7 @@ out:
 }
 
 /* Give up the lock of instance (after it is removed). */
-static void unlock_instance(const char *instance, int fd)
+void bp_instance_unlock(const char *instance, int fd)
 {
 	char *path = lock_path(instance);
 
@@ -456,7 +405,7 @@ static void unlock_instance(const char *instance, int fd)
  * lock to take (no lock directory): the instance is then made unlocked,
  * nobody can prove it stale, so nobody removes it.
  */
-static int own_instance(struct bp_capture *c, const char *name)
+int bp_instance_own(struct bp_capture *c, const char *name)
 {
 	struct tracefs_instance *inst;
 	int fd = lock_instance(name);
@@ -476,7 +425,7 @@ static int own_instance(struct bp_capture *c, const char *name)
 		return -1;
 	}
 	if (tracefs_instance_exists(name) && (inst = tracefs_instance_alloc(NULL, name))) {
-		remove_instance(inst);
+		bp_instance_remove(inst);
 		if (c) {
 			char *msg = xasprintf("removed trace instance '%s' left by a recorder "
 					      "that is gone", name);
@@ -520,13 +469,13 @@ static void remove_stale_instances(struct bp_capture *c)
 		}
 		inst = tracefs_instance_alloc(NULL, names[i]);
 		if (inst) {
-			remove_instance(inst);
+			bp_instance_remove(inst);
 			msg = xasprintf("removed trace instance '%s' left by a recorder that is "
 					"gone", names[i]);
 			append_warning(c, msg);
 			free(msg);
 		}
-		unlock_instance(names[i], fd);
+		bp_instance_unlock(names[i], fd);
 	}
 	tracefs_list_free(names);
 }
@@ -590,7 +539,7 @@ struct bp_capture *bp_capture_new(const struct bp_capture_config *cfg)
 	}
 
 	remove_stale_instances(c);
-	c->lock_fd = own_instance(c, cfg->name);
+	c->lock_fd = bp_instance_own(c, cfg->name);
 	c->lock_name = xstrdup(cfg->name);
 	if (c->lock_fd == -2) {
 		c->lock_fd = -1;
@@ -613,16 +562,16 @@ struct bp_capture *bp_capture_new(const struct bp_capture_config *cfg)
 		goto out_free;
 	}
 	/* A new instance starts with tracing on: off until every event is set up. */
-	if (instance_write(c->instance, "tracing_on", "0") < 0)
+	if (bp_instance_write(c->instance, "tracing_on", "0") < 0)
 		goto out_free;
 	if (set_clock(c, cfg->clock) < 0)
 		goto out_free;
 	snprintf(val, sizeof(val), "%zu", cfg->buffer_kb);
-	if (instance_write(c->instance, "buffer_size_kb", val) < 0)
+	if (bp_instance_write(c->instance, "buffer_size_kb", val) < 0)
 		goto out_free;
 	snprintf(val, sizeof(val), "%d", cfg->buffer_percent);
 	if (tracefs_file_exists(c->instance, "buffer_percent") &&
-	    instance_write(c->instance, "buffer_percent", val) < 0)
+	    bp_instance_write(c->instance, "buffer_percent", val) < 0)
 		goto out_free;
 
 	if (cfg->events) {
@@ -785,7 +734,7 @@ static char *syscall_condition(void)
  * while a recorder thread runs. The recorder's own tids go into the
  * recording instead (BP_TASK_RECORDER), and analysis leaves them out.
  */
-static int set_filters(struct bp_capture *c)
+int bp_capture_set_filters(struct bp_capture *c)
 {
 	char *sc = syscall_condition();
 	int ret = 0;
@@ -803,317 +752,6 @@ static int set_filters(struct bp_capture *c)
 	}
 	free(sc);
 	return ret;
-}
-
-/* ---- per-CPU threads ---- */
-
-static void note_write_error(struct bp_capture *c, int err)
-{
-	int expected = 0;
-
-	atomic_compare_exchange_strong(&c->write_error, &expected, err ? err : EIO);
-}
-
-/* Move n bytes from the splice pipe into the recording. 0, or -1 (recorded). */
-static int pipe_out(struct cpu_recorder *r, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = splice(r->pipe_fd[0], NULL, r->out_fd, NULL, n, SPLICE_F_MOVE);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			note_write_error(r->capture, w < 0 ? errno : EIO);
-			return -1;
-		}
-		r->bytes += (uint64_t)w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-/*
- * Splice every full page available, as many per call as the pipe holds:
- * few, large writes keep the recorder's own events (its syscalls, the
- * pages it writes, its wakeups), which are recorded too, a small share.
- * Returns 0 when nothing more is ready, -1 on a write error (recorded).
- */
-static int splice_ready(struct cpu_recorder *r)
-{
-	for (;;) {
-		ssize_t n = splice(r->raw_fd, NULL, r->pipe_fd[1], NULL, r->pipe_size,
-				   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-
-		if (n > 0) {
-			if (pipe_out(r, (size_t)n) < 0)
-				return -1;
-			continue;
-		}
-		if (n == 0 || errno == EAGAIN || errno == EINTR)
-			return 0;
-		/* ENODEV/EBUSY: the buffer is going away (instance removal). */
-		if (errno == ENODEV)
-			return 0;
-		note_write_error(r->capture, errno);
-		return -1;
-	}
-}
-
-/*
- * The full pages, then the partly filled reader page: after tracing is
- * off, or while it runs when bp_capture_flush() asks.
- */
-static void drain(struct cpu_recorder *r, int final)
-{
-	int n;
-
-	if (splice_ready(r) < 0)
-		return;
-	for (;;) {
-		n = tracefs_cpu_flush_write(r->tcpu, r->out_fd);
-		/*
-		 * While tracing runs, this very write makes new events (the
-		 * recorder is traced too): take what is there once, or the
-		 * flush would chase its own tail.
-		 */
-		if (n > 0) {
-			r->bytes += (uint64_t)n;
-			if (final)
-				continue;
-			break;
-		}
-		if (n < 0 && errno != EAGAIN && errno != EINTR && errno != ENODEV)
-			note_write_error(r->capture, errno);
-		break;
-	}
-}
-
-/*
- * This thread's id as /proc (and, with the host's /proc, the trace) counts
- * it: the first NSpid of /proc/thread-self/status. In a PID namespace
- * gettid() is the namespace's number, not the one events carry.
- */
-static pid_t outer_tid(void)
-{
-	char buf[2048], *line;
-	ssize_t n = -1;
-	int fd = open("/proc/thread-self/status", O_RDONLY | O_CLOEXEC);
-	long v;
-
-	if (fd >= 0) {
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-	}
-	if (n > 0) {
-		buf[n] = '\0';
-		line = strstr(buf, "\nNSpid:");
-		if (line && sscanf(line + 7, "%ld", &v) == 1 && v > 0)
-			return (pid_t)v;
-	}
-	return gettid();
-}
-
-static void *recorder_main(void *arg)
-{
-	struct cpu_recorder *r = arg;
-	struct bp_capture *c = r->capture;
-	struct pollfd p[3];
-	uint64_t count;
-
-	r->tid = outer_tid();
-	sem_post(&c->ready);
-	p[0].fd = r->raw_fd;
-	p[0].events = POLLIN;
-	p[1].fd = c->stop_fd;
-	p[1].events = POLLIN;
-	p[2].fd = r->flush_fd;
-	p[2].events = POLLIN;
-	while (!atomic_load(&c->write_error)) {
-		/* The timeout only bounds how stale the progress line gets. */
-		int n = poll(p, 3, 1000);
-
-		if (n < 0 && errno != EINTR) {
-			note_write_error(c, errno);
-			break;
-		}
-		if (p[1].revents & POLLIN)
-			break;
-		if (p[2].revents & POLLIN) {
-			if (read(r->flush_fd, &count, sizeof(count)) == sizeof(count))
-				drain(r, 0);
-			sem_post(&c->flushed);
-			continue;
-		}
-		if (splice_ready(r) < 0)
-			break;
-	}
-	if (!atomic_load(&c->write_error))
-		drain(r, 1);
-	return NULL;
-}
-
-/*
- * Like tracefs_cpu_open(), but the descriptor is ours: the thread polls it
- * together with the stop eventfd, and it is opened close-on-exec.
- */
-static int open_cpu(struct bp_capture *c, struct cpu_recorder *r, struct bp_writer *w, int cpu,
-		    int page_size)
-{
-	char path[64];
-	int size;
-
-	r->capture = c;
-	r->cpu = cpu;
-	r->out_fd = bp_writer_cpu_fd(w, cpu);
-	if (r->out_fd < 0)
-		return -1;
-	snprintf(path, sizeof(path), "per_cpu/cpu%d/trace_pipe_raw", cpu);
-	r->raw_fd = tracefs_instance_file_open(c->instance, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (r->raw_fd < 0 && (errno == ENODEV || errno == ENOENT))
-		return 0; /* a possible CPU without a buffer: nothing to record */
-	if (r->raw_fd < 0) {
-		bp_set_error_errno("cannot open '%s'", path);
-		return -1;
-	}
-	r->tcpu = tracefs_cpu_alloc_fd(r->raw_fd, page_size, true);
-	if (!r->tcpu) {
-		bp_set_error_errno("cannot read '%s'", path);
-		return -1;
-	}
-	r->flush_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (r->flush_fd < 0) {
-		bp_set_error_errno("cannot create an eventfd");
-		return -1;
-	}
-	if (pipe2(r->pipe_fd, O_CLOEXEC) < 0) {
-		r->pipe_fd[0] = r->pipe_fd[1] = -1;
-		bp_set_error_errno("cannot create a pipe");
-		return -1;
-	}
-	/* 1 MiB (256 pages) per splice; the default 64 KiB when the limit is lower. */
-	fcntl(r->pipe_fd[1], F_SETPIPE_SZ, 1 << 20);
-	size = fcntl(r->pipe_fd[1], F_GETPIPE_SZ);
-	r->pipe_size = size >= page_size ? (size_t)(size / page_size * page_size)
-					 : (size_t)page_size;
-	return 0;
-}
-
-int bp_capture_start(struct bp_capture *c, struct bp_writer *w)
-{
-	int page_size = bp_tracefs_page_size();
-	sigset_t all, old;
-	size_t i, started = 0;
-	int cpu, err = 0;
-
-	for (cpu = 0; cpu < c->ncpus; cpu++) {
-		if (open_cpu(c, &c->cpus[cpu], w, cpu, page_size) < 0)
-			return -1;
-	}
-	/* Signals belong to the main thread, which decides when to stop. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	for (cpu = 0; cpu < c->ncpus; cpu++) {
-		if (!c->cpus[cpu].tcpu)
-			continue;
-		err = pthread_create(&c->cpus[cpu].thread, NULL, recorder_main, &c->cpus[cpu]);
-		if (err)
-			break;
-		c->cpus[cpu].running = 1;
-		started++;
-	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	for (i = 0; i < started; i++) {
-		while (sem_wait(&c->ready) < 0 && errno == EINTR)
-			;
-	}
-	if (err) {
-		errno = err;
-		bp_set_error_errno("cannot start a recorder thread");
-		return -1;
-	}
-	if (set_filters(c) < 0)
-		return -1;
-	/* An attached buffer's events are the ones it has enabled (set_event). */
-	for (i = 0; i < c->nevents && !c->attached; i++) {
-		struct recorded_event *e = &c->events[i];
-
-		if (tracefs_event_file_write(c->instance, e->system, e->event, "enable", "1") < 0) {
-			bp_set_error_errno("cannot enable '%s:%s'", e->system, e->event);
-			return -1;
-		}
-	}
-	if (instance_write(c->instance, "tracing_on", "1") < 0)
-		return -1;
-	return 0;
-}
-
-int bp_capture_stop(struct bp_capture *c)
-{
-	uint64_t one = 1;
-	int i;
-
-	if (c->instance)
-		tracefs_instance_file_write(c->instance, "tracing_on", "0");
-	if (c->stop_fd >= 0 && write(c->stop_fd, &one, sizeof(one)) < 0) {
-		/* A fresh eventfd written once cannot overflow. */
-	}
-	for (i = 0; i < c->ncpus; i++) {
-		if (!c->cpus[i].running)
-			continue;
-		pthread_join(c->cpus[i].thread, NULL);
-		c->cpus[i].running = 0;
-	}
-	if (c->write_error) {
-		errno = c->write_error;
-		bp_set_error_errno("cannot write the recording");
-		return -1;
-	}
-	return 0;
-}
-
-int bp_capture_flush(struct bp_capture *c)
-{
-	struct timespec deadline;
-	uint64_t one = 1;
-	int i, asked = 0;
-
-	for (i = 0; i < c->ncpus; i++) {
-		if (c->cpus[i].running && write(c->cpus[i].flush_fd, &one, sizeof(one)) > 0)
-			asked++;
-	}
-	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_sec += 2;
-	while (asked > 0) {
-		if (sem_timedwait(&c->flushed, &deadline) == 0)
-			asked--;
-		else if (errno != EINTR)
-			break;
-	}
-	if (asked) {
-		bp_set_error("the recorder threads did not flush in time");
-		return -1;
-	}
-	if (c->write_error) {
-		errno = c->write_error;
-		bp_set_error_errno("cannot write the recording");
-		return -1;
-	}
-	return 0;
-}
-
-int bp_capture_write_error(const struct bp_capture *c)
-{
-	return atomic_load(&c->write_error);
-}
-
-uint64_t bp_capture_bytes(const struct bp_capture *c)
-{
-	uint64_t sum = 0;
-	int i;
-
-	for (i = 0; i < c->ncpus; i++)
-		sum += atomic_load(&c->cpus[i].bytes);
-	return sum;
 }
 
 /* ---- statistics ---- */
@@ -1186,7 +824,7 @@ int bp_capture_fill_meta(struct bp_capture *c, struct bp_meta *meta)
 	for (i = 0; i < c->nunavailable; i++)
 		bp_meta_add_event(meta, c->unavailable[i], 0);
 	/* The recorder's own tasks: events of theirs are its feedback, not the workload's. */
-	tgid = outer_tid(); /* called from the main thread: its tid is the tgid */
+	tgid = bp_outer_tid(); /* called from the main thread: its tid is the tgid */
 	bp_meta_add_task(meta, tgid, tgid, BP_TASK_RECORDER);
 	for (cpu = 0; cpu < c->ncpus; cpu++) {
 		if (c->cpus[cpu].tid > 0)
@@ -1271,117 +909,4 @@ int bp_capture_headers(struct bp_capture *c, struct bp_trace_headers *h)
 out_release:
 	bp_trace_headers_release(h);
 	return -1;
-}
-
-/* ---- the exec watch ---- */
-
-struct bp_exec_watch {
-	struct tracefs_instance *instance;
-	char *name;
-	int pipe_fd;
-	int lock_fd;
-};
-
-void bp_exec_watch_free(struct bp_exec_watch *x)
-{
-	if (!x)
-		return;
-	if (x->pipe_fd >= 0)
-		close(x->pipe_fd);
-	if (x->instance)
-		remove_instance(x->instance);
-	if (x->lock_fd >= 0)
-		unlock_instance(x->name, x->lock_fd);
-	free(x->name);
-	free(x);
-}
-
-struct bp_exec_watch *bp_exec_watch_new(const char *instance, const char *name)
-{
-	struct bp_exec_watch *x = xcalloc(1, sizeof(*x));
-	char *iname = xasprintf("%s-exec", instance);
-	char *filter = NULL;
-
-	x->pipe_fd = -1;
-	x->lock_fd = -1;
-	x->name = xstrdup(iname);
-	if (!*name || strpbrk(name, "\"\\/*?[]\n")) {
-		bp_set_error("bad program name '%s' for --until-exec", name);
-		goto out_free;
-	}
-	x->lock_fd = own_instance(NULL, iname);
-	if (x->lock_fd == -2) {
-		x->lock_fd = -1;
-		goto out_free;
-	}
-	if (tracefs_instance_exists(iname)) {
-		bp_set_error("trace instance '%s' already exists", iname);
-		goto out_free;
-	}
-	x->instance = tracefs_instance_create(iname);
-	if (!x->instance) {
-		bp_set_error_errno("cannot create trace instance '%s'", iname);
-		goto out_free;
-	}
-	if (!tracefs_instance_is_new(x->instance)) {
-		tracefs_instance_free(x->instance);
-		x->instance = NULL;
-		bp_set_error("trace instance '%s' already exists", iname);
-		goto out_free;
-	}
-	/* filename is the path exec'd: match its last component. */
-	filter = xasprintf("filename ~ \"*/%s\" || filename == \"%s\"", name, name);
-	if (instance_write(x->instance, "tracing_on", "0") < 0 ||
-	    instance_write(x->instance, "buffer_size_kb", "16") < 0)
-		goto out_free;
-	/* poll() on trace_pipe then wakes at the first event, not at a fill level. */
-	if (tracefs_file_exists(x->instance, "buffer_percent") &&
-	    instance_write(x->instance, "buffer_percent", "0") < 0)
-		goto out_free;
-	if (tracefs_event_file_write(x->instance, "sched", "sched_process_exec", "filter",
-				     filter) < 0) {
-		bp_set_error_errno("cannot watch for exec of '%s'", name);
-		goto out_free;
-	}
-	if (tracefs_event_file_write(x->instance, "sched", "sched_process_exec", "enable", "1") <
-	    0) {
-		bp_set_error_errno("cannot enable 'sched:sched_process_exec'");
-		goto out_free;
-	}
-	x->pipe_fd = tracefs_instance_file_open(x->instance, "trace_pipe",
-						O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (x->pipe_fd < 0) {
-		bp_set_error_errno("cannot open the exec watch");
-		goto out_free;
-	}
-	if (instance_write(x->instance, "tracing_on", "1") < 0)
-		goto out_free;
-	free(filter);
-	free(iname);
-	return x;
-
-out_free:
-	free(filter);
-	free(iname);
-	bp_exec_watch_free(x);
-	return NULL;
-}
-
-int bp_exec_watch_seen(struct bp_exec_watch *x)
-{
-	char buf[512];
-	ssize_t n = read(x->pipe_fd, buf, sizeof(buf));
-
-	if (n > 0)
-		return 1;
-	if (n < 0 && errno != EAGAIN && errno != EINTR) {
-		bp_set_error_errno("cannot read the exec watch");
-		return -1;
-	}
-	return 0;
-}
-
-int bp_exec_watch_fd(const struct bp_exec_watch *x)
-{
-	return x->pipe_fd;
 }
