@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The bootchart as one SVG (see svg.h). Every number drawn comes from the
- * model and the span hook; this file only lays them out.
+ * model and the span hook, gathered by svg-lanes.c; this file only lays
+ * them out.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -10,292 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/focus.h"
 #include "util/error.h"
-#include "util/map.h"
 #include "util/xalloc.h"
 #include "views/format.h"
-#include "views/svg.h"
-#include "views/timeline.h"
+#include "views/svg-lanes.h"
 
-/* Geometry, px. */
-#define WIDTH 1400
-#define X0 240                         /* left edge of the plot */
-#define PLOT_W BP_CHART_COLUMNS        /* one px per column */
-#define LANE_H 12
-#define BAR_H 9
-#define STRIP_H 50
-#define DISK_STRIP_H 36                /* one disk's strip */
-#define MAX_DEPTH 12                   /* indentation levels of process labels */
-#define INITCALL_ROWS 4
-#define TOP_FILE_MARKS 3
-#define MAX_CPUS 8192                  /* CPU numbers above are ignored (corrupt) */
-
-/* Tracked states per pixel column; their order is the tie-break (first wins). */
-enum { ST_IO, ST_OTHER, ST_RUN, ST_RUNNABLE, ST_SLEEP, NST };
+/* The CSS class of each state, by ST_*. */
 static const char *const st_class[NST] = { "io", "dw", "run", "rq", "sl" };
-
-/* Span time of one lane (or task) over the pixel columns [c0, c0 + n). */
-struct lane_acc {
-	int c0;
-	int n;
-	int cap;                 /* columns allocated (>= n) */
-	float (*col)[NST];
-};
-
-struct bp_chart {
-	const struct bp_model *m; /* set by bp_chart_attach() */
-	struct bp_chart_opts o;
-	uint64_t since, until;   /* the window */
-	double col_ns;           /* width of one column */
-	int ncpus;               /* for the CPU strip: the model's, at least nbusy */
-	float (*busy)[PLOT_W];   /* by CPU: time it ran a task, per column */
-	int nbusy;
-	struct bp_map tids;      /* tid -> index in tacc */
-	struct lane_acc *tacc;   /* by task (tid), during the pass */
-	size_t ntacc, tcap;
-	unsigned char *shown;    /* by process index: enum lane */
-	struct bp_filter focus;  /* the traced command's tree, or empty */
-	int focus_pid;
-	struct lane_acc *acc;    /* by process index, after bp_chart_attach() */
-	struct lane_acc others;
-	size_t nothers;
-};
-
-/* ---- geometry ---- */
-
-static int col_of(const struct bp_chart *c, uint64_t ns)
-{
-	double x;
-
-	if (ns <= c->since)
-		return 0;
-	x = (double)(ns - c->since) / c->col_ns;
-	return x >= PLOT_W ? PLOT_W - 1 : (int)x;
-}
-
-static double x_of(const struct bp_chart *c, uint64_t ns)
-{
-	if (ns <= c->since)
-		return X0;
-	if (ns >= c->until)
-		return X0 + PLOT_W;
-	return X0 + (double)(ns - c->since) / c->col_ns;
-}
-
-uint64_t bp_chart_bucket_ns(const struct bp_window *w)
-{
-	uint64_t span = w->until_ns > w->since_ns ? w->until_ns - w->since_ns : 1;
-
-	return span / PLOT_W + 1;
-}
-
-/* ---- accumulating spans ---- */
-
-/* Make a cover columns [k0, k1]; spans of a task come in time order: mostly rightwards. */
-static void acc_cover(struct lane_acc *a, int k0, int k1)
-{
-	int lo, hi, n;
-
-	if (!a->col) {
-		a->c0 = k0;
-		a->n = k1 - k0 + 1;
-		a->cap = a->n < 8 ? 8 : a->n;
-		a->col = xcalloc((size_t)a->cap, sizeof(*a->col));
-		return;
-	}
-	lo = k0 < a->c0 ? k0 : a->c0;
-	hi = k1 > a->c0 + a->n - 1 ? k1 : a->c0 + a->n - 1;
-	n = hi - lo + 1;
-	if (lo == a->c0 && n <= a->cap) {
-		a->n = n;
-		return;
-	}
-	if (n > a->cap || lo < a->c0) {
-		int cap = n > 2 * a->cap ? n : 2 * a->cap;
-
-		if (cap > PLOT_W)
-			cap = PLOT_W > n ? PLOT_W : n;
-		a->col = xrealloc(a->col, (size_t)cap * sizeof(*a->col));
-		memset(a->col + a->cap, 0, (size_t)(cap - a->cap) * sizeof(*a->col));
-		a->cap = cap;
-	}
-	if (lo < a->c0) {
-		memmove(a->col + (a->c0 - lo), a->col, (size_t)a->n * sizeof(*a->col));
-		memset(a->col, 0, (size_t)(a->c0 - lo) * sizeof(*a->col));
-	}
-	a->c0 = lo;
-	a->n = n;
-}
-
-/* Add [start, end) of state st to a's columns. */
-static void acc_add(const struct bp_chart *c, struct lane_acc *a, int st, uint64_t start,
-		    uint64_t end)
-{
-	int k, k0 = col_of(c, start), k1 = col_of(c, end);
-
-	acc_cover(a, k0, k1);
-	for (k = k0; k <= k1; k++) {
-		double lo = c->since + k * c->col_ns, hi = lo + c->col_ns;
-		double s = (double)start > lo ? (double)start : lo;
-		double e = (double)end < hi ? (double)end : hi;
-
-		if (e > s)
-			a->col[k - a->c0][st] += (float)(e - s);
-	}
-}
-
-struct bp_chart *bp_chart_new(const struct bp_window *w, int ncpus, const struct bp_chart_opts *o)
-{
-	struct bp_chart *c = xcalloc(1, sizeof(*c));
-
-	c->o = *o;
-	c->since = w->since_ns;
-	c->until = w->until_ns > c->since ? w->until_ns : c->since + 1;
-	c->col_ns = (double)(c->until - c->since) / PLOT_W;
-	c->ncpus = ncpus > 0 ? ncpus : 1;
-	bp_map_init(&c->tids);
-	return c;
-}
-
-void bp_chart_span(void *arg, const struct bp_span *span)
-{
-	static const int state_of[] = {
-		[BP_SPAN_RUN] = ST_RUN,
-		[BP_SPAN_RUNNABLE] = ST_RUNNABLE,
-		[BP_SPAN_IO_WAIT] = ST_IO,
-		[BP_SPAN_OTHER_WAIT] = ST_OTHER,
-		[BP_SPAN_SLEEP] = ST_SLEEP,
-	};
-	struct bp_chart *c = arg;
-	uint64_t *slot;
-	int k, k0, k1, inserted;
-
-	if (span->tid <= 0 || (unsigned)span->state > BP_SPAN_SLEEP || span->end_ns <= span->start_ns)
-		return;
-	if (span->state == BP_SPAN_RUN && span->cpu >= 0 && span->cpu < MAX_CPUS) {
-		if (span->cpu >= c->nbusy) {
-			c->busy = xrealloc(c->busy, (size_t)(span->cpu + 1) * sizeof(*c->busy));
-			memset(c->busy + c->nbusy, 0, (size_t)(span->cpu + 1 - c->nbusy) * sizeof(*c->busy));
-			c->nbusy = span->cpu + 1;
-		}
-		k0 = col_of(c, span->start_ns);
-		k1 = col_of(c, span->end_ns);
-		for (k = k0; k <= k1; k++) {
-			double lo = c->since + k * c->col_ns, hi = lo + c->col_ns;
-			double s = (double)span->start_ns > lo ? (double)span->start_ns : lo;
-			double e = (double)span->end_ns < hi ? (double)span->end_ns : hi;
-
-			if (e > s)
-				c->busy[span->cpu][k] += (float)(e - s);
-		}
-	}
-	slot = bp_map_put(&c->tids, (uint64_t)span->tid, 0, &inserted);
-	if (inserted) {
-		if (c->ntacc == c->tcap) {
-			c->tcap = c->tcap ? 2 * c->tcap : 64;
-			c->tacc = xrealloc(c->tacc, c->tcap * sizeof(*c->tacc));
-		}
-		memset(&c->tacc[c->ntacc], 0, sizeof(*c->tacc));
-		*slot = c->ntacc++;
-	}
-	acc_add(c, &c->tacc[*slot], state_of[span->state], span->start_ns, span->end_ns);
-}
-
-/* Where a process is drawn. */
-enum lane {
-	LANE_OTHERS,    /* folded into the "others" lane */
-	LANE_OWN,       /* its own lane */
-	LANE_NONE,      /* outside the focus: not drawn */
-};
-
-static enum lane lane_of(const struct bp_chart *c, const struct bp_process *p)
-{
-	if (!bp_process_matches(c->m, p, &c->focus))
-		return LANE_NONE;
-	return p->wait_ns >= c->o.min_wait_ns && p->bytes_read >= c->o.min_bytes ? LANE_OWN :
-										  LANE_OTHERS;
-}
-
-/* Add the columns of task acc t inside [k0, k1] to lane acc a. */
-static void acc_merge(struct lane_acc *a, const struct lane_acc *t, int k0, int k1)
-{
-	int k, s;
-
-	if (!t->col)
-		return;
-	if (k0 < t->c0)
-		k0 = t->c0;
-	if (k1 > t->c0 + t->n - 1)
-		k1 = t->c0 + t->n - 1;
-	if (k1 < k0)
-		return;
-	acc_cover(a, k0, k1);
-	for (k = k0; k <= k1; k++) {
-		for (s = 0; s < NST; s++)
-			a->col[k - a->c0][s] += t->col[k - t->c0][s];
-	}
-}
-
-void bp_chart_attach(struct bp_chart *c, const struct bp_model *m)
-{
-	size_t i, j;
-
-	c->m = m;
-	if (m->header.ncpus > c->ncpus)
-		c->ncpus = m->header.ncpus;
-	if (c->nbusy > c->ncpus)
-		c->ncpus = c->nbusy;
-	c->shown = xcalloc(m->nprocesses + 1, 1);
-	c->acc = xcalloc(m->nprocesses + 1, sizeof(*c->acc));
-	c->focus_pid = bp_focus_command(m, c->o.all, &c->focus);
-	for (i = 0; i < m->nprocesses; i++) {
-		const struct bp_process *p = &m->processes[i];
-		struct lane_acc *lane;
-
-		c->shown[i] = (unsigned char)lane_of(c, p);
-		if (c->shown[i] == LANE_NONE)
-			continue;
-		c->nothers += c->shown[i] == LANE_OTHERS;
-		lane = c->shown[i] == LANE_OWN ? &c->acc[i] : &c->others;
-		/* A thread's columns only: a reused tid's other tasks belong elsewhere. */
-		for (j = 0; j < p->nthreads; j++) {
-			const struct bp_thread *t = p->threads[j];
-			const uint64_t *slot = bp_map_get(&c->tids, (uint64_t)t->tid, 0);
-
-			if (slot)
-				acc_merge(lane, &c->tacc[*slot], col_of(c, t->start_ns),
-					  t->exit_ns ? col_of(c, t->exit_ns) : PLOT_W - 1);
-		}
-	}
-	/* The task columns are merged into lanes: free them now. */
-	for (i = 0; i < c->ntacc; i++)
-		free(c->tacc[i].col);
-	free(c->tacc);
-	c->tacc = NULL;
-	c->ntacc = c->tcap = 0;
-	bp_map_release(&c->tids);
-	bp_map_init(&c->tids);
-}
-
-void bp_chart_free(struct bp_chart *c)
-{
-	size_t i;
-
-	if (!c)
-		return;
-	for (i = 0; c->m && i < c->m->nprocesses; i++)
-		free(c->acc[i].col);
-	for (i = 0; i < c->ntacc; i++)
-		free(c->tacc[i].col);
-	free(c->tacc);
-	bp_map_release(&c->tids);
-	free(c->acc);
-	free(c->others.col);
-	free(c->shown);
-	free(c->busy);
-	free(c);
-}
 
 /* ---- output helpers ---- */
 
@@ -545,7 +267,7 @@ static void phases(FILE *out, const struct bp_chart *c, const struct layout *l)
 
 		if (p->ns < c->since || p->ns > c->until)
 			continue;
-		x = x_of(c, p->ns);
+		x = bp_chart_x(c, p->ns);
 		fmt_at(c, at, sizeof(at), p->ns);
 		fprintf(out, "<g><title>%s: ", at);
 		xml_text(out, p->name);
@@ -781,7 +503,7 @@ static int initcall_rows(const struct bp_chart *c, int *row_of)
 
 	for (i = 0; mk && i < mk->ncalls; i++) {
 		const struct bp_initcall_bar *b = &mk->calls[i];
-		double x = x_of(c, b->start_ns);
+		double x = bp_chart_x(c, b->start_ns);
 
 		row_of[i] = -1;
 		if (b->start_ns + b->duration_ns < c->since || b->start_ns > c->until)
@@ -789,7 +511,7 @@ static int initcall_rows(const struct bp_chart *c, int *row_of)
 		for (r = 0; r < INITCALL_ROWS - 1 && r < rows && end[r] > x; r++)
 			;
 		row_of[i] = r;
-		end[r] = x_of(c, b->start_ns + b->duration_ns) + 1;
+		end[r] = bp_chart_x(c, b->start_ns + b->duration_ns) + 1;
 		if (r + 1 > rows)
 			rows = r + 1;
 	}
@@ -813,8 +535,8 @@ static void initcalls(FILE *out, const struct bp_chart *c, const struct layout *
 
 		if (row_of[i] < 0)
 			continue;
-		x0 = x_of(c, b->start_ns);
-		x1 = x_of(c, b->start_ns + b->duration_ns);
+		x0 = bp_chart_x(c, b->start_ns);
+		x1 = bp_chart_x(c, b->start_ns + b->duration_ns);
 		fmt_at(c, at, sizeof(at), b->start_ns);
 		fprintf(out, "<rect class=\"ic\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\">"
 			"<title>", x0, l->y_initcalls + row_of[i] * LANE_H,
@@ -883,7 +605,7 @@ static void services(FILE *out, const struct bp_chart *c, const struct bp_model 
 		const struct bp_service *s = v[k].s;
 		int y = l->y_services + (int)k * LANE_H;
 		char w[BP_FMT_LEN], b[BP_FMT_LEN], at[BP_FMT_LEN];
-		double x0 = x_of(c, v[k].start), x1 = x_of(c, v[k].end);
+		double x0 = bp_chart_x(c, v[k].start), x1 = bp_chart_x(c, v[k].end);
 
 		fmt_at(c, at, sizeof(at), v[k].start);
 		fputs("<g class=\"service\"><title>", out);
@@ -1079,7 +801,7 @@ static void file_marks(FILE *out, const struct bp_chart *c, const struct bp_proc
 		if (ac->first_ns < c->since || ac->first_ns > c->until)
 			continue;
 		fprintf(out, "%sM%.1f %dv%d", shown ? "" : "<path class=\"fm\" d=\"",
-			x_of(c, ac->first_ns), y - 1, BAR_H + 2);
+			bp_chart_x(c, ac->first_ns), y - 1, BAR_H + 2);
 		shown++;
 	}
 	if (shown)
@@ -1090,7 +812,7 @@ static void process_lane(FILE *out, const struct bp_chart *c, const struct bp_pr
 			 const struct lane_acc *a, int depth, int y)
 {
 	uint64_t end = p->exit_ns && p->exit_ns < c->until ? p->exit_ns : c->until;
-	double x0 = x_of(c, p->start_ns), x1 = x_of(c, end);
+	double x0 = bp_chart_x(c, p->start_ns), x1 = bp_chart_x(c, end);
 	/* The exec'd name (comm is cut at 15 bytes), unless it was exec'd as /proc/self/exe. */
 	const char *name = p->nexec && strncmp(exe_of(p), "/proc/", 6) ? base_name(exe_of(p)) :
 									      p->comm;

@@ -10,7 +10,7 @@
 
 /*
  * `bootprof top`: the interactive view of the model, and its --batch form.
- * Both print the same frames (screen.c builds them; curses.c only draws
+ * Both print the same frames (draw.c builds them; curses.c only draws
  * them), so golden tests of --batch test what the screen shows.
  *
  * The view never reads events: it asks its source for models, of the whole

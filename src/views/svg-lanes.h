@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BP_VIEWS_SVG_LANES_H
+#define BP_VIEWS_SVG_LANES_H
+
+#include <stdint.h>
+
+#include "analysis/focus.h"
+#include "util/map.h"
+#include "views/svg.h"
+
+/*
+ * The chart's data, gathered (svg-lanes.c) before it is drawn (svg.c):
+ * time per state and pixel column for each lane, CPU use per column.
+ */
+
+/* Geometry, px. */
+#define WIDTH 1400
+#define X0 240                         /* left edge of the plot */
+#define PLOT_W BP_CHART_COLUMNS        /* one px per column */
+#define LANE_H 12
+#define BAR_H 9
+#define STRIP_H 50
+#define DISK_STRIP_H 36                /* one disk's strip */
+#define MAX_DEPTH 12                   /* indentation levels of process labels */
+#define INITCALL_ROWS 4
+#define TOP_FILE_MARKS 3
+#define MAX_CPUS 8192                  /* CPU numbers above are ignored (corrupt) */
+
+/* Tracked states per pixel column; their order is the tie-break (first wins). */
+enum { ST_IO, ST_OTHER, ST_RUN, ST_RUNNABLE, ST_SLEEP, NST };
+
+/* Span time of one lane (or task) over the pixel columns [c0, c0 + n). */
+struct lane_acc {
+	int c0;
+	int n;
+	int cap;                 /* columns allocated (>= n) */
+	float (*col)[NST];
+};
+
+struct bp_chart {
+	const struct bp_model *m; /* set by bp_chart_attach() */
+	struct bp_chart_opts o;
+	uint64_t since, until;   /* the window */
+	double col_ns;           /* width of one column */
+	int ncpus;               /* for the CPU strip: the model's, at least nbusy */
+	float (*busy)[PLOT_W];   /* by CPU: time it ran a task, per column */
+	int nbusy;
+	struct bp_map tids;      /* tid -> index in tacc */
+	struct lane_acc *tacc;   /* by task (tid), during the pass */
+	size_t ntacc, tcap;
+	unsigned char *shown;    /* by process index: enum lane */
+	struct bp_filter focus;  /* the traced command's tree, or empty */
+	int focus_pid;
+	struct lane_acc *acc;    /* by process index, after bp_chart_attach() */
+	struct lane_acc others;
+	size_t nothers;
+};
+
+/* Where a process is drawn. */
+enum lane {
+	LANE_OTHERS,    /* folded into the "others" lane */
+	LANE_OWN,       /* its own lane */
+	LANE_NONE,      /* outside the focus: not drawn */
+};
+
+/* The x of instant @ns, clamped to the plot. */
+double bp_chart_x(const struct bp_chart *c, uint64_t ns);
+
+#endif
