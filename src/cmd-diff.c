@@ -342,56 +342,62 @@ static void markdown(FILE *out, const struct diff *d, size_t top, struct bp_summ
 	free(v);
 }
 
-static void json_side(FILE *out, const char *name, struct bp_summary *const *s, size_t n)
+static void json_side(struct bp_json *jw, const char *name, struct bp_summary *const *s,
+		      size_t n)
 {
 	size_t i;
 
-	fprintf(out, "\"%s\":[", name);
-	for (i = 0; i < n; i++) {
-		fputs(i ? "," : "", out);
-		bp_json_str(out, s[i]->path);
-	}
-	fputs("]", out);
+	bp_json_array_begin(jw, name);
+	for (i = 0; i < n; i++)
+		bp_json_string(jw, NULL, s[i]->path);
+	bp_json_end(jw);
 }
 
 static void json(FILE *out, const struct diff *d, size_t top, struct bp_summary *const *b,
 		 struct bp_summary *const *a)
 {
 	const struct diff_row **v = xcalloc(d->nrows ? d->nrows : 1, sizeof(*v));
+	struct bp_json jw;
 	int k, m;
 
-	fputs("{", out);
-	json_side(out, "before", b, d->nbefore);
-	fputs(",", out);
-	json_side(out, "after", a, d->nafter);
-	fprintf(out, ",\"groups\":%s,\"rule\":", d->groups ? "true" : "false");
-	bp_json_str(out, "flagged: every after-recording lies outside the before-recordings' range");
+	bp_json_init_compact(&jw, out);
+	bp_json_object_begin(&jw, NULL);
+	json_side(&jw, "before", b, d->nbefore);
+	json_side(&jw, "after", a, d->nafter);
+	bp_json_bool(&jw, "groups", d->groups);
+	bp_json_string(&jw, "rule",
+		       "flagged: every after-recording lies outside the before-recordings' range");
 	for (k = 0; k < BP_NROW_KINDS; k++) {
 		size_t n = shown_rows(d, k, top, v), j;
 
-		fprintf(out, ",\"%s\":[", json_keys[k]);
+		bp_json_array_begin(&jw, json_keys[k]);
 		for (j = 0; j < n; j++) {
-			fputs(j ? ",{\"name\":" : "{\"name\":", out);
-			bp_json_str(out, v[j]->key);
-			fprintf(out, ",\"status\":\"%s\"", status_names[v[j]->status]);
+			bp_json_object_begin(&jw, NULL);
+			bp_json_string(&jw, "name", v[j]->key);
+			bp_json_string(&jw, "status", status_names[v[j]->status]);
 			for (m = 0; m < NMETRICS; m++) {
 				const struct bp_stat *sb = &v[j]->before[m], *sa = &v[j]->after[m];
 
-				fprintf(out, ",\"%s\":{\"before\":%" PRIu64 ",\"after\":%" PRIu64
-					",\"change\":%" PRId64 ",\"flagged\":%s",
-					metric_names[m], sb->median, sa->median, change(v[j], m),
-					v[j]->flagged[m] && v[j]->status != ST_SAME ? "true" : "false");
-				if (d->groups)
-					fprintf(out, ",\"before_min\":%" PRIu64 ",\"before_max\":%" PRIu64
-						",\"after_min\":%" PRIu64 ",\"after_max\":%" PRIu64,
-						sb->min, sb->max, sa->min, sa->max);
-				fputs("}", out);
+				bp_json_object_begin(&jw, metric_names[m]);
+				bp_json_u64(&jw, "before", sb->median);
+				bp_json_u64(&jw, "after", sa->median);
+				bp_json_i64(&jw, "change", change(v[j], m));
+				bp_json_bool(&jw, "flagged",
+					     v[j]->flagged[m] && v[j]->status != ST_SAME);
+				if (d->groups) {
+					bp_json_u64(&jw, "before_min", sb->min);
+					bp_json_u64(&jw, "before_max", sb->max);
+					bp_json_u64(&jw, "after_min", sa->min);
+					bp_json_u64(&jw, "after_max", sa->max);
+				}
+				bp_json_end(&jw);
 			}
-			fputs("}", out);
+			bp_json_end(&jw);
 		}
-		fputs("]", out);
+		bp_json_end(&jw);
 	}
-	fputs("}\n", out);
+	bp_json_end(&jw);
+	fputc('\n', out);
 	free(v);
 }
 

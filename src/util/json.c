@@ -41,6 +41,13 @@ void bp_json_init(struct bp_json *jw, FILE *out, int depth)
 	jw->depth = depth;
 	jw->base = depth;
 	jw->first = 1;
+	jw->compact = 0;
+}
+
+void bp_json_init_compact(struct bp_json *jw, FILE *out)
+{
+	bp_json_init(jw, out, 0);
+	jw->compact = 1;
 }
 
 /* Before a member: the comma, the line break and indentation, the key. */
@@ -49,12 +56,13 @@ static void member(struct bp_json *jw, const char *key)
 	if (jw->depth > jw->base) {
 		if (!jw->first)
 			fputc(',', jw->out);
-		fprintf(jw->out, "\n%*s", jw->depth * 2, "");
+		if (!jw->compact)
+			fprintf(jw->out, "\n%*s", jw->depth * 2, "");
 	}
 	jw->first = 0;
 	if (key) {
 		bp_json_str(jw->out, key);
-		fputs(": ", jw->out);
+		fputs(jw->compact ? ":" : ": ", jw->out);
 	}
 }
 
@@ -87,7 +95,7 @@ void bp_json_end(struct bp_json *jw)
 	if (level < 0)
 		return;
 	jw->depth--;
-	if (!jw->first)
+	if (!jw->first && !jw->compact)
 		fprintf(jw->out, "\n%*s", jw->depth * 2, "");
 	fputc(level < BP_JSON_MAX_DEPTH ? jw->close[level] : '}', jw->out);
 	jw->first = 0;

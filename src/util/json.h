@@ -23,6 +23,9 @@
  *   bp_json_end(&jw);
  *   bp_json_end(&jw);
  *
+ * A compact writer (bp_json_init_compact()) writes the same values on one
+ * line, without spaces: {"path":"/etc/fstab","readers":[42]}.
+ *
  * Nothing is buffered: the writer only remembers where it is.
  */
 #define BP_JSON_MAX_DEPTH 64
@@ -32,6 +35,7 @@ struct bp_json {
 	int depth;      /* indentation level: the initial one + open values */
 	int base;       /* the initial level */
 	int first;      /* nothing written yet in the innermost value */
+	int compact;    /* one line, no spaces */
 	char close[BP_JSON_MAX_DEPTH]; /* '}' or ']' per open value */
 };
 
@@ -42,6 +46,8 @@ struct bp_json {
  * @depth: indentation level of the value (0: a document of its own)
  */
 void bp_json_init(struct bp_json *jw, FILE *out, int depth);
+/* Start writing a value on one line: no line breaks, no spaces. */
+void bp_json_init_compact(struct bp_json *jw, FILE *out);
 
 /* Open an object or array; @key NULL inside an array or for the top value. */
 void bp_json_object_begin(struct bp_json *jw, const char *key);

@@ -167,48 +167,51 @@ static void markdown(FILE *out, const struct bp_group *g, size_t top,
 	}
 }
 
-static void json_stat(FILE *out, const char *key, const struct bp_stat *s)
+static void json_stat(struct bp_json *jw, const char *key, const struct bp_stat *s)
 {
-	fprintf(out, ",\"%s\":{\"median\":%" PRIu64 ",\"min\":%" PRIu64 ",\"max\":%" PRIu64 "}",
-		key, s->median, s->min, s->max);
+	bp_json_object_begin(jw, key);
+	bp_json_u64(jw, "median", s->median);
+	bp_json_u64(jw, "min", s->min);
+	bp_json_u64(jw, "max", s->max);
+	bp_json_end(jw);
 }
 
 static void json(FILE *out, const struct bp_group *g, struct bp_summary *const *s, size_t ns,
 		 size_t top, const struct bp_group_row **v)
 {
+	struct bp_json jw;
 	size_t i;
 	int k, c;
 
-	fputs("{\"recordings\":[", out);
-	for (i = 0; i < ns; i++) {
-		fputs(i ? "," : "", out);
-		bp_json_str(out, s[i]->path);
-	}
-	fputs("]", out);
+	bp_json_init_compact(&jw, out);
+	bp_json_object_begin(&jw, NULL);
+	bp_json_array_begin(&jw, "recordings");
+	for (i = 0; i < ns; i++)
+		bp_json_string(&jw, NULL, s[i]->path);
+	bp_json_end(&jw);
 	for (k = 0; k < BP_NROW_KINDS; k++) {
 		size_t n = select_rows(g, k, top, v), j;
 
-		fprintf(out, ",\"%s\":[", json_keys[k]);
+		bp_json_array_begin(&jw, json_keys[k]);
 		for (j = 0; j < n; j++) {
-			fputs(j ? ",{\"name\":" : "{\"name\":", out);
-			bp_json_str(out, v[j]->key);
+			bp_json_object_begin(&jw, NULL);
+			bp_json_string(&jw, "name", v[j]->key);
 			if (k == BP_ROW_PROCESS) {
-				fputs(",\"comm\":", out);
-				bp_json_str(out, v[j]->comm);
-				fputs(",\"exec\":", out);
-				bp_json_str(out, v[j]->exec);
+				bp_json_string(&jw, "comm", v[j]->comm);
+				bp_json_string(&jw, "exec", v[j]->exec);
 			}
-			fprintf(out, ",\"boots\":%zu", v[j]->boots);
-			json_stat(out, "count", &v[j]->count);
+			bp_json_u64(&jw, "boots", v[j]->boots);
+			json_stat(&jw, "count", &v[j]->count);
 			for (c = 0; c < NCOLS; c++)
-				json_stat(out, col_keys[c], col(v[j], c));
+				json_stat(&jw, col_keys[c], col(v[j], c));
 			if (k == BP_ROW_FILE)
-				json_stat(out, "never_used_bytes", &v[j]->never_used);
-			fputs("}", out);
+				json_stat(&jw, "never_used_bytes", &v[j]->never_used);
+			bp_json_end(&jw);
 		}
-		fputs("]", out);
+		bp_json_end(&jw);
 	}
-	fputs("}\n", out);
+	bp_json_end(&jw);
+	fputc('\n', out);
 }
 
 int bp_view_boots(FILE *out, const struct bp_group *g, struct bp_summary *const *s, size_t n,
