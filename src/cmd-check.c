@@ -19,6 +19,7 @@
 #include "util/error.h"
 #include "util/parse-options.h"
 #include "util/xalloc.h"
+#include "util/xml.h"
 #include "views/format.h"
 
 #define MAX_LINE 4096
@@ -481,31 +482,6 @@ static void evaluate(const struct budget *b, const struct bp_summary *s, struct 
 	}
 }
 
-static void xml_str(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		default:
-			if ((unsigned char)*s < 0x20)
-				fprintf(out, "&#%d;", *s == '\t' || *s == '\n' ? *s : '?');
-			else
-				fputc(*s, out);
-		}
-	}
-}
-
 static void report(FILE *out, const char *format, const struct budget_file *bf,
 		   const struct outcome *o, const char *budget_path, const struct bp_summary *s)
 {
@@ -534,28 +510,28 @@ static void report(FILE *out, const char *format, const struct budget_file *bf,
 		fprintf(out, "<testsuites tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\">\n", bf->n,
 			fails, skips);
 		fputs("  <testsuite name=\"", out);
-		xml_str(out, budget_path);
+		bp_xml_put(out, budget_path);
 		fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\">\n", bf->n, fails,
 			skips);
 		for (i = 0; i < bf->n; i++) {
 			fputs("    <testcase classname=\"bootprof.budget\" name=\"", out);
-			xml_str(out, bf->v[i].text);
+			bp_xml_put(out, bf->v[i].text);
 			fputs("\">\n", out);
 			if (o[i].result == R_FAIL) {
 				fputs("      <failure message=\"measured ", out);
-				xml_str(out, o[i].measured);
+				bp_xml_put(out, o[i].measured);
 				fputs(": ", out);
-				xml_str(out, o[i].why);
+				bp_xml_put(out, o[i].why);
 				fputs("\"/>\n", out);
 			} else if (o[i].result == R_SKIP) {
 				fputs("      <skipped message=\"", out);
-				xml_str(out, o[i].why);
+				bp_xml_put(out, o[i].why);
 				fputs("\"/>\n", out);
 			}
 			fputs("      <system-out>measured ", out);
-			xml_str(out, o[i].measured);
+			bp_xml_put(out, o[i].measured);
 			fprintf(out, " (%s:%zu, recording ", budget_path, bf->v[i].lineno);
-			xml_str(out, s->path);
+			bp_xml_put(out, s->path);
 			fputs(")</system-out>\n    </testcase>\n", out);
 		}
 		fputs("  </testsuite>\n</testsuites>\n", out);

@@ -13,6 +13,7 @@
 
 #include "util/error.h"
 #include "util/xalloc.h"
+#include "util/xml.h"
 #include "views/format.h"
 #include "views/svg-lanes.h"
 
@@ -20,50 +21,6 @@
 static const char *const st_class[NST] = { "io", "dw", "run", "rq", "sl" };
 
 /* ---- output helpers ---- */
-
-/* Length of the valid UTF-8 sequence at s, 0 when it is not one. */
-static size_t utf8_seq(const unsigned char *s)
-{
-	size_t n, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
-	if (s[0] > 0xf4)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	}
-	return n;
-}
-
-/* Text as XML character data: escaped, control characters and bad UTF-8 as '?'. */
-static void xml_text(FILE *out, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-	size_t n;
-
-	while (*p) {
-		switch (*p) {
-		case '&': fputs("&amp;", out); p++; continue;
-		case '<': fputs("&lt;", out); p++; continue;
-		case '>': fputs("&gt;", out); p++; continue;
-		case '"': fputs("&quot;", out); p++; continue;
-		default: break;
-		}
-		n = utf8_seq(p);
-		if (*p < 0x20 && *p != '\n' && *p != '\t')
-			n = 0;
-		if (!n) {
-			fputc('?', out);
-			p++;
-			continue;
-		}
-		fwrite(p, 1, n, out);
-		p += n;
-	}
-}
 
 /* Seconds from the origin with ms (or finer when the chart is short). */
 static void fmt_at(const struct bp_chart *c, char *buf, size_t len, uint64_t ns)
@@ -188,21 +145,21 @@ static void header(FILE *out, const struct bp_chart *c, const struct bp_model *m
 	char a[BP_FMT_LEN], b[BP_FMT_LEN], d[BP_FMT_LEN], e[BP_FMT_LEN];
 
 	fputs("<text class=\"h\" x=\"8\" y=\"20\">bootprof chart: ", out);
-	xml_text(out, c->o.file ? c->o.file : "-");
+	bp_xml_put(out, c->o.file ? c->o.file : "-");
 	fputs("</text>\n<text x=\"8\" y=\"38\">host: ", out);
-	xml_text(out, h->hostname ? h->hostname : "?");
+	bp_xml_put(out, h->hostname ? h->hostname : "?");
 	fputs("   kernel: ", out);
-	xml_text(out, h->kernel_release ? h->kernel_release : "?");
+	bp_xml_put(out, h->kernel_release ? h->kernel_release : "?");
 	if (h->machine) {
 		fputs(" (", out);
-		xml_text(out, h->machine);
+		bp_xml_put(out, h->machine);
 		fputc(')', out);
 	}
 	fprintf(out, "   cpus: %d   clock: ", h->ncpus);
-	xml_text(out, h->clock ? h->clock : "?");
+	bp_xml_put(out, h->clock ? h->clock : "?");
 	if (h->stop_reason) {
 		fputs("   stopped: ", out);
-		xml_text(out, h->stop_reason);
+		bp_xml_put(out, h->stop_reason);
 	}
 	if (c->focus_pid)
 		fprintf(out, "   lanes: command pid %d and its tree (other processes: --all)",
@@ -270,12 +227,12 @@ static void phases(FILE *out, const struct bp_chart *c, const struct layout *l)
 		x = bp_chart_x(c, p->ns);
 		fmt_at(c, at, sizeof(at), p->ns);
 		fprintf(out, "<g><title>%s: ", at);
-		xml_text(out, p->name);
+		bp_xml_put(out, p->name);
 		fprintf(out, "</title><path class=\"ph\" d=\"M%.1f %dV%d\"/>", x,
 			l->y_axis - 30 + (int)(row % 2) * 11, l->y_legend - 10);
 		fprintf(out, "<text class=\"phl\" x=\"%.1f\" y=\"%d\">", x + 2,
 			l->y_axis - 22 + (int)(row % 2) * 11);
-		xml_text(out, p->name);
+		bp_xml_put(out, p->name);
 		fputs("</text></g>", out);
 		row++;
 	}
@@ -289,10 +246,10 @@ static void strip_frame(FILE *out, int y, int h, const char *label, const char *
 	fprintf(out, "<rect class=\"strip\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", X0, y,
 		PLOT_W, h);
 	fprintf(out, "<text x=\"8\" y=\"%d\">", y + 14);
-	xml_text(out, label);
+	bp_xml_put(out, label);
 	fputs("</text>", out);
 	fprintf(out, "<text class=\"small\" x=\"8\" y=\"%d\">", y + 28);
-	xml_text(out, note);
+	bp_xml_put(out, note);
 	fputs("</text>\n", out);
 }
 
@@ -414,7 +371,7 @@ static void disk_strip(FILE *out, const struct bp_chart *c, const struct bp_mode
 	snprintf(label, sizeof(label), "max %s, %u waiting", rate, (unsigned)waiting_most);
 	strip_frame(out, y, STRIP_H, "disk reads", label);
 	fputs("<g class=\"disk\"><title>block-layer read throughput (", out);
-	xml_text(out, len ? names : "no disks");
+	bp_xml_put(out, len ? names : "no disks");
 	fprintf(out, "), max %s%s; tasks in I/O wait, max %u</title>", rate,
 		half ? " over 1 ms" : "", (unsigned)waiting_most);
 	columns(out, "tput", tput, PLOT_W, y + STRIP_H, 1);
@@ -472,7 +429,7 @@ static void disk_read_strip(FILE *out, const struct bp_chart *c, const struct bp
 			 flight_most, d->rq_unfinished);
 	strip_frame(out, y, DISK_STRIP_H, label, note);
 	fputs("<g class=\"disk1\"><title>", out);
-	xml_text(out, d->name);
+	bp_xml_put(out, d->name);
 	fprintf(out, ": read %" PRIu64 " bytes at the block layer (%s), max %s%s", sum,
 		bp_fmt_bytes(b, sum), rate, half ? " over 1 ms" : "");
 	if (no_flight)
@@ -541,7 +498,7 @@ static void initcalls(FILE *out, const struct bp_chart *c, const struct layout *
 		fprintf(out, "<rect class=\"ic\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\">"
 			"<title>", x0, l->y_initcalls + row_of[i] * LANE_H,
 			x1 - x0 < 0.5 ? 0.5 : x1 - x0, BAR_H);
-		xml_text(out, b->name);
+		bp_xml_put(out, b->name);
 		fprintf(out, " (level %s): %s at %s</title></rect>",
 			b->level, bp_fmt_ns(dur, b->duration_ns), at);
 	}
@@ -609,13 +566,13 @@ static void services(FILE *out, const struct bp_chart *c, const struct bp_model 
 
 		fmt_at(c, at, sizeof(at), v[k].start);
 		fputs("<g class=\"service\"><title>", out);
-		xml_text(out, s->path);
+		bp_xml_put(out, s->path);
 		fprintf(out, "\nfrom %s, %zu processes, I/O wait %s, read %s</title>", at,
 			s->nprocesses, bp_fmt_ns(w, s->wait_ns), bp_fmt_bytes(b, s->bytes_read));
 		fprintf(out, "<rect class=\"svc\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\"/>",
 			x0, y, x1 - x0 < 0.5 ? 0.5 : x1 - x0, BAR_H);
 		fprintf(out, "<text x=\"12\" y=\"%d\">", y + BAR_H);
-		xml_text(out, base_name(s->path));
+		bp_xml_put(out, base_name(s->path));
 		fputs("</text></g>\n", out);
 	}
 	free(v);
@@ -757,9 +714,9 @@ static void process_title(FILE *out, const struct bp_chart *c, const struct bp_p
 	if (p->ppid)
 		fprintf(out, " (parent %d)", p->ppid);
 	fputs(": ", out);
-	xml_text(out, p->comm);
+	bp_xml_put(out, p->comm);
 	fputs("\nexe: ", out);
-	xml_text(out, exe_of(p));
+	bp_xml_put(out, exe_of(p));
 	fmt_at(c, a, sizeof(a), p->start_ns > c->since ? p->start_ns : c->since);
 	fprintf(out, "\nfrom %s%s", a, p->start_ns ? "" : " (before the window)");
 	if (p->exit_ns) {
@@ -772,7 +729,7 @@ static void process_title(FILE *out, const struct bp_chart *c, const struct bp_p
 		p->nfiles, p->nthreads);
 	if (p->worst_file) {
 		fputs("\nworst file: ", out);
-		xml_text(out, p->worst_file->path);
+		bp_xml_put(out, p->worst_file->path);
 	}
 	for (f = 0; f < p->nfiles && shown < TOP_FILE_MARKS; f++) {
 		const struct bp_access *ac = p->files[f];
@@ -781,7 +738,7 @@ static void process_title(FILE *out, const struct bp_chart *c, const struct bp_p
 			continue;
 		fmt_at(c, a, sizeof(a), ac->first_ns);
 		fprintf(out, "\n| %s: ", a);
-		xml_text(out, ac->file->path);
+		bp_xml_put(out, ac->file->path);
 		fprintf(out, " (%s, %s)", bp_fmt_ns(b, ac->wait_ns), bp_fmt_bytes(a, ac->bytes_read));
 		shown++;
 	}
@@ -831,7 +788,7 @@ static void process_lane(FILE *out, const struct bp_chart *c, const struct bp_pr
 		snprintf(label, sizeof(label), "%.*s~ [%d]", room - 9 > 1 ? room - 9 : 1, name,
 			 p->pid);
 	fprintf(out, "<text x=\"%d\" y=\"%d\">", indent, y + BAR_H);
-	xml_text(out, label);
+	bp_xml_put(out, label);
 	fputs("</text></g>\n", out);
 }
 
@@ -950,7 +907,7 @@ int bp_chart_write(struct bp_chart *c, FILE *out)
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">\n<title>"
 		"bootprof chart: ", WIDTH, l.height, WIDTH, l.height);
-	xml_text(out, c->o.file ? c->o.file : "-");
+	bp_xml_put(out, c->o.file ? c->o.file : "-");
 	fprintf(out, "</title>\n%s<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", style, WIDTH,
 		l.height);
 	header(out, c, m);
