@@ -2,6 +2,7 @@
 #ifndef BP_UTIL_PARSE_OPTIONS_H
 #define BP_UTIL_PARSE_OPTIONS_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 /*
@@ -68,18 +69,49 @@ struct bp_option {
 	const char *complete;
 	bp_option_cb cb;
 	int flags;
+	uint64_t min, max;     /* OPT_INT, OPT_TIME_RANGE: the values accepted */
 };
 
-#define OPT_END() { BP_OPT_END, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0 }
-#define OPT_FLAG(s, l, v, h) { BP_OPT_FLAG, (s), (l), (v), NULL, (h), NULL, NULL, 0 }
-#define OPT_STRING(s, l, v, a, h) { BP_OPT_STRING, (s), (l), (v), (a), (h), NULL, NULL, 0 }
-#define OPT_STRING_C(s, l, v, a, h, c) { BP_OPT_STRING, (s), (l), (v), (a), (h), (c), NULL, 0 }
-#define OPT_CALLBACK(s, l, v, a, h, cb) { BP_OPT_CALLBACK, (s), (l), (v), (a), (h), NULL, (cb), 0 }
+#define OPT_END() { BP_OPT_END, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, 0 }
+#define OPT_FLAG(s, l, v, h) { BP_OPT_FLAG, (s), (l), (v), NULL, (h), NULL, NULL, 0, 0, 0 }
+#define OPT_STRING(s, l, v, a, h) { BP_OPT_STRING, (s), (l), (v), (a), (h), NULL, NULL, 0, 0, 0 }
+#define OPT_STRING_C(s, l, v, a, h, c) \
+	{ BP_OPT_STRING, (s), (l), (v), (a), (h), (c), NULL, 0, 0, 0 }
+#define OPT_CALLBACK(s, l, v, a, h, cb) \
+	{ BP_OPT_CALLBACK, (s), (l), (v), (a), (h), NULL, (cb), 0, 0, 0 }
 #define OPT_CALLBACK_C(s, l, v, a, h, c, cb) \
-	{ BP_OPT_CALLBACK, (s), (l), (v), (a), (h), (c), (cb), 0 }
+	{ BP_OPT_CALLBACK, (s), (l), (v), (a), (h), (c), (cb), 0, 0, 0 }
 #define OPT_STRING_LIST(s, l, v, a, h, c) \
-	{ BP_OPT_STRING_LIST, (s), (l), (v), (a), (h), (c), NULL, 0 }
-#define OPT_HIDDEN_FLAG(s, l, v) { BP_OPT_FLAG, (s), (l), (v), NULL, NULL, NULL, NULL, BP_OPT_HIDDEN }
+	{ BP_OPT_STRING_LIST, (s), (l), (v), (a), (h), (c), NULL, 0, 0, 0 }
+#define OPT_HIDDEN_FLAG(s, l, v) \
+	{ BP_OPT_FLAG, (s), (l), (v), NULL, NULL, NULL, NULL, BP_OPT_HIDDEN, 0, 0 }
+
+/*
+ * Shared option types (parse-options-cb.c): a time, a size or a number
+ * is read by one callback, so it means the same in every command.
+ * A bad value is a usage error "invalid --NAME 'VALUE'" (with the range
+ * when it is out of it).
+ *
+ *   OPT_TIME        uint64_t *value, ns: bp_parse_time() ("1.5", "300ms", "2min", "1h")
+ *   OPT_TIME_RANGE  the same, from @lo to @hi ns
+ *   OPT_SIZE        uint64_t *value, bytes: bp_parse_size() ("4096", "64k", "1M")
+ *   OPT_INT         int *value, a whole number from @lo to @hi (>= 0)
+ *   OPT_CHOICE      const char **value, one of the words of @words (which
+ *                   are also its completions); OPT_FORMAT is -f, --format FMT
+ */
+int bp_opt_time(const struct bp_option *opt, const char *arg);
+int bp_opt_size(const struct bp_option *opt, const char *arg);
+int bp_opt_int(const struct bp_option *opt, const char *arg);
+int bp_opt_choice(const struct bp_option *opt, const char *arg);
+
+#define OPT_TIME(s, l, v, a, h) OPT_TIME_RANGE(s, l, v, a, h, 0, UINT64_MAX)
+#define OPT_TIME_RANGE(s, l, v, a, h, lo, hi) \
+	{ BP_OPT_CALLBACK, (s), (l), (v), (a), (h), NULL, bp_opt_time, 0, (lo), (hi) }
+#define OPT_SIZE(s, l, v, a, h) OPT_CALLBACK(s, l, v, a, h, bp_opt_size)
+#define OPT_INT(s, l, v, a, h, lo, hi) \
+	{ BP_OPT_CALLBACK, (s), (l), (v), (a), (h), NULL, bp_opt_int, 0, (lo), (hi) }
+#define OPT_CHOICE(s, l, v, a, h, words) OPT_CALLBACK_C(s, l, v, a, h, words, bp_opt_choice)
+#define OPT_FORMAT(v, words, h) OPT_CHOICE('f', "format", v, "FMT", h, words)
 
 /* What the usage text says around the option table. */
 struct bp_usage {

@@ -12,6 +12,7 @@
 #include "tracefile/tracefile.h"
 #include "util/error.h"
 #include "util/parse-options.h"
+#include "util/units.h"
 #include "views/timeline.h"
 
 int bp_timeline_open(struct bp_timeline *t, const char *file, const struct bp_timeline_range *range)
@@ -162,71 +163,6 @@ void bp_timeline_release(struct bp_timeline *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* "1.5" -> whole and fraction scaled by unit; -1 on junk or overflow. */
-static int parse_scaled(const char *s, uint64_t unit, const char **rest, uint64_t *out)
-{
-	uint64_t whole = 0, frac = 0, scale = 1;
-	const char *p = s;
-
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (whole > UINT64_MAX / 10 / unit)
-			return -1;
-		whole = whole * 10 + (uint64_t)(*p - '0');
-	}
-	if (*p == '.') {
-		for (p++; *p >= '0' && *p <= '9'; p++) {
-			if (scale < 1000000000ull) {
-				frac = frac * 10 + (uint64_t)(*p - '0');
-				scale *= 10;
-			}
-		}
-	}
-	if (p == s)
-		return -1;
-	*rest = p;
-	frac = (uint64_t)((double)frac / (double)scale * (double)unit + 0.5);
-	if (whole > (UINT64_MAX - frac) / unit)
-		return -1;
-	*out = whole * unit + frac;
-	return 0;
-}
-
-int bp_parse_ns(const char *s, uint64_t *ns)
-{
-	static const struct {
-		const char *suffix;
-		uint64_t unit;
-	} units[] = { { "", 1000000000ull }, { "s", 1000000000ull }, { "ms", 1000000ull },
-		      { "us", 1000ull }, { "ns", 1ull } };
-	const char *end;
-	size_t i;
-
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (!parse_scaled(s, units[i].unit, &end, ns) && !strcmp(end, units[i].suffix))
-			return 0;
-	}
-	return -1;
-}
-
-int bp_parse_size(const char *s, uint64_t *bytes)
-{
-	static const char suffixes[] = "\0kKmMgG";
-	const char *end;
-	uint64_t unit = 1;
-	size_t len = strlen(s);
-	int i;
-
-	if (!len)
-		return -1;
-	for (i = 1; i < 7; i++) {
-		if (s[len - 1] == suffixes[i])
-			unit = 1ull << (10 * ((i + 1) / 2));
-	}
-	if (parse_scaled(s, unit, &end, bytes))
-		return -1;
-	return (unit == 1 ? !*end : end == s + len - 1) ? 0 : -1;
-}
-
 int bp_timeline_opt_range(const struct bp_option *opt, const char *arg)
 {
 	struct bp_timeline_range *r = opt->value;
@@ -234,7 +170,7 @@ int bp_timeline_opt_range(const struct bp_option *opt, const char *arg)
 	/* "+S": from the recording's first event, as report takes it. */
 	int from_first = arg[0] == '+';
 
-	if (bp_parse_ns(arg + from_first, until ? &r->until_ns : &r->since_ns))
+	if (bp_parse_time(arg + from_first, until ? &r->until_ns : &r->since_ns))
 		return bp_option_fail("invalid --%s '%s'", opt->long_name, arg);
 	if (until) {
 		r->has_until = 1;
@@ -243,20 +179,6 @@ int bp_timeline_opt_range(const struct bp_option *opt, const char *arg)
 		r->has_since = 1;
 		r->since_first = from_first;
 	}
-	return 0;
-}
-
-int bp_timeline_opt_ns(const struct bp_option *opt, const char *arg)
-{
-	if (bp_parse_ns(arg, opt->value))
-		return bp_option_fail("invalid --%s '%s'", opt->long_name, arg);
-	return 0;
-}
-
-int bp_timeline_opt_size(const struct bp_option *opt, const char *arg)
-{
-	if (bp_parse_size(arg, opt->value))
-		return bp_option_fail("invalid --%s '%s'", opt->long_name, arg);
 	return 0;
 }
 

@@ -93,26 +93,14 @@ struct bp_model *bp_timeline_pass(struct bp_timeline *t, uint64_t bucket_ns,
 /* Free what bp_timeline_open() made; safe after a failed open. */
 void bp_timeline_release(struct bp_timeline *t);
 
-/*
- * Option values: "20ms", "1.5s", "500us", "250ns", a bare number is
- * seconds; sizes "4096", "64k", "1.5M", "2G" (binary units). 0 or -1 on junk.
- */
-int bp_parse_ns(const char *s, uint64_t *ns);
-int bp_parse_size(const char *s, uint64_t *bytes);
-
 struct bp_option;
 
 /*
- * Option table callbacks (util/parse-options.h) with those parsers; a bad
- * value is "invalid --NAME 'VALUE'":
- *   bp_timeline_opt_range  --since T or --until T (by the option's name)
- *                          into a struct bp_timeline_range
- *   bp_timeline_opt_ns     a duration into a uint64_t (ns)
- *   bp_timeline_opt_size   a size into a uint64_t (bytes)
+ * --since T or --until T (by the option's name) into a struct
+ * bp_timeline_range; T is a time (util/units.h: bp_parse_time()), a bad
+ * one is "invalid --NAME 'VALUE'".
  */
 int bp_timeline_opt_range(const struct bp_option *opt, const char *arg);
-int bp_timeline_opt_ns(const struct bp_option *opt, const char *arg);
-int bp_timeline_opt_size(const struct bp_option *opt, const char *arg);
 
 /**
  * bp_output_open() - the stream a view writes to
