@@ -4,7 +4,6 @@
  * trace other tools open (Perfetto UI, chrome://tracing, speedscope).
  */
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "analysis/focus.h"
@@ -41,9 +40,9 @@ int cmd_export(int argc, char **argv)
 	int force = 0, failed, status, rc = BP_EXIT_FAILURE;
 	FILE *out = NULL;
 	const struct bp_option options[] = {
-		OPT_STRING_C('f', "format", &format, "FMT",
-			     "chrome: the Trace Event Format (JSON) that Perfetto UI,\n"
-			     "chrome://tracing and speedscope open; required", "chrome"),
+		OPT_FORMAT(&format, "chrome",
+			   "chrome: the Trace Event Format (JSON) that Perfetto UI,\n"
+			   "chrome://tracing and speedscope open; required"),
 		OPT_STRING_C('o', "output", &output, "FILE", "where to write ('-' for stdout); required",
 			     "@file"),
 		OPT_CALLBACK(0, "since", &range, "T",
@@ -65,9 +64,6 @@ int cmd_export(int argc, char **argv)
 		return bp_usage_error("export", "too many arguments");
 	if (!format)
 		return bp_usage_error("export", "no format: give --format chrome");
-	if (strcmp(format, "chrome"))
-		return bp_usage_error("export", "unknown format '%s' (only 'chrome' is supported)",
-				      format);
 	if (!output)
 		return bp_usage_error("export", "no output: give -o OUT.json (or -o - for stdout)");
 	if (range.has_since && range.has_until && range.until_ns <= range.since_ns)

@@ -45,39 +45,6 @@ static const struct bp_usage readahead_usage = {
 	"@recording",
 };
 
-static int parse_u64(const char *s, uint64_t *out)
-{
-	unsigned long long v;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-/* --gap PAGES (uint64_t *value): at most 1 Mi pages. */
-static int opt_gap(const struct bp_option *opt, const char *arg)
-{
-	uint64_t *gap = opt->value;
-
-	if (parse_u64(arg, gap) || *gap > (1u << 20))
-		return bp_option_fail("invalid --gap '%s'", arg);
-	return 0;
-}
-
-/* --max-bytes N (uint64_t *value). */
-static int opt_max_bytes(const struct bp_option *opt, const char *arg)
-{
-	if (parse_u64(arg, opt->value))
-		return bp_option_fail("invalid --max-bytes '%s'", arg);
-	return 0;
-}
-
 static void print_secs(uint64_t ns)
 {
 	printf("%" PRIu64 ".%06" PRIu64, ns / 1000000000u, ns / 1000u % 1000000u);
@@ -198,7 +165,7 @@ int cmd_readahead(int argc, char **argv)
 	struct bp_pack_build_opts o = { 0 };
 	const char *out = NULL, *explain_pack = NULL, *phase = NULL;
 	struct bp_instant since = { 0 }, until = { 0 };
-	int force = 0, want_preloaded = 0, status, rc;
+	int force = 0, want_preloaded = 0, gap = DEFAULT_GAP, status, rc;
 	struct bp_pack *p;
 	uint64_t total = 0;
 	size_t i;
@@ -207,11 +174,11 @@ int cmd_readahead(int argc, char **argv)
 		OPT_STRING_C('o', "output", &out, "PACK",
 			     "write the pack to PACK (default: standard output)", "@file"),
 		OPT_FLAG(0, "force", &force, "replace an existing PACK"),
-		OPT_CALLBACK(0, "gap", &o.gap_pages, "PAGES",
-			     "merge used ranges at most PAGES apart (default 8)", opt_gap),
-		OPT_CALLBACK(0, "max-bytes", &o.max_bytes, "N",
-			     "at most N bytes of ranges; later files are left out\n"
-			     "(default 1073741824; 0 = no cap)", opt_max_bytes),
+		OPT_INT(0, "gap", &gap, "PAGES", "merge used ranges at most PAGES apart (default 8)", 0,
+			1u << 20),
+		OPT_SIZE(0, "max-bytes", &o.max_bytes, "SIZE",
+			 "at most SIZE of ranges (bytes, or 512M, 2G); later files\n"
+			 "are left out (default 1G; 0 = no cap)"),
 		OPT_SINCE(&since),
 		OPT_UNTIL(&until),
 		OPT_STRING(0, "phase", &phase, "PHASE",
@@ -229,7 +196,6 @@ int cmd_readahead(int argc, char **argv)
 		OPT_END(),
 	};
 
-	o.gap_pages = DEFAULT_GAP;
 	o.max_bytes = DEFAULT_MAX_BYTES;
 	argc = bp_parse_options(argc, argv, options, &readahead_usage, 0, &status);
 	if (argc < 0)
@@ -243,6 +209,7 @@ int cmd_readahead(int argc, char **argv)
 	}
 	if (phase && (since.set || until.set))
 		return bp_usage_error("readahead", "--phase takes the place of --since and --until");
+	o.gap_pages = (uint64_t)gap;
 	o.recording = argc ? argv[0] : bp_default_recording();
 	if (!o.recording)
 		return bp_error_last();
