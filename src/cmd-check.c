@@ -513,6 +513,8 @@ int cmd_check(int argc, char **argv)
 	const char *budget = NULL, *format = "text", *file;
 	const char *cli_phases[32];
 	struct bp_string_list phases = { cli_phases, 0, sizeof(cli_phases) / sizeof(cli_phases[0]) };
+	struct bp_window_arg win = { 0 };
+	char note[256];
 	size_t i;
 	int status, rc = BP_EXIT_FAILURE;
 	const struct bp_option options[] = {
@@ -521,6 +523,8 @@ int cmd_check(int argc, char **argv)
 		OPT_STRING_LIST(0, "phase", &phases, "NAME=END",
 				"a phase ending at END: exec:PROG, file:PATH\n"
 				"or service:UNIT (repeatable; also in budgets)", NULL),
+		OPT_SINCE(&win),
+		OPT_UNTIL(&win),
 		OPT_FOCUS_ALL(&so.all),
 		OPT_END(),
 	};
@@ -532,6 +536,8 @@ int cmd_check(int argc, char **argv)
 		return bp_usage_error("check", "--budget FILE is required");
 	if (argc > 1)
 		return bp_usage_error("check", "too many arguments");
+	if (bp_window_arg_check(&win))
+		return bp_usage_error("check", "%s", bp_last_error());
 	for (i = 0; i < phases.n; i++) {
 		BP_GROW(bf.specs, bf.nspecs, bf.cspecs);
 		if (bp_phase_spec_parse(cli_phases[i], &bf.specs[bf.nspecs])) {
@@ -550,6 +556,10 @@ int cmd_check(int argc, char **argv)
 		rc = bp_error_last();
 		goto out;
 	}
+	if (bp_focus_window_of(file, &win, &so.window)) {
+		rc = bp_error("'%s': %s", file, bp_last_error());
+		goto out;
+	}
 	so.specs = bf.specs;
 	so.nspecs = bf.nspecs;
 	s = bp_summary_load(file, &so);
@@ -557,6 +567,8 @@ int cmd_check(int argc, char **argv)
 		rc = bp_error_last();
 		goto out;
 	}
+	if (bp_focus_window_note(&so.window, &s->window, note, sizeof(note)))
+		bp_warn("%s", note);
 	if (s->lost_events)
 		bp_warn("'%s' lost events while recording: its totals are lower bounds", file);
 	o = xcalloc(bf.n, sizeof(*o));

@@ -31,12 +31,13 @@ static const struct bp_usage export_usage = {
 
 int cmd_export(int argc, char **argv)
 {
-	struct bp_timeline_range range = { 0 };
+	struct bp_window_arg range = { 0 };
 	struct bp_chrome_opts o = { 0 };
 	struct bp_timeline t = { 0 };
 	struct bp_model *m1 = NULL, *m2 = NULL;
 	struct bp_chrome *x;
 	const char *output = NULL, *format = NULL;
+	char note[256];
 	int force = 0, failed, status, rc = BP_EXIT_FAILURE;
 	FILE *out = NULL;
 	const struct bp_option options[] = {
@@ -45,13 +46,8 @@ int cmd_export(int argc, char **argv)
 			   "chrome://tracing and speedscope open; required"),
 		OPT_STRING_C('o', "output", &output, "FILE", "where to write ('-' for stdout); required",
 			     "@file"),
-		OPT_CALLBACK(0, "since", &range, "T",
-			     "start, from the timeline's 0 (kernel start for a boot\n"
-			     "recording, else the recording's start): 2, 1.5s, 300ms;\n"
-			     "+T: from the recording's first event",
-			     bp_timeline_opt_range),
-		OPT_CALLBACK(0, "until", &range, "T", "end, from the timeline's 0",
-			     bp_timeline_opt_range),
+		OPT_SINCE(&range),
+		OPT_UNTIL(&range),
 		OPT_FOCUS_ALL(&o.all),
 		OPT_FLAG(0, "force", &force, "overwrite OUT"),
 		OPT_END(),
@@ -66,8 +62,8 @@ int cmd_export(int argc, char **argv)
 		return bp_usage_error("export", "no format: give --format chrome");
 	if (!output)
 		return bp_usage_error("export", "no output: give -o OUT.json (or -o - for stdout)");
-	if (range.has_since && range.has_until && range.until_ns <= range.since_ns)
-		return bp_usage_error("export", "--until is not after --since");
+	if (bp_window_arg_check(&range))
+		return bp_usage_error("export", "%s", bp_last_error());
 	o.file = argc ? argv[0] : bp_default_recording();
 	if (!o.file)
 		return bp_error_last();
@@ -82,6 +78,8 @@ int cmd_export(int argc, char **argv)
 		bp_error("cannot export '%s': %s", o.file, bp_last_error());
 		goto out;
 	}
+	if (bp_focus_window_note(&t.asked, &t.window, note, sizeof(note)))
+		bp_warn("%s", note);
 	if (m1->totals.lost_events || m1->totals.lost_pages)
 		bp_warn("'%s' lost events while recording: totals are lower bounds", o.file);
 	out = bp_output_open(output, force);

@@ -117,10 +117,13 @@ static int explain(const char *path)
 static int preloaded(const char *file, const struct bp_window *w)
 {
 	struct bp_preloaded *res = bp_preloaded_build(file, w);
+	char note[256];
 	size_t i;
 
 	if (!res)
 		return bp_error_last();
+	if (bp_focus_window_note(w, &res->window, note, sizeof(note)))
+		bp_warn("%s", note);
 	printf("%s: %zu preloader process%s (%s)\n", file, res->replay_pids,
 	       res->replay_pids == 1 ? "" : "es", "comm bootprof-replay");
 	if (res->access_missing)
@@ -164,8 +167,9 @@ int cmd_readahead(int argc, char **argv)
 {
 	struct bp_pack_build_opts o = { 0 };
 	const char *out = NULL, *explain_pack = NULL, *phase = NULL;
-	struct bp_instant since = { 0 }, until = { 0 };
+	struct bp_window_arg win = { 0 };
 	int force = 0, want_preloaded = 0, gap = DEFAULT_GAP, status, rc;
+	char note[256];
 	struct bp_pack *p;
 	uint64_t total = 0;
 	size_t i;
@@ -179,8 +183,8 @@ int cmd_readahead(int argc, char **argv)
 		OPT_SIZE(0, "max-bytes", &o.max_bytes, "SIZE",
 			 "at most SIZE of ranges (bytes, or 512M, 2G); later files\n"
 			 "are left out (default 1G; 0 = no cap)"),
-		OPT_SINCE(&since),
-		OPT_UNTIL(&until),
+		OPT_SINCE(&win),
+		OPT_UNTIL(&win),
 		OPT_STRING(0, "phase", &phase, "PHASE",
 			   "take reads of one phase: kernel, initramfs, userspace,\n"
 			   "or NAME=exec:PROG|file:PATH|service:UNIT (report --phase)"),
@@ -207,13 +211,15 @@ int cmd_readahead(int argc, char **argv)
 			return bp_usage_error("readahead", "--explain takes only the pack");
 		return explain(explain_pack);
 	}
-	if (phase && (since.set || until.set))
+	if (phase && (win.since.set || win.until.set))
 		return bp_usage_error("readahead", "--phase takes the place of --since and --until");
+	if (bp_window_arg_check(&win))
+		return bp_usage_error("readahead", "%s", bp_last_error());
 	o.gap_pages = (uint64_t)gap;
 	o.recording = argc ? argv[0] : bp_default_recording();
 	if (!o.recording)
 		return bp_error_last();
-	if (bp_focus_window_of(o.recording, &since, &until, &o.window) < 0)
+	if (bp_focus_window_of(o.recording, &win, &o.window) < 0)
 		return bp_error_last();
 	if (phase && bp_phase_window(o.recording, phase, &o.window) < 0)
 		return bp_error_last();
@@ -225,6 +231,9 @@ int cmd_readahead(int argc, char **argv)
 	p = bp_pack_build(&o);
 	if (!p)
 		return bp_error_last();
+	if (bp_focus_window_note(&o.window, &(struct bp_window){ p->since_ns, p->until_ns, 0, 0 },
+				 note, sizeof(note)))
+		bp_warn("%s", note);
 	if (!p->nfiles)
 		bp_warn("'%s': no used page of a file on a block device to preload", o.recording);
 	if (!out || !strcmp(out, "-")) {

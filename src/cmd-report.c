@@ -140,7 +140,7 @@ int cmd_report(int argc, char **argv)
 	long np;
 	struct bp_report_opts o = { 0 };
 	struct bp_window w = { 0 };
-	struct bp_instant since = { 0 }, until = { 0 };
+	struct bp_window_arg win = { 0 };
 	const char *format = NULL, *iowait_source = NULL;
 	struct bp_plugin_opts po = { 0 };
 	struct bp_plugin_set *plugins;
@@ -153,7 +153,7 @@ int cmd_report(int argc, char **argv)
 	struct bp_model *m;
 	size_t k;
 	int top = -1, width = 0;
-	char *shown = NULL;
+	char *shown = NULL, note[256];
 	int rc, redact = 0, tree = 0;
 
 	struct bp_string_list popt_list = { popts, 0, sizeof(popts) / sizeof(popts[0]) };
@@ -181,8 +181,8 @@ int cmd_report(int argc, char **argv)
 		OPT_STRING('c', "comm", &o.filter.comm, "STR",
 			   "only processes whose comm or exec path contains STR"),
 		OPT_STRING(0, "file", &o.filter.file, "STR", "only files whose path contains STR"),
-		OPT_SINCE(&since),
-		OPT_UNTIL(&until),
+		OPT_SINCE(&win),
+		OPT_UNTIL(&win),
 		OPT_FLAG(0, "tree", &tree, "processes with their descendants' totals"),
 		OPT_FLAG(0, "redact", &redact,
 			 "replace user paths, command lines, the hostname and kernel\n"
@@ -230,8 +230,8 @@ int cmd_report(int argc, char **argv)
 		if (!*t)
 			return bp_usage_error("report", "unknown table '%s'", o.table);
 	}
-	if (until.set && since.relative == until.relative && until.ns < since.ns)
-		return bp_usage_error("report", "--until is before --since");
+	if (bp_window_arg_check(&win))
+		return bp_usage_error("report", "%s", bp_last_error());
 	if (top < 0)
 		top = !strcmp(format, "text") || !strcmp(format, "markdown") ? DEFAULT_TOP : 0;
 	o.width = width ? (size_t)width : terminal_width();
@@ -273,7 +273,7 @@ int cmd_report(int argc, char **argv)
 		rc = bp_error_last();
 		goto out_phases;
 	}
-	if (bp_focus_window(r, &since, &until, &w)) {
+	if (bp_focus_window(r, &win, &w)) {
 		bp_error("'%s': %s", o.file, bp_last_error());
 		bp_plugins_free(plugins);
 		bp_reader_free(r);
@@ -310,12 +310,14 @@ int cmd_report(int argc, char **argv)
 		goto out_model;
 	}
 	o.focus_pid = bp_focus_command(m, so.all, &o.filter);
-	if (bp_focus_check(m, &o.filter, since.set || until.set)) {
+	if (bp_focus_check(m, &o.filter, &w)) {
 		/* A filter or window that selects nothing is not an empty report. */
 		bp_error("%s", bp_last_error());
 		rc = BP_EXIT_FAILURE;
 		goto out_model;
 	}
+	if (bp_focus_window_note(&w, &m->window, note, sizeof(note)))
+		bp_warn("%s", note);
 	/*
 	 * A replayed boot: the preloader's reads, split by what became of them,
 	 * take a second pass over the recording (who inserted each page).

@@ -63,7 +63,7 @@ struct top_args {
 	int batch;
 	uint64_t delay_ns;      /* 0: not given */
 	const char *file;
-	struct bp_instant since, until;
+	struct bp_window_arg window;
 };
 
 /* --view files|procs|services (enum bp_top_view *value). */
@@ -116,8 +116,8 @@ static int parse_options(struct top_args *a, int argc, char **argv)
 		OPT_CALLBACK_C(0, "view", &a->o.view, "VIEW",
 			       "start in the files, procs or services view (default\n"
 			       "files)", "files procs services", opt_view),
-		OPT_SINCE(&a->since),
-		OPT_UNTIL(&a->until),
+		OPT_SINCE(&a->window),
+		OPT_UNTIL(&a->window),
 		OPT_FOCUS_ALL(&a->o.all),
 		OPT_END(),
 	};
@@ -135,11 +135,11 @@ static int parse_options(struct top_args *a, int argc, char **argv)
 	if (a->o.sort && !bp_top_sort_valid(a->o.view, a->o.sort))
 		return bp_usage_error("top", "bad sort column '%s' (%s)", a->o.sort,
 				      bp_top_sort_names(a->o.view));
-	if (a->until.set && a->since.relative == a->until.relative && a->until.ns < a->since.ns)
-		return bp_usage_error("top", "--until is before --since");
+	if (bp_window_arg_check(&a->window))
+		return bp_usage_error("top", "%s", bp_last_error());
 	if (a->live && a->file)
 		return bp_usage_error("top", "--live takes no file");
-	if (a->live && (a->since.set || a->until.set))
+	if (a->live && (a->window.since.set || a->window.until.set))
 		return bp_usage_error("top", "--since and --until are for recordings");
 	if (!a->live && (a->delay_ns || a->o.cumulative))
 		return bp_usage_error("top", "--delay and --cumulative need --live");
@@ -153,9 +153,26 @@ static int parse_options(struct top_args *a, int argc, char **argv)
 
 /* ---- a recording ---- */
 
+/* A recording, and the window asked for, which the first model checks. */
+struct top_file {
+	struct bp_reader *reader;
+	struct bp_window asked;
+	int checked;
+};
+
 static struct bp_model *file_build(void *arg, const struct bp_window *window)
 {
-	return bp_model_build(arg, window, NULL);
+	struct top_file *f = arg;
+	struct bp_model *m = bp_model_build(f->reader, window, NULL);
+	char note[256];
+
+	/* The first model is the whole recording's: where the window reaches past it. */
+	if (m && !window && !f->checked) {
+		f->checked = 1;
+		if (bp_focus_window_note(&f->asked, &m->window, note, sizeof(note)))
+			bp_warn("%s", note);
+	}
+	return m;
 }
 
 static int run(struct top_args *a, const struct bp_top_source *src)
@@ -170,23 +187,21 @@ static int top_file(struct top_args *a)
 {
 	const char *slash = strrchr(a->file, '/');
 	struct bp_top_source src = { file_build, NULL, NULL, slash ? slash + 1 : a->file, 0 };
-	struct bp_reader *r;
+	struct top_file f = { 0 };
 	int ret;
 
-	struct bp_window w = { 0 };
-
-	r = bp_reader_open(a->file);
-	if (!r)
+	f.reader = bp_reader_open(a->file);
+	if (!f.reader)
 		return bp_error_last();
-	if (bp_focus_window(r, &a->since, &a->until, &w)) {
-		bp_reader_free(r);
+	if (bp_focus_window(f.reader, &a->window, &f.asked)) {
+		bp_reader_free(f.reader);
 		return bp_error("'%s': %s", a->file, bp_last_error());
 	}
-	a->o.since_ns = w.since_ns;
-	a->o.until_ns = w.until_ns;
-	src.arg = r;
+	a->o.since_ns = f.asked.since_ns;
+	a->o.until_ns = f.asked.until_ns;
+	src.arg = &f;
 	ret = run(a, &src);
-	bp_reader_free(r);
+	bp_reader_free(f.reader);
 	return ret < 0 ? bp_error_last() : 0;
 }
 
@@ -213,7 +228,7 @@ static int live_update(void *arg, int cumulative)
 
 static int top_live(struct top_args *a)
 {
-	struct bp_top_source src = { file_build, live_update, NULL, "live", 0 };
+	struct bp_top_source src = { live_build, live_update, NULL, "live", 0 };
 	struct bp_live *live;
 	int ret;
 
@@ -222,7 +237,6 @@ static int top_live(struct top_args *a)
 	live = bp_live_start();
 	if (!live)
 		return bp_error_last();
-	src.build = live_build;
 	src.arg = live;
 	src.delay_ns = a->delay_ns ? a->delay_ns : DEFAULT_DELAY_NS;
 	ret = -1;

@@ -168,6 +168,7 @@ static void fill_header(struct bp_summary *s, const struct bp_model *m)
 	s->used_bytes = m->totals.used_bytes;
 	s->mapped_unknown_bytes = m->totals.mapped_unknown_bytes;
 	s->span_ns = m->totals.span_ns;
+	s->window = m->window;
 	s->access_missing = !!(m->missing & BP_MISSING_ACCESS);
 }
 
@@ -194,7 +195,7 @@ struct bp_summary *bp_summary_load(const char *path, const struct bp_summary_opt
 	finder = bp_phase_finder_new(bp_reader_tep(r), o->specs, o->nspecs);
 	hooks.event = bp_phase_finder_event;
 	hooks.arg = finder;
-	m = bp_model_build(r, NULL, &hooks);
+	m = bp_model_build(r, &o->window, &hooks);
 	if (!m) {
 		bp_set_error("cannot read '%s': %s", path, bp_last_error());
 		goto out;
@@ -203,6 +204,13 @@ struct bp_summary *bp_summary_load(const char *path, const struct bp_summary_opt
 		bp_set_error("'%s' is corrupt: %llu ring-buffer pages are damaged or do not match "
 			     "the event formats", path,
 			     (unsigned long long)bp_reader_stats(r)->corrupt_pages);
+		goto out;
+	}
+	if (bp_focus_window_check(m, &o->window)) {
+		char *why = xstrdup(bp_last_error());
+
+		bp_set_error("'%s': %s", path, why);
+		free(why);
 		goto out;
 	}
 	nphases = bp_phases_compute(finder, r, m, &phases);

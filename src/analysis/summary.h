@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/model.h"
 #include "analysis/phases.h"
 
 /*
@@ -65,7 +66,10 @@ struct bp_summary_row {
  *           on the recording clock: for a boot recording, seconds since boot
  * @lost_events: events the kernel dropped (bp_totals.lost_events)
  * @read_bytes, @wait_ns, @idle_wait_ns, @never_used_bytes, @used_bytes,
- * @mapped_unknown_bytes, @span_ns: the whole recording's bp_totals
+ * @mapped_unknown_bytes, @span_ns: the recording's bp_totals (of the
+ *        window, when one was asked for)
+ * @window: the part of the recording summed up (first to last event
+ *          without a window)
  * @access_missing: the kernel has no access events: never-used unknown
  * @command_only: rows are the traced command's process tree only
  * @rows: by kind, then key
@@ -87,6 +91,7 @@ struct bp_summary {
 	uint64_t used_bytes;
 	uint64_t mapped_unknown_bytes;
 	uint64_t span_ns;
+	struct bp_window window;
 	int access_missing;
 	int command_only;
 	struct bp_summary_row *rows;
@@ -100,11 +105,15 @@ struct bp_summary {
  * @all: every process; 0: for a `record -- CMD` recording, only CMD's
  *       process tree and the files and services it touched (as the
  *       views show it); other recordings always give every process
+ * @window: the part of the recording to sum up (--since/--until,
+ *          analysis/focus.h), 0/0 for all of it; a window that misses the
+ *          recording is an error
  */
 struct bp_summary_opts {
 	const struct bp_phase_spec *specs;
 	size_t nspecs;
 	int all;
+	struct bp_window window;
 };
 
 /**

@@ -467,6 +467,7 @@ struct bp_preloaded *bp_preloaded_build(const char *recording, const struct bp_w
 	ps = m->header.page_size ? m->header.page_size : 4096;
 	res = xcalloc(1, sizeof(*res));
 	res->access_missing = !!(m->missing & BP_MISSING_ACCESS);
+	res->window = m->window;
 	bp_map_init(&replay_tids);
 	res->replay_pids = bp_preloader_processes(m, &replay_tids);
 	for (i = 0; i < m->nfiles; i++) {

@@ -59,6 +59,7 @@ struct bp_preloaded_file {
  * @access_missing: 1 when the recording cannot tell used from never used
  * @files: files a preloader read, by bytes preloaded (descending), then path
  * @total: the sums over @files (path NULL)
+ * @window: the part of the recording the window asked for covers
  */
 struct bp_preloaded {
 	size_t replay_pids;
@@ -66,6 +67,7 @@ struct bp_preloaded {
 	struct bp_preloaded_file *files;
 	size_t nfiles;
 	struct bp_preloaded_file total;
+	struct bp_window window;
 };
 
 struct bp_map;

@@ -8,6 +8,7 @@
 
 #include <event-parse.h>
 
+#include "analysis/focus.h"
 #include "replay/scan.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
@@ -150,6 +151,11 @@ struct bp_model *bp_replay_open_model(const char *path, const struct bp_window *
 		bp_set_error("'%s' is corrupt: %llu ring-buffer pages are damaged or do not match "
 			     "the event formats", path,
 			     (unsigned long long)bp_reader_stats(r)->corrupt_pages);
+		bp_model_free(m);
+		bp_reader_free(r);
+		return NULL;
+	}
+	if (bp_focus_window_check(m, w)) {
 		bp_model_free(m);
 		bp_reader_free(r);
 		return NULL;

@@ -2,7 +2,8 @@
 /*
  * The shared option types of the option tables (parse-options.h): one
  * callback per kind of value, each reading it with the one parser of its
- * unit (units.h), so a time or a size means the same in every command.
+ * unit (units.h), so a time, a size or a window means the same in every
+ * command.
  */
 #include <stdio.h>
 #include <string.h>
@@ -95,4 +96,26 @@ int bp_opt_choice(const struct bp_option *opt, const char *arg)
 		noun[k] = noun[k] == '-' ? ' ' : noun[k];
 	list_words(words, sizeof(words), opt->complete);
 	return bp_option_fail("unknown %s '%s' (%s)", noun, arg, words);
+}
+
+/* --since T|+T, --until T|+T (struct bp_window_arg *value, by the option's name). */
+int bp_opt_instant(const struct bp_option *opt, const char *arg)
+{
+	struct bp_window_arg *w = opt->value;
+	struct bp_instant *t = !strcmp(opt->long_name, "until") ? &w->until : &w->since;
+
+	if (bp_parse_instant(arg, &t->ns, &t->relative))
+		return bp_option_fail("invalid --%s '%s'", opt->long_name, arg);
+	t->set = 1;
+	return 0;
+}
+
+int bp_window_arg_check(const struct bp_window_arg *w)
+{
+	if (w->since.set && w->until.set && w->since.relative == w->until.relative &&
+	    w->until.ns <= w->since.ns) {
+		bp_set_error("--until is not after --since");
+		return -1;
+	}
+	return 0;
 }

@@ -87,8 +87,8 @@ struct bp_option {
 	{ BP_OPT_FLAG, (s), (l), (v), NULL, NULL, NULL, NULL, BP_OPT_HIDDEN, 0, 0 }
 
 /*
- * Shared option types (parse-options-cb.c): a time, a size or a number
- * is read by one callback, so it means the same in every command.
+ * Shared option types (parse-options-cb.c): a time, a size, a number or a
+ * window is read by one callback, so it means the same in every command.
  * A bad value is a usage error "invalid --NAME 'VALUE'" (with the range
  * when it is out of it).
  *
@@ -98,11 +98,16 @@ struct bp_option {
  *   OPT_INT         int *value, a whole number from @lo to @hi (>= 0)
  *   OPT_CHOICE      const char **value, one of the words of @words (which
  *                   are also its completions); OPT_FORMAT is -f, --format FMT
+ *   OPT_SINCE, OPT_UNTIL
+ *                   struct bp_window_arg *value (both options, one value):
+ *                   T on the recording clock or +T after its first event
+ *   OPT_FOCUS_ALL   int *value: --all, the focus rule's one wording
  */
 int bp_opt_time(const struct bp_option *opt, const char *arg);
 int bp_opt_size(const struct bp_option *opt, const char *arg);
 int bp_opt_int(const struct bp_option *opt, const char *arg);
 int bp_opt_choice(const struct bp_option *opt, const char *arg);
+int bp_opt_instant(const struct bp_option *opt, const char *arg);
 
 #define OPT_TIME(s, l, v, a, h) OPT_TIME_RANGE(s, l, v, a, h, 0, UINT64_MAX)
 #define OPT_TIME_RANGE(s, l, v, a, h, lo, hi) \
@@ -112,6 +117,52 @@ int bp_opt_choice(const struct bp_option *opt, const char *arg);
 	{ BP_OPT_CALLBACK, (s), (l), (v), (a), (h), NULL, bp_opt_int, 0, (lo), (hi) }
 #define OPT_CHOICE(s, l, v, a, h, words) OPT_CALLBACK_C(s, l, v, a, h, words, bp_opt_choice)
 #define OPT_FORMAT(v, words, h) OPT_CHOICE('f', "format", v, "FMT", h, words)
+
+/**
+ * struct bp_instant - a --since or --until value
+ * @ns: the time in ns
+ * @relative: after the recording's first event ("+T"), else on the
+ *            recording clock
+ * @set: given
+ */
+struct bp_instant {
+	uint64_t ns;
+	int relative;
+	int set;
+};
+
+/*
+ * The window --since and --until ask for, as given; analysis/focus.h puts
+ * it on a recording.
+ */
+struct bp_window_arg {
+	struct bp_instant since;
+	struct bp_instant until;
+};
+
+#define OPT_SINCE(v) \
+	OPT_CALLBACK(0, "since", (v), "T", \
+		     "start of the window: T on the recording clock (seconds\n" \
+		     "since boot, as reports and dmesg print them), or +T after\n" \
+		     "the recording's first event; T: 12.5, 300ms, 2min, 1h", bp_opt_instant)
+#define OPT_UNTIL(v) \
+	OPT_CALLBACK(0, "until", (v), "T", "end of the window (T or +T, as --since)", \
+		     bp_opt_instant)
+
+/**
+ * bp_window_arg_check() - whether --until comes after --since
+ * @w: the window as given
+ *
+ * Only bounds of the same kind (both on the recording clock, or both
+ * after the first event) can be compared before a recording is read.
+ *
+ * Return: 0, or -1 with bp_set_error() ("--until is not after --since").
+ */
+int bp_window_arg_check(const struct bp_window_arg *w);
+
+#define OPT_FOCUS_ALL(v) \
+	OPT_FLAG(0, "all", (v), "every process of a `record -- CMD` recording, not only\n" \
+		 "CMD's process tree (the default)")
 
 /* What the usage text says around the option table. */
 struct bp_usage {

@@ -7,19 +7,18 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/focus.h"
 #include "plugin/plugins.h"
 #include "tracefile/meta.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
-#include "util/parse-options.h"
-#include "util/units.h"
 #include "views/timeline.h"
 
-int bp_timeline_open(struct bp_timeline *t, const char *file, const struct bp_timeline_range *range)
+int bp_timeline_open(struct bp_timeline *t, const char *file, const struct bp_window_arg *range)
 {
 	const struct bp_meta *meta;
 	struct bp_event ev;
-	uint64_t first;
+	uint64_t first, stop = 0;
 	int rc;
 
 	memset(t, 0, sizeof(*t));
@@ -36,27 +35,20 @@ int bp_timeline_open(struct bp_timeline *t, const char *file, const struct bp_ti
 	t->origin_ns = bp_timeline_origin(meta ? meta->clock : NULL, meta ? meta->start_ns : 0,
 					  first);
 	t->ncpus = meta && meta->ncpus > 0 ? meta->ncpus : 1;
+	if (bp_focus_window_resolve(range, first, &t->asked))
+		return -1;
 	/*
 	 * Bounds known before any pass: the first event, and the recording's
 	 * stop when it is on the events' clock: the recorder reads the boot
 	 * clock, while a boot instance's events (trace_instance= on the kernel
 	 * command line) use the local clock, which drifts from it (far, under
-	 * emulation).
+	 * emulation). A window that may reach past them waits for a pass.
 	 */
-	t->window.since_ns = first;
 	if (meta && meta->clock && !strcmp(meta->clock, "boot") && meta->stop_ns > first)
-		t->window.until_ns = meta->stop_ns;
-	if ((range->has_since &&
-	     range->since_ns > UINT64_MAX - (range->since_first ? first : t->origin_ns)) ||
-	    (range->has_until &&
-	     range->until_ns > UINT64_MAX - (range->until_first ? first : t->origin_ns))) {
-		bp_set_error("--since or --until is past the end of time");
-		return -1;
-	}
-	if (range->has_since)
-		t->window.since_ns = (range->since_first ? first : t->origin_ns) + range->since_ns;
-	if (range->has_until)
-		t->window.until_ns = (range->until_first ? first : t->origin_ns) + range->until_ns;
+		stop = meta->stop_ns;
+	t->window.since_ns = t->asked.since_ns > first ? t->asked.since_ns : first;
+	t->window.until_ns = t->asked.until_ns ? t->asked.until_ns : stop;
+	t->known = stop && t->window.until_ns <= stop && t->window.since_ns < stop;
 	t->plugins = bp_marks_plugins();
 	bp_plugins_start(t->plugins, bp_reader_tep(t->reader), meta ? meta->machine : NULL);
 	bp_plugins_kallsyms(t->plugins, bp_reader_kallsyms(t->reader));
@@ -73,8 +65,10 @@ static int check_model(const struct bp_timeline *t, const struct bp_model *m)
 			     (unsigned long long)bp_reader_stats(t->reader)->corrupt_pages);
 		return -1;
 	}
+	if (bp_focus_window_check(m, &t->asked))
+		return -1;
 	if (!m->totals.events) {
-		bp_set_error("no event is inside the window");
+		bp_set_error("the recording has no events");
 		return -1;
 	}
 	return 0;
@@ -84,7 +78,7 @@ int bp_timeline_resolve(struct bp_timeline *t)
 {
 	struct bp_model *m;
 
-	if (t->window.until_ns)
+	if (t->known)
 		return 0;
 	m = bp_model_build(t->reader, &t->window, NULL);
 	if (!m)
@@ -95,6 +89,7 @@ int bp_timeline_resolve(struct bp_timeline *t)
 	}
 	t->window.since_ns = m->window.since_ns;
 	t->window.until_ns = m->window.until_ns;
+	t->known = 1;
 	bp_model_free(m);
 	return 0;
 }
@@ -150,6 +145,7 @@ struct bp_model *bp_timeline_pass(struct bp_timeline *t, uint64_t bucket_ns,
 		t->plugins_fed = 1;
 		t->window.since_ns = m->window.since_ns;
 		t->window.until_ns = m->window.until_ns;
+		t->known = 1;
 		bp_marks_collect(t->plugins, m, t->origin_ns, &t->marks);
 	}
 	return m;
@@ -161,25 +157,6 @@ void bp_timeline_release(struct bp_timeline *t)
 	bp_plugins_free(t->plugins);
 	bp_reader_free(t->reader);
 	memset(t, 0, sizeof(*t));
-}
-
-int bp_timeline_opt_range(const struct bp_option *opt, const char *arg)
-{
-	struct bp_timeline_range *r = opt->value;
-	int until = !strcmp(opt->long_name, "until");
-	/* "+S": from the recording's first event, as report takes it. */
-	int from_first = arg[0] == '+';
-
-	if (bp_parse_time(arg + from_first, until ? &r->until_ns : &r->since_ns))
-		return bp_option_fail("invalid --%s '%s'", opt->long_name, arg);
-	if (until) {
-		r->has_until = 1;
-		r->until_first = from_first;
-	} else {
-		r->has_since = 1;
-		r->since_first = from_first;
-	}
-	return 0;
 }
 
 /*

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "analysis/model.h"
+#include "util/parse-options.h"
 #include "views/marks.h"
 
 /*
@@ -28,26 +29,12 @@
 struct bp_reader;
 struct bp_plugin_set;
 
-/**
- * struct bp_timeline_range - the window asked for, relative to the timeline's 0
- * @since_ns: start, from 0 (bp_timeline_origin()); used when @has_since
- * @until_ns: end, from 0; used when @has_until
- * @since_first, @until_first: "+S" was given: from the recording's first
- *                             event instead (as report --since +S)
- */
-struct bp_timeline_range {
-	uint64_t since_ns;
-	uint64_t until_ns;
-	int has_since;
-	int has_until;
-	int since_first;
-	int until_first;
-};
-
 struct bp_timeline {
 	struct bp_reader *reader;
 	const char *file;              /* borrowed */
-	struct bp_window window;       /* recording clock; until_ns 0 until resolved */
+	struct bp_window asked;        /* --since/--until on the recording clock, 0: open */
+	struct bp_window window;       /* the part of the recording shown (until_ns 0: open) */
+	int known;                     /* @window is known (no pass needed to find it) */
 	uint64_t origin_ns;            /* the timeline's 0, recording clock */
 	int ncpus;
 	struct bp_plugin_set *plugins;
@@ -59,21 +46,24 @@ struct bp_timeline {
  * bp_timeline_open() - open a recording and set the window
  * @t: filled; release with bp_timeline_release() (also on failure)
  * @file: the recording (borrowed)
- * @range: the window, relative to the timeline's 0
+ * @range: --since and --until, as every command takes them (analysis/focus.h)
  *
- * Return: 0, or -1 with bp_set_error() when the recording cannot be read.
+ * Return: 0, or -1 with bp_set_error() when the recording cannot be read
+ * or the window is not one (an end not after the start).
  */
-int bp_timeline_open(struct bp_timeline *t, const char *file, const struct bp_timeline_range *range);
+int bp_timeline_open(struct bp_timeline *t, const char *file, const struct bp_window_arg *range);
 
 /**
  * bp_timeline_resolve() - know the window's end before the pass that needs it
  * @t: an opened timeline
  *
- * A pass without hooks when the recording has no stop time (trace-cmd
- * files) and no --until was given.
+ * A pass without hooks when the window's end is not known before one:
+ * the recording has no stop time on its events' clock (trace-cmd files)
+ * and no --until was given, or the window may reach past the recording
+ * (then t->window is the part it covers).
  *
  * Return: 0, or -1 with bp_set_error() (unreadable or corrupt recording,
- * no event inside the window).
+ * a window outside the recording or without events).
  */
 int bp_timeline_resolve(struct bp_timeline *t);
 
@@ -92,15 +82,6 @@ struct bp_model *bp_timeline_pass(struct bp_timeline *t, uint64_t bucket_ns,
 
 /* Free what bp_timeline_open() made; safe after a failed open. */
 void bp_timeline_release(struct bp_timeline *t);
-
-struct bp_option;
-
-/*
- * --since T or --until T (by the option's name) into a struct
- * bp_timeline_range; T is a time (util/units.h: bp_parse_time()), a bad
- * one is "invalid --NAME 'VALUE'".
- */
-int bp_timeline_opt_range(const struct bp_option *opt, const char *arg);
 
 /**
  * bp_output_open() - the stream a view writes to

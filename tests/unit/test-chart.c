@@ -62,7 +62,7 @@ static const char *label_of(char *buf, size_t size, const struct bp_process *p)
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	struct bp_timeline_range all = { 0 };
+	struct bp_window_arg all = { 0 };
 
 	if (!f)
 		return -1;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * util/units parsers and util/parse-options-cb callbacks: one parser per
- * unit kind, and the option types on them.
+ * unit kind, the option types on them, and the window --since/--until
+ * name on a recording (analysis/focus).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "analysis/focus.h"
+#include "analysis/model.h"
 #include "util/error.h"
 #include "util/parse-options.h"
 #include "util/units.h"
@@ -142,6 +145,7 @@ struct values {
 	uint64_t wait, delay, bytes;
 	int n;
 	const char *format;
+	struct bp_window_arg win;
 };
 
 static int parse(struct values *v, const char *a1, const char *a2)
@@ -153,6 +157,8 @@ static int parse(struct values *v, const char *a1, const char *a2)
 		OPT_SIZE(0, "min-bytes", &v->bytes, "SIZE", "a size"),
 		OPT_INT('n', "top", &v->n, "N", "a number", 0, 100),
 		OPT_FORMAT(&v->format, "text json csv", "a format"),
+		OPT_SINCE(&v->win),
+		OPT_UNTIL(&v->win),
 		OPT_END(),
 	};
 	static const char *const synopsis[] = { "test [options]", NULL };
@@ -192,6 +198,125 @@ static void test_callbacks(void **state)
 	assert_string_equal(v.format, "json");
 	assert_int_equal(parse(&v, "-f", "jso"), BP_EXIT_USAGE);
 	assert_int_equal(parse(&v, "--format=", NULL), BP_EXIT_USAGE);
+	assert_int_equal(parse(&v, "--since=+2", "--until=1h"), 0);
+	assert_true(v.win.since.set && v.win.since.relative && v.win.since.ns == S(2));
+	assert_true(v.win.until.set && !v.win.until.relative && v.win.until.ns == S(3600));
+	assert_int_equal(parse(&v, "--since=-1", NULL), BP_EXIT_USAGE);
+}
+
+static void test_window_arg(void **state)
+{
+	struct bp_window_arg a = { 0 };
+	struct bp_window w;
+
+	(void)state;
+	/* Both on one clock: an end not after the start is known at once. */
+	a.since = (struct bp_instant){ S(5), 0, 1 };
+	a.until = (struct bp_instant){ S(4), 0, 1 };
+	assert_int_equal(bp_window_arg_check(&a), -1);
+	a.until.ns = S(5);
+	assert_int_equal(bp_window_arg_check(&a), -1);
+	a.until.ns = S(6);
+	assert_int_equal(bp_window_arg_check(&a), 0);
+	/* One of each: only on the recording. */
+	a.until = (struct bp_instant){ S(1), 1, 1 };
+	assert_int_equal(bp_window_arg_check(&a), 0);
+	assert_int_equal(bp_focus_window_resolve(&a, S(866), &w), 0);
+	assert_true(w.since_ns == S(5) && w.until_ns == S(867));
+	assert_int_equal(bp_focus_window_resolve(&a, S(2), &w), -1);
+	/* A plain number is the recording clock; +T counts from the first event. */
+	a = (struct bp_window_arg){ { S(1), 1, 1 }, { 0, 0, 0 } };
+	assert_int_equal(bp_focus_window_resolve(&a, 866700000000ull, &w), 0);
+	assert_true(w.since_ns == 867700000000ull && !w.until_ns);
+	a.since.relative = 0;
+	assert_int_equal(bp_focus_window_resolve(&a, 866700000000ull, &w), 0);
+	assert_true(w.since_ns == S(1));
+	a.since = (struct bp_instant){ UINT64_MAX - 1, 1, 1 };
+	assert_int_equal(bp_focus_window_resolve(&a, S(1), &w), -1);
+}
+
+/* A model that only knows the recording's span and whether the window held events. */
+static void fake_model(struct bp_model *m, uint64_t first, uint64_t last, uint64_t events)
+{
+	memset(m, 0, sizeof(*m));
+	m->header.first_event_ns = first;
+	m->header.last_event_ns = last;
+	m->totals.events = events;
+	m->totals.events_total = 100;
+}
+
+#define FIRST 866700000000ull
+#define LAST 871730995051ull
+
+/* A window, and what is said of it: NULL for nothing. */
+struct window_case {
+	uint64_t since, until;
+	const char *said;
+};
+
+static void test_window_check(void **state)
+{
+	static const struct window_case c[] = {
+		{ 200000000, 300000000,
+		  "window 0.200-0.300 s is outside the recording (866.700-871.730 s)" },
+		/* An open end is the recording's, never "0". */
+		{ S(2000), 0, "window from 2000.000 s is outside the recording (866.700-871.730 s)" },
+		{ 0, 300000000, "window until 0.300 s is outside the recording (866.700-871.730 s)" },
+		/* Inside, but between events. */
+		{ S(868), S(869),
+		  "window 868.000-869.000 s holds no event of the recording (866.700-871.730 s)" },
+		/* Bounds a microsecond apart: the decimals that tell them apart. */
+		{ LAST + 1000, 0,
+		  "window from 871.730996 s is outside the recording (866.700000-871.730995 s)" },
+		/* No window: nothing to say, even without events. */
+		{ 0, 0, NULL },
+	};
+	struct bp_model m;
+	size_t i;
+
+	(void)state;
+	fake_model(&m, FIRST, LAST, 0);
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct bp_window w = { c[i].since, c[i].until, 0, 0 };
+		int ret = bp_focus_window_check(&m, &w);
+
+		assert_int_equal(ret, c[i].said ? -1 : 0);
+		if (c[i].said)
+			assert_string_equal(bp_last_error(), c[i].said);
+	}
+	/* Events in the window: nothing to say. */
+	fake_model(&m, FIRST, LAST, 5);
+	assert_int_equal(bp_focus_window_check(&m, &(struct bp_window){ S(2000), 0, 0, 0 }), 0);
+}
+
+static void test_window_note(void **state)
+{
+	static const struct window_case c[] = {
+		{ 0, 0, NULL },
+		{ S(867), S(868), NULL },
+		/* report --since 0.2 on a recording that starts at 866.7 s. */
+		{ 200000000, 0,
+		  "window 0.200-871.730 s starts before the recording's first event (866.700 s)" },
+		{ S(868), S(900),
+		  "window 868.000-900.000 s ends after the recording's last event (871.730 s)" },
+		{ S(1), S(900), "window 1.000-900.000 s is wider than the recording (866.700-871.730 s)" },
+		/* Outside altogether: the error says so, not a warning. */
+		{ S(1), S(2), NULL },
+	};
+	const struct bp_window rec = { FIRST, LAST, 0, 0 };
+	char buf[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct bp_window w = { c[i].since, c[i].until, 0, 0 };
+		const char *said = bp_focus_window_note(&w, &rec, buf, sizeof(buf));
+
+		if (c[i].said)
+			assert_string_equal(said, c[i].said);
+		else
+			assert_null(said);
+	}
 }
 
 int main(void)
@@ -202,6 +327,9 @@ int main(void)
 		cmocka_unit_test(test_percent_count),
 		cmocka_unit_test(test_instant),
 		cmocka_unit_test(test_callbacks),
+		cmocka_unit_test(test_window_arg),
+		cmocka_unit_test(test_window_check),
+		cmocka_unit_test(test_window_note),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
