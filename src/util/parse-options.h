@@ -11,10 +11,12 @@
  * completion data (--completion-helper), so an option is written once.
  *
  *	const char *out = NULL;
+ *	uint64_t duration = 0;
  *	int force = 0;
  *	const struct bp_option options[] = {
  *		OPT_STRING('o', "output", &out, "FILE", "the recording"),
  *		OPT_FLAG('f', "force", &force, "replace an existing FILE"),
+ *		OPT_TIME('d', "duration", &duration, "T", "stop after T"),
  *		OPT_END(),
  *	};
  *	const struct bp_usage usage = { "record", usage_lines, description, NULL };
@@ -24,9 +26,10 @@
  *		return status;     // -h printed the usage (0), or a usage error (2)
  *	// argv[0..argc-1] are the arguments that are not options
  *
- * Values are checked by callbacks, which return 0, or -1 after
- * bp_set_error("bad duration '%s'", arg): that message is printed as a
- * usage error (exit status 2).
+ * Values are checked by callbacks: the shared types below (a time, a
+ * size, a number, a choice, a window) or a command's own, which return 0,
+ * or bp_option_fail("invalid --%s '%s'", opt->long_name, arg): that
+ * message is printed as a usage error (exit status 2).
  */
 
 enum bp_opt_type {
