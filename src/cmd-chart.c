@@ -36,7 +36,7 @@ static const struct bp_usage chart_usage = {
 
 int cmd_chart(int argc, char **argv)
 {
-	struct bp_timeline_range range = { 0 };
+	struct bp_window_arg range = { 0 };
 	struct bp_chart_opts o = { 0 };
 	struct bp_timeline t = { 0 };
 	struct bp_chart *chart = NULL;
@@ -47,19 +47,12 @@ int cmd_chart(int argc, char **argv)
 	const struct bp_option options[] = {
 		OPT_STRING_C('o', "output", &output, "FILE", "the SVG ('-' for stdout); required",
 			     "@file"),
-		OPT_CALLBACK(0, "since", &range, "T",
-			     "start of the chart, from its 0 (kernel start for a boot\n"
-			     "recording, else the recording's start): 2, 1.5s, 300ms;\n"
-			     "+T: from the recording's first event",
-			     bp_timeline_opt_range),
-		OPT_CALLBACK(0, "until", &range, "T", "end of the chart, from its 0",
-			     bp_timeline_opt_range),
-		OPT_CALLBACK(0, "min-wait", &o.min_wait_ns, "T",
-			     "fold processes with less I/O wait into one \"others\" lane",
-			     bp_timeline_opt_ns),
-		OPT_CALLBACK(0, "min-bytes", &o.min_bytes, "N",
-			     "fold processes that read less (4096, 64k, 1M) likewise",
-			     bp_timeline_opt_size),
+		OPT_SINCE(&range),
+		OPT_UNTIL(&range),
+		OPT_TIME(0, "min-wait", &o.min_wait_ns, "T",
+			 "fold processes with less I/O wait into one \"others\" lane"),
+		OPT_SIZE(0, "min-bytes", &o.min_bytes, "SIZE",
+			 "fold processes that read less (4096, 64k, 1M) likewise"),
 		OPT_FOCUS_ALL(&o.all),
 		OPT_FLAG(0, "force", &force, "overwrite OUT"),
 		OPT_END(),
@@ -72,8 +65,8 @@ int cmd_chart(int argc, char **argv)
 		return bp_usage_error("chart", "too many arguments");
 	if (!output)
 		return bp_usage_error("chart", "no output: give -o OUT.svg (or -o - for stdout)");
-	if (range.has_since && range.has_until && range.until_ns <= range.since_ns)
-		return bp_usage_error("chart", "--until is not after --since");
+	if (bp_window_arg_check(&range))
+		return bp_usage_error("chart", "%s", bp_last_error());
 	o.file = argc ? argv[0] : bp_default_recording();
 	if (!o.file)
 		return bp_error_last();

@@ -5,7 +5,6 @@
  * passes or fails with the measured value. Exit 0 within budget, 1 over
  * (or the recording cannot be read), 2 for a bad budget file.
  */
-#include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -85,104 +84,33 @@ struct outcome {
 	char why[96];             /* for fail/skip: what is wrong */
 };
 
-/* "2s", "1.5s", "500ms", "20us", "100ns", "2m": ns. */
-static int parse_time(const char *s, uint64_t *out)
-{
-	static const struct {
-		const char *suffix;
-		double scale;
-	} units[] = { { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "m", 60e9 } };
-	char *end;
-	double v;
-	size_t i;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || v < 0 || *s == '-' || *s == '+')
-		return -1;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (!strcmp(end, units[i].suffix)) {
-			if (v * units[i].scale > 1.8e19)
-				return -1;
-			*out = (uint64_t)(v * units[i].scale + 0.5);
-			return 0;
-		}
-	}
-	return -1;
-}
-
-/* "50M", "1.5G", "512K", "4096", "4096B", "10MiB": bytes (powers of 1024). */
-static int parse_bytes(const char *s, uint64_t *out)
-{
-	static const char *const units = "BKMGTP";
-	const char *u;
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || v < 0 || *s == '-' || *s == '+')
-		return -1;
-	if (!*end) {
-		u = units;
-	} else {
-		u = strchr(units, end[0]);
-		if (!u || !*u)
-			return -1;
-		if (end[1] && strcmp(end + 1, u == units ? "" : "B") && strcmp(end + 1, "iB"))
-			return -1;
-		if (u == units && end[1])
-			return -1;
-	}
-	v *= (double)(1ull << (10 * (u - units)));
-	if (v > 1.8e19)
-		return -1;
-	*out = (uint64_t)(v + 0.5);
-	return 0;
-}
-
-static int parse_count(const char *s, uint64_t *out)
-{
-	char *end;
-
-	errno = 0;
-	if (*s < '0' || *s > '9')
-		return -1;
-	*out = strtoull(s, &end, 10);
-	return errno || *end ? -1 : 0;
-}
-
-/* "10%", "2.5%": thousandths of a percent. */
-static int parse_percent(const char *s, uint64_t *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || v < 0 || v > 100 || strcmp(end, "%") || *s == '-' || *s == '+')
-		return -1;
-	*out = (uint64_t)(v * 1000 + 0.5);
-	return 0;
-}
-
+/*
+ * A limit, with the parser of its unit (util/units.h). A time is written
+ * with its unit ("2s", "1min"): a line without a metric takes the first
+ * metric whose unit the limit has, and a bare number is a size or a count.
+ */
 static int parse_limit(enum unit u, const char *s, uint64_t *out)
 {
+	size_t n = strlen(s);
+
 	switch (u) {
 	case U_TIME:
-		return parse_time(s, out);
+		if (!n || (s[n - 1] >= '0' && s[n - 1] <= '9') || s[n - 1] == '.')
+			return -1;
+		return bp_parse_time(s, out);
 	case U_BYTES:
-		return parse_bytes(s, out);
+		return bp_parse_size(s, out);
 	case U_COUNT:
-		return parse_count(s, out);
+		return bp_parse_count(s, UINT64_MAX, out);
 	case U_PERCENT:
-		return parse_percent(s, out);
+		return bp_parse_percent(s, out);
 	}
 	return -1;
 }
 
-static const char *const unit_hint[] = { "a time like 2s or 500ms", "a size like 50M or 4096",
-					  "a whole number", "a percentage like 10%" };
+static const char *const unit_hint[] = { "a time like 2s, 500ms or 1min",
+					  "a size like 50M, 64k or 4096", "a whole number",
+					  "a percentage like 10%" };
 
 struct budget_file {
 	struct budget *v;
@@ -565,11 +493,12 @@ int cmd_check(int argc, char **argv)
 	int status, rc = BP_EXIT_FAILURE;
 	const struct bp_option options[] = {
 		OPT_STRING_C('b', "budget", &budget, "FILE", "the budget file (required)", "@file"),
-		OPT_STRING_C('f', "format", &format, "FMT", "text (default), tap or junit",
-			     "text tap junit"),
+		OPT_FORMAT(&format, "text tap junit", "text (default), tap or junit"),
 		OPT_STRING_LIST(0, "phase", &phases, "NAME=END",
 				"a phase ending at END: exec:PROG, file:PATH\n"
 				"or service:UNIT (repeatable; also in budgets)", NULL),
+		OPT_SINCE(&so.window),
+		OPT_UNTIL(&so.window),
 		OPT_FOCUS_ALL(&so.all),
 		OPT_END(),
 	};
@@ -581,8 +510,8 @@ int cmd_check(int argc, char **argv)
 		return bp_usage_error("check", "--budget FILE is required");
 	if (argc > 1)
 		return bp_usage_error("check", "too many arguments");
-	if (strcmp(format, "text") && strcmp(format, "tap") && strcmp(format, "junit"))
-		return bp_usage_error("check", "unknown format '%s'", format);
+	if (bp_window_arg_check(&so.window))
+		return bp_usage_error("check", "%s", bp_last_error());
 	for (i = 0; i < phases.n; i++) {
 		BP_GROW(bf.specs, bf.nspecs, bf.cspecs);
 		if (bp_phase_spec_parse(cli_phases[i], &bf.specs[bf.nspecs])) {

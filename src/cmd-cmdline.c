@@ -51,16 +51,16 @@ static int valid_instance(const char *name)
 int cmd_cmdline(int argc, char **argv)
 {
 	const char *kernel = NULL, *instance = BP_BOOT_INSTANCE;
-	unsigned long long buffer_kb = DEFAULT_BUFFER_KB;
-	char *available = NULL, *words, *missing = NULL, *end;
+	int buffer_kb = DEFAULT_BUFFER_KB;
+	char *available = NULL, *words, *missing = NULL;
 	struct utsname uts;
-	const char *buffer_arg = NULL;
 	int c, version, live;
 	const struct bp_option options[] = {
 		OPT_STRING_C(0, "kernel", &kernel, "VERSION",
 			     "for that kernel release (default: uname -r); the events\n"
 			     "are then those known for that version, not the live list", "@kernel"),
-		OPT_STRING(0, "buffer-size", &buffer_arg, "KB", "ring buffer per CPU (default 16384)"),
+		OPT_INT(0, "buffer-size", &buffer_kb, "KB", "ring buffer per CPU (default 16384)", 4,
+			4 * 1024 * 1024),
 		OPT_STRING_C(0, "instance", &instance, "NAME",
 			     "instance to create on 6.3+ (default bootprof)", "@instance"),
 		OPT_END(),
@@ -71,13 +71,6 @@ int cmd_cmdline(int argc, char **argv)
 		return c;
 	if (argc > 0)
 		return bp_usage_error("cmdline", "unexpected argument '%s'", argv[0]);
-	if (buffer_arg) {
-		errno = 0;
-		buffer_kb = strtoull(buffer_arg, &end, 10);
-		if (errno || end == buffer_arg || *end || buffer_kb < 4 ||
-		    buffer_kb > 4ULL * 1024 * 1024)
-			return bp_usage_error("cmdline", "bad --buffer-size '%s'", buffer_arg);
-	}
 	if (!valid_instance(instance))
 		return bp_usage_error("cmdline", "bad --instance '%s'", instance);
 
@@ -95,8 +88,8 @@ int cmd_cmdline(int argc, char **argv)
 		if (!available)
 			bp_warn("%s; using the events known for %s", bp_last_error(), kernel);
 	}
-	words = bp_boot_cmdline(version, instance, available,
-				bp_boot_kernel_schedstats(kernel, live), buffer_kb, &missing);
+	words = bp_boot_cmdline(version, instance, available, bp_boot_kernel_schedstats(kernel, live),
+				(size_t)buffer_kb, &missing);
 	if (missing)
 		bp_warn("not in %s: %s", kernel, missing);
 	puts(words);

@@ -3,7 +3,6 @@
  * bootprof collect: drain the trace buffer the kernel filled from early
  * boot (trace_instance=bootprof,... or trace_event=...) into a recording.
  */
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,10 +14,11 @@
 #include "util/error.h"
 #include "util/signals.h"
 #include "util/parse-options.h"
+#include "util/units.h"
 
 static const char *const collect_synopsis[] = {
 	"bootprof collect [-o FILE] [--force] [--instance NAME] [--keep]",
-	"                 [--duration S] [--until-exec NAME] [--until-file PATH]",
+	"                 [--duration T] [--until-exec NAME] [--until-file PATH]",
 	NULL,
 };
 
@@ -48,9 +48,9 @@ int cmd_collect(int argc, char **argv)
 {
 	struct bp_boot_run r = { 0 };
 	struct bp_stop_signals old;
-	char *end, path[256];
+	char path[256];
 	int c, ret, fd, dflt = 0;
-	const char *duration = NULL;
+	uint64_t duration = 0;
 	const struct bp_option options[] = {
 		OPT_STRING_C('o', "output", &r.output, "FILE",
 			     "the recording (default /var/log/bootprof/\n"
@@ -59,7 +59,9 @@ int cmd_collect(int argc, char **argv)
 		OPT_STRING_C(0, "instance", &r.instance, "NAME",
 			     "the boot-time instance (default bootprof)", "@instance"),
 		OPT_FLAG(0, "keep", &r.keep, "leave the buffer tracing, do not remove it"),
-		OPT_STRING(0, "duration", &duration, "S", "go on recording for S seconds"),
+		OPT_TIME_RANGE(0, "duration", &duration, "T",
+			       "go on recording for T (seconds, or 90s, 5min)", 1,
+			       10000000 * BP_NS_PER_S),
 		OPT_STRING_C(0, "until-exec", &r.until_exec, "NAME",
 			     "go on until a program named NAME is exec'd", "@command"),
 		OPT_STRING_C(0, "until-file", &r.until_file, "PATH", "go on until PATH exists",
@@ -76,12 +78,7 @@ int cmd_collect(int argc, char **argv)
 		return bp_usage_error("collect", "empty output file name");
 	if (r.instance && (!*r.instance || strchr(r.instance, '/')))
 		return bp_usage_error("collect", "bad instance name '%s'", r.instance);
-	if (duration) {
-		errno = 0;
-		r.duration = strtod(duration, &end);
-		if (errno || end == duration || *end || !(r.duration > 0) || r.duration > 1e7)
-			return bp_usage_error("collect", "bad duration '%s'", duration);
-	}
+	r.duration = (double)duration / 1e9;
 	if (r.until_exec && !*r.until_exec)
 		return bp_usage_error("collect", "empty --until-exec name");
 	if (r.until_file && !*r.until_file)

@@ -503,8 +503,6 @@ static int db_export(int argc, char **argv, const char *format)
 	if (!*t)
 		return bp_usage_error("db", "unknown table '%s' (recordings, phases, processes, "
 				      "files, services)", argv[1]);
-	if (strcmp(format, "csv") && strcmp(format, "jsonl"))
-		return bp_usage_error("db", "unknown format '%s'", format);
 	jsonl = !strcmp(format, "jsonl");
 	if (access(argv[0], F_OK)) {
 		bp_error("cannot open database '%s': %s", argv[0], strerror(errno));
@@ -564,8 +562,8 @@ int cmd_db(int argc, char **argv)
 		OPT_FLAG(0, "all", &so.all,
 			 "add: every process of a `record -- CMD` recording, not\n"
 			 "only CMD's process tree"),
-		OPT_STRING_C('f', "format", &format, "FMT",
-			     "export: CSV (the default, csv) or JSON Lines (jsonl)", "csv jsonl"),
+		OPT_FORMAT(&format, "csv jsonl",
+			   "export: CSV (the default, csv) or JSON Lines (jsonl)"),
 		OPT_FLAG(0, "clickhouse", &clickhouse,
 			 "schema: ClickHouse CREATE TABLE statements instead"),
 		OPT_END(),

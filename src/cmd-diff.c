@@ -401,18 +401,6 @@ static void json(FILE *out, const struct diff *d, size_t top, struct bp_summary 
 	free(v);
 }
 
-/* --top N (long *value). */
-static int opt_top(const struct bp_option *opt, const char *arg)
-{
-	char *end;
-	long v = strtol(arg, &end, 10);
-
-	if (end == arg || *end || v < 0 || v > INT_MAX)
-		return bp_option_fail("invalid --top '%s'", arg);
-	*(long *)opt->value = v;
-	return 0;
-}
-
 /* --sort KEY (int *value: enum metric). */
 static int opt_sort(const struct bp_option *opt, const char *arg)
 {
@@ -437,14 +425,13 @@ int cmd_diff(int argc, char **argv)
 	struct bp_group gb, ga;
 	struct diff d = { 0 };
 	const char *format = "text";
-	long top = -1;
+	int top = -1;
 	int rc;
 	const struct bp_option options[] = {
-		OPT_STRING_C('f', "format", &format, "FMT", "text (default), json or markdown",
-			     "text json markdown"),
-		OPT_CALLBACK('n', "top", &top, "N",
-			     "rows per section (default 10 for text/markdown, all\n"
-			     "for json; 0 = all)", opt_top),
+		OPT_FORMAT(&format, "text json markdown", "text (default), json or markdown"),
+		OPT_INT('n', "top", &top, "N",
+			"rows per section (default 10 for text/markdown, all\n"
+			"for json; 0 = all)", 0, INT_MAX),
 		OPT_CALLBACK_C('s', "sort", &d.sort, "KEY",
 			       "wait, bytes or span (default: span for phases, wait\n"
 			       "for the rest)", "wait bytes span", opt_sort),
@@ -464,10 +451,6 @@ int cmd_diff(int argc, char **argv)
 		goto out;
 	nb = befores.n;
 	na = afters.n;
-	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "markdown")) {
-		rc = bp_usage_error("diff", "unknown format '%s'", format);
-		goto out;
-	}
 	if ((nb || na) && (!nb || !na || argc)) {
 		rc = bp_usage_error("diff", "give --before GLOB and --after GLOB, and no file");
 		goto out;

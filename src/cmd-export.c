@@ -4,7 +4,6 @@
  * trace other tools open (Perfetto UI, chrome://tracing, speedscope).
  */
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "analysis/focus.h"
@@ -33,7 +32,7 @@ static const struct bp_usage export_usage = {
 
 int cmd_export(int argc, char **argv)
 {
-	struct bp_timeline_range range = { 0 };
+	struct bp_window_arg range = { 0 };
 	struct bp_chrome_opts o = { 0 };
 	struct bp_timeline t = { 0 };
 	struct bp_model *m1 = NULL, *m2 = NULL;
@@ -42,18 +41,13 @@ int cmd_export(int argc, char **argv)
 	int force = 0, failed, status, rc = BP_EXIT_FAILURE;
 	FILE *out = NULL;
 	const struct bp_option options[] = {
-		OPT_STRING_C('f', "format", &format, "FMT",
-			     "chrome: the Trace Event Format (JSON) that Perfetto UI,\n"
-			     "chrome://tracing and speedscope open; required", "chrome"),
+		OPT_FORMAT(&format, "chrome",
+			   "chrome: the Trace Event Format (JSON) that Perfetto UI,\n"
+			   "chrome://tracing and speedscope open; required"),
 		OPT_STRING_C('o', "output", &output, "FILE", "where to write ('-' for stdout); required",
 			     "@file"),
-		OPT_CALLBACK(0, "since", &range, "T",
-			     "start, from the timeline's 0 (kernel start for a boot\n"
-			     "recording, else the recording's start): 2, 1.5s, 300ms;\n"
-			     "+T: from the recording's first event",
-			     bp_timeline_opt_range),
-		OPT_CALLBACK(0, "until", &range, "T", "end, from the timeline's 0",
-			     bp_timeline_opt_range),
+		OPT_SINCE(&range),
+		OPT_UNTIL(&range),
 		OPT_FOCUS_ALL(&o.all),
 		OPT_FLAG(0, "force", &force, "overwrite OUT"),
 		OPT_END(),
@@ -66,13 +60,10 @@ int cmd_export(int argc, char **argv)
 		return bp_usage_error("export", "too many arguments");
 	if (!format)
 		return bp_usage_error("export", "no format: give --format chrome");
-	if (strcmp(format, "chrome"))
-		return bp_usage_error("export", "unknown format '%s' (only 'chrome' is supported)",
-				      format);
 	if (!output)
 		return bp_usage_error("export", "no output: give -o OUT.json (or -o - for stdout)");
-	if (range.has_since && range.has_until && range.until_ns <= range.since_ns)
-		return bp_usage_error("export", "--until is not after --since");
+	if (bp_window_arg_check(&range))
+		return bp_usage_error("export", "%s", bp_last_error());
 	o.file = argc ? argv[0] : bp_default_recording();
 	if (!o.file)
 		return bp_error_last();

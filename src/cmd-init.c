@@ -45,6 +45,7 @@
 #include "util/signals.h"
 #include "util/install.h"
 #include "util/parse-options.h"
+#include "util/units.h"
 #include "util/xalloc.h"
 
 static const char *const init_synopsis[] = {
@@ -65,11 +66,11 @@ static const struct bp_usage init_usage = {
 	"  bootprof.init=PATH        the real init (default /sbin/init)\n"
 	"  bootprof.until-exec=NAME  stop when a program named NAME is exec'd\n"
 	"  bootprof.until-file=PATH  stop when PATH exists (as PID 1 sees it)\n"
-	"  bootprof.duration=S       stop after S seconds (default 60)\n"
+	"  bootprof.duration=T       stop after T (seconds, or 90s, 5min; default 60)\n"
 	"  bootprof.buffer-size=KB   ring buffer per CPU when recording without a\n"
 	"                            boot-time buffer (default 8192)\n"
-	"  bootprof.save-timeout=S   give up saving when the root is not writable\n"
-	"                            S seconds after the stop (default 600)\n"
+	"  bootprof.save-timeout=T   give up saving when the root is not writable\n"
+	"                            T after the stop (default 600 s)\n"
 	"  bootprof.replay=PACK      preload a readahead pack meanwhile (bootprof-replay(1))\n"
 	"  bootprof.exact-mmap=1     fault-around off until the recording stops (as\n"
 	"                            record --exact-mmap)\n",
@@ -164,18 +165,16 @@ static void set_string(struct init_opts *o, char *dst, size_t size, const char *
 	strcpy(dst, val);
 }
 
-static double parse_seconds(struct init_opts *o, const char *key, const char *val, double dflt)
+/* bootprof.duration=T, bootprof.save-timeout=T: a time (1.5, 90s, 5min), up to 1e6 s. */
+static double parse_time(struct init_opts *o, const char *key, const char *val, double dflt)
 {
-	char *end;
-	double v;
+	uint64_t ns;
 
-	errno = 0;
-	v = strtod(val, &end);
-	if (errno || end == val || *end || !(v > 0) || v > 1e6) {
+	if (bp_parse_time(val, &ns) || !ns || ns > 1000000 * BP_NS_PER_S) {
 		add_warning(o, "ignoring bad %s='%s'", key, val);
 		return dflt;
 	}
-	return v;
+	return (double)ns / 1e9;
 }
 
 /* bootprof.* words of /proc/cmdline; other words are the kernel's or init's. */
@@ -204,13 +203,15 @@ static void parse_cmdline(struct init_opts *o, char *cmdline)
 		} else if (!strcmp(key, "bootprof.until-file")) {
 			set_string(o, o->until_file, sizeof(o->until_file), key, val);
 		} else if (!strcmp(key, "bootprof.duration")) {
-			o->duration = parse_seconds(o, key, val, o->duration);
+			o->duration = parse_time(o, key, val, o->duration);
 		} else if (!strcmp(key, "bootprof.save-timeout")) {
-			o->save_timeout = parse_seconds(o, key, val, o->save_timeout);
+			o->save_timeout = parse_time(o, key, val, o->save_timeout);
 		} else if (!strcmp(key, "bootprof.buffer-size")) {
-			double kb = parse_seconds(o, key, val, 0);
+			uint64_t kb;
 
-			if (kb >= 4 && kb <= 4 * 1024 * 1024)
+			if (bp_parse_count(val, 4 * 1024 * 1024, &kb) || kb < 4)
+				add_warning(o, "ignoring bad %s='%s'", key, val);
+			else
 				o->buffer_kb = (size_t)kb;
 		} else if (!strcmp(key, "bootprof.exact-mmap")) {
 			o->exact_mmap = !strcmp(val, "1");

@@ -46,39 +46,6 @@ static const struct bp_usage readahead_usage = {
 	"@recording",
 };
 
-static int parse_u64(const char *s, uint64_t *out)
-{
-	unsigned long long v;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-/* --gap PAGES (uint64_t *value): at most 1 Mi pages. */
-static int opt_gap(const struct bp_option *opt, const char *arg)
-{
-	uint64_t *gap = opt->value;
-
-	if (parse_u64(arg, gap) || *gap > (1u << 20))
-		return bp_option_fail("invalid --gap '%s'", arg);
-	return 0;
-}
-
-/* --max-bytes N (uint64_t *value). */
-static int opt_max_bytes(const struct bp_option *opt, const char *arg)
-{
-	if (parse_u64(arg, opt->value))
-		return bp_option_fail("invalid --max-bytes '%s'", arg);
-	return 0;
-}
-
 static void print_secs(uint64_t ns)
 {
 	printf("%" PRIu64 ".%06" PRIu64, ns / 1000000000u, ns / 1000u % 1000000u);
@@ -201,8 +168,8 @@ int cmd_readahead(int argc, char **argv)
 	struct bp_pack_build_opts o = { 0 };
 	const char *out = NULL, *explain_pack = NULL, *phase = NULL, *recording;
 	struct bp_session *s;
-	struct bp_instant since = { 0 }, until = { 0 };
-	int force = 0, want_preloaded = 0, status, rc;
+	struct bp_window_arg win = { 0 };
+	int force = 0, want_preloaded = 0, gap = DEFAULT_GAP, status, rc;
 	struct bp_pack *p;
 	uint64_t total = 0;
 	size_t i;
@@ -211,13 +178,13 @@ int cmd_readahead(int argc, char **argv)
 		OPT_STRING_C('o', "output", &out, "PACK",
 			     "write the pack to PACK (default: standard output)", "@file"),
 		OPT_FLAG(0, "force", &force, "replace an existing PACK"),
-		OPT_CALLBACK(0, "gap", &o.gap_pages, "PAGES",
-			     "merge used ranges at most PAGES apart (default 8)", opt_gap),
-		OPT_CALLBACK(0, "max-bytes", &o.max_bytes, "N",
-			     "at most N bytes of ranges; later files are left out\n"
-			     "(default 1073741824; 0 = no cap)", opt_max_bytes),
-		OPT_SINCE(&since),
-		OPT_UNTIL(&until),
+		OPT_INT(0, "gap", &gap, "PAGES", "merge used ranges at most PAGES apart (default 8)", 0,
+			1u << 20),
+		OPT_SIZE(0, "max-bytes", &o.max_bytes, "SIZE",
+			 "at most SIZE of ranges (bytes, or 512M, 2G); later files\n"
+			 "are left out (default 1G; 0 = no cap)"),
+		OPT_SINCE(&win),
+		OPT_UNTIL(&win),
 		OPT_STRING(0, "phase", &phase, "PHASE",
 			   "take reads of one phase: kernel, initramfs, userspace,\n"
 			   "or NAME=exec:PROG|file:PATH|service:UNIT (report --phase)"),
@@ -233,7 +200,6 @@ int cmd_readahead(int argc, char **argv)
 		OPT_END(),
 	};
 
-	o.gap_pages = DEFAULT_GAP;
 	o.max_bytes = DEFAULT_MAX_BYTES;
 	argc = bp_parse_options(argc, argv, options, &readahead_usage, 0, &status);
 	if (argc < 0)
@@ -245,15 +211,18 @@ int cmd_readahead(int argc, char **argv)
 			return bp_usage_error("readahead", "--explain takes only the pack");
 		return explain(explain_pack);
 	}
-	if (phase && (since.set || until.set))
+	if (phase && (win.since.set || win.until.set))
 		return bp_usage_error("readahead", "--phase takes the place of --since and --until");
+	if (bp_window_arg_check(&win))
+		return bp_usage_error("readahead", "%s", bp_last_error());
 	if (want_preloaded && out)
 		return bp_usage_error("readahead", "--preloaded writes no pack");
+	o.gap_pages = (uint64_t)gap;
 	recording = argc ? argv[0] : bp_default_recording();
 	if (!recording)
 		return bp_error_last();
 	s = bp_session_open(recording);
-	if (!s || bp_session_window(s, &since, &until) ||
+	if (!s || bp_session_window(s, &win) ||
 	    (phase && bp_phase_window(s, phase, &s->window) < 0)) {
 		bp_session_free(s);
 		return bp_error_last();

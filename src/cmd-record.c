@@ -30,10 +30,11 @@
 #include "util/run-command.h"
 #include "util/signals.h"
 #include "util/parse-options.h"
+#include "util/units.h"
 #include "util/xalloc.h"
 
 static const char *const record_synopsis[] = {
-	"bootprof record [-o FILE] [--force] [--duration S] [--until-exec NAME]",
+	"bootprof record [-o FILE] [--force] [--duration T] [--until-exec NAME]",
 	"                [--until-file PATH] [--buffer-size KB] [--events LIST]",
 	"                [--exact-mmap] [--no-schedstats] [-- CMD...]",
 	NULL,
@@ -113,19 +114,21 @@ static int split_events(struct record_opts *o, const char *list)
 /* BP_OPTIONS_GO_ON, or the exit status to return (-h, a usage error). */
 static int parse_options(struct record_opts *o, int argc, char **argv)
 {
-	const char *duration = NULL, *buffer = NULL, *events = NULL;
-	char *end;
-	int status;
+	const char *events = NULL;
+	uint64_t duration = 0;
+	int buffer_kb = DEFAULT_BUFFER_KB, status;
 	const struct bp_option options[] = {
 		OPT_STRING_C('o', "output", &o->output, "FILE", "the recording (default bootprof.dat)",
 			     "@file"),
 		OPT_FLAG('f', "force", &o->force, "replace an existing FILE"),
-		OPT_STRING('d', "duration", &duration, "S", "stop after S seconds"),
+		OPT_TIME_RANGE('d', "duration", &duration, "T",
+			       "stop after T (seconds, or 90s, 5min)", 1, 10000000 * BP_NS_PER_S),
 		OPT_STRING_C(0, "until-exec", &o->until_exec, "NAME",
 			     "stop when a program named NAME is exec'd", "@command"),
 		OPT_STRING_C(0, "until-file", &o->until_file, "PATH", "stop when PATH exists",
 			     "@file"),
-		OPT_STRING('b', "buffer-size", &buffer, "KB", "ring buffer per CPU (default 8192)"),
+		OPT_INT('b', "buffer-size", &buffer_kb, "KB", "ring buffer per CPU (default 8192)", 1,
+			1 << 24),
 		OPT_STRING_C('e', "events", &events, "LIST",
 			     "record only these system:event names (comma-separated)",
 			     "@live-events"),
@@ -141,30 +144,16 @@ static int parse_options(struct record_opts *o, int argc, char **argv)
 
 	memset(o, 0, sizeof(*o));
 	o->output = DEFAULT_OUTPUT;
-	o->buffer_kb = DEFAULT_BUFFER_KB;
 	argc = bp_parse_options(argc, argv, options, &record_usage,
 				BP_PARSE_STOP_AT_NON_OPTION, &status);
 	if (argc < 0)
 		return status;
 	if (!*o->output)
 		return bp_usage_error("record", "empty output file name");
-	if (duration) {
-		errno = 0;
-		o->duration = strtod(duration, &end);
-		if (errno || end == duration || *end || !(o->duration > 0) || o->duration > 1e7)
-			return bp_usage_error("record", "bad duration '%s'", duration);
-	}
+	o->duration = (double)duration / 1e9;
+	o->buffer_kb = (size_t)buffer_kb;
 	if (o->until_file && !*o->until_file)
 		return bp_usage_error("record", "empty --until-file path");
-	if (buffer) {
-		unsigned long long kb;
-
-		errno = 0;
-		kb = strtoull(buffer, &end, 10);
-		if (errno || end == buffer || *end || !kb || kb > (1ull << 24) || buffer[0] == '-')
-			return bp_usage_error("record", "bad buffer size '%s'", buffer);
-		o->buffer_kb = (size_t)kb;
-	}
 	if (events && split_events(o, events) < 0)
 		return bp_usage_error("record", "empty event list");
 	if (argc > 0)

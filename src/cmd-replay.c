@@ -17,6 +17,7 @@
 #include "replay/preload.h"
 #include "util/error.h"
 #include "util/parse-options.h"
+#include "util/units.h"
 
 static const char *const replay_synopsis[] = {
 	"bootprof replay [options] PACK",
@@ -34,20 +35,6 @@ static const struct bp_usage replay_usage = {
 	NULL,
 };
 
-/* --threads N (int *value): 1 to 64. */
-static int opt_threads(const struct bp_option *opt, const char *arg)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || *end || end == arg || v < 1 || v > 64)
-		return bp_option_fail("invalid --threads '%s' (1 to 64)", arg);
-	*(int *)opt->value = (int)v;
-	return 0;
-}
-
 /* --ioprio CLASS (enum bp_ioprio *value). */
 static int opt_ioprio(const struct bp_option *opt, const char *arg)
 {
@@ -61,20 +48,6 @@ static int opt_ioprio(const struct bp_option *opt, const char *arg)
 		*ioprio = BP_IOPRIO_IDLE;
 	else
 		return bp_option_fail("invalid --ioprio '%s'", arg);
-	return 0;
-}
-
-/* --deadline S (uint64_t *value, ns): up to a day. */
-static int opt_deadline(const struct bp_option *opt, const char *arg)
-{
-	char *end;
-	double d;
-
-	errno = 0;
-	d = strtod(arg, &end);
-	if (errno || *end || end == arg || !(d > 0) || d > 86400)
-		return bp_option_fail("invalid --deadline '%s'", arg);
-	*(uint64_t *)opt->value = (uint64_t)(d * 1e9);
 	return 0;
 }
 
@@ -101,15 +74,15 @@ int cmd_replay(int argc, char **argv)
 	char line[512];
 	int kmsg = 0, status;
 	const struct bp_option options[] = {
-		OPT_CALLBACK('j', "threads", &o.threads, "N",
-			     "threads for files on non-rotational disks (default 4);\n"
-			     "rotational disks get one thread, in pack order", opt_threads),
+		OPT_INT('j', "threads", &o.threads, "N",
+			"threads for files on non-rotational disks (default 4);\n"
+			"rotational disks get one thread, in pack order", 1, 64),
 		OPT_CALLBACK_C(0, "ioprio", &o.ioprio, "CLASS",
 			       "normal (default), low (best effort, level 7) or idle",
 			       "normal low idle", opt_ioprio),
-		OPT_CALLBACK(0, "deadline", &o.deadline_ns, "S",
-			     "stop issuing reads S seconds after the start (default:\n"
-			     "none)", opt_deadline),
+		OPT_TIME_RANGE(0, "deadline", &o.deadline_ns, "T",
+			       "stop issuing reads T after the start (seconds, or\n"
+			       "500ms; default: none)", 1, 86400 * BP_NS_PER_S),
 		OPT_FLAG(0, "fadvise", &o.fadvise, "posix_fadvise(WILLNEED) instead of readahead(2)"),
 		OPT_FLAG(0, "kmsg", &kmsg, "also write the summary line to the kernel log"),
 		OPT_STRING_C(0, "root", &o.root, "DIR", "look the pack's paths up under DIR", "@file"),

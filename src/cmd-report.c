@@ -3,7 +3,6 @@
  * bootprof report [FILE]: the model of a recording as text, json, csv or
  * markdown.
  */
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,19 +45,6 @@ static const struct bp_usage report_usage = {
 	"@recording",
 };
 
-static int parse_count(const char *s, long max, long *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < 0 || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 /* The terminal's columns when stdout is one, else the report's 100. */
 static size_t terminal_width(void)
 {
@@ -67,36 +53,6 @@ static size_t terminal_width(void)
 	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col >= 40)
 		return ws.ws_col;
 	return 100;
-}
-
-/* --top N: rows per list (long *value). */
-static int opt_top(const struct bp_option *opt, const char *arg)
-{
-	if (parse_count(arg, 1000000000L, opt->value))
-		return bp_option_fail("invalid --top '%s'", arg);
-	return 0;
-}
-
-/* --pid PID (int *value), never 0. */
-static int opt_pid(const struct bp_option *opt, const char *arg)
-{
-	long v;
-
-	if (parse_count(arg, INT_MAX, &v) || !v)
-		return bp_option_fail("invalid --pid '%s'", arg);
-	*(int *)opt->value = (int)v;
-	return 0;
-}
-
-/* --width N (size_t *value): 40 to 10000 columns. */
-static int opt_width(const struct bp_option *opt, const char *arg)
-{
-	long v;
-
-	if (parse_count(arg, 10000, &v) || v < 40)
-		return bp_option_fail("invalid --width '%s' (40 to 10000)", arg);
-	*(size_t *)opt->value = (size_t)v;
-	return 0;
 }
 
 /* Print the plugins' warnings once, then forget them. */
@@ -158,7 +114,7 @@ int cmd_report(int argc, char **argv)
 	struct bp_phase *phase_list = NULL;
 	long np;
 	struct bp_report_opts o = { 0 };
-	struct bp_instant since = { 0 }, until = { 0 };
+	struct bp_window_arg win = { 0 };
 	const char *format = NULL, *iowait_source = NULL;
 	struct bp_plugin_opts po = { 0 };
 	struct bp_plugin_set *plugins;
@@ -171,7 +127,7 @@ int cmd_report(int argc, char **argv)
 	struct bp_preloaded *pre = NULL;
 	struct bp_model *m;
 	size_t k;
-	long top = -1;
+	int top = -1, width = 0;
 	char *shown = NULL;
 	int rc, redact = 0, tree = 0;
 
@@ -180,8 +136,7 @@ int cmd_report(int argc, char **argv)
 						  sizeof(phase_args) / sizeof(phase_args[0]) };
 	struct bp_string_list boot_list = { boots, 0, sizeof(boots) / sizeof(boots[0]) };
 	const struct bp_option options[] = {
-		OPT_STRING_C('f', "format", &format, "FMT", "text (default), json, csv or markdown",
-			     "text json csv markdown"),
+		OPT_FORMAT(&format, "text json csv markdown", "text (default), json, csv or markdown"),
 		OPT_STRING_C(0, "table", &o.table, "NAME",
 			     "one csv table (implies --format csv): processes, files,\n"
 			     "readers, never-used, mapped-unknown, reread, disks, execs,\n"
@@ -189,20 +144,20 @@ int cmd_report(int argc, char **argv)
 			     "(default processes)",
 			     "processes files readers never-used mapped-unknown reread disks execs "
 			     "timeline totals services preloaded"),
-		OPT_CALLBACK('n', "top", &top, "N",
-			     "rows per list (default 10 for text/markdown, all for\n"
-			     "json/csv; 0 = all)", opt_top),
-		OPT_CALLBACK('w', "width", &o.width, "N",
-			     "text: columns per line (default: the terminal's width,\n"
-			     "100 when not a terminal); longer lines wrap, nothing is cut",
-			     opt_width),
-		OPT_CALLBACK('p', "pid", &o.filter.pid, "PID",
-			     "only this process (and the files it touched)", opt_pid),
+		OPT_INT('n', "top", &top, "N",
+			"rows per list (default 10 for text/markdown, all for\n"
+			"json/csv; 0 = all)", 0, 1000000000),
+		OPT_INT('w', "width", &width, "N",
+			"text: columns per line (default: the terminal's width,\n"
+			"100 when not a terminal); longer lines wrap, nothing is cut",
+			40, 10000),
+		OPT_INT('p', "pid", &o.filter.pid, "PID", "only this process (and the files it touched)",
+			1, INT_MAX),
 		OPT_STRING('c', "comm", &o.filter.comm, "STR",
 			   "only processes whose comm or exec path contains STR"),
 		OPT_STRING(0, "file", &o.filter.file, "STR", "only files whose path contains STR"),
-		OPT_SINCE(&since),
-		OPT_UNTIL(&until),
+		OPT_SINCE(&win),
+		OPT_UNTIL(&win),
 		OPT_FLAG(0, "tree", &tree, "processes with their descendants' totals"),
 		OPT_FLAG(0, "redact", &redact,
 			 "replace user paths, command lines, the hostname and kernel\n"
@@ -221,10 +176,10 @@ int cmd_report(int argc, char **argv)
 		OPT_STRING_LIST(0, "boots", &boot_list, "GLOB",
 				"many recordings (a quoted pattern; repeatable)", "@file"),
 		OPT_FOCUS_ALL(&so.all),
-		OPT_STRING_C(0, "iowait-source", &iowait_source, "SOURCE",
-			     "kernel (default: the kernel's schedstats events where\n"
-			     "recorded) or inferred (ignore them: every D-sleep by how\n"
-			     "it ended, to compare the two)", "kernel inferred"),
+		OPT_CHOICE(0, "iowait-source", &iowait_source, "SOURCE",
+			   "kernel (default: the kernel's schedstats events where\n"
+			   "recorded) or inferred (ignore them: every D-sleep by how\n"
+			   "it ended, to compare the two)", "kernel inferred"),
 		OPT_END(),
 	};
 
@@ -240,12 +195,6 @@ int cmd_report(int argc, char **argv)
 		return bp_usage_error("report", "give --boots GLOB or files, not both");
 	if (!format)
 		format = o.table ? "csv" : "text";
-	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv") &&
-	    strcmp(format, "markdown"))
-		return bp_usage_error("report", "unknown format '%s'", format);
-	if (iowait_source && strcmp(iowait_source, "kernel") && strcmp(iowait_source, "inferred"))
-		return bp_usage_error("report", "unknown I/O-wait source '%s' (kernel or inferred)",
-				      iowait_source);
 	if (o.table && strcmp(format, "csv"))
 		return bp_usage_error("report", "--table needs --format csv");
 	if (o.table) {
@@ -256,12 +205,11 @@ int cmd_report(int argc, char **argv)
 		if (!*t)
 			return bp_usage_error("report", "unknown table '%s'", o.table);
 	}
-	if (until.set && since.relative == until.relative && until.ns < since.ns)
-		return bp_usage_error("report", "--until is before --since");
+	if (bp_window_arg_check(&win))
+		return bp_usage_error("report", "%s", bp_last_error());
 	if (top < 0)
 		top = !strcmp(format, "text") || !strcmp(format, "markdown") ? DEFAULT_TOP : 0;
-	if (!o.width)
-		o.width = terminal_width();
+	o.width = width ? (size_t)width : terminal_width();
 	o.top = (size_t)top;
 	if (parse_phases(phase_args, nspecs, specs))
 		return BP_EXIT_USAGE;
@@ -295,7 +243,7 @@ int cmd_report(int argc, char **argv)
 	}
 
 	session = bp_session_open(o.file);
-	if (!session || bp_session_window(session, &since, &until)) {
+	if (!session || bp_session_window(session, &win)) {
 		bp_plugins_free(plugins);
 		bp_session_free(session);
 		rc = bp_error_last();
@@ -326,7 +274,7 @@ int cmd_report(int argc, char **argv)
 	o.phases = phase_list;
 	o.nphases = nphases;
 	o.focus_pid = bp_focus_command(m, so.all, &o.filter);
-	if (bp_focus_check(m, &o.filter, since.set || until.set)) {
+	if (bp_focus_check(m, &o.filter, &session->window)) {
 		/* A filter or window that selects nothing is not an empty report. */
 		bp_error("%s", bp_last_error());
 		rc = BP_EXIT_FAILURE;

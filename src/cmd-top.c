@@ -15,7 +15,6 @@
  * cost of an update; --cumulative builds from the start, at a cost that
  * grows with the session (the engine reads several M events/s).
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,56 +55,17 @@ static const struct bp_usage top_usage = {
 	"@recording",
 };
 
-#define DEFAULT_DELAY_S 2.0
+#define DEFAULT_DELAY_NS (2 * BP_NS_PER_S)
 #define DEFAULT_WIDTH 100
 
 struct top_args {
 	struct bp_top_opts o;
 	int live;
 	int batch;
-	int delay_set;
-	double delay;
+	uint64_t delay_ns;      /* 0: not given */
 	const char *file;
-	struct bp_instant since, until;
+	struct bp_window_arg window;
 };
-
-/* Seconds (decimal) to ns; -1 on anything else. */
-static int parse_seconds(const char *s, double max, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= 0) || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int parse_int(const char *s, int min, int max, int *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max)
-		return -1;
-	*out = (int)v;
-	return 0;
-}
-
-/* --delay SECS (struct top_args *value). */
-static int opt_delay(const struct bp_option *opt, const char *arg)
-{
-	struct top_args *a = opt->value;
-
-	if (parse_seconds(arg, 3600, &a->delay) || a->delay < 0.1)
-		return bp_option_fail("bad delay '%s'", arg);
-	a->delay_set = 1;
-	return 0;
-}
 
 /* --view files|procs|services (enum bp_top_view *value). */
 static int opt_view(const struct bp_option *opt, const char *arg)
@@ -126,22 +86,23 @@ static int opt_view(const struct bp_option *opt, const char *arg)
 /* BP_OPTIONS_GO_ON, or the exit status to return (-h, a usage error). */
 static int parse_options(struct top_args *a, int argc, char **argv)
 {
-	const char *iterations = NULL, *width = NULL, *rows = NULL;
 	int status;
 	const struct bp_option options[] = {
 		OPT_FLAG(0, "live", &a->live, "record and show the live system (as root)"),
-		OPT_CALLBACK('d', "delay", a, "SECS",
-			     "with --live, refresh every SECS seconds (default 2)", opt_delay),
+		OPT_TIME_RANGE('d', "delay", &a->delay_ns, "T",
+			       "with --live, refresh every T (seconds, or 500ms;\n"
+			       "default 2)", 100 * BP_NS_PER_MS, 3600 * BP_NS_PER_S),
 		OPT_FLAG('c', "cumulative", &a->o.cumulative,
 			 "with --live, show everything since the start, not\n"
 			 "the last interval"),
 		OPT_FLAG('b', "batch", &a->batch, "print the screen as text, no terminal needed"),
-		OPT_STRING('n', "iterations", &iterations, "ITER",
-			   "with --batch --live, print ITER screens, one per interval\n"
-			   "(as top -n)"),
-		OPT_STRING(0, "top", &rows, "N", "with --batch, rows per list (default all, as\n"
-			   "report --top; 0 = all)"),
-		OPT_STRING('w', "width", &width, "N", "with --batch, columns of the text (default 100)"),
+		OPT_INT('n', "iterations", &a->o.iterations, "ITER",
+			"with --batch --live, print ITER screens, one per interval\n"
+			"(as top -n)", 1, 1000000),
+		OPT_INT(0, "top", &a->o.rows, "N", "with --batch, rows per list (default all, as\n"
+			"report --top; 0 = all)", 0, 1000000000),
+		OPT_INT('w', "width", &a->o.width, "N",
+			"with --batch, columns of the text (default 100)", 40, 400),
 		OPT_STRING_C('s', "sort", &a->o.sort, "COL",
 			     "sort column (files: wait, read, never-used, reread,\n"
 			     "readers, path; procs: pid, comm, wait, tree-wait, cpu,\n"
@@ -156,25 +117,18 @@ static int parse_options(struct top_args *a, int argc, char **argv)
 		OPT_CALLBACK_C(0, "view", &a->o.view, "VIEW",
 			       "start in the files, procs or services view (default\n"
 			       "files)", "files procs services", opt_view),
-		OPT_SINCE(&a->since),
-		OPT_UNTIL(&a->until),
+		OPT_SINCE(&a->window),
+		OPT_UNTIL(&a->window),
 		OPT_FOCUS_ALL(&a->o.all),
 		OPT_END(),
 	};
 
 	memset(a, 0, sizeof(*a));
-	a->delay = DEFAULT_DELAY_S;
 	a->o.width = DEFAULT_WIDTH;
 	a->o.iterations = 1;
 	argc = bp_parse_options(argc, argv, options, &top_usage, 0, &status);
 	if (argc < 0)
 		return status;
-	if (iterations && parse_int(iterations, 1, 1000000, &a->o.iterations))
-		return bp_usage_error("top", "bad iteration count '%s'", iterations);
-	if (rows && parse_int(rows, 0, 1000000000, &a->o.rows))
-		return bp_usage_error("top", "bad --top '%s'", rows);
-	if (width && parse_int(width, 40, 400, &a->o.width))
-		return bp_usage_error("top", "bad width '%s' (40 to 400)", width);
 	if (argc > 0)
 		a->file = argv[0];
 	if (argc > 1)
@@ -182,13 +136,13 @@ static int parse_options(struct top_args *a, int argc, char **argv)
 	if (a->o.sort && !bp_top_sort_valid(a->o.view, a->o.sort))
 		return bp_usage_error("top", "bad sort column '%s' (%s)", a->o.sort,
 				      bp_top_sort_names(a->o.view));
-	if (a->until.set && a->since.relative == a->until.relative && a->until.ns < a->since.ns)
-		return bp_usage_error("top", "--until is before --since");
+	if (bp_window_arg_check(&a->window))
+		return bp_usage_error("top", "%s", bp_last_error());
 	if (a->live && a->file)
 		return bp_usage_error("top", "--live takes no file");
-	if (a->live && (a->since.set || a->until.set))
+	if (a->live && (a->window.since.set || a->window.until.set))
 		return bp_usage_error("top", "--since and --until are for recordings");
-	if (!a->live && (a->delay_set || a->o.cumulative))
+	if (!a->live && (a->delay_ns || a->o.cumulative))
 		return bp_usage_error("top", "--delay and --cumulative need --live");
 	if (!a->file && !a->live) {
 		a->file = bp_default_recording();
@@ -221,7 +175,7 @@ static int top_file(struct top_args *a)
 	int ret;
 
 	s = bp_session_open(a->file);
-	if (!s || bp_session_window(s, &a->since, &a->until)) {
+	if (!s || bp_session_window(s, &a->window)) {
 		bp_session_free(s);
 		return bp_error_last();
 	}
@@ -269,7 +223,7 @@ static int top_live(struct top_args *a)
 	if (!live)
 		return bp_error_last();
 	src.arg = live;
-	src.delay_ns = (uint64_t)(a->delay * 1e9);
+	src.delay_ns = a->delay_ns ? a->delay_ns : DEFAULT_DELAY_NS;
 	ret = -1;
 	if (!bp_stop_signal && live_update(live, a->o.cumulative) == 0)
 		ret = run(a, &src);

@@ -822,8 +822,13 @@ struct bp_model *bp_build_assemble(struct state *s, struct bp_reader *r)
 	m->totals.attributed_permille = -1;
 	m->totals.iowait_source = s->kind_count[EV_STAT_IOWAIT] || s->kind_count[EV_STAT_BLOCKED] ?
 					  BP_IOWAIT_KERNEL : BP_IOWAIT_INFERRED;
-	m->window.since_ns = s->since ? s->since : s->tot.first_ns;
-	m->window.until_ns = s->until != UINT64_MAX ? s->until : s->tot.last_ns;
+	/* The part of the recording the window covers; one that misses it stays as asked. */
+	m->window.since_ns = s->since > s->first_ts ? s->since : s->first_ts;
+	m->window.until_ns = s->until < s->last_ts ? s->until : s->last_ts;
+	if (m->window.until_ns < m->window.since_ns) {
+		m->window.since_ns = s->since;
+		m->window.until_ns = s->until != UINT64_MAX ? s->until : s->since;
+	}
 	m->window.bucket_ns = s->bucket;
 	proc_of_task = build_processes(m, s);
 	procpos = order_processes(m, s, proc_of_task);

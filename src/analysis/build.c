@@ -412,7 +412,7 @@ static struct bp_model *build(struct source *src, struct tep_handle *tep,
 	while ((rc = source_next(src, &ev)) == 1) {
 		if (!s.t0_set) {
 			s.first_ts = ev.ts;
-			s.t0 = s.since ? s.since : ev.ts;
+			s.t0 = s.since > ev.ts ? s.since : ev.ts;
 			s.t0_set = 1;
 			bp_tasks_asleep_at_start(&s, ev.ts);
 		}

@@ -3,13 +3,14 @@
  * What a view is about: the traced command's tree by default, the window
  * the user named, and what to say when either selects nothing.
  */
+#include <inttypes.h>
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "analysis/focus.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
-#include "util/parse-options.h"
 #include "util/units.h"
 
 int bp_focus_command(const struct bp_model *m, int all, struct bp_filter *f)
@@ -24,12 +25,36 @@ int bp_focus_command(const struct bp_model *m, int all, struct bp_filter *f)
 	return pid;
 }
 
-int bp_focus_window(struct bp_reader *r, const struct bp_instant *since,
-		    const struct bp_instant *until, struct bp_window *w)
+int bp_focus_window_resolve(const struct bp_window_arg *a, uint64_t first_ns,
+			    struct bp_window *w)
+{
+	const struct bp_instant *t[2] = { &a->since, &a->until };
+	uint64_t *ns[2] = { &w->since_ns, &w->until_ns };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		*ns[i] = 0;
+		if (!t[i]->set)
+			continue;
+		if (t[i]->relative && t[i]->ns > UINT64_MAX - first_ns) {
+			bp_set_error("a time after the recording's first event is past the end "
+				     "of time");
+			return -1;
+		}
+		*ns[i] = t[i]->ns + (t[i]->relative ? first_ns : 0);
+	}
+	if (a->until.set && w->until_ns <= w->since_ns) {
+		bp_set_error("--until is not after --since");
+		return -1;
+	}
+	return 0;
+}
+
+int bp_focus_window(struct bp_reader *r, const struct bp_window_arg *a, struct bp_window *w)
 {
 	uint64_t first = 0;
 
-	if ((since->set && since->relative) || (until->set && until->relative)) {
+	if ((a->since.set && a->since.relative) || (a->until.set && a->until.relative)) {
 		struct bp_event ev;
 		int rc;
 
@@ -38,32 +63,110 @@ int bp_focus_window(struct bp_reader *r, const struct bp_instant *since,
 		rc = bp_reader_next(r, &ev);
 		if (rc < 0)
 			return -1;
-		/* A recording without events: "+S" is S after nothing, i.e. nothing. */
+		/* A recording without events: "+T" is T after nothing, i.e. nothing. */
 		first = rc ? ev.ts : 0;
 	}
-	if ((since->set && since->relative && since->ns > UINT64_MAX - first) ||
-	    (until->set && until->relative && until->ns > UINT64_MAX - first)) {
-		bp_set_error("a time after the recording's first event is past the end of time");
-		return -1;
-	}
-	w->since_ns = since->set ? since->ns + (since->relative ? first : 0) : 0;
-	w->until_ns = until->set ? until->ns + (until->relative ? first : 0) : 0;
-	if (until->set && w->until_ns < w->since_ns) {
-		bp_set_error("--until is before --since");
-		return -1;
-	}
-	return 0;
+	return bp_focus_window_resolve(a, first, w);
 }
 
-/* --since S|+S, --until S|+S (struct bp_instant *value). */
-int bp_focus_opt_instant(const struct bp_option *opt, const char *arg)
+/* Decimals that tell @a from @b apart: 3 (ms), else 6 or 9. */
+static int decimals(uint64_t a, uint64_t b)
 {
-	struct bp_instant *t = opt->value;
+	if (a == b || a / 1000000 != b / 1000000)
+		return 3;
+	return a / 1000 != b / 1000 ? 6 : 9;
+}
 
-	if (bp_parse_instant(arg, &t->ns, &t->relative))
-		return bp_option_fail("invalid --%s '%s'", opt->long_name, arg);
-	t->set = 1;
-	return 0;
+/* Seconds on the recording clock with @d decimals (3, 6 or 9): "866.700". */
+static char *fmt_at(char *buf, uint64_t ns, int d)
+{
+	uint64_t frac = ns % 1000000000u;
+
+	snprintf(buf, BP_FMT_LEN, "%" PRIu64 ".%0*" PRIu64, ns / 1000000000u, d,
+		 d == 3 ? frac / 1000000u : d == 6 ? frac / 1000u : frac);
+	return buf;
+}
+
+/*
+ * A window and the recording's span as text, with the same decimals:
+ * enough to tell apart each bound of the window from each of the
+ * recording. An open end of the window is the recording's.
+ */
+struct window_text {
+	char since[BP_FMT_LEN], until[BP_FMT_LEN];
+	char first[BP_FMT_LEN], last[BP_FMT_LEN];
+};
+
+static void window_text(struct window_text *t, const struct bp_window *w, uint64_t first,
+			uint64_t last)
+{
+	uint64_t since = w->since_ns ? w->since_ns : first;
+	uint64_t until = w->until_ns ? w->until_ns : last;
+	int d = decimals(since, first), k;
+
+	k = decimals(until, last);
+	d = k > d ? k : d;
+	k = decimals(since, last);
+	d = k > d ? k : d;
+	k = decimals(until, first);
+	d = k > d ? k : d;
+	fmt_at(t->since, since, d);
+	fmt_at(t->until, until, d);
+	fmt_at(t->first, first, d);
+	fmt_at(t->last, last, d);
+}
+
+int bp_focus_window_check(const struct bp_model *m, const struct bp_window *w)
+{
+	const struct bp_model_header *h = &m->header;
+	uint64_t first = h->first_event_ns, last = h->last_event_ns;
+	struct window_text t;
+	int before, after;
+
+	if (m->totals.events || !bp_focus_windowed(w))
+		return 0;
+	if (!m->totals.events_total) {
+		bp_set_error("the recording has no events");
+		return -1;
+	}
+	window_text(&t, w, first, last);
+	before = w->until_ns && w->until_ns < first;
+	after = w->since_ns > last;
+	/* An open end would print as the recording's, on the wrong side of the other. */
+	if (before && !w->since_ns)
+		bp_set_error("window until %s s is outside the recording (%s-%s s)", t.until,
+			     t.first, t.last);
+	else if (after && !w->until_ns)
+		bp_set_error("window from %s s is outside the recording (%s-%s s)", t.since,
+			     t.first, t.last);
+	else
+		bp_set_error("window %s-%s s %s the recording (%s-%s s)", t.since, t.until,
+			     before || after ? "is outside" : "holds no event of", t.first, t.last);
+	return -1;
+}
+
+const char *bp_focus_window_note(const struct bp_window *w, const struct bp_window *covered,
+				 char *buf, size_t len)
+{
+	int early = w->since_ns && w->since_ns < covered->since_ns;
+	int late = w->until_ns && w->until_ns > covered->until_ns;
+	struct window_text t;
+
+	if ((!early && !late) || (w->since_ns && w->since_ns > covered->until_ns) ||
+	    (w->until_ns && w->until_ns < covered->since_ns))
+		return NULL;
+	window_text(&t, w, covered->since_ns, covered->until_ns);
+	if (early && late)
+		snprintf(buf, len, "window %s-%s s is wider than the recording (%s-%s s)", t.since,
+			 t.until, t.first, t.last);
+	else if (early)
+		snprintf(buf, len,
+			 "window %s-%s s starts before the recording's first event (%s s)",
+			 t.since, t.until, t.first);
+	else
+		snprintf(buf, len, "window %s-%s s ends after the recording's last event (%s s)",
+			 t.since, t.until, t.last);
+	return buf;
 }
 
 /* pids a–b of the model's processes. */
@@ -81,35 +184,14 @@ static void pid_range(const struct bp_model *m, int *lo, int *hi)
 	}
 }
 
-static int window_check(const struct bp_model *m)
+int bp_focus_check(const struct bp_model *m, const struct bp_filter *f, const struct bp_window *w)
 {
-	const struct bp_model_header *h = &m->header;
-	char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], d[BP_FMT_LEN];
-	int outside;
-
-	if (m->totals.events)
-		return 0;
-	if (!m->totals.events_total) {
-		bp_set_error("the recording has no events");
-		return -1;
-	}
-	bp_fmt_secs(a, m->window.since_ns);
-	bp_fmt_secs(b, m->window.until_ns);
-	bp_fmt_ts(c, h->first_event_ns);
-	bp_fmt_ts(d, h->last_event_ns);
-	outside = m->window.since_ns > h->last_event_ns || m->window.until_ns < h->first_event_ns;
-	bp_set_error("window %s\u2013%s s %s the recording %s\u2013%s s", a, b,
-		     outside ? "is outside" : "holds no event of", c, d);
-	return -1;
-}
-
-int bp_focus_check(const struct bp_model *m, const struct bp_filter *f, int windowed)
-{
+	int windowed = bp_focus_windowed(w);
 	struct bp_filter who;
 	size_t i, n = 0;
 	int lo, hi;
 
-	if (windowed && window_check(m))
+	if (bp_focus_window_check(m, w))
 		return -1;
 	if (!f || (!f->pid && !f->comm && !f->file))
 		return 0;

@@ -2,9 +2,11 @@
 #ifndef BP_ANALYSIS_FOCUS_H
 #define BP_ANALYSIS_FOCUS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "analysis/model.h"
+#include "util/parse-options.h"
 
 /*
  * What a view is about. A recording of `bootprof record -- CMD` was made
@@ -13,9 +15,12 @@
  * (--all) or names other processes (--pid, --comm). A boot recording has
  * no command: its views show the whole system.
  *
- * The window the user asks for is given in seconds on the recording clock,
- * or after the recording's first event ("+S"); a filter or a window that
- * selects nothing is an error that says what the recording holds.
+ * The window the user asks for (--since, --until) means the same in every
+ * command: a time on the recording clock (seconds since boot, as every
+ * report line and dmesg print it), or after the recording's first event
+ * ("+T"). A filter or a window that selects nothing is an error that says
+ * what the recording holds; a window that reaches past the recording is a
+ * warning.
  */
 
 struct bp_reader;
@@ -33,63 +38,70 @@ struct bp_reader;
 int bp_focus_command(const struct bp_model *m, int all, struct bp_filter *f);
 
 /**
- * struct bp_instant - a --since or --until value
- * @ns: seconds in ns
- * @relative: after the recording's first event ("+S"), else on the
- *            recording clock
- * @set: given
- */
-struct bp_instant {
-	uint64_t ns;
-	int relative;
-	int set;
-};
-
-/**
- * bp_focus_window() - the window of a recording that --since/--until name
- * @r: the recording (rewound when a bound is relative)
- * @since: start, or not set
- * @until: end, or not set
+ * bp_focus_window_resolve() - the window --since/--until name, on the recording clock
+ * @a: the window as given (util/parse-options.h: OPT_SINCE, OPT_UNTIL)
+ * @first_ns: the recording's first event, from which "+T" counts
  * @w: its since_ns/until_ns are set on the recording clock (0: open)
  *
- * Return: 0, or -1 with bp_set_error() (unreadable recording, an end
- * before the start).
+ * Return: 0, or -1 with bp_set_error() (a time past 2^64 ns, an end not
+ * after the start).
  */
-int bp_focus_window(struct bp_reader *r, const struct bp_instant *since,
-		    const struct bp_instant *until, struct bp_window *w);
+int bp_focus_window_resolve(const struct bp_window_arg *a, uint64_t first_ns,
+			    struct bp_window *w);
 
-/*
- * --since/--until of the commands that take a window on the recording
- * clock (report, top, readahead), for their option tables
- * (util/parse-options.h): one parser, one wording.
+/**
+ * bp_focus_window() - bp_focus_window_resolve() on an open recording
+ * @r: the recording (rewound, and its first event read, when a bound is "+T")
+ * @a: the window as given
+ * @w: as bp_focus_window_resolve()
+ *
+ * Return: 0, or -1 with bp_set_error() (also an unreadable recording).
  */
-struct bp_option;
-int bp_focus_opt_instant(const struct bp_option *opt, const char *arg);
-#define OPT_SINCE(v) \
-	OPT_CALLBACK(0, "since", (v), "S", "start of the window: S seconds on the recording clock,\n" \
-		     "or +S seconds after the recording's first event", bp_focus_opt_instant)
-#define OPT_UNTIL(v) \
-	OPT_CALLBACK(0, "until", (v), "S", "end of the window (S or +S, as --since)", \
-		     bp_focus_opt_instant)
+int bp_focus_window(struct bp_reader *r, const struct bp_window_arg *a, struct bp_window *w);
+
+/* Whether --since or --until named a window (a resolved one: 0 is open). */
+static inline int bp_focus_windowed(const struct bp_window *w)
+{
+	return w && (w->since_ns || w->until_ns);
+}
+
+/**
+ * bp_focus_window_check() - whether a window holds any of the recording
+ * @m: a model built over @w (its header has the recording's first and
+ *     last events)
+ * @w: the window asked for, resolved (0: open ends)
+ *
+ * Return: 0, or -1 with bp_set_error() printing both ranges in seconds on
+ * the recording clock: "window 0.200-0.300 s is outside the recording
+ * (866.700-871.731 s)", or "... holds no event of the recording (...)".
+ */
+int bp_focus_window_check(const struct bp_model *m, const struct bp_window *w);
+
+/**
+ * bp_focus_window_note() - the warning for a window that reaches past the recording
+ * @w: the window asked for, resolved (0: open ends)
+ * @covered: the recording's span (first to last event), or the part of it
+ *           the window covers (a model's window: the same where @w reaches
+ *           past it)
+ * @buf: filled with one line, at most @len bytes
+ *
+ * Return: @buf ("window 0.200-871.731 s starts before the recording's
+ * first event (866.700 s)"), or NULL when @w lies inside the recording or
+ * misses it altogether (bp_focus_window_check() says so).
+ */
+const char *bp_focus_window_note(const struct bp_window *w, const struct bp_window *covered,
+				 char *buf, size_t len);
 
 /**
  * bp_focus_check() - whether a filter and a window select something
  * @m: the model built over the window
  * @f: the filter the views use, or NULL
- * @windowed: the user gave --since or --until
+ * @w: the window the user asked for (bp_focus_window()), or NULL
  *
  * Return: 0, or -1 with bp_set_error() saying what is missing and what
- * exists ("no process 99999 in the recording (pids 1–31844)", "window
- * 0.5–1 s is outside the recording 837.8–839.5 s").
+ * exists ("no process 99999 in the recording (pids 1–31844)", and those
+ * of bp_focus_window_check()).
  */
-int bp_focus_check(const struct bp_model *m, const struct bp_filter *f, int windowed);
-
-/*
- * The --all option of the commands that read a recording, for their
- * option tables (util/parse-options.h): one wording of the focus rule.
- */
-#define OPT_FOCUS_ALL(v) \
-	OPT_FLAG(0, "all", (v), "every process of a `record -- CMD` recording, not only\n" \
-		 "CMD's process tree (the default)")
+int bp_focus_check(const struct bp_model *m, const struct bp_filter *f, const struct bp_window *w);
 
 #endif

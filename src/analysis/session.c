@@ -51,10 +51,9 @@ void bp_session_free(struct bp_session *s)
 	free(s);
 }
 
-int bp_session_window(struct bp_session *s, const struct bp_instant *since,
-		      const struct bp_instant *until)
+int bp_session_window(struct bp_session *s, const struct bp_window_arg *a)
 {
-	if (bp_focus_window(s->reader, since, until, &s->window)) {
+	if (bp_focus_window(s->reader, a, &s->window)) {
 		bp_set_error("'%s': %s", s->path, bp_last_error());
 		return -1;
 	}
@@ -141,6 +140,29 @@ static int check_pass(struct bp_session *s)
 	return 0;
 }
 
+/*
+ * After a pass, once: the window asked for misses the recording (an
+ * error), or reaches past its first or last event (a warning). Only a
+ * pass over a window can tell one without events from one with: a pass
+ * over the whole recording (top's first) may only give the warning.
+ */
+static int check_window(struct bp_session *s, const struct bp_model *m, const struct bp_window *w)
+{
+	int over_window = bp_focus_windowed(w);
+	char note[256];
+
+	if (s->window_said || !bp_focus_windowed(&s->window))
+		return 0;
+	if (over_window && bp_focus_window_check(m, &s->window))
+		return -1;
+	if (bp_focus_window_note(&s->window, &m->window, note, sizeof(note)))
+		add_line(&s->warnings, xstrdup(note));
+	else if (!over_window)
+		return 0;
+	s->window_said = 1;
+	return 0;
+}
+
 struct bp_model *bp_session_build(struct bp_session *s, const struct bp_window *w,
 				  const struct bp_build_hooks *hooks, size_t nhooks)
 {
@@ -153,7 +175,7 @@ struct bp_model *bp_session_build(struct bp_session *s, const struct bp_window *
 		bp_set_error("cannot read '%s': %s", s->path, bp_last_error());
 		return NULL;
 	}
-	if (check_pass(s)) {
+	if (check_pass(s) || check_window(s, m, w)) {
 		bp_model_free(m);
 		return NULL;
 	}

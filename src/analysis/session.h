@@ -11,7 +11,7 @@
  * How every command loads a recording (perf's util/session.c):
  *
  *   s = bp_session_open(path);               the reader
- *   bp_session_window(s, &since, &until);    --since/--until into s->window
+ *   bp_session_window(s, &window_arg);       --since/--until into s->window
  *   m = bp_session_build(s, &s->window, hooks, n);
  *                                            the model, with any number of
  *                                            consumers of the same pass
@@ -62,6 +62,7 @@ struct bp_session {
 	/* private: what was said already */
 	size_t reader_said;  /* bytes of the reader's warnings taken */
 	int lost_said;
+	int window_said;     /* the window was checked */
 };
 
 /**
@@ -81,16 +82,16 @@ void bp_session_free(struct bp_session *s);
 /**
  * bp_session_window() - set @s->window from --since and --until
  * @s: a session
- * @since: start, or not set
- * @until: end, or not set
+ * @a: the window as given (util/parse-options.h: OPT_SINCE, OPT_UNTIL):
+ *     times on the recording clock, or "+T" after its first event
  *
- * As bp_focus_window(): seconds on the recording clock, or "+S" after the
- * recording's first event.
+ * The passes then check it once for every command: a window that holds
+ * none of the recording is the error of the first pass over a window, one
+ * that reaches past the first or last event a line in @s->warnings.
  *
  * Return: 0, or -1 with bp_set_error() naming the recording.
  */
-int bp_session_window(struct bp_session *s, const struct bp_instant *since,
-		      const struct bp_instant *until);
+int bp_session_window(struct bp_session *s, const struct bp_window_arg *a);
 
 /**
  * bp_session_build() - one pass: the model, and the checks
@@ -101,11 +102,15 @@ int bp_session_window(struct bp_session *s, const struct bp_instant *since,
  * @nhooks: entries in @hooks
  *
  * Adds to @s->warnings what the reader said (truncation ...) and, once,
- * that the recording lost events.
+ * that the recording lost events; once, for the window bp_session_window()
+ * set, that it reaches past the recording. A window that misses the
+ * recording is the error of the first pass over a window (@w not NULL).
  *
  * Return: a new model (bp_model_free()), or NULL with bp_set_error()
  * naming the recording: unreadable ("cannot read 'FILE': ...") or
- * corrupt ("'FILE' is corrupt: ...").
+ * corrupt ("'FILE' is corrupt: ..."), or saying where the recording is
+ * when the window misses it ("window 0.200-0.300 s is outside the
+ * recording (866.700-871.731 s)", analysis/focus.h).
  */
 struct bp_model *bp_session_build(struct bp_session *s, const struct bp_window *w,
 				  const struct bp_build_hooks *hooks, size_t nhooks);

@@ -192,10 +192,12 @@ struct bp_summary *bp_summary_load(const char *path, const struct bp_summary_opt
 		bp_set_error("cannot read '%s': %s", path, bp_last_error());
 		return NULL;
 	}
+	if (bp_session_window(session, &o->window))
+		goto out;
 	finder = bp_phase_finder_new(bp_reader_tep(session->reader), o->specs, o->nspecs);
 	hooks.event = bp_phase_finder_event;
 	hooks.arg = finder;
-	m = bp_session_build(session, NULL, &hooks, 1);
+	m = bp_session_build(session, &session->window, &hooks, 1);
 	if (!m)
 		goto out;
 	nphases = bp_phases_compute(finder, session, m, &phases);

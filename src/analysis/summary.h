@@ -66,7 +66,8 @@ struct bp_summary_row {
  *           on the recording clock: for a boot recording, seconds since boot
  * @lost_events: events the kernel dropped (bp_totals.lost_events)
  * @read_bytes, @wait_ns, @idle_wait_ns, @never_used_bytes, @used_bytes,
- * @mapped_unknown_bytes, @span_ns: the whole recording's bp_totals
+ * @mapped_unknown_bytes, @span_ns: the recording's bp_totals (of the
+ *        window, when one was asked for)
  * @access_missing: the kernel has no access events: never-used unknown
  * @command_only: rows are the traced command's process tree only
  * @rows: by kind, then key
@@ -104,11 +105,16 @@ struct bp_summary {
  * @all: every process; 0: for a `record -- CMD` recording, only CMD's
  *       process tree and the files and services it touched (as the
  *       views show it); other recordings always give every process
+ * @window: the part of the recording to sum up, as --since/--until give
+ *          it (util/parse-options.h), unset for all of it; a window that
+ *          misses the recording is an error, one that reaches past it a
+ *          line in the summary's @warnings
  */
 struct bp_summary_opts {
 	const struct bp_phase_spec *specs;
 	size_t nspecs;
 	int all;
+	struct bp_window_arg window;
 };
 
 /**

@@ -4,7 +4,6 @@
  * against the recording's formats, their events during the model's single
  * pass, and the model callback that writes their section.
  */
-#include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -194,14 +193,11 @@ static const char *host_option(struct bootprof_ctx *ctx, const char *key)
 static uint64_t host_option_u64(struct bootprof_ctx *ctx, const char *key, uint64_t def)
 {
 	const char *v = host_option(ctx, key);
-	unsigned long long n;
-	char *end;
+	uint64_t n;
 
 	if (!v)
 		return def;
-	errno = 0;
-	n = strtoull(v, &end, 10);
-	if (errno || end == v || *end || *v == '-') {
+	if (bp_parse_count(v, UINT64_MAX, &n)) {
 		host_warn(ctx, "option %s='%s' is not a number; using %llu", key, v,
 			  (unsigned long long)def);
 		return def;

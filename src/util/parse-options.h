@@ -2,6 +2,7 @@
 #ifndef BP_UTIL_PARSE_OPTIONS_H
 #define BP_UTIL_PARSE_OPTIONS_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 /*
@@ -10,10 +11,12 @@
  * completion data (--completion-helper), so an option is written once.
  *
  *	const char *out = NULL;
+ *	uint64_t duration = 0;
  *	int force = 0;
  *	const struct bp_option options[] = {
  *		OPT_STRING('o', "output", &out, "FILE", "the recording"),
  *		OPT_FLAG('f', "force", &force, "replace an existing FILE"),
+ *		OPT_TIME('d', "duration", &duration, "T", "stop after T"),
  *		OPT_END(),
  *	};
  *	const struct bp_usage usage = { "record", usage_lines, description, NULL };
@@ -23,9 +26,10 @@
  *		return status;     // -h printed the usage (0), or a usage error (2)
  *	// argv[0..argc-1] are the arguments that are not options
  *
- * Values are checked by callbacks, which return 0, or -1 after
- * bp_set_error("bad duration '%s'", arg): that message is printed as a
- * usage error (exit status 2).
+ * Values are checked by callbacks: the shared types below (a time, a
+ * size, a number, a choice, a window) or a command's own, which return 0,
+ * or bp_option_fail("invalid --%s '%s'", opt->long_name, arg): that
+ * message is printed as a usage error (exit status 2).
  */
 
 enum bp_opt_type {
@@ -68,18 +72,100 @@ struct bp_option {
 	const char *complete;
 	bp_option_cb cb;
 	int flags;
+	uint64_t min, max;     /* OPT_INT, OPT_TIME_RANGE: the values accepted */
 };
 
-#define OPT_END() { BP_OPT_END, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0 }
-#define OPT_FLAG(s, l, v, h) { BP_OPT_FLAG, (s), (l), (v), NULL, (h), NULL, NULL, 0 }
-#define OPT_STRING(s, l, v, a, h) { BP_OPT_STRING, (s), (l), (v), (a), (h), NULL, NULL, 0 }
-#define OPT_STRING_C(s, l, v, a, h, c) { BP_OPT_STRING, (s), (l), (v), (a), (h), (c), NULL, 0 }
-#define OPT_CALLBACK(s, l, v, a, h, cb) { BP_OPT_CALLBACK, (s), (l), (v), (a), (h), NULL, (cb), 0 }
+#define OPT_END() { BP_OPT_END, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, 0 }
+#define OPT_FLAG(s, l, v, h) { BP_OPT_FLAG, (s), (l), (v), NULL, (h), NULL, NULL, 0, 0, 0 }
+#define OPT_STRING(s, l, v, a, h) { BP_OPT_STRING, (s), (l), (v), (a), (h), NULL, NULL, 0, 0, 0 }
+#define OPT_STRING_C(s, l, v, a, h, c) \
+	{ BP_OPT_STRING, (s), (l), (v), (a), (h), (c), NULL, 0, 0, 0 }
+#define OPT_CALLBACK(s, l, v, a, h, cb) \
+	{ BP_OPT_CALLBACK, (s), (l), (v), (a), (h), NULL, (cb), 0, 0, 0 }
 #define OPT_CALLBACK_C(s, l, v, a, h, c, cb) \
-	{ BP_OPT_CALLBACK, (s), (l), (v), (a), (h), (c), (cb), 0 }
+	{ BP_OPT_CALLBACK, (s), (l), (v), (a), (h), (c), (cb), 0, 0, 0 }
 #define OPT_STRING_LIST(s, l, v, a, h, c) \
-	{ BP_OPT_STRING_LIST, (s), (l), (v), (a), (h), (c), NULL, 0 }
-#define OPT_HIDDEN_FLAG(s, l, v) { BP_OPT_FLAG, (s), (l), (v), NULL, NULL, NULL, NULL, BP_OPT_HIDDEN }
+	{ BP_OPT_STRING_LIST, (s), (l), (v), (a), (h), (c), NULL, 0, 0, 0 }
+#define OPT_HIDDEN_FLAG(s, l, v) \
+	{ BP_OPT_FLAG, (s), (l), (v), NULL, NULL, NULL, NULL, BP_OPT_HIDDEN, 0, 0 }
+
+/*
+ * Shared option types (parse-options-cb.c): a time, a size, a number or a
+ * window is read by one callback, so it means the same in every command.
+ * A bad value is a usage error "invalid --NAME 'VALUE'" (with the range
+ * when it is out of it).
+ *
+ *   OPT_TIME        uint64_t *value, ns: bp_parse_time() ("1.5", "300ms", "2min", "1h")
+ *   OPT_TIME_RANGE  the same, from @lo to @hi ns
+ *   OPT_SIZE        uint64_t *value, bytes: bp_parse_size() ("4096", "64k", "1M")
+ *   OPT_INT         int *value, a whole number from @lo to @hi (>= 0)
+ *   OPT_CHOICE      const char **value, one of the words of @words (which
+ *                   are also its completions); OPT_FORMAT is -f, --format FMT
+ *   OPT_SINCE, OPT_UNTIL
+ *                   struct bp_window_arg *value (both options, one value):
+ *                   T on the recording clock or +T after its first event
+ *   OPT_FOCUS_ALL   int *value: --all, the focus rule's one wording
+ */
+int bp_opt_time(const struct bp_option *opt, const char *arg);
+int bp_opt_size(const struct bp_option *opt, const char *arg);
+int bp_opt_int(const struct bp_option *opt, const char *arg);
+int bp_opt_choice(const struct bp_option *opt, const char *arg);
+int bp_opt_instant(const struct bp_option *opt, const char *arg);
+
+#define OPT_TIME(s, l, v, a, h) OPT_TIME_RANGE(s, l, v, a, h, 0, UINT64_MAX)
+#define OPT_TIME_RANGE(s, l, v, a, h, lo, hi) \
+	{ BP_OPT_CALLBACK, (s), (l), (v), (a), (h), NULL, bp_opt_time, 0, (lo), (hi) }
+#define OPT_SIZE(s, l, v, a, h) OPT_CALLBACK(s, l, v, a, h, bp_opt_size)
+#define OPT_INT(s, l, v, a, h, lo, hi) \
+	{ BP_OPT_CALLBACK, (s), (l), (v), (a), (h), NULL, bp_opt_int, 0, (lo), (hi) }
+#define OPT_CHOICE(s, l, v, a, h, words) OPT_CALLBACK_C(s, l, v, a, h, words, bp_opt_choice)
+#define OPT_FORMAT(v, words, h) OPT_CHOICE('f', "format", v, "FMT", h, words)
+
+/**
+ * struct bp_instant - a --since or --until value
+ * @ns: the time in ns
+ * @relative: after the recording's first event ("+T"), else on the
+ *            recording clock
+ * @set: given
+ */
+struct bp_instant {
+	uint64_t ns;
+	int relative;
+	int set;
+};
+
+/*
+ * The window --since and --until ask for, as given; analysis/focus.h puts
+ * it on a recording.
+ */
+struct bp_window_arg {
+	struct bp_instant since;
+	struct bp_instant until;
+};
+
+#define OPT_SINCE(v) \
+	OPT_CALLBACK(0, "since", (v), "T", \
+		     "start of the window: T on the recording clock (seconds\n" \
+		     "since boot, as reports and dmesg print them), or +T after\n" \
+		     "the recording's first event; T: 12.5, 300ms, 2min, 1h", bp_opt_instant)
+#define OPT_UNTIL(v) \
+	OPT_CALLBACK(0, "until", (v), "T", "end of the window (T or +T, as --since)", \
+		     bp_opt_instant)
+
+/**
+ * bp_window_arg_check() - whether --until comes after --since
+ * @w: the window as given
+ *
+ * Only bounds of the same kind (both on the recording clock, or both
+ * after the first event) can be compared before a recording is read.
+ *
+ * Return: 0, or -1 with bp_set_error() ("--until is not after --since").
+ */
+int bp_window_arg_check(const struct bp_window_arg *w);
+
+#define OPT_FOCUS_ALL(v) \
+	OPT_FLAG(0, "all", (v), "every process of a `record -- CMD` recording, not only\n" \
+		 "CMD's process tree (the default)")
 
 /* What the usage text says around the option table. */
 struct bp_usage {

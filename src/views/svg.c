@@ -31,6 +31,18 @@ static void fmt_at(const struct bp_chart *c, char *buf, size_t len, uint64_t ns)
 	snprintf(buf, len, c->until - c->since < 100000000ull ? "%.6f s" : "%.3f s", s);
 }
 
+/* The same instant on the recording clock, as --since and --until take it. */
+static char *fmt_clock(const struct bp_chart *c, char *buf, size_t len, uint64_t ns)
+{
+	uint64_t frac = ns % 1000000000u;
+
+	if (c->until - c->since < 100000000ull)
+		snprintf(buf, len, "%" PRIu64 ".%06" PRIu64 " s", ns / 1000000000u, frac / 1000u);
+	else
+		snprintf(buf, len, "%" PRIu64 ".%03" PRIu64 " s", ns / 1000000000u, frac / 1000000u);
+	return buf;
+}
+
 static const char *exe_of(const struct bp_process *p)
 {
 	return p->nexec ? p->exec[p->nexec - 1] : p->comm;
@@ -166,9 +178,14 @@ static void header(FILE *out, const struct bp_chart *c, const struct bp_model *m
 			c->focus_pid);
 	fmt_at(c, a, sizeof(a), c->since);
 	fmt_at(c, b, sizeof(b), c->until);
-	fprintf(out, "</text>\n<text x=\"8\" y=\"54\">span: %s .. %s (%s)   events: %" PRIu64
-		"   lost events: %" PRIu64 "%s%s</text>\n", a, b,
-		bp_fmt_ns(d, c->until - c->since), t->events, t->lost_events,
+	fprintf(out, "</text>\n<text x=\"8\" y=\"54\">span: %s .. %s (%s)", a, b,
+		bp_fmt_ns(d, c->until - c->since));
+	/* Where the axis is on the clock --since and --until take, when its 0 is not boot. */
+	if (c->o.origin_ns)
+		fprintf(out, "   recording clock: %s .. %s",
+			fmt_clock(c, a, sizeof(a), c->since), fmt_clock(c, b, sizeof(b), c->until));
+	fprintf(out, "   events: %" PRIu64 "   lost events: %" PRIu64 "%s%s</text>\n",
+		t->events, t->lost_events,
 		t->lost_events || t->lost_pages ? " (every total is a lower bound)" : "",
 		t->truncated ? "   TRUNCATED recording" : "");
 	fprintf(out, "<text x=\"8\" y=\"70\">read from storage: %s   I/O wait: %s (%s)   CPU "

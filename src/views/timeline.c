@@ -12,15 +12,15 @@
 #include "tracefile/meta.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
-#include "util/parse-options.h"
 #include "views/timeline.h"
 
-int bp_timeline_open(struct bp_timeline *t, const char *file, const struct bp_timeline_range *range)
+int bp_timeline_open(struct bp_timeline *t, const char *file, const struct bp_window_arg *range)
 {
+	const struct bp_window *asked;
 	const struct bp_meta *meta;
 	struct bp_reader *r;
 	struct bp_event ev;
-	uint64_t first;
+	uint64_t first, stop = 0;
 	int rc;
 
 	memset(t, 0, sizeof(*t));
@@ -38,27 +38,22 @@ int bp_timeline_open(struct bp_timeline *t, const char *file, const struct bp_ti
 	t->origin_ns = bp_timeline_origin(meta ? meta->clock : NULL, meta ? meta->start_ns : 0,
 					  first);
 	t->ncpus = meta && meta->ncpus > 0 ? meta->ncpus : 1;
+	/* The window on the recording clock, checked by the session's first pass over it. */
+	if (bp_session_window(t->session, range))
+		return -1;
+	asked = &t->session->window;
 	/*
 	 * Bounds known before any pass: the first event, and the recording's
 	 * stop when it is on the events' clock: the recorder reads the boot
 	 * clock, while a boot instance's events (trace_instance= on the kernel
 	 * command line) use the local clock, which drifts from it (far, under
-	 * emulation).
+	 * emulation). A window that may reach past them waits for a pass.
 	 */
-	t->window.since_ns = first;
 	if (meta && meta->clock && !strcmp(meta->clock, "boot") && meta->stop_ns > first)
-		t->window.until_ns = meta->stop_ns;
-	if ((range->has_since &&
-	     range->since_ns > UINT64_MAX - (range->since_first ? first : t->origin_ns)) ||
-	    (range->has_until &&
-	     range->until_ns > UINT64_MAX - (range->until_first ? first : t->origin_ns))) {
-		bp_set_error("--since or --until is past the end of time");
-		return -1;
-	}
-	if (range->has_since)
-		t->window.since_ns = (range->since_first ? first : t->origin_ns) + range->since_ns;
-	if (range->has_until)
-		t->window.until_ns = (range->until_first ? first : t->origin_ns) + range->until_ns;
+		stop = meta->stop_ns;
+	t->window.since_ns = asked->since_ns > first ? asked->since_ns : first;
+	t->window.until_ns = asked->until_ns ? asked->until_ns : stop;
+	t->known = stop && t->window.until_ns <= stop && t->window.since_ns < stop;
 	t->plugins = bp_marks_plugins();
 	bp_plugins_start(t->plugins, bp_reader_tep(r), meta ? meta->machine : NULL);
 	bp_plugins_kallsyms(t->plugins, bp_reader_kallsyms(r));
@@ -66,14 +61,17 @@ int bp_timeline_open(struct bp_timeline *t, const char *file, const struct bp_ti
 	return 0;
 }
 
-/* A pass over the window; a window without events is no timeline. */
+/*
+ * A pass over the window; a recording without events is no timeline (the
+ * session says when the window asked for misses the recording).
+ */
 static struct bp_model *build(struct bp_timeline *t, const struct bp_window *w,
 			      const struct bp_build_hooks *hooks, size_t nhooks)
 {
 	struct bp_model *m = bp_session_build(t->session, w, hooks, nhooks);
 
 	if (m && !m->totals.events) {
-		bp_set_error("no event is inside the window");
+		bp_set_error("the recording has no events");
 		bp_model_free(m);
 		return NULL;
 	}
@@ -84,13 +82,14 @@ int bp_timeline_resolve(struct bp_timeline *t)
 {
 	struct bp_model *m;
 
-	if (t->window.until_ns)
+	if (t->known)
 		return 0;
 	m = build(t, &t->window, NULL, 0);
 	if (!m)
 		return -1;
 	t->window.since_ns = m->window.since_ns;
 	t->window.until_ns = m->window.until_ns;
+	t->known = 1;
 	bp_model_free(m);
 	return 0;
 }
@@ -117,6 +116,7 @@ struct bp_model *bp_timeline_pass(struct bp_timeline *t, uint64_t bucket_ns,
 		t->plugins_fed = 1;
 		t->window.since_ns = m->window.since_ns;
 		t->window.until_ns = m->window.until_ns;
+		t->known = 1;
 		bp_marks_collect(t->plugins, m, t->origin_ns, &t->marks);
 	}
 	return m;
@@ -128,104 +128,6 @@ void bp_timeline_release(struct bp_timeline *t)
 	bp_plugins_free(t->plugins);
 	bp_session_free(t->session);
 	memset(t, 0, sizeof(*t));
-}
-
-/* "1.5" -> whole and fraction scaled by unit; -1 on junk or overflow. */
-static int parse_scaled(const char *s, uint64_t unit, const char **rest, uint64_t *out)
-{
-	uint64_t whole = 0, frac = 0, scale = 1;
-	const char *p = s;
-
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (whole > UINT64_MAX / 10 / unit)
-			return -1;
-		whole = whole * 10 + (uint64_t)(*p - '0');
-	}
-	if (*p == '.') {
-		for (p++; *p >= '0' && *p <= '9'; p++) {
-			if (scale < 1000000000ull) {
-				frac = frac * 10 + (uint64_t)(*p - '0');
-				scale *= 10;
-			}
-		}
-	}
-	if (p == s)
-		return -1;
-	*rest = p;
-	frac = (uint64_t)((double)frac / (double)scale * (double)unit + 0.5);
-	if (whole > (UINT64_MAX - frac) / unit)
-		return -1;
-	*out = whole * unit + frac;
-	return 0;
-}
-
-int bp_parse_ns(const char *s, uint64_t *ns)
-{
-	static const struct {
-		const char *suffix;
-		uint64_t unit;
-	} units[] = { { "", 1000000000ull }, { "s", 1000000000ull }, { "ms", 1000000ull },
-		      { "us", 1000ull }, { "ns", 1ull } };
-	const char *end;
-	size_t i;
-
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (!parse_scaled(s, units[i].unit, &end, ns) && !strcmp(end, units[i].suffix))
-			return 0;
-	}
-	return -1;
-}
-
-int bp_parse_size(const char *s, uint64_t *bytes)
-{
-	static const char suffixes[] = "\0kKmMgG";
-	const char *end;
-	uint64_t unit = 1;
-	size_t len = strlen(s);
-	int i;
-
-	if (!len)
-		return -1;
-	for (i = 1; i < 7; i++) {
-		if (s[len - 1] == suffixes[i])
-			unit = 1ull << (10 * ((i + 1) / 2));
-	}
-	if (parse_scaled(s, unit, &end, bytes))
-		return -1;
-	return (unit == 1 ? !*end : end == s + len - 1) ? 0 : -1;
-}
-
-int bp_timeline_opt_range(const struct bp_option *opt, const char *arg)
-{
-	struct bp_timeline_range *r = opt->value;
-	int until = !strcmp(opt->long_name, "until");
-	/* "+S": from the recording's first event, as report takes it. */
-	int from_first = arg[0] == '+';
-
-	if (bp_parse_ns(arg + from_first, until ? &r->until_ns : &r->since_ns))
-		return bp_option_fail("invalid --%s '%s'", opt->long_name, arg);
-	if (until) {
-		r->has_until = 1;
-		r->until_first = from_first;
-	} else {
-		r->has_since = 1;
-		r->since_first = from_first;
-	}
-	return 0;
-}
-
-int bp_timeline_opt_ns(const struct bp_option *opt, const char *arg)
-{
-	if (bp_parse_ns(arg, opt->value))
-		return bp_option_fail("invalid --%s '%s'", opt->long_name, arg);
-	return 0;
-}
-
-int bp_timeline_opt_size(const struct bp_option *opt, const char *arg)
-{
-	if (bp_parse_size(arg, opt->value))
-		return bp_option_fail("invalid --%s '%s'", opt->long_name, arg);
-	return 0;
 }
 
 /*

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "analysis/model.h"
+#include "util/parse-options.h"
 #include "views/marks.h"
 
 /*
@@ -30,26 +31,11 @@
 struct bp_session;
 struct bp_plugin_set;
 
-/**
- * struct bp_timeline_range - the window asked for, relative to the timeline's 0
- * @since_ns: start, from 0 (bp_timeline_origin()); used when @has_since
- * @until_ns: end, from 0; used when @has_until
- * @since_first, @until_first: "+S" was given: from the recording's first
- *                             event instead (as report --since +S)
- */
-struct bp_timeline_range {
-	uint64_t since_ns;
-	uint64_t until_ns;
-	int has_since;
-	int has_until;
-	int since_first;
-	int until_first;
-};
-
 struct bp_timeline {
 	struct bp_session *session;
 	const char *file;              /* borrowed */
-	struct bp_window window;       /* recording clock; until_ns 0 until resolved */
+	struct bp_window window;       /* the part of the recording shown (until_ns 0: open) */
+	int known;                     /* @window is known (no pass needed to find it) */
 	uint64_t origin_ns;            /* the timeline's 0, recording clock */
 	int ncpus;
 	struct bp_plugin_set *plugins;
@@ -61,21 +47,25 @@ struct bp_timeline {
  * bp_timeline_open() - open a recording and set the window
  * @t: filled; release with bp_timeline_release() (also on failure)
  * @file: the recording (borrowed)
- * @range: the window, relative to the timeline's 0
+ * @range: --since and --until, as every command takes them
+ *         (util/parse-options.h): the session's window (t->session->window)
  *
- * Return: 0, or -1 with bp_set_error() when the recording cannot be read.
+ * Return: 0, or -1 with bp_set_error() when the recording cannot be read
+ * or the window is not one (a time past the end of time).
  */
-int bp_timeline_open(struct bp_timeline *t, const char *file, const struct bp_timeline_range *range);
+int bp_timeline_open(struct bp_timeline *t, const char *file, const struct bp_window_arg *range);
 
 /**
  * bp_timeline_resolve() - know the window's end before the pass that needs it
  * @t: an opened timeline
  *
- * A pass without hooks when the recording has no stop time (trace-cmd
- * files) and no --until was given.
+ * A pass without hooks when the window's end is not known before one:
+ * the recording has no stop time on its events' clock (trace-cmd files)
+ * and no --until was given, or the window may reach past the recording
+ * (then t->window is the part it covers).
  *
  * Return: 0, or -1 with bp_set_error() (unreadable or corrupt recording,
- * no event inside the window).
+ * a window outside the recording or without events).
  */
 int bp_timeline_resolve(struct bp_timeline *t);
 
@@ -87,34 +77,14 @@ int bp_timeline_resolve(struct bp_timeline *t);
  * @arg: its argument
  *
  * Return: the model (bp_model_free()), or NULL with bp_set_error()
- * (unreadable or corrupt recording, no event inside the window).
+ * (unreadable or corrupt recording, a window outside the recording or
+ * without events).
  */
 struct bp_model *bp_timeline_pass(struct bp_timeline *t, uint64_t bucket_ns,
 				  void (*span)(void *arg, const struct bp_span *span), void *arg);
 
 /* Free what bp_timeline_open() made; safe after a failed open. */
 void bp_timeline_release(struct bp_timeline *t);
-
-/*
- * Option values: "20ms", "1.5s", "500us", "250ns", a bare number is
- * seconds; sizes "4096", "64k", "1.5M", "2G" (binary units). 0 or -1 on junk.
- */
-int bp_parse_ns(const char *s, uint64_t *ns);
-int bp_parse_size(const char *s, uint64_t *bytes);
-
-struct bp_option;
-
-/*
- * Option table callbacks (util/parse-options.h) with those parsers; a bad
- * value is "invalid --NAME 'VALUE'":
- *   bp_timeline_opt_range  --since T or --until T (by the option's name)
- *                          into a struct bp_timeline_range
- *   bp_timeline_opt_ns     a duration into a uint64_t (ns)
- *   bp_timeline_opt_size   a size into a uint64_t (bytes)
- */
-int bp_timeline_opt_range(const struct bp_option *opt, const char *arg);
-int bp_timeline_opt_ns(const struct bp_option *opt, const char *arg);
-int bp_timeline_opt_size(const struct bp_option *opt, const char *arg);
 
 /**
  * bp_output_open() - the stream a view writes to

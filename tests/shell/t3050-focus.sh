@@ -124,7 +124,7 @@ expect '--comm matching nothing exits 1' \
 expect '--file matching nothing exits 1' \
 	"$R report --file /no/such/file '$F' >/dev/null 2>'$D/e'; test \$? = 1 && grep -q \"no file matching '/no/such/file'\" '$D/e'"
 expect 'a window outside the recording exits 1 and says where the recording is' \
-	"$R report --since 0.5 --until 1 '$F' >/dev/null 2>'$D/e'; test \$? = 1 && grep -Eq '^bootprof: window 0.5–1 s is outside the recording [0-9.]+–[0-9.]+ s\$' '$D/e'"
+	"$R report --since 0.5 --until 1 '$F' >/dev/null 2>'$D/e'; test \$? = 1 && grep -Eq '^bootprof: window 0\\.500-1\\.000 s is outside the recording \\([0-9.]+-[0-9.]+ s\\)\$' '$D/e'"
 
 # +S: after the first event, exactly the absolute window.
 first=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["window"]["since_ns"])' <"$D/all.json")

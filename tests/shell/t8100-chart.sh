@@ -146,9 +146,17 @@ expect "--min-wait 1ms: $waited lanes and one others lane of $rest processes" '
 	"$BOOTPROF" chart --min-wait 1ms "$REC" -o "$TEST_DIR/fold.svg" &&
 	[ $(grep -c "<g class=\"lane\">" "$TEST_DIR/fold.svg") -eq '"$waited"' ] &&
 	grep -q "others ('"$rest"' processes)" "$TEST_DIR/fold.svg"'
-expect "--since/--until narrow the axis" '
-	"$BOOTPROF" chart --since 0.01 --until 0.02 "$REC" -o "$TEST_DIR/win.svg" &&
-	grep -q "span: 0.010000 s .. 0.020000 s" "$TEST_DIR/win.svg"'
+# The window is on the recording clock (+T: after the first event, here the
+# chart's 0); the header says where the axis is on that clock.
+first=$("$BOOTPROF" report --format json --all "$REC" | jq .totals.first_ns)
+at() { s=$((first + $1)); printf '%d.%06d' $((s / 1000000000)) $((s % 1000000000 / 1000)); }
+secs() { s=$((first + $1)); printf '%d.%09d' $((s / 1000000000)) $((s % 1000000000)); }
+expect "--since/--until +T narrow the axis" '
+	"$BOOTPROF" chart --since +0.01 --until +0.02 "$REC" -o "$TEST_DIR/win.svg" &&
+	grep -q "span: 0.010000 s .. 0.020000 s (10.0 ms)   recording clock: '"$(at 10000000) s .. $(at 20000000)"' s" "$TEST_DIR/win.svg"'
+expect "--since/--until on the recording clock draw the same chart" '
+	"$BOOTPROF" chart --since '"$(secs 10000000)"' --until '"$(secs 20000000)"' "$REC" -o "$TEST_DIR/abs.svg" &&
+	cmp "$TEST_DIR/win.svg" "$TEST_DIR/abs.svg"'
 
 # 3. A boot: PID 1's execs make the phases, the initcall plugin the initcall bars.
 BOOT=$FIX/boot.dat

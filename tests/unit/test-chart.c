@@ -28,46 +28,6 @@
 #define SHORT "dd"
 #define MIN_WAIT 1000000 /* ns: test_chart_fold's --min-wait */
 
-static void test_parse(void **state)
-{
-	uint64_t v;
-
-	(void)state;
-	assert_int_equal(bp_parse_ns("20ms", &v), 0);
-	assert_int_equal(v, 20000000);
-	assert_int_equal(bp_parse_ns("1.5s", &v), 0);
-	assert_int_equal(v, 1500000000);
-	assert_int_equal(bp_parse_ns("2", &v), 0);
-	assert_int_equal(v, 2000000000);
-	assert_int_equal(bp_parse_ns("500us", &v), 0);
-	assert_int_equal(v, 500000);
-	assert_int_equal(bp_parse_ns("0.000001", &v), 0);
-	assert_int_equal(v, 1000);
-	assert_int_equal(bp_parse_ns("7ns", &v), 0);
-	assert_int_equal(v, 7);
-	assert_int_equal(bp_parse_ns("", &v), -1);
-	assert_int_equal(bp_parse_ns("ms", &v), -1);
-	assert_int_equal(bp_parse_ns("1.5q", &v), -1);
-	assert_int_equal(bp_parse_ns("-1", &v), -1);
-	assert_int_equal(bp_parse_ns("99999999999999999999", &v), -1);
-	/* Past 2^64 ns: refused, never wrapped. */
-	assert_int_equal(bp_parse_ns("18446744074", &v), -1);
-	assert_int_equal(bp_parse_ns("18446744073.9s", &v), -1);
-	assert_int_equal(bp_parse_ns("18446744073709551615ns", &v), 0);
-	assert_int_equal(bp_parse_size("17179869184G", &v), -1);
-	assert_int_equal(bp_parse_size("4096", &v), 0);
-	assert_int_equal(v, 4096);
-	assert_int_equal(bp_parse_size("64k", &v), 0);
-	assert_int_equal(v, 65536);
-	assert_int_equal(bp_parse_size("1.5M", &v), 0);
-	assert_int_equal(v, 1572864);
-	assert_int_equal(bp_parse_size("2G", &v), 0);
-	assert_int_equal(v, 2ull << 30);
-	assert_int_equal(bp_parse_size("k", &v), -1);
-	assert_int_equal(bp_parse_size("12x", &v), -1);
-	assert_int_equal(bp_parse_size("", &v), -1);
-}
-
 struct fixture {
 	struct bp_timeline t;
 	struct bp_model *m;
@@ -102,7 +62,7 @@ static const char *label_of(char *buf, size_t size, const struct bp_process *p)
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	struct bp_timeline_range all = { 0 };
+	struct bp_window_arg all = { 0 };
 
 	if (!f)
 		return -1;
@@ -279,7 +239,6 @@ static void test_chrome_spans(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse),
 		cmocka_unit_test_setup_teardown(test_chart_spans, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_chart_fold, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_chrome_spans, setup, teardown),

@@ -39,39 +39,6 @@ static void test_units(void **state)
 	assert_string_equal(bp_fmt_pct(b, 1, 0), "-");
 }
 
-/* --since/--until values: S or +S seconds, exact to the ns; secs for messages. */
-static void test_instant(void **state)
-{
-	char b[BP_FMT_LEN];
-	uint64_t ns;
-	int rel;
-
-	(void)state;
-	assert_int_equal(bp_parse_instant("12.5", &ns, &rel), 0);
-	assert_true(ns == 12500000000ull && !rel);
-	assert_int_equal(bp_parse_instant("+0.001", &ns, &rel), 0);
-	assert_true(ns == 1000000ull && rel);
-	assert_int_equal(bp_parse_instant("+.5", &ns, &rel), 0);
-	assert_true(ns == 500000000ull && rel);
-	assert_int_equal(bp_parse_instant("0.0000000019", &ns, &rel), 0);
-	assert_true(ns == 1);
-	assert_int_equal(bp_parse_instant("+", &ns, &rel), -1);
-	assert_int_equal(bp_parse_instant(".", &ns, &rel), -1);
-	assert_int_equal(bp_parse_instant("++1", &ns, &rel), -1);
-	assert_int_equal(bp_parse_instant("-1", &ns, &rel), -1);
-	assert_int_equal(bp_parse_instant("1.x", &ns, &rel), -1);
-	assert_int_equal(bp_parse_instant("99999999999999999999", &ns, &rel), -1);
-	/* The largest instant, and one past 2^64 ns: refused, never wrapped to 0.29 s. */
-	assert_int_equal(bp_parse_instant("18446744073", &ns, &rel), 0);
-	assert_true(ns == 18446744073000000000ull);
-	assert_int_equal(bp_parse_instant("18446744074", &ns, &rel), -1);
-	assert_int_equal(bp_parse_instant("+18446744073.9", &ns, &rel), -1);
-	assert_string_equal(bp_fmt_secs(b, 500000000ull), "0.5");
-	assert_string_equal(bp_fmt_secs(b, 1000000000ull), "1");
-	assert_string_equal(bp_fmt_secs(b, 837812345678ull), "837.812345678");
-	assert_string_equal(bp_fmt_secs(b, 0), "0");
-}
-
 static void test_path(void **state)
 {
 	char b[64];
@@ -232,7 +199,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_units),
-		cmocka_unit_test(test_instant),
 		cmocka_unit_test(test_path),
 		cmocka_unit_test(test_quoting),
 		cmocka_unit_test(test_printable),

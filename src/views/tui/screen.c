@@ -86,6 +86,7 @@ int top_rebuild_window(struct top *t)
 int top_init(struct top *t, const struct bp_top_source *src, const struct bp_top_opts *o,
 	     int batch)
 {
+	struct bp_window asked;
 	struct top_level *lv;
 
 	memset(t, 0, sizeof(*t));
@@ -115,8 +116,8 @@ int top_init(struct top *t, const struct bp_top_source *src, const struct bp_top
 		return -1;
 	}
 	/* A recording's filter or window that selects nothing is an error, as in report. */
-	if (!src->update && bp_focus_check(t->win ? t->win : t->full, &t->focus,
-					   t->since_ns || t->until_ns)) {
+	asked = (struct bp_window){ .since_ns = t->since_ns, .until_ns = t->until_ns };
+	if (!src->update && bp_focus_check(t->win ? t->win : t->full, &t->focus, &asked)) {
 		top_release(t);
 		return -1;
 	}
