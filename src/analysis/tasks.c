@@ -54,6 +54,27 @@ uint32_t bp_task_of(struct state *s, int tid)
 }
 
 /*
+ * ti runs on the event's CPU from now: a wait it was in is over (it became
+ * runnable at its waking, see bp_wake_time). Implicit: seen running, not
+ * switched in (see implicit_switch_in); one already running goes on.
+ */
+static void run_on(struct state *s, uint32_t ti, const struct bp_event *ev, int implicit)
+{
+	struct task *t = &s->tasks[ti];
+
+	if (t->waiting)
+		bp_wait_end(s, t, bp_wake_time(s, t, ev->cpu, ev->ts));
+	if (implicit && t->running)
+		return;
+	t->running = 1;
+	t->run_start = ev->ts;
+	t->cpu = (int16_t)ev->cpu;
+	bp_span_to(s, t, BP_SPAN_RUN, ev->ts);
+	if (s->crit)
+		bp_crit_switch_in(s, ti, ev->cpu, ev->ts, implicit);
+}
+
+/*
  * A task that emits an event is running on that CPU, whether or not its
  * sched_switch was recorded: on some kernels the switch away from the idle
  * task is not traced on every CPU. Treat the event as the switch-in.
@@ -63,16 +84,8 @@ static void implicit_switch_in(struct state *s, uint32_t ti, const struct bp_eve
 	struct task *t = &s->tasks[ti];
 
 	bp_idle_flush(s, ev->ts);
-	if (t->waiting)
-		bp_wait_end(s, t, bp_wake_time(s, t, ev->cpu, ev->ts));
-	if (!t->running) {
-		t->running = 1;
-		t->run_start = ev->ts;
-		t->cpu = (int16_t)ev->cpu;
-		bp_span_to(s, t, BP_SPAN_RUN, ev->ts);
-		if (s->crit)
-			bp_crit_switch_in(s, ti, ev->cpu, ev->ts, 1);
-	}
+	if (!t->running || t->waiting)
+		run_on(s, ti, ev, 1);
 	if (ev->cpu >= 0 && ev->cpu < s->ncpus) {
 		if (s->cpu_idle[ev->cpu] == 1)
 			s->nidle--;
@@ -180,14 +193,7 @@ void bp_on_switch(struct state *s, const struct bp_event *ev, const struct handl
 				set_comm(t, comm);
 			}
 		}
-		if (t->waiting)
-			bp_wait_end(s, t, bp_wake_time(s, t, ev->cpu, ev->ts));
-		t->running = 1;
-		t->run_start = ev->ts;
-		t->cpu = (int16_t)ev->cpu;
-		bp_span_to(s, t, BP_SPAN_RUN, ev->ts);
-		if (s->crit)
-			bp_crit_switch_in(s, ti, ev->cpu, ev->ts, 0);
+		run_on(s, ti, ev, 0);
 	} else {
 		ti = NONE;
 	}
