@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "bootprof/plugin.h"
+#include "doc/doc.h"
 #include "plugin/plugins.h"
 #include "util/xalloc.h"
-#include "views/doc.h"
 #include "views/marks.h"
 
 #define PHASES_SECTION "phases: PID 1 execs"
