@@ -14,12 +14,12 @@
 #include "analysis/focus.h"
 #include "analysis/summary.h"
 #include "builtin.h"
+#include "doc/format.h"
 #include "util/default-file.h"
 #include "util/error.h"
 #include "util/parse-options.h"
 #include "util/xalloc.h"
 #include "util/xml.h"
-#include "views/format.h"
 
 #define MAX_LINE 4096
 

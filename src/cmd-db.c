@@ -18,10 +18,10 @@
 
 #include "analysis/summary.h"
 #include "builtin.h"
+#include "doc/format.h"
 #include "util/error.h"
 #include "util/parse-options.h"
 #include "util/xalloc.h"
-#include "views/format.h"
 
 #define SCHEMA_VERSION 1
 #define MAX_PHASES 32

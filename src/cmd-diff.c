@@ -13,11 +13,11 @@
 #include "analysis/focus.h"
 #include "analysis/summary.h"
 #include "builtin.h"
+#include "doc/format.h"
 #include "util/default-file.h"
 #include "util/error.h"
 #include "util/parse-options.h"
 #include "util/xalloc.h"
-#include "views/format.h"
 
 #define DEFAULT_TOP 10
 #define MAX_PHASES 32

@@ -252,6 +252,22 @@ int bp_unit_matches(const char *pattern, const char *cgroup)
 	return 0;
 }
 
+enum bp_pid1_exec bp_pid1_exec_kind(const char *path)
+{
+	const char *prog = base_name(path);
+
+	if (!strncmp(path, "/proc/", 6))
+		return BP_PID1_REEXEC;
+	/* "bootprof", "bootprof-init" */
+	if (!strncmp(prog, "bootprof", 8))
+		return BP_PID1_WRAPPER;
+	if (strstr(prog, "switch_root") || strstr(prog, "run-init") || strstr(prog, "pivot_root"))
+		return BP_PID1_SWITCH;
+	if (!strcmp(path, "/init") || !strcmp(path, "/linuxrc"))
+		return BP_PID1_INITRAMFS;
+	return BP_PID1_INIT;
+}
+
 void bp_phase_finder_event(void *arg, const struct bp_event *ev)
 {
 	struct bp_phase_finder *f = arg;
@@ -262,16 +278,15 @@ void bp_phase_finder_event(void *arg, const struct bp_event *ev)
 		const char *path = read_str(f, ev, f->exec_file, buf, sizeof(buf));
 
 		if (read_int(f, ev, f->exec_pid) == 1) {
-			const char *prog = base_name(path);
+			enum bp_pid1_exec kind = bp_pid1_exec_kind(path);
 
 			if (!f->pid1_execs++)
 				f->kernel_end = ev->ts;
 			else if (!f->pid1_wrapper && f->initramfs_end == NO_TIME &&
-				 strcmp(prog, "switch_root") && strcmp(prog, "run-init") &&
-				 strcmp(path, "/proc/self/exe"))
+				 kind != BP_PID1_SWITCH && kind != BP_PID1_REEXEC)
 				f->initramfs_end = ev->ts;
 			/* bootprof's PID-1 wrapper hands over to the real init: no root switch. */
-			f->pid1_wrapper = !strncmp(prog, "bootprof", 8);
+			f->pid1_wrapper = kind == BP_PID1_WRAPPER;
 		}
 		for (i = 0; i < f->nspecs; i++) {
 			if (f->specs[i].kind == BP_PHASE_EXEC && f->spec_end[i] == NO_TIME &&

@@ -14,9 +14,10 @@
  *  initramfs  -> the switch to the real root: PID 1 exec'ing again after a
  *             program other than bootprof's own wrapper (switch_root,
  *             run-init and systemd's switch-root all exec the real init;
- *             the exec of switch_root or run-init itself is not the switch,
- *             nor a re-exec of /proc/self/exe: busybox runs its
- *             switch_root applet so)
+ *             the exec of switch_root, run-init or pivot_root itself is not
+ *             the switch, nor a re-exec through /proc: busybox runs its
+ *             switch_root applet as /proc/self/exe). bp_pid1_exec_kind()
+ *             is the rule.
  *  userspace  the end of the last of those (or the first event) -> the stop
  *             (the recording's stop time, else its last event)
  *
@@ -155,6 +156,23 @@ int bp_phase_window(struct bp_session *session, const char *phase, struct bp_win
  * that component without ".service" matches the fnmatch pattern.
  */
 int bp_unit_matches(const char *pattern, const char *cgroup);
+
+/*
+ * What an exec by PID 1 is, judged by its path: the one rule behind the
+ * phases above and the timelines' phase marks.
+ */
+enum bp_pid1_exec {
+	BP_PID1_INIT,       /* an init: the real root's, or an initramfs's by another name */
+	BP_PID1_INITRAMFS,  /* /init or /linuxrc: an initramfs's init */
+	BP_PID1_SWITCH,     /* switch_root, run-init or pivot_root itself: the real root's
+			     * init is the exec after it */
+	BP_PID1_REEXEC,     /* a re-exec through /proc (/proc/self/exe): busybox running its
+			     * switch_root applet, or bootprof's wrapper re-executing itself */
+	BP_PID1_WRAPPER,    /* bootprof's own init wrapper, handing over to the real init */
+};
+
+/* Classify @path, the filename of an exec by PID 1 (sched_process_exec). */
+enum bp_pid1_exec bp_pid1_exec_kind(const char *path);
 
 /* "kernel", "initramfs", "userspace", "exec", "file", "service" */
 const char *bp_phase_kind_name(enum bp_phase_kind kind);

@@ -5,8 +5,8 @@
 #include <stdint.h>
 
 #include "analysis/model.h"
+#include "doc/doc.h"
 #include "plugin/plugins.h"
-#include "views/doc.h"
 
 /* Shared with the plugins built as .so, which see only the public header. */
 #include "../../plugins/ksyms.h"

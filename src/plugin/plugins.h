@@ -153,7 +153,7 @@ void bp_plugins_finish(struct bp_plugin_set *set, const struct bp_model *m,
  *
  * Their sections in plugin order (each shown only when it has something),
  * and as its JSON an object with one member per plugin that ran, named
- * after it. The views render it after the report's own (views/doc.h).
+ * after it. The views render it after the report's own (doc/doc.h).
  *
  * Return: the set's document, valid until bp_plugins_free().
  */

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "analysis/summary.h"
+#include "doc/format.h"
 #include "util/error.h"
 #include "util/xalloc.h"
-#include "views/format.h"
 #include "views/report.h"
 
 enum stat_col { C_WAIT, C_BYTES, C_SPAN, NCOLS };

@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "analysis/focus.h"
+#include "doc/format.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 #include "views/chrome.h"
-#include "views/format.h"
 #include "views/timeline.h"
 
 struct bp_chrome {

@@ -37,13 +37,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc/doc.h"
 #include "tracefile/meta.h"
 #include "util/json.h"
 #include "util/printable.h"
 #include "util/units.h"
 #include "util/xalloc.h"
 #include "views/critical.h"
-#include "views/doc.h"
 
 #define SCHEMA_VERSION 1
 #define DEFAULT_WIDTH 100
@@ -414,7 +414,7 @@ int bp_view_critical_text(FILE *out, const struct bp_critical_path *p,
 	totals_section(&d, p);
 	files_section(&d, p, o->top);
 	waits_section(&d, p, o->top);
-	bp_doc_text(out, &d, o->width ? o->width : DEFAULT_WIDTH);
+	bp_doc_text(out, &d, o->width ? o->width : DEFAULT_WIDTH, NULL);
 	bp_doc_release(&d);
 	return 0;
 }

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc/format.h"
 #include "replay/build.h"
 #include "util/error.h"
-#include "views/format.h"
 #include "views/report.h"
 
 const char *const bp_csv_tables[] = {

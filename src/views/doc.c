@@ -3,18 +3,18 @@
  * The human report's content, in its order: header, summary, processes,
  * files, never used, re-read, preloaded (a replayed boot), metadata,
  * repeated work. text.c and
- * markdown.c only lay it out (views/doc.h).
+ * markdown.c only lay it out (doc/doc.h).
  */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/xalloc.h"
-#include "views/doc.h"
 #include "analysis/phases.h"
+#include "doc/doc.h"
+#include "doc/format.h"
 #include "replay/build.h"
-#include "views/format.h"
+#include "util/xalloc.h"
 #include "views/report.h"
 
 static struct bp_section *section(struct bp_doc *d, const char *title)

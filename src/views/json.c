@@ -104,9 +104,9 @@
 #include <stdlib.h>
 
 #include "analysis/phases.h"
+#include "doc/doc.h"
 #include "replay/build.h"
 #include "util/json.h"
-#include "views/doc.h"
 #include "views/report.h"
 
 #define SCHEMA_VERSION 1
@@ -563,38 +563,4 @@ int bp_view_json(FILE *out, const struct bp_model *m, const struct bp_report_opt
 	bp_json_end(&j);
 	fputc('\n', out);
 	return 0;
-}
-
-void bp_node_json(struct bp_json *jw, const char *key, const struct bp_node *n)
-{
-	size_t i;
-
-	if (n->kind == '{' || n->kind == '[') {
-		if (n->kind == '{')
-			bp_json_object_begin(jw, key);
-		else
-			bp_json_array_begin(jw, key);
-		for (i = 0; i < n->nkids; i++)
-			bp_node_json(jw, n->kind == '{' ? (n->kids[i]->key ? n->kids[i]->key : "") :
-				     NULL, n->kids[i]);
-		bp_json_end(jw);
-		return;
-	}
-	switch (n->type) {
-	case BP_TEXT:
-	case BP_PATH:
-		bp_json_string(jw, key, n->v.s);
-		break;
-	case BP_I64:
-		bp_json_i64(jw, key, n->v.i);
-		break;
-	case BP_DOUBLE:
-		bp_json_double(jw, key, n->v.d);
-		break;
-	case BP_BOOL:
-		bp_json_bool(jw, key, n->v.b);
-		break;
-	default:
-		bp_json_u64(jw, key, n->v.u);
-	}
 }

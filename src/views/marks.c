@@ -8,10 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/phases.h"
 #include "bootprof/plugin.h"
+#include "doc/doc.h"
 #include "plugin/plugins.h"
 #include "util/xalloc.h"
-#include "views/doc.h"
 #include "views/marks.h"
 
 #define PHASES_SECTION "phases: PID 1 execs"
@@ -60,26 +61,19 @@ static void phases_event(struct bootprof_ctx *ctx, const struct bootprof_event *
 	st->nexecs++;
 }
 
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
-}
-
-/* What an exec of PID 1 begins; NULL for bootprof's own init wrapper. */
+/* What an exec of PID 1 begins; NULL for one that begins nothing (a wrapper, a re-exec). */
 static const char *phase_of(const char *path)
 {
-	const char *b = base_name(path);
-
-	/* bootprof's own init wrapper, also when it re-executes itself. */
-	if (!strcmp(b, "bootprof") || !strcmp(b, "bootprof-init") || !strncmp(path, "/proc/", 6))
-		return NULL;
-	if (strstr(b, "switch_root") || strstr(b, "run-init") || strstr(b, "pivot_root"))
+	switch (bp_pid1_exec_kind(path)) {
+	case BP_PID1_SWITCH:
 		return "real root";
-	if (!strcmp(path, "/init") || !strcmp(path, "/linuxrc"))
+	case BP_PID1_INITRAMFS:
 		return "initramfs";
-	return "init";
+	case BP_PID1_INIT:
+		return "init";
+	default:
+		return NULL;
+	}
 }
 
 /* One row per exec: the exact time, the phase it begins, the path. */

@@ -31,6 +31,9 @@ struct bp_report_opts {
 					       * filtered; NULL: no preloader in the recording */
 };
 
+/* The report's own content from the model (doc.c). Release with bp_doc_release(). */
+void bp_doc_build(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o);
+
 int bp_view_text(FILE *out, const struct bp_model *m, const struct bp_report_opts *o);
 int bp_view_markdown(FILE *out, const struct bp_model *m, const struct bp_report_opts *o);
 int bp_view_json(FILE *out, const struct bp_model *m, const struct bp_report_opts *o);

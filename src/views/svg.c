@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc/format.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 #include "util/xml.h"
-#include "views/format.h"
 #include "views/svg-lanes.h"
 
 /* The CSS class of each state, by ST_*. */

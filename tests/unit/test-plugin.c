@@ -21,12 +21,12 @@
 #include <traceevent/event-parse.h>
 
 #include "analysis/model.h"
+#include "doc/doc.h"
 #include "plugin/plugins.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
 #include "util/json.h"
 #include "util/xalloc.h"
-#include "views/doc.h"
 #include "views/report.h"
 
 #include "../../plugins/tidmap.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * views/format: human units, path shortening, JSON and CSV quoting; the
+ * doc/format: human units, path shortening, JSON and CSV quoting; the
  * services section in text, JSON and CSV.
  */
 #include <setjmp.h>
@@ -14,9 +14,9 @@
 #include <cmocka.h>
 
 #include "analysis/model.h"
+#include "doc/format.h"
 #include "util/printable.h"
 #include "util/xalloc.h"
-#include "views/format.h"
 #include "views/report.h"
 
 static void test_units(void **state)

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "doc/format.h"
 #include "util/xalloc.h"
-#include "views/format.h"
 #include "views/tui/internal.h"
 
 /* ---- header, timeline ---- */

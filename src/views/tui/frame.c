@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/xalloc.h"
+#include "doc/format.h"
 #include "util/printable.h"
-#include "views/format.h"
+#include "util/xalloc.h"
 #include "views/tui/internal.h"
 
 /* ---- frames ---- */

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "analysis/sort.h"
+#include "doc/format.h"
 #include "util/xalloc.h"
-#include "views/format.h"
 #include "views/tui/internal.h"
 
 static const struct top_col file_cols[] = {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef BP_VIEWS_DOC_H
-#define BP_VIEWS_DOC_H
+#ifndef BP_DOC_DOC_H
+#define BP_DOC_DOC_H
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,10 +10,10 @@
 /*
  * The document model every human format lays out: sections of lines and
  * one table of typed cells each, plus a tree of typed values for JSON.
- * The report's own content is built from the model (doc.c); plugins build
- * theirs through the host (plugin/host.c). text.c and markdown.c lay out
- * sections, json.c writes value trees: no format formats a number or
- * escapes a string on its own.
+ * The report's own content is built from the model (views/doc.c); plugins
+ * build theirs through the host (plugin/host.c). This layer knows neither:
+ * doc/text.c and doc/markdown.c lay out sections, doc/json.c writes value
+ * trees, so no format formats a number or escapes a string on its own.
  *
  * Strings from a recording are made printable when they enter a section
  * (bp_section_line(), bp_cell_str()): a path or comm holding ESC cannot
@@ -94,12 +94,9 @@ struct bp_doc {
 	struct bp_node *json;
 };
 
-struct bp_model;
-struct bp_report_opts;
 struct bp_json;
 
-/* The report's own content from the model (doc.c). Release with bp_doc_release(). */
-void bp_doc_build(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o);
+/* Free a document's sections and values (not @d itself). */
 void bp_doc_release(struct bp_doc *d);
 
 /* ---- building (section.c) ---- */
@@ -136,10 +133,24 @@ void bp_node_free(struct bp_node *n);
  */
 const char *bp_value_text(char *buf, enum bp_type type, const union bp_value *v);
 
-/* Lay out @d's sections as text, @width columns (text.c). */
-void bp_doc_text(FILE *out, const struct bp_doc *d, size_t width);
+/* ---- writers ---- */
 
-/* Write @n (its members, or its value) as member @key of the writer's current value. */
+/*
+ * Lay out @d's sections as text in @width columns, at least 40 (text.c).
+ * @first: 1 until something was written, for a text of several documents
+ * (NULL: @d is the whole text). A NULL @d writes nothing.
+ */
+void bp_doc_text(FILE *out, const struct bp_doc *d, size_t width, int *first);
+/*
+ * Write @s in at most @width columns: what does not fit goes on
+ * continuation lines, under the value of a "label:   value" line when
+ * @indent is 0, else indented by @indent + 4.
+ */
+void bp_text_wrapped(FILE *out, const char *s, size_t width, size_t indent);
+/* Lay out @d's sections as Markdown headings and tables; @first as above (markdown.c). */
+void bp_doc_markdown(FILE *out, const struct bp_doc *d, int *first);
+
+/* Write @n (its members, or its value) as member @key of the writer's current value (json.c). */
 void bp_node_json(struct bp_json *jw, const char *key, const struct bp_node *n);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef BP_VIEWS_FORMAT_H
-#define BP_VIEWS_FORMAT_H
+#ifndef BP_DOC_FORMAT_H
+#define BP_DOC_FORMAT_H
 
 #include <stddef.h>
 #include <stdint.h>

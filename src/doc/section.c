@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Building and freeing the document model (views/doc.h), and cells as text. */
+/* Building and freeing the document model (doc/doc.h), and cells as text. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc/doc.h"
+#include "doc/format.h"
 #include "util/printable.h"
 #include "util/xalloc.h"
-#include "views/doc.h"
-#include "views/format.h"
 
 struct bp_section *bp_doc_section(struct bp_doc *d, const char *title)
 {

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc/format.h"
 #include "util/printable.h"
-#include "views/format.h"
 
 char *bp_fmt_path(char *buf, size_t len, const char *path, size_t width)
 {
