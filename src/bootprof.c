@@ -15,6 +15,7 @@
 
 #include "builtin.h"
 #include "util/error.h"
+#include "util/similar.h"
 
 struct bp_cmd {
 	const char *name;
@@ -73,39 +74,6 @@ static const struct bp_cmd *find_cmd(const char *name)
 	return NULL;
 }
 
-/*
- * Optimal string alignment distance (Levenshtein plus swapping two
- * neighbours, so "recrod" is 1 from "record"); names longer than 63 bytes
- * count as far from everything.
- */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j;
-	size_t d[64][64];
-
-	if (la >= 64 || lb >= 64)
-		return (size_t)-1;
-	for (i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (i = 1; i <= la; i++) {
-		for (j = 1; j <= lb; j++) {
-			size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-
-			if (d[i - 1][j] + 1 < best)
-				best = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < best)
-				best = d[i][j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-			    d[i - 2][j - 2] + 1 < best)
-				best = d[i - 2][j - 2] + 1;
-			d[i][j] = best;
-		}
-	}
-	return d[la][lb];
-}
-
 /* "'recrod' is not a bootprof command; did you mean 'record'?" */
 static int unknown_command(const char *name)
 {
@@ -113,17 +81,16 @@ static int unknown_command(const char *name)
 	char similar[256] = "";
 
 	for (i = 0; i < NCOMMANDS; i++) {
-		dist = edit_distance(name, commands[i].name);
+		dist = bp_edit_distance(name, commands[i].name);
 		if (dist < best)
 			best = dist;
 	}
-	/* Close: at most 2 edits, and fewer than half of what was typed. */
-	if (best > 2 || best * 2 >= strlen(name))
+	if (!bp_is_similar(name, best))
 		return bp_usage_error("help", "'%s' is not a bootprof command", name);
 	for (i = 0; i < NCOMMANDS; i++) {
 		size_t len = strlen(similar);
 
-		if (edit_distance(name, commands[i].name) == best)
+		if (bp_edit_distance(name, commands[i].name) == best)
 			snprintf(similar + len, sizeof(similar) - len, "%s'%s'", len ? " or " : "",
 				 commands[i].name);
 	}

@@ -4,12 +4,14 @@
  * from one description of each option.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/error.h"
 #include "util/parse-options.h"
+#include "util/similar.h"
 
 /*
  * The options column of the usage text is at least USAGE_MIN_WIDTH wide; an
@@ -158,6 +160,33 @@ static const struct bp_option *find_short(const struct bp_option *options, int c
 	return NULL;
 }
 
+/* "unknown option '--sicne'; did you mean '--since'?" (git's way with typos). */
+static int unknown_long(const struct bp_option *options, const struct bp_usage *usage,
+			const char *name, size_t len)
+{
+	const struct bp_option *o, *best = NULL;
+	size_t dist, best_dist = SIZE_MAX;
+	char typed[64];
+
+	if (len < sizeof(typed)) {
+		memcpy(typed, name, len);
+		typed[len] = 0;
+		for (o = options; o->type != BP_OPT_END; o++) {
+			if (!o->long_name)
+				continue;
+			dist = bp_edit_distance(typed, o->long_name);
+			if (dist < best_dist) {
+				best_dist = dist;
+				best = o;
+			}
+		}
+	}
+	if (best && bp_is_similar(typed, best_dist))
+		return bp_usage_error(usage->cmd, "unknown option '--%.*s'; did you mean '--%s'?",
+				      (int)len, name, best->long_name);
+	return bp_usage_error(usage->cmd, "unknown option '--%.*s'", (int)len, name);
+}
+
 /* --name, --name=value, --name value. Returns 0, or an exit status. */
 static int parse_long(const struct bp_option *options, const struct bp_usage *usage, int argc,
 		      char **argv, int *i)
@@ -171,7 +200,7 @@ static int parse_long(const struct bp_option *options, const struct bp_usage *us
 	if (ambiguous)
 		return bp_usage_error(usage->cmd, "ambiguous option '--%.*s'", (int)len, name);
 	if (!o)
-		return bp_usage_error(usage->cmd, "unknown option '--%.*s'", (int)len, name);
+		return unknown_long(options, usage, name, len);
 	if (!o->argh) {
 		if (eq)
 			return bp_usage_error(usage->cmd, "option '--%s' takes no value",

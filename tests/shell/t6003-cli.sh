@@ -25,6 +25,11 @@ expect 'a word as close to two commands names both' \
 	"'$B' recort 2>'$TEST_DIR/err'; test \$? = 2 && grep -q \"did you mean 'record' or 'report'?\" '$TEST_DIR/err'"
 expect 'a word like no command: no suggestion' \
 	"'$B' frobnicate 2>'$TEST_DIR/err'; test \$? = 2 && ! grep -q 'did you mean' '$TEST_DIR/err'"
+expect "a misspelt option: exit 2, did you mean '--since'?" \
+	"'$B' report --sicne 1 2>'$TEST_DIR/err'; test \$? = 2 &&
+	 grep -qx \"bootprof: unknown option '--sicne'; did you mean '--since'?\" '$TEST_DIR/err'"
+expect 'an option like no option of the command: no suggestion' \
+	"'$B' chart --frobnicate 2>'$TEST_DIR/err'; test \$? = 2 && ! grep -q 'did you mean' '$TEST_DIR/err'"
 
 for c in $cmds; do
 	expect "$c -h: usage on stdout, exit 0" \
