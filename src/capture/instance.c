@@ -518,10 +518,13 @@ static int set_clock(struct bp_capture *c, const char *wanted)
 	return -1;
 }
 
-struct bp_capture *bp_capture_new(const struct bp_capture_config *cfg)
+/*
+ * What a new or attached capture starts with: no descriptor open, its
+ * semaphores (bp_capture_free destroys both), one slot per CPU. -1 when
+ * the CPU count cannot be read (bp_set_error).
+ */
+static int capture_init(struct bp_capture *c)
 {
-	struct bp_capture *c = xcalloc(1, sizeof(*c));
-	char val[32];
 	int i;
 
 	c->stop_fd = -1;
@@ -530,13 +533,23 @@ struct bp_capture *bp_capture_new(const struct bp_capture_config *cfg)
 	sem_init(&c->flushed, 0, 0);
 	c->ncpus = bp_tracefs_ncpus();
 	if (c->ncpus < 0)
-		goto out_free;
+		return -1;
 	c->cpus = xcalloc((size_t)c->ncpus, sizeof(*c->cpus));
 	for (i = 0; i < c->ncpus; i++) {
 		c->cpus[i].raw_fd = -1;
 		c->cpus[i].flush_fd = -1;
 		c->cpus[i].pipe_fd[0] = c->cpus[i].pipe_fd[1] = -1;
 	}
+	return 0;
+}
+
+struct bp_capture *bp_capture_new(const struct bp_capture_config *cfg)
+{
+	struct bp_capture *c = xcalloc(1, sizeof(*c));
+	char val[32];
+
+	if (capture_init(c) < 0)
+		goto out_free;
 
 	remove_stale_instances(c);
 	c->lock_fd = bp_instance_own(c, cfg->name);
@@ -603,22 +616,12 @@ struct bp_capture *bp_capture_attach(const char *name, int keep)
 	const struct bp_event_spec *s;
 	struct bp_capture *c = xcalloc(1, sizeof(*c));
 	char *set = NULL, *line, *save = NULL;
-	int i, len = 0;
+	int len = 0;
 
-	c->stop_fd = -1;
-	c->lock_fd = -1;
 	c->attached = 1;
 	c->keep = keep;
-	sem_init(&c->ready, 0, 0);
-	c->ncpus = bp_tracefs_ncpus();
-	if (c->ncpus < 0)
+	if (capture_init(c) < 0)
 		goto out_free;
-	c->cpus = xcalloc((size_t)c->ncpus, sizeof(*c->cpus));
-	for (i = 0; i < c->ncpus; i++) {
-		c->cpus[i].raw_fd = -1;
-		c->cpus[i].flush_fd = -1;
-		c->cpus[i].pipe_fd[0] = c->cpus[i].pipe_fd[1] = -1;
-	}
 	if (name && !tracefs_instance_exists(name)) {
 		bp_set_error("no trace instance '%s' (was the kernel booted with trace_instance=%s,...?)",
 			     name, name);
