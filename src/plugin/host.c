@@ -682,11 +682,8 @@ static void host_warn(struct bootprof_ctx *ctx, const char *fmt, ...)
 	char *msg;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
+	msg = xvasprintf(fmt, ap);
 	va_end(ap);
-	if (!msg)
-		return;
 	bp_plugin_warn(run->set, "plugin '%s': %s", run->p->name, msg);
 	free(msg);
 }

@@ -59,16 +59,11 @@ const char *bp_plugin_untrusted(const struct stat *st, uid_t uid, gid_t gid)
 void bp_plugin_warn(struct bp_plugin_set *set, const char *fmt, ...)
 {
 	va_list ap;
-	char *msg;
 
-	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
-	va_end(ap);
-	if (!msg)
-		return;
 	BP_GROW(set->warnings, set->nwarnings, set->wcap);
-	set->warnings[set->nwarnings++] = msg;
+	va_start(ap, fmt);
+	set->warnings[set->nwarnings++] = xvasprintf(fmt, ap);
+	va_end(ap);
 }
 
 static struct bp_plugin_run *find_run(const struct bp_plugin_set *set, const char *name,
