@@ -426,12 +426,33 @@ boot_main_test() {
 	fi
 	boot_syscall_checks "$series" "$dump" "$con"
 	boot_module_checks "$series" "$dump"
+	boot_self_exe_checks "$series" "$dump"
 	boot_recorder_checks "$series: " "$TEST_DIR/latest.dat" "$dump"
 	boot_recorder_cost "$series" "$TEST_DIR/latest.dat"
 	[ -n "$BOOT_READ_BPS" ] && boot_truth_checks "$series" "$dump" "$con"
 	boot_schedstats_checks "$series" "$dump" "$con" "$words"
 	expect "$series: the boot buffer is gone afterwards" \
 		"grep -q 'TEST-INIT: instances \[\]' '$con' && grep -q 'TEST-INIT: top-level events \[\]' '$con'"
+}
+
+# boot_self_exe_checks SERIES DUMP: busybox re-executing itself through
+# /proc/self/exe is reported as the busybox it ran: every exec of busybox
+# (through one of its links, or /proc/self/exe) in the raw events is one
+# in the report's execs, none of them named /proc/self/exe.
+boot_self_exe_checks() {
+	_self=$(grep -c 'sched_process_exec: filename=/proc/self/exe ' "$2")
+	_links=$(sed -n 's/.* sched_process_exec: filename=\([^ ]*\) .*/\1/p' "$2" | grep -v '^/proc/' |
+		while read -r _p; do
+			[ "$(basename "$(readlink -f "$TEST_DIR/rootdir$_p")")" = busybox ] && echo "$_p"
+		done | wc -l)
+	"$BOOTPROF" report --format csv --table execs --top 0 "$TEST_DIR/latest.dat" >"$TEST_DIR/execs.csv"
+	_got=$(while IFS=, read -r _p _n _rest; do
+			[ "$(basename "$(readlink -f "$TEST_DIR/rootdir$_p")")" = busybox ] && echo "$_n"
+		done <"$TEST_DIR/execs.csv" | awk '{ n += $1 } END { print n + 0 }')
+	echo "# $1: $_self execs through /proc/self/exe, $_links through busybox's links; reported as busybox: $_got"
+	expect "$1: no exec is reported as /proc/self/exe" "! grep -q '^/proc/self/exe,' '$TEST_DIR/execs.csv'"
+	expect "$1: the report's busybox execs are the events' ($_self + $_links, got $_got)" \
+		"[ '$_got' = $((_self + _links)) ]"
 }
 
 # boot_initcall_checks PREFIX DUMP: initcalls are named (the kernel keeps
