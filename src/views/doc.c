@@ -330,16 +330,40 @@ static void causes_text(char *buf, size_t len, const uint64_t *w)
 	}
 }
 
+/* "PROG", or with earlier execs "PROG (after A: read 1.2 MiB, waited 3.0 ms; B: ...)". */
+static char *exe_text(const struct bp_process *p)
+{
+	char *s = xstrdup(p->nexec ? p->exec[p->nexec - 1] : "-"), *t;
+	size_t k;
+
+	for (k = 0; k + 1 < p->nexec; k++) {
+		char a[BP_FMT_LEN], b[BP_FMT_LEN];
+
+		t = xasprintf("%s%s%s: read %s, waited %s", s, k ? "; " : " (after ", p->exec[k],
+			      bp_fmt_bytes(a, p->exec_part[k].bytes_read),
+			      bp_fmt_ns(b, p->exec_part[k].wait_ns));
+		free(s);
+		s = t;
+	}
+	if (p->nexec > 1) {
+		t = xasprintf("%s)", s);
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
 static void process_row(struct bp_section *s, const struct bp_process *p)
 {
 	char pid[16], nfiles[24], wait[BP_FMT_LEN], bytes[BP_FMT_LEN], causes[256], *detail;
-	const char *exe = p->nexec ? p->exec[p->nexec - 1] : "-";
+	char *exe = exe_text(p);
 
 	snprintf(pid, sizeof(pid), "%d", p->pid);
 	snprintf(nfiles, sizeof(nfiles), "%zu", p->nfiles);
 	causes_text(causes, sizeof(causes), p->wait_by_cause);
 	detail = xasprintf("exe: %s%s%s%s%s", exe, p->service ? "   service: " : "",
 			   p->service ? p->service->path : "", causes[0] ? "   waits: " : "", causes);
+	free(exe);
 	row(s, detail, pid, p->comm, bp_fmt_ns(wait, p->wait_ns), bp_fmt_bytes(bytes, p->bytes_read),
 	    nfiles, p->worst_file ? p->worst_file->path : "-");
 	free(detail);
