@@ -150,8 +150,9 @@ struct task {
 	uint32_t cgroup;       /* index in state.cgroups, NONE: unknown */
 	struct exec_rec *exec;
 	size_t nexec, cexec;
-	const char *prog;      /* the program it runs: its last exec's path, or its parent's at
-				* the fork; borrowed from an exec_rec, NULL when unknown */
+	const char *prog;      /* the file it runs: its last exec's (bp_meta_find_program), or
+				* its parent's at the fork; borrowed from an exec_rec or the
+				* metadata, NULL when unknown */
 	uint64_t exec_wait0, exec_bytes0; /* wait_ns and bytes at the entry of its execve */
 	uint8_t in_execve;     /* exec_*0 hold the entry of the execve in progress */
 	struct pend_insert *pend;

@@ -350,7 +350,10 @@ void bp_on_exec(struct state *s, const struct bp_event *ev, const struct handler
 	x->cgroup = t->cgroup;
 	x->wait0 = t->in_execve ? t->exec_wait0 : t->wait_ns;
 	x->bytes0 = t->in_execve ? t->exec_bytes0 : t->bytes;
-	t->prog = x->path;
+	/* A script runs its interpreter, a link the file behind it: /proc/self/exe is that. */
+	t->prog = s->meta ? bp_meta_find_program(s->meta, x->path) : NULL;
+	if (!t->prog)
+		t->prog = x->path;
 	if (in_window(s, ev->ts)) {
 		t->seen = 1;
 		count_exec(s, path);

@@ -44,3 +44,28 @@ expect "the program is charged both files' $want bytes (got ${bytes:-none})" \
 "$BOOTPROF" report --format json "$TEST_DIR/r.dat" >"$TEST_DIR/r.json"
 expect 'the JSON exec histories name the program, not /proc/self/exe' \
 	"grep -q '\"$PROG\"' '$TEST_DIR/r.json' && ! grep -q '/proc/self/exe' '$TEST_DIR/r.json'"
+
+# Busybox: a script run by busybox's sh (through a link) runs cat as an
+# applet, re-executing busybox through /proc/self/exe. That exec is the
+# busybox binary (the script's interpreter, the link followed), and the
+# file cat reads is charged to it.
+BB=$(command -v busybox) || { skip 'a busybox script' 'no busybox'; exit 0; }
+BB=$(readlink -f "$BB")
+ln -s "$BB" "$TEST_DIR/sh"
+printf '#!%s\ncat %s >/dev/null\n' "$TEST_DIR/sh" "$TEST_DIR/a.bin" >"$TEST_DIR/script"
+chmod +x "$TEST_DIR/script"
+dd if="$TEST_DIR/a.bin" iflag=nocache count=0 2>/dev/null
+t3_record "$TEST_DIR/bb.dat" "$TEST_DIR/script"
+raw=$("$BOOTPROF" dump --events sched:sched_process_exec "$TEST_DIR/bb.dat" | grep -c 'filename=/proc/self/exe ')
+if [ "$raw" = 0 ]; then
+	skip 'a busybox script' "this busybox's sh runs cat without re-executing itself"
+	exit 0
+fi
+t3_csv "$TEST_DIR/bb.dat" execs >"$TEST_DIR/bb.csv"
+n=$(t3_field "$TEST_DIR/bb.csv" 1 "$BB" 2)
+bytes=$(t3_field "$TEST_DIR/bb.csv" 1 "$BB" 4)
+size=$(stat -c %s "$TEST_DIR/a.bin")
+want=$(( (size + PAGE - 1) / PAGE * PAGE ))
+expect "busybox's $raw re-execs through /proc/self/exe are reported as $BB (got ${n:-none})" \
+	"test '${n:-0}' = '$raw'"
+expect "and charged the $want bytes cat read (got ${bytes:-none})" "test '${bytes:-0}' -ge $want"
