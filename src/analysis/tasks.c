@@ -316,6 +316,7 @@ void bp_on_exec(struct state *s, const struct bp_event *ev, const struct handler
 	uint32_t ti;
 	struct task *t;
 	struct exec_rec *x;
+	char comm[16];
 
 	if (pid <= 0 || old <= 0)
 		return;
@@ -336,13 +337,16 @@ void bp_on_exec(struct state *s, const struct bp_event *ev, const struct handler
 	bp_rd_str(s, ev, h->f[F_FILENAME], path, sizeof(path));
 	/* The kernel names the comm after the path as given ("exe"); the program is the file. */
 	base = strrchr(path, '/');
-	set_comm(t, base ? base + 1 : path);
+	base = base ? base + 1 : path;
+	memcpy(comm, base, strnlen(base, sizeof(comm) - 1));
+	comm[strnlen(base, sizeof(comm) - 1)] = '\0';
 	if (t->prog && is_own_exe(path, pid, old))
 		snprintf(path, sizeof(path), "%s", t->prog);
 	if (s->crit && path[0])
 		bp_crit_exec(s, ti, ev->ts, path);
 	if (!path[0] || ev->ts > s->until)
 		return;
+	set_comm(t, comm);
 	BP_GROW(t->exec, t->nexec, t->cexec);
 	x = &t->exec[t->nexec++];
 	x->ts = ev->ts;
