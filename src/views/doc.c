@@ -330,18 +330,30 @@ static void causes_text(char *buf, size_t len, const uint64_t *w)
 	}
 }
 
-/* "PROG", or with earlier execs "PROG (after A: read 1.2 MiB, waited 3.0 ms; B: ...)". */
+/* Earlier programs listed in a process's detail line; the ones before them are counted. */
+#define EARLIER_EXECS 4
+
+/*
+ * "PROG", or with earlier execs "PROG (after A 1.2 MiB 3.0 ms, B, ...)":
+ * what each earlier program read and waited for, when it did; the last
+ * EARLIER_EXECS of them, after "N more".
+ */
 static char *exe_text(const struct bp_process *p)
 {
 	char *s = xstrdup(p->nexec ? p->exec[p->nexec - 1] : "-"), *t;
-	size_t k;
+	size_t k, first = p->nexec > EARLIER_EXECS + 1 ? p->nexec - 1 - EARLIER_EXECS : 0;
 
-	for (k = 0; k + 1 < p->nexec; k++) {
-		char a[BP_FMT_LEN], b[BP_FMT_LEN];
+	for (k = first; k + 1 < p->nexec; k++) {
+		const struct bp_exec_part *x = &p->exec_part[k];
+		char a[BP_FMT_LEN], b[BP_FMT_LEN], more[32] = "";
 
-		t = xasprintf("%s%s%s: read %s, waited %s", s, k ? "; " : " (after ", p->exec[k],
-			      bp_fmt_bytes(a, p->exec_part[k].bytes_read),
-			      bp_fmt_ns(b, p->exec_part[k].wait_ns));
+		if (k == first && first)
+			snprintf(more, sizeof(more), "%zu more, ", first);
+		if (x->bytes_read || x->wait_ns)
+			t = xasprintf("%s%s%s%s %s %s", s, k == first ? " (after " : ", ", more,
+				      p->exec[k], bp_fmt_bytes(a, x->bytes_read), bp_fmt_ns(b, x->wait_ns));
+		else
+			t = xasprintf("%s%s%s%s", s, k == first ? " (after " : ", ", more, p->exec[k]);
 		free(s);
 		s = t;
 	}
