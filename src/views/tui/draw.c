@@ -276,9 +276,7 @@ static void put_list_title(struct top *t, struct top_frame *f, const struct top_
 		}
 		col = top_putf(f, l, 0, "Processes of %s: %zu of %zu, by %s", r->unit, t->nrows,
 			   r->nprocesses, cols[lv->sort].head);
-		col = put_list_modes(t, f, l, col);
-		if (t->filter[0])
-			top_putf(f, l, col, "  filter: %s", t->filter);
+		put_list_modes(t, f, l, col);
 		col = r->service ? top_putf(f, l2, 0, "cgroup %s  ", r->service->path) : 0;
 		put_service_exec(f, l2, col, r);
 		break;

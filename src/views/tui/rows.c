@@ -367,8 +367,11 @@ void top_build_rows(struct top *t)
 					      BP_SORT_PROC_PID, &v);
 		if (lv->kind == LEVEL_SERVICE)
 			n = service ? bp_service_select(t->win, service, v, n) : 0;
-		/* The filter picks among the focus's rows: the focus names a tree, the filter a row. */
-		if (t->filter[0]) {
+		/*
+		 * The filter picks among the focus's rows: the focus names a tree, the
+		 * filter a row. A service's processes are what its numbers add up.
+		 */
+		if (t->filter[0] && lv->kind == LEVEL_PROCS) {
 			struct bp_filter by_name = { .comm = t->filter };
 			size_t kept = 0;
 
