@@ -147,7 +147,10 @@ struct bootprof_access {
 	uint64_t last_ns;
 };
 
-/* One program exec'd in the window, and how often. */
+/*
+ * One program exec'd in the window, and how often; its I/O wait and bytes
+ * are the processes' while they ran it (from the execve to their next exec).
+ */
 struct bootprof_exec {
 	const char *path;
 	uint64_t count;

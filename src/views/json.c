@@ -43,7 +43,10 @@
  *               "events", "events_total", "lost_events", "lost_pages",
  *               "lower_bound": bool (events were lost), "truncated": bool,
  *               "first_ns", "last_ns", "span_ns" },
- *   "processes": [ { "pid", "ppid", "comm", "exec": [string], "start_ns",
+ *   "processes": [ { "pid", "ppid", "comm", "exec": [string] (the last is its
+ *                    program), "exec_parts": [ { "path", "exec_ns",
+ *                    "wait_ns", "bytes_read" } ] (what it did under each
+ *                    program, from the execve to the next exec), "start_ns",
  *                    "exit_ns" (0: before/after the recording), "threads",
  *                    "wait_ns", "wait_by_cause": { CAUSE: ns },
  *                    "wait_unknown_ns", "other_wait_ns", "run_ns", "bytes_read",
@@ -277,6 +280,16 @@ static void processes(struct bp_json *j, const struct bp_model *m, const struct 
 		bp_json_array_begin(j, "exec");
 		for (k = 0; k < p->nexec; k++) {
 			bp_json_string(j, NULL, p->exec[k]);
+		}
+		bp_json_end(j);
+		bp_json_array_begin(j, "exec_parts");
+		for (k = 0; k < p->nexec; k++) {
+			bp_json_object_begin(j, NULL);
+			bp_json_string(j, "path", p->exec[k]);
+			bp_json_u64(j, "exec_ns", p->exec_part[k].ns);
+			bp_json_u64(j, "wait_ns", p->exec_part[k].wait_ns);
+			bp_json_u64(j, "bytes_read", p->exec_part[k].bytes_read);
+			bp_json_end(j);
 		}
 		bp_json_end(j);
 		bp_json_u64(j, "start_ns", p->start_ns);
