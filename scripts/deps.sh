@@ -1,10 +1,16 @@
 #!/bin/sh
 # Install the Debian packages a make target needs. As root: apt-get them.
 # Otherwise: print the exact command and fail, so nothing half-builds.
-# Usage: scripts/deps.sh build|check|demo|fuzz
+# Usage: scripts/deps.sh build|check|demo|fuzz|arm64
+# arm64: the cross toolchain, the arm64 libraries (multiarch: the arm64
+# architecture is added to dpkg first), qemu-system-aarch64 for the arm64
+# boot test and qemu-aarch64 (user mode) for running the arm64 binary. Not
+# busybox-static:arm64: it would replace the host's busybox-static; the boot
+# test downloads it into its cache instead.
 set -e
 build="gcc make pkg-config libtracefs-dev libtraceevent-dev libncurses-dev libzstd-dev libsqlite3-dev"
-check="$build debootstrap sqlite3 clang-14 libclang-rt-14-dev libcmocka-dev jq trace-cmd e2fsprogs cpio xz-utils busybox-static qemu-system-x86 tmux mandoc bash-completion zsh linux-perf time python3 man-db chromium libxml2-utils python3-fusepy fuse3"
+arm64="gcc-aarch64-linux-gnu libc6-dev-arm64-cross libtracefs-dev:arm64 libtraceevent-dev:arm64 libncurses-dev:arm64 libzstd-dev:arm64 libsqlite3-dev:arm64 zlib1g-dev:arm64 qemu-system-arm qemu-user-static"
+check="$arm64 $build debootstrap sqlite3 clang-14 libclang-rt-14-dev libcmocka-dev jq trace-cmd e2fsprogs cpio xz-utils busybox-static qemu-system-x86 tmux mandoc bash-completion zsh linux-perf time python3 man-db chromium libxml2-utils python3-fusepy fuse3"
 demo="$build e2fsprogs cpio xz-utils busybox-static qemu-system-x86"
 fuzz="$build clang-14 libclang-rt-14-dev"
 case "$1" in
@@ -12,7 +18,8 @@ build) want=$build ;;
 check) want=$check ;;
 demo) want=$demo ;;
 fuzz) want=$fuzz ;;
-*) echo "usage: scripts/deps.sh build|check|demo|fuzz" >&2; exit 2 ;;
+arm64) want=$arm64 ;;
+*) echo "usage: scripts/deps.sh build|check|demo|fuzz|arm64" >&2; exit 2 ;;
 esac
 missing=
 for p in $want; do
@@ -26,6 +33,15 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "installing:$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
+# An :arm64 package needs the architecture known to dpkg and its lists.
+case "$missing" in
+*:arm64*)
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		dpkg --add-architecture arm64
+		apt-get update -q >/dev/null 2>&1
+	fi
+	;;
+esac
 apt-get install -y -q $missing >/dev/null 2>&1 || {
 	apt-get update -q >/dev/null 2>&1
 	apt-get install -y -q $missing >/dev/null
