@@ -13,7 +13,8 @@
 #   make ARCH=arm64 cross-build with Debian's aarch64-linux-gnu- toolchain and
 #                   arm64 multiarch libraries (make deps-arm64) into build-arm64/;
 #                   make static ARCH=arm64 gives build-static-arm64/bootprof
-#                   (CROSS_COMPILE=aarch64-linux-gnu- does the same)
+#                   (CROSS_COMPILE=aarch64-linux-gnu- does the same); ARCH=i386
+#                   likewise with i686-linux-gnu- (make deps-i386)
 # V=1 shows the full commands.
 
 VERSION   := 0.1.0
@@ -33,6 +34,9 @@ PKG_CONFIG ?= pkg-config
 ifeq ($(ARCH),arm64)
 CROSS_COMPILE ?= aarch64-linux-gnu-
 endif
+ifeq ($(ARCH),i386)
+CROSS_COMPILE ?= i686-linux-gnu-
+endif
 ifneq ($(CROSS_COMPILE),)
 CROSS_TRIPLET := $(patsubst %-,%,$(CROSS_COMPILE))
 CROSS_SUFFIX  := -$(if $(ARCH),$(ARCH),$(firstword $(subst -, ,$(CROSS_TRIPLET))))
@@ -42,7 +46,9 @@ endif
 ifeq ($(origin AR),default)
 AR := $(CROSS_COMPILE)ar
 endif
-PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/$(CROSS_TRIPLET)/pkgconfig:/usr/share/pkgconfig pkg-config
+# Debian's i386 libraries live in i386-linux-gnu, its compiler is i686-.
+CROSS_MULTIARCH := $(patsubst i686-%,i386-%,$(CROSS_TRIPLET))
+PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/$(CROSS_MULTIARCH)/pkgconfig:/usr/share/pkgconfig pkg-config
 endif
 PKGS      := libtracefs libtraceevent ncursesw libzstd sqlite3
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
@@ -125,6 +131,8 @@ deps-fuzz:
 	@scripts/deps.sh fuzz
 deps-arm64:
 	@scripts/deps.sh arm64
+deps-i386:
+	@scripts/deps.sh i386
 
 # The test build: -Werror, AddressSanitizer and UndefinedBehaviorSanitizer.
 ASAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
@@ -201,7 +209,7 @@ fuzz: deps-fuzz
 clean:
 	rm -rf build build-asan build-static build-fuzz bootprof
 
-.PHONY: all bootprof examples plugins unit-tests deps deps-build deps-demo deps-fuzz deps-arm64 check test demo bench clean install uninstall fuzz static
+.PHONY: all bootprof examples plugins unit-tests deps deps-build deps-demo deps-fuzz deps-arm64 deps-i386 check test demo bench clean install uninstall fuzz static
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
 

@@ -3,8 +3,9 @@
 # print the directory it was extracted to (vmlinuz, lib/modules/RELEASE).
 #
 # Usage: scripts/boot-kernel.sh 6.1|6.12 [CACHE_DIR [ARCH]]
-#   ARCH  amd64 (default) or arm64 (Debian's linux-image-arm64; apt must know
-#         the arm64 architecture: make deps-arm64)
+#   ARCH  amd64 (default), arm64 (Debian's linux-image-arm64) or i386
+#         (linux-image-686, 32-bit); apt must know the architecture:
+#         make deps-arm64, make deps-i386
 #   6.1   Debian 12's kernel (the one linux-image-ARCH depends on)
 #   6.12  bookworm-backports' kernel; adds a bookworm-backports apt source
 #         (sources.list.d/bootprof-bookworm-backports.sources) when apt has none,
@@ -27,14 +28,15 @@ case "$series" in
 *) die "usage: scripts/boot-kernel.sh 6.1|6.12 [CACHE_DIR [amd64|arm64]]" ;;
 esac
 case "$arch" in
-amd64 | arm64) ;;
-*) die "unknown architecture '$arch' (amd64 or arm64)" ;;
+amd64 | arm64) flavour=$arch ;;
+i386) flavour=686 ;;
+*) die "unknown architecture '$arch' (amd64, arm64 or i386)" ;;
 esac
 mkdir -p "$cache"
 
 # Already extracted: the newest directory for this series wins (Debian's
-# releases end in the architecture: 6.12.38+deb12-arm64).
-have=$(ls -d "$cache"/linux-"$series".*-"$arch"/ 2>/dev/null | sort -V | tail -n 1)
+# releases end in the flavour: 6.12.38+deb12-arm64, 6.1.0-50-686).
+have=$(ls -d "$cache"/linux-"$series".*-"$flavour"/ 2>/dev/null | sort -V | tail -n 1)
 if [ -n "$have" ] && [ -e "$have/ok" ]; then
 	echo "${have%/}"
 	exit 0
@@ -83,10 +85,10 @@ if ! apt_has_suite "$suite"; then
 	fi
 fi
 
-# The exact image package the suite's linux-image-ARCH depends on.
-pkg=$(apt-cache show "linux-image-$arch:$arch/$suite" 2>/dev/null |
+# The exact image package the suite's linux-image-FLAVOUR depends on.
+pkg=$(apt-cache show "linux-image-$flavour:$arch/$suite" 2>/dev/null |
 	sed -n 's/^Depends: *\(linux-image-[^ ,]*\).*/\1/p' | sort -V | tail -n 1)
-[ -n "$pkg" ] || die "cannot find linux-image-$arch in $suite"
+[ -n "$pkg" ] || die "cannot find linux-image-$flavour in $suite"
 pkg=$pkg:$arch
 
 tmp=$(mktemp -d "$cache/.fetch.XXXXXX")

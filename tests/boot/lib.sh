@@ -3,7 +3,8 @@
 #
 # BOOT_ARCH=arm64 (set before sourcing) boots Debian's arm64 kernels under
 # qemu-system-aarch64 -M virt (TCG) with the static arm64 bootprof, the arm64
-# busybox and cross-built test programs; default amd64.
+# busybox and cross-built test programs; i386 likewise Debian's 686 kernels
+# under qemu-system-i386; default amd64.
 #
 #   boot_kernel 6.1|6.12       KDIR, KREL, KIMAGE of a cached Debian kernel, or return 1
 #   boot_modules DIR [MODS]    copy MODS (default: virtio/ext4) and their deps to DIR/lib/modules,
@@ -37,6 +38,16 @@ arm64)
 	# The arm64 bootprof on this machine (qemu-aarch64, user mode): its
 	# syscall table is arm64's (no open, no access).
 	BOOT_TARGET_RUN=qemu-aarch64-static
+	;;
+i386)
+	# Debian's 686 kernel: 32-bit longs in the events (the fixture
+	# tests/fixtures/i386-boot.dat).
+	BOOT_QEMU=qemu-system-i386
+	BOOT_CONSOLE=ttyS0
+	BOOT_CC=i686-linux-gnu-gcc
+	BOOT_STATIC=${BOOT_STATIC:-$TOP/build-static-i386/bootprof}
+	BOOT_STATIC_MAKE="static ARCH=i386"
+	BOOT_TARGET_RUN=qemu-i386-static
 	;;
 *)
 	BOOT_QEMU=qemu-system-x86_64
