@@ -166,7 +166,9 @@ STATIC_LIBS := $(shell $(PKG_CONFIG) --static --libs $(PKGS) 2>/dev/null) -lpthr
 static:
 	$(Q)$(MAKE) --no-print-directory O=$(STATIC_O) LDFLAGS=-static LDLIBS="$(STATIC_LIBS)" \
 		$(STATIC_O)/bootprof
-	@printf '  %-7s %s, %s bytes\n' STATIC $(STATIC_O)/bootprof "$$(stat -c %s $(STATIC_O)/bootprof)"
+	@$(CROSS_COMPILE)strip -o $(STATIC_O)/bootprof.stripped $(STATIC_O)/bootprof
+	@printf '  %-7s %s, %s bytes (%s stripped)\n' STATIC $(STATIC_O)/bootprof \
+		"$$(stat -c %s $(STATIC_O)/bootprof)" "$$(stat -c %s $(STATIC_O)/bootprof.stripped)"
 
 bench: all
 	$(Q)bench/run.sh
