@@ -4,7 +4,9 @@
 # mode): it is static and arm64, states its version, prints the same boot
 # words as this machine's build, and reads the fixture recordings into the
 # golden reports byte for byte (little-endian x86_64 and 32-bit i386
-# recordings alike), with its plugins built in.
+# recordings alike), with its plugins built in. Serial: it runs make static
+# ARCH=arm64, as the arm64 boot test does, in the same build directory.
+# tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 
 command -v qemu-aarch64-static >/dev/null 2>&1 || skip_all "qemu-user-static not installed"
