@@ -39,7 +39,10 @@ CROSS_COMPILE ?= i686-linux-gnu-
 endif
 ifneq ($(CROSS_COMPILE),)
 CROSS_TRIPLET := $(patsubst %-,%,$(CROSS_COMPILE))
-CROSS_SUFFIX  := -$(if $(ARCH),$(ARCH),$(firstword $(subst -, ,$(CROSS_TRIPLET))))
+# Debian's names for the output directory: aarch64- is arm64, i686- is i386.
+CROSS_ARCH    := $(firstword $(subst -, ,$(CROSS_TRIPLET)))
+CROSS_ARCH    := $(if $(ARCH),$(ARCH),$(patsubst aarch64,arm64,$(patsubst i686,i386,$(CROSS_ARCH))))
+CROSS_SUFFIX  := -$(CROSS_ARCH)
 ifeq ($(origin CC),default)
 CC := $(CROSS_COMPILE)gcc
 endif
