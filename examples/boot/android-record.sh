@@ -65,7 +65,7 @@ root() {
 words() {
 	kver=$(sh_ uname -r)
 	[ -n "$kver" ] || die "cannot read the device's kernel release"
-	"$BOOTPROF" cmdline --kernel "$kver" --buffer-size "$BUFFER_KB"
+	"$BOOTPROF" cmdline --kernel "$kver" --arch "$(sh_ uname -m)" --buffer-size "$BUFFER_KB"
 }
 
 pull() {
