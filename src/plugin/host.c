@@ -127,6 +127,9 @@ static size_t host_field_str(const struct bootprof_event *ev, const struct bootp
 	} else {
 		off = (size_t)f->off;
 		n = (size_t)f->size;
+		/* A flexible array (ftrace:print's char buf[], size 0): to the record's end. */
+		if (!n && off <= (size_t)raw->size)
+			n = (size_t)raw->size - off;
 	}
 	if (off > (size_t)raw->size || n > (size_t)raw->size - off)
 		return 0;
