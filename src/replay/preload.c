@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "replay/preload.h"
+#include "replay/resident.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -59,6 +60,7 @@ struct run {
 	uint64_t start_ns, deadline_ns;
 	atomic_uint_fast64_t preloaded, stale, missing, unreadable, cut, bytes;
 	atomic_int deadline_hit;
+	size_t *requested;         /* per file: ranges whose reads were started */
 };
 
 static int past_deadline(struct run *r)
@@ -79,12 +81,12 @@ static int same_identity(const struct bp_pack_file *f, const struct stat *st)
 }
 
 /* Open without following a final link, never blocking on a FIFO put in its place. */
-static int open_entry(struct run *r, const struct bp_pack_file *f)
+static int open_entry(const char *root, const struct bp_pack_file *f)
 {
 	char path[4096];
 	int flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, fd;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s%s", r->root, f->path) >= sizeof(path)) {
+	if ((size_t)snprintf(path, sizeof(path), "%s%s", root, f->path) >= sizeof(path)) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
@@ -94,27 +96,37 @@ static int open_entry(struct run *r, const struct bp_pack_file *f)
 	return fd;
 }
 
-static void preload_file(struct run *r, const struct bp_pack_file *f)
+int bp_replay_open(const char *root, const struct bp_pack_file *f)
 {
-	unsigned ps = r->pack->page_size;
 	struct stat st;
+	int fd = open_entry(root, f);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !same_identity(f, &st)) {
+		close(fd);
+		errno = ESTALE;
+		return -1;
+	}
+	return fd;
+}
+
+static void preload_file(struct run *r, size_t idx)
+{
+	const struct bp_pack_file *f = &r->pack->files[idx];
+	unsigned ps = r->pack->page_size;
 	uint64_t done = 0;
 	size_t i;
 	int fd;
 
-	fd = open_entry(r, f);
+	fd = bp_replay_open(r->root, f);
 	if (fd < 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			atomic_fetch_add(&r->missing, 1);
-		else if (errno == ELOOP)
-			atomic_fetch_add(&r->stale, 1);  /* a link now stands there */
+		else if (errno == ELOOP || errno == ESTALE)
+			atomic_fetch_add(&r->stale, 1);  /* changed, or a link now stands there */
 		else
 			atomic_fetch_add(&r->unreadable, 1);
-		return;
-	}
-	if (fstat(fd, &st) || !same_identity(f, &st)) {
-		atomic_fetch_add(&r->stale, 1);
-		close(fd);
 		return;
 	}
 	for (i = 0; i < f->nranges; i++) {
@@ -142,6 +154,7 @@ static void preload_file(struct run *r, const struct bp_pack_file *f)
 			break;
 		}
 		done += len;
+		r->requested[idx] = i + 1;
 	}
 	atomic_fetch_add(&r->bytes, done);
 	if (i == f->nranges || f->ranges[i].start * ps >= f->size)
@@ -183,7 +196,7 @@ static void *worker_main(void *arg)
 			atomic_fetch_add(&r->cut, 1);
 			continue;
 		}
-		preload_file(r, &r->pack->files[w->q->idx[k]]);
+		preload_file(r, w->q->idx[k]);
 	}
 	return NULL;
 }
@@ -235,6 +248,22 @@ static int file_rotational(struct run *r, const struct bp_pack_file *f, struct d
 	return rot;
 }
 
+/* What of the requested ranges is resident now, or, with --wait, once it all is. */
+static void settle(struct run *r, struct bp_replay_stats *st)
+{
+	struct bp_settle_opts so = { r->root, r->requested, r->o->wait, r->deadline_ns };
+	struct bp_settle s;
+
+	bp_replay_settle(r->pack, &so, &s);
+	st->resident = s.resident;
+	st->resident_files = s.files_resident;
+	st->waited = r->o->wait;
+	st->wait_gave_up = s.gave_up;
+	if (s.gave_up && r->deadline_ns && now_ns() >= r->deadline_ns)
+		atomic_store(&r->deadline_hit, 1);
+	st->resident_ns = s.last_ns > r->start_ns ? s.last_ns - r->start_ns : 0;
+}
+
 int bp_replay_run(const struct bp_pack *p, const struct bp_replay_opts *o,
 		  struct bp_replay_stats *st)
 {
@@ -255,6 +284,7 @@ int bp_replay_run(const struct bp_pack *p, const struct bp_replay_opts *o,
 	r.root = o->root ? o->root : "";
 	r.start_ns = now_ns();
 	r.deadline_ns = o->deadline_ns ? r.start_ns + o->deadline_ns : 0;
+	r.requested = xcalloc(p->nfiles + 1, sizeof(*r.requested));
 	seq.idx = xcalloc(p->nfiles + 1, sizeof(*seq.idx));
 	par.idx = xcalloc(p->nfiles + 1, sizeof(*par.idx));
 	for (i = 0; i < p->nfiles; i++) {
@@ -303,27 +333,52 @@ int bp_replay_run(const struct bp_pack *p, const struct bp_replay_opts *o,
 	st->bytes = atomic_load(&r.bytes);
 	st->rotational_files = seq.n;
 	st->threads = nthreads + (seq.n ? 1 : 0);
+	st->started_ns = now_ns() - r.start_ns;
+	settle(&r, st);
 	st->elapsed_ns = now_ns() - r.start_ns;
 	st->deadline_hit = atomic_load(&r.deadline_hit);
+	free(r.requested);
 	free(w);
 	free(seq.idx);
 	free(par.idx);
 	return 0;
 }
 
+/* "S.mmm": seconds with milliseconds. */
+static void secs(char *buf, size_t size, uint64_t ns)
+{
+	snprintf(buf, size, "%" PRIu64 ".%03" PRIu64, ns / 1000000000u, ns / 1000000u % 1000u);
+}
+
 void bp_replay_summary(const struct bp_replay_stats *st, char *buf, size_t size)
 {
-	snprintf(buf, size,
-		 "preloaded %" PRIu64 " of %" PRIu64 " files, %" PRIu64 " bytes in %" PRIu64
-		 ".%03" PRIu64 " s (threads %d, %" PRIu64 " files in disk order); skipped %" PRIu64
+	char started[32], resident[32], elapsed[32];
+	size_t n;
+
+	secs(started, sizeof(started), st->started_ns);
+	secs(resident, sizeof(resident), st->resident_ns);
+	secs(elapsed, sizeof(elapsed), st->elapsed_ns);
+	/* "preloaded" only for pages a reader finds without waiting. */
+	if (st->waited && !st->wait_gave_up)
+		snprintf(buf, size,
+			 "preloaded %" PRIu64 " of %" PRIu64 " files, %" PRIu64
+			 " bytes resident in %s s (reads started in %s s",
+			 st->resident_files, st->files, st->resident, resident, started);
+	else
+		snprintf(buf, size,
+			 "started reads of %" PRIu64 " of %" PRIu64 " files, %" PRIu64
+			 " bytes in %s s; %" PRIu64 " bytes resident %s %s s (",
+			 st->preloaded, st->files, st->bytes, started, st->resident,
+			 st->waited ? "when waiting stopped after" : "at exit, after", elapsed);
+	n = strlen(buf);
+	snprintf(buf + n, size > n ? size - n : 0,
+		 "%sthreads %d, %" PRIu64 " files in disk order); skipped %" PRIu64
 		 " stale, %" PRIu64 " missing, %" PRIu64 " unreadable; %s",
-		 st->preloaded, st->files, st->bytes, st->elapsed_ns / 1000000000u,
-		 st->elapsed_ns / 1000000u % 1000u, st->threads, st->rotational_files, st->stale,
-		 st->missing, st->unreadable,
+		 st->waited && !st->wait_gave_up ? "; " : "", st->threads, st->rotational_files,
+		 st->stale, st->missing, st->unreadable,
 		 st->deadline_hit ? "stopped at the deadline" : "deadline not reached");
 	if (st->deadline_hit && size > 0) {
-		size_t n = strlen(buf);
-
+		n = strlen(buf);
 		snprintf(buf + n, size - n, " (%" PRIu64 " files not preloaded)", st->cut);
 	}
 }
@@ -401,6 +456,8 @@ int bp_replay_spawn(const char *pack_path)
 		_exit(0);
 	}
 	o.root = SPAWN_ROOT;
+	/* Waiting costs PID 1 nothing and makes the summary say what is resident. */
+	o.wait = 1;
 	o.deadline_ns = deadline - now_ns();
 	bp_replay_run(p, &o, &st);
 	bp_replay_summary(&st, line, sizeof(line));

@@ -137,7 +137,7 @@ expect 'readahead --explain says what was left out and why' \
 # Replay into a cold cache: exactly the packed pages become resident.
 drop_caches
 expect 'replay preloads the pack' \
-	"'$BOOTPROF' replay '$P' >'$TEST_DIR/replay.out' && grep -q '^preloaded ' '$TEST_DIR/replay.out'"
+	"'$BOOTPROF' replay --wait '$P' >'$TEST_DIR/replay.out' && grep -q '^preloaded ' '$TEST_DIR/replay.out'"
 cat "$TEST_DIR/replay.out" | sed 's/^/# /'
 res() { fincore --bytes --noheadings --output RES "$1"; }
 expect 'small and big are resident whole' "[ \$(res '$D/small') = 12288 ] && [ \$(res '$D/big') = 1048576 ]"

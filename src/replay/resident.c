@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Which of the pages a preloader asked for are really in the page cache:
+ * readahead(2) returns once the reads are submitted, with the pages still
+ * locked under I/O. mincore(2) counts a page only when it is up to date,
+ * so "resident" here means a reader finds it without waiting.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "replay/preload.h"
+#include "replay/resident.h"
+#include "util/xalloc.h"
+
+#define POLL_NS (2ull * 1000000ull)
+/* How often a range still missing is asked for again. */
+#define REISSUE_NS (1000ull * 1000000ull)
+
+/* One requested range, in bytes of its file. */
+struct span {
+	size_t file;           /* index into the mapped files */
+	uint64_t off, len;
+	uint64_t resident;     /* bytes resident at the last look */
+	int done;
+};
+
+struct mapped {
+	unsigned char *map;    /* the whole file, PROT_READ; NULL when it could not be mapped */
+	size_t len;
+	size_t pending;        /* spans not yet resident */
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Bytes of [off, off + len) of a mapping that are resident and up to date. */
+static uint64_t resident_bytes(const struct mapped *m, uint64_t off, uint64_t len,
+			       unsigned char **vec, size_t *veccap)
+{
+	uint64_t sps = (uint64_t)sysconf(_SC_PAGESIZE), first = off / sps * sps, end = off + len;
+	uint64_t n = (end - first + sps - 1) / sps, sum = 0, k;
+
+	if (!m->map)
+		return 0;
+	if (n > *veccap) {
+		free(*vec);
+		*vec = xmalloc(n);
+		*veccap = n;
+	}
+	if (mincore(m->map + first, end - first, *vec))
+		return 0;
+	for (k = 0; k < n; k++) {
+		uint64_t a = first + k * sps, b = a + sps;
+
+		if (!((*vec)[k] & 1))
+			continue;
+		if (a < off)
+			a = off;
+		if (b > end)
+			b = end;
+		sum += b - a;
+	}
+	return sum;
+}
+
+/* Map the files with requested ranges and list those ranges. */
+static struct span *gather(const struct bp_pack *p, const struct bp_settle_opts *o,
+			   struct mapped *files, size_t *nspans, struct bp_settle *s)
+{
+	struct span *spans = NULL;
+	size_t i, k, n = 0, cap = 0;
+
+	for (i = 0; i < p->nfiles; i++) {
+		const struct bp_pack_file *f = &p->files[i];
+		size_t had = n;
+		int fd;
+
+		if (!o->requested[i] || !f->size)
+			continue;
+		s->files++;
+		for (k = 0; k < o->requested[i] && k < f->nranges; k++) {
+			uint64_t off = f->ranges[k].start * p->page_size;
+			uint64_t len = f->ranges[k].count * p->page_size;
+
+			if (off >= f->size)
+				break;
+			if (len > f->size - off)
+				len = f->size - off;
+			BP_GROW(spans, n, cap);
+			spans[n].file = i;
+			spans[n].off = off;
+			spans[n].len = len;
+			spans[n].resident = 0;
+			spans[n++].done = 0;
+			s->bytes += len;
+		}
+		files[i].pending = n - had;
+		fd = bp_replay_open(o->root, f);
+		if (fd < 0)
+			continue;
+		files[i].map = mmap(NULL, (size_t)f->size, PROT_READ, MAP_SHARED, fd, 0);
+		if (files[i].map == MAP_FAILED)
+			files[i].map = NULL;
+		else
+			files[i].len = (size_t)f->size;
+		close(fd);
+	}
+	*nspans = n;
+	return spans;
+}
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+int bp_replay_settle(const struct bp_pack *p, const struct bp_settle_opts *o, struct bp_settle *s)
+{
+	struct mapped *files = xcalloc(p->nfiles + 1, sizeof(*files));
+	unsigned char *vec = NULL;
+	size_t nspans, left, veccap = 0, i;
+	struct span *spans;
+	uint64_t now, progress_ns, reissue_ns, total;
+
+	memset(s, 0, sizeof(*s));
+	spans = gather(p, o, files, &nspans, s);
+	left = nspans;
+	progress_ns = reissue_ns = mono_ns();
+	total = 0;
+	for (;;) {
+		uint64_t before = total;
+
+		for (i = 0; i < nspans; i++) {
+			struct span *sp = &spans[i];
+			struct mapped *m = &files[sp->file];
+
+			if (sp->done)
+				continue;
+			total -= sp->resident;
+			sp->resident = resident_bytes(m, sp->off, sp->len, &vec, &veccap);
+			total += sp->resident;
+			if (sp->resident < sp->len)
+				continue;
+			sp->done = 1;
+			left--;
+			m->pending--;
+			s->last_ns = mono_ns();
+		}
+		if (!o->wait || !left)
+			break;
+		now = mono_ns();
+		if (total > before)
+			progress_ns = now;
+		if ((o->deadline_ns && now >= o->deadline_ns) ||
+		    now - progress_ns >= BP_SETTLE_STALL_NS) {
+			s->gave_up = 1;
+			break;
+		}
+		if (now - reissue_ns >= REISSUE_NS) {
+			/* Pages under I/O or resident are left alone: this reads only what is gone. */
+			for (i = 0; i < nspans; i++) {
+				uint64_t sps = (uint64_t)sysconf(_SC_PAGESIZE);
+				uint64_t a = spans[i].off / sps * sps;
+
+				if (!spans[i].done && files[spans[i].file].map)
+					(void)madvise(files[spans[i].file].map + a,
+						      spans[i].off + spans[i].len - a, MADV_WILLNEED);
+			}
+			reissue_ns = now;
+		}
+		sleep_ns(POLL_NS);
+	}
+	s->resident = total;
+	for (i = 0; i < p->nfiles; i++) {
+		if (o->requested[i] && p->files[i].size && !files[i].pending)
+			s->files_resident++;
+		if (files[i].map)
+			munmap(files[i].map, files[i].len);
+	}
+	free(vec);
+	free(spans);
+	free(files);
+	return 0;
+}
