@@ -33,6 +33,10 @@
 #define SPAWN_DEADLINE_NS (60ull * 1000000000ull)
 #define SPAWN_ROOT "/proc/1/root"
 
+/* A readahead(2) chunk when the disk's queue says nothing (no such device in /sys). */
+#define DEFAULT_CHUNK_KB 128
+#define MIN_CHUNK_KB 16
+
 #define IOPRIO_CLASS_SHIFT 13
 #define IOPRIO_CLASS_BE 2
 #define IOPRIO_CLASS_IDLE 3
@@ -61,6 +65,7 @@ struct run {
 	atomic_uint_fast64_t preloaded, stale, missing, unreadable, cut, bytes;
 	atomic_int deadline_hit;
 	size_t *requested;         /* per file: ranges whose reads were started */
+	uint64_t *chunk;           /* per file: bytes one readahead(2) reads at most */
 };
 
 static int past_deadline(struct run *r)
@@ -141,14 +146,7 @@ static void preload_file(struct run *r, size_t idx)
 			atomic_fetch_add(&r->cut, 1);
 			break;
 		}
-		if (r->o->fadvise) {
-			rc = posix_fadvise(fd, (off_t)off, (off_t)len, POSIX_FADV_WILLNEED);
-		} else {
-			rc = readahead(fd, (off64_t)off, (size_t)len) ? errno : 0;
-			/* A filesystem without readahead support: the advice path. */
-			if (rc == EINVAL)
-				rc = posix_fadvise(fd, (off_t)off, (off_t)len, POSIX_FADV_WILLNEED);
-		}
+		rc = bp_replay_chunk(fd, off, len, r->chunk[idx], r->o->fadvise);
 		if (rc) {
 			atomic_fetch_add(&r->unreadable, 1);
 			break;
@@ -201,57 +199,97 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-/* 1 rotating, 0 not, -1 unknown: the whole disk's queue/rotational. */
-static int rotational(const char *root, unsigned maj, unsigned min)
+/* A number in the whole disk's queue/NAME (a partition's is one level up), or -1. */
+static long queue_value(const char *root, unsigned maj, unsigned min, const char *name)
 {
-	char path[512], buf[8];
+	char path[512], buf[24];
 	int fd, i;
 	ssize_t n;
 
-	/* A partition's queue is its disk's: one level up. */
 	for (i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/sys/dev/block/%u:%u/%squeue/rotational", root, maj,
-			 min, i ? "../" : "");
+		snprintf(path, sizeof(path), "%s/sys/dev/block/%u:%u/%squeue/%s", root, maj, min,
+			 i ? "../" : "", name);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			continue;
 		n = read(fd, buf, sizeof(buf) - 1);
 		close(fd);
-		if (n > 0)
-			return buf[0] == '1';
+		if (n > 0) {
+			buf[n] = '\0';
+			return strtol(buf, NULL, 10);
+		}
 	}
 	return -1;
 }
 
-struct dev_rot {
+struct dev_queue {
 	unsigned maj, min;
 	int rot;
+	uint64_t chunk;
 };
 
-static int file_rotational(struct run *r, const struct bp_pack_file *f, struct dev_rot **cache,
-			   size_t *n, size_t *cap)
+/*
+ * readahead(2) and WILLNEED read at most max(read_ahead_kb, max_sectors_kb)
+ * of what they are asked for and drop the rest without a word
+ * (force_page_cache_ra()): a range is asked for in pieces that size.
+ */
+static uint64_t chunk_bytes(const char *root, unsigned maj, unsigned min)
 {
+	long ra = queue_value(root, maj, min, "read_ahead_kb");
+	long io = queue_value(root, maj, min, "max_sectors_kb");
+	long kb = ra > io ? ra : io;
+
+	return (uint64_t)(kb >= MIN_CHUNK_KB ? kb : DEFAULT_CHUNK_KB) * 1024u;
+}
+
+/* The file's disk: rotating or not, and its chunk (bp_replay_chunk()). */
+static const struct dev_queue *file_queue(struct run *r, const struct bp_pack_file *f,
+					  struct dev_queue **cache, size_t *n, size_t *cap)
+{
+	struct dev_queue *d;
 	size_t i;
-	int rot;
 
 	for (i = 0; i < *n; i++) {
 		if ((*cache)[i].maj == f->major && (*cache)[i].min == f->minor)
-			return (*cache)[i].rot;
+			return &(*cache)[i];
 	}
-	rot = rotational(r->root, f->major, f->minor);
-	if (rot < 0)
-		rot = r->pack->disk_order;  /* unknown here: trust the pack's maker */
 	BP_GROW(*cache, *n, *cap);
-	(*cache)[*n].maj = f->major;
-	(*cache)[*n].min = f->minor;
-	(*cache)[(*n)++].rot = rot;
-	return rot;
+	d = &(*cache)[(*n)++];
+	d->maj = f->major;
+	d->min = f->minor;
+	d->rot = (int)queue_value(r->root, f->major, f->minor, "rotational");
+	if (d->rot < 0)
+		d->rot = r->pack->disk_order;  /* unknown here: trust the pack's maker */
+	d->chunk = chunk_bytes(r->root, f->major, f->minor);
+	return d;
+}
+
+int bp_replay_chunk(int fd, uint64_t off, uint64_t len, uint64_t chunk, int fadvise)
+{
+	while (len) {
+		uint64_t n = len < chunk ? len : chunk;
+		int rc;
+
+		if (fadvise) {
+			rc = posix_fadvise(fd, (off_t)off, (off_t)n, POSIX_FADV_WILLNEED);
+		} else {
+			rc = readahead(fd, (off64_t)off, (size_t)n) ? errno : 0;
+			/* A filesystem without readahead support: the advice path. */
+			if (rc == EINVAL)
+				rc = posix_fadvise(fd, (off_t)off, (off_t)n, POSIX_FADV_WILLNEED);
+		}
+		if (rc)
+			return rc;
+		off += n;
+		len -= n;
+	}
+	return 0;
 }
 
 /* What of the requested ranges is resident now, or, with --wait, once it all is. */
 static void settle(struct run *r, struct bp_replay_stats *st)
 {
-	struct bp_settle_opts so = { r->root, r->requested, r->o->wait, r->deadline_ns };
+	struct bp_settle_opts so = { r->root, r->requested, r->chunk, r->o->wait, r->deadline_ns };
 	struct bp_settle s;
 
 	bp_replay_settle(r->pack, &so, &s);
@@ -269,7 +307,7 @@ int bp_replay_run(const struct bp_pack *p, const struct bp_replay_opts *o,
 {
 	static const struct bp_replay_opts defaults = { 0 };
 	struct queue seq = { 0 }, par = { 0 };
-	struct dev_rot *devs = NULL;
+	struct dev_queue *devs = NULL;
 	size_t ndevs = 0, cdevs = 0, i, nworkers;
 	struct worker *w;
 	struct run r;
@@ -285,10 +323,14 @@ int bp_replay_run(const struct bp_pack *p, const struct bp_replay_opts *o,
 	r.start_ns = now_ns();
 	r.deadline_ns = o->deadline_ns ? r.start_ns + o->deadline_ns : 0;
 	r.requested = xcalloc(p->nfiles + 1, sizeof(*r.requested));
+	r.chunk = xcalloc(p->nfiles + 1, sizeof(*r.chunk));
 	seq.idx = xcalloc(p->nfiles + 1, sizeof(*seq.idx));
 	par.idx = xcalloc(p->nfiles + 1, sizeof(*par.idx));
 	for (i = 0; i < p->nfiles; i++) {
-		if (file_rotational(&r, &p->files[i], &devs, &ndevs, &cdevs) > 0)
+		const struct dev_queue *d = file_queue(&r, &p->files[i], &devs, &ndevs, &cdevs);
+
+		r.chunk[i] = d->chunk;
+		if (d->rot > 0)
 			seq.idx[seq.n++] = i;
 		else
 			par.idx[par.n++] = i;
@@ -338,6 +380,7 @@ int bp_replay_run(const struct bp_pack *p, const struct bp_replay_opts *o,
 	st->elapsed_ns = now_ns() - r.start_ns;
 	st->deadline_hit = atomic_load(&r.deadline_hit);
 	free(r.requested);
+	free(r.chunk);
 	free(w);
 	free(seq.idx);
 	free(par.idx);

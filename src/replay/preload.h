@@ -106,6 +106,18 @@ int bp_replay_run(const struct bp_pack *p, const struct bp_replay_opts *o,
 int bp_replay_open(const char *root, const struct bp_pack_file *f);
 
 /**
+ * bp_replay_chunk() - start reads of [off, off + len) of a file
+ * @fd: the file
+ * @off, @len: bytes
+ * @chunk: bytes one call may ask for: readahead(2) and WILLNEED read at most
+ *         max(read_ahead_kb, max_sectors_kb) of a request and drop the rest
+ * @fadvise: posix_fadvise(WILLNEED) rather than readahead(2)
+ *
+ * Return: 0, or an errno value.
+ */
+int bp_replay_chunk(int fd, uint64_t off, uint64_t len, uint64_t chunk, int fadvise);
+
+/**
  * bp_replay_summary() - the one-line summary of a replay
  * @st: the stats
  * @buf: filled, NUL-terminated

@@ -72,6 +72,35 @@ static uint64_t resident_bytes(const struct mapped *m, uint64_t off, uint64_t le
 	return sum;
 }
 
+/*
+ * Ask again for the pages of a span that are not resident, a chunk at a
+ * time (bp_replay_chunk()). Pages under I/O or resident are left alone by
+ * the kernel: this reads only what is gone.
+ */
+static void reissue(const struct mapped *m, const struct span *sp, uint64_t chunk,
+		    unsigned char **vec, size_t *veccap)
+{
+	uint64_t sps = (uint64_t)sysconf(_SC_PAGESIZE), first = sp->off / sps * sps;
+	uint64_t end = sp->off + sp->len, n = (end - first + sps - 1) / sps, k, run = 0;
+
+	if (!m->map)
+		return;
+	resident_bytes(m, sp->off, sp->len, vec, veccap);  /* fills *vec */
+	for (k = 0; k <= n; k++) {
+		if (k < n && !((*vec)[k] & 1)) {
+			run++;
+			continue;
+		}
+		while (run) {
+			uint64_t pages = run * sps > chunk ? chunk / sps : run;
+			uint64_t at = first + (k - run) * sps;
+
+			(void)madvise(m->map + at, pages * sps, MADV_WILLNEED);
+			run -= pages;
+		}
+	}
+}
+
 /* Map the files with requested ranges and list those ranges. */
 static struct span *gather(const struct bp_pack *p, const struct bp_settle_opts *o,
 			   struct mapped *files, size_t *nspans, struct bp_settle *s)
@@ -169,14 +198,10 @@ int bp_replay_settle(const struct bp_pack *p, const struct bp_settle_opts *o, st
 			break;
 		}
 		if (now - reissue_ns >= REISSUE_NS) {
-			/* Pages under I/O or resident are left alone: this reads only what is gone. */
 			for (i = 0; i < nspans; i++) {
-				uint64_t sps = (uint64_t)sysconf(_SC_PAGESIZE);
-				uint64_t a = spans[i].off / sps * sps;
-
-				if (!spans[i].done && files[spans[i].file].map)
-					(void)madvise(files[spans[i].file].map + a,
-						      spans[i].off + spans[i].len - a, MADV_WILLNEED);
+				if (!spans[i].done)
+					reissue(&files[spans[i].file], &spans[i],
+						o->chunk[spans[i].file], &vec, &veccap);
 			}
 			reissue_ns = now;
 		}

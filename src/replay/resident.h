@@ -18,6 +18,7 @@
 struct bp_settle_opts {
 	const char *root;
 	const size_t *requested;
+	const uint64_t *chunk;
 	int wait;
 	uint64_t deadline_ns;
 };
