@@ -14,18 +14,7 @@ command -v jq >/dev/null || skip_all "jq not installed"
 t3_blkio_cgroup blkio.throttle.read_bps_device 2000000
 
 D=$TEST_DIR/data
-mkdir -p "$D"
-i=0
-while [ $i -lt 150 ]; do
-	head -c $((4096 + (i * 7919) % 28672)) /dev/urandom >"$D/f$i"
-	i=$((i + 1))
-done
-cat >"$TEST_DIR/work.sh" <<EOT
-echo \$\$ >$CG/cgroup.procs
-exec cat $D/f* >/dev/null
-EOT
-sync
-sleep 0.2
+t3_small_files "$D" 150
 # the workload's I/O wait in REC, ns
 waited() { "$BOOTPROF" report --format json --no-plugins "$1" | jq .totals.wait_ns; }
 
