@@ -109,4 +109,4 @@ rc=$?
 grep 'bootprof-replay: ' "$TEST_DIR/other.console" | sed 's/^/# /'
 expect 'pack of another disk: the boot runs to the end' "[ $rc = 0 ] && grep -q 'TEST-INIT: done' '$TEST_DIR/other.console'"
 expect "pack of another disk: all $nfiles files stale, 0 bytes preloaded" \
-	"grep -q 'bootprof-replay: started reads of 0 of $nfiles files, 0 bytes .* skipped $nfiles stale' '$TEST_DIR/other.console'"
+	"grep -q 'bootprof-replay: preloaded 0 of $nfiles files, 0 bytes .* skipped $nfiles stale' '$TEST_DIR/other.console'"
