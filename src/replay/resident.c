@@ -5,7 +5,11 @@
  * locked under I/O. mincore(2) counts a page only when it is up to date,
  * so "resident" here means a reader finds it without waiting.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -17,6 +21,8 @@
 #include "util/xalloc.h"
 
 #define POLL_NS (2ull * 1000000ull)
+#define TRACEFS_INSTANCES "/sys/kernel/tracing/instances"
+#define MAX_MARKERS 16
 /* How often a range still missing is asked for again. */
 #define REISSUE_NS (1000ull * 1000000ull)
 
@@ -101,6 +107,49 @@ static void reissue(const struct mapped *m, const struct span *sp, uint64_t chun
 	}
 }
 
+/*
+ * The trace_marker of every bootprof recording running now (its instance:
+ * "bootprof" at boot, "bootprof-PID" live), so the recording says when
+ * each range became resident. Returns how many were opened.
+ */
+static int open_markers(int *fds)
+{
+	DIR *d = opendir(TRACEFS_INSTANCES);
+	struct dirent *e;
+	char path[512];
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) && n < MAX_MARKERS) {
+		if (strcmp(e->d_name, "bootprof") && strncmp(e->d_name, "bootprof-", 9))
+			continue;
+		snprintf(path, sizeof(path), TRACEFS_INSTANCES "/%s/trace_marker", e->d_name);
+		fds[n] = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+		n += fds[n] >= 0;
+	}
+	closedir(d);
+	return n;
+}
+
+/* "bootprof-replay resident MAJ:MIN INO START+COUNT" (pages of page_size): one write, one entry. */
+static void mark(const int *fds, int n, const struct bp_pack *p, const struct span *sp)
+{
+	const struct bp_pack_file *f = &p->files[sp->file];
+	uint64_t first = sp->off / p->page_size;
+	uint64_t count = (sp->off + sp->len + p->page_size - 1) / p->page_size - first;
+	char line[160];
+	int len, i;
+
+	len = snprintf(line, sizeof(line), BP_REPLAY_COMM " resident %u:%u %" PRIu64 " %" PRIu64
+		       "+%" PRIu64 "\n", f->major, f->minor, f->ino, first, count);
+	for (i = 0; i < n; i++) {
+		if (write(fds[i], line, (size_t)len) < 0) {
+			/* A recording that stopped meanwhile: nothing to tell. */
+		}
+	}
+}
+
 /* Map the files with requested ranges and list those ranges. */
 static struct span *gather(const struct bp_pack *p, const struct bp_settle_opts *o,
 			   struct mapped *files, size_t *nspans, struct bp_settle *s)
@@ -162,6 +211,7 @@ int bp_replay_settle(const struct bp_pack *p, const struct bp_settle_opts *o, st
 	size_t nspans, left, veccap = 0, i;
 	struct span *spans;
 	uint64_t now, progress_ns, reissue_ns, total;
+	int markers[MAX_MARKERS], nmarkers = open_markers(markers);
 
 	memset(s, 0, sizeof(*s));
 	spans = gather(p, o, files, &nspans, s);
@@ -186,6 +236,7 @@ int bp_replay_settle(const struct bp_pack *p, const struct bp_settle_opts *o, st
 			left--;
 			m->pending--;
 			s->last_ns = mono_ns();
+			mark(markers, nmarkers, p, sp);
 		}
 		if (!o->wait || !left)
 			break;
@@ -214,6 +265,8 @@ int bp_replay_settle(const struct bp_pack *p, const struct bp_settle_opts *o, st
 		if (files[i].map)
 			munmap(files[i].map, files[i].len);
 	}
+	while (nmarkers > 0)
+		close(markers[--nmarkers]);
 	free(vec);
 	free(spans);
 	free(files);

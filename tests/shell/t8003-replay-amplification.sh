@@ -59,6 +59,17 @@ expect 'replay --wait: the library is resident whole (fincore)' \
 drop_caches
 t3_record "$TEST_DIR/warm.dat" sh -c "'$BOOTPROF_FAST' replay --wait '$P' >/dev/null && sh '$TEST_DIR/work.sh'" ||
 	{ not_ok "record the replayed workload"; exit 0; }
+# The preloader marks in the recording when each range became resident.
+"$BOOTPROF" dump "$TEST_DIR/warm.dat" >"$TEST_DIR/warm.dump"
+ranges=$(awk '$1 == "file" { n += split($9, r, ",") } END { print n }' "$P")
+marks=$(grep -c ' print: .*bootprof-replay resident ' "$TEST_DIR/warm.dump")
+expect "one 'resident' trace marker per range of the pack ($marks of $ranges)" "[ '$marks' = '$ranges' ]"
+lib="$(stat -c '%Hd:%Ld %i' "$D/lib") 0+$((size / 4096))"
+expect "the library's marker comes after the preloader inserted its last page" \
+	"awk -v ino=\$(printf '%x' \$(stat -c %i '$D/lib')) -v m='bootprof-replay resident $lib\\\\x0a' '
+		/ mm_filemap_add_to_page_cache: / && \$4 == \"bootprof-replay\" && \$9 == ino { last = \$1 }
+		/ print: / && index(\$0, m) { at = \$1 }
+		END { exit !(last != \"\" && at != \"\" && at + 0 >= last + 0) }' '$TEST_DIR/warm.dump'"
 cold=$(bytes "$TEST_DIR/cold.dat")
 warm=$(bytes "$TEST_DIR/warm.dat")
 pre=$(bytes "$TEST_DIR/warm.dat" bootprof-replay)
