@@ -299,7 +299,8 @@ static void settle(struct run *r, struct bp_replay_stats *st)
 	st->wait_gave_up = s.gave_up;
 	if (s.gave_up && r->deadline_ns && now_ns() >= r->deadline_ns)
 		atomic_store(&r->deadline_hit, 1);
-	st->resident_ns = s.last_ns > r->start_ns ? s.last_ns - r->start_ns : 0;
+	/* Nothing became resident: it took as long as starting the reads. */
+	st->resident_ns = s.last_ns > r->start_ns ? s.last_ns - r->start_ns : st->started_ns;
 }
 
 int bp_replay_run(const struct bp_pack *p, const struct bp_replay_opts *o,
