@@ -20,7 +20,13 @@
 #include "replay/resident.h"
 #include "util/xalloc.h"
 
+/*
+ * Polling costs CPU the boot may need (a syscall per range and round):
+ * every round without a range newly resident doubles the pause, up to
+ * POLL_MAX_NS; a round with one goes back to POLL_NS.
+ */
 #define POLL_NS (2ull * 1000000ull)
+#define POLL_MAX_NS (64ull * 1000000ull)
 #define TRACEFS_INSTANCES "/sys/kernel/tracing/instances"
 #define MAX_MARKERS 16
 /* How often a range still missing is asked for again. */
@@ -183,14 +189,18 @@ static struct span *gather(const struct bp_pack *p, const struct bp_settle_opts 
 		}
 		files[i].pending = n - had;
 		fd = bp_replay_open(o->root, f);
-		if (fd < 0)
-			continue;
-		files[i].map = mmap(NULL, (size_t)f->size, PROT_READ, MAP_SHARED, fd, 0);
-		if (files[i].map == MAP_FAILED)
+		if (fd >= 0) {
+			files[i].map = mmap(NULL, (size_t)f->size, PROT_READ, MAP_SHARED, fd, 0);
+			close(fd);
+		}
+		if (fd < 0 || files[i].map == MAP_FAILED) {
+			/* Changed or gone since its reads started: not resident, nothing to wait for. */
 			files[i].map = NULL;
-		else
-			files[i].len = (size_t)f->size;
-		close(fd);
+			for (k = had; k < n; k++)
+				spans[k].done = 1;
+			continue;
+		}
+		files[i].len = (size_t)f->size;
 	}
 	*nspans = n;
 	return spans;
@@ -210,16 +220,18 @@ int bp_replay_settle(const struct bp_pack *p, const struct bp_settle_opts *o, st
 	unsigned char *vec = NULL;
 	size_t nspans, left, veccap = 0, i;
 	struct span *spans;
-	uint64_t now, progress_ns, reissue_ns, total;
+	uint64_t now, progress_ns, reissue_ns, total, pause = POLL_NS;
 	int markers[MAX_MARKERS], nmarkers = open_markers(markers);
 
 	memset(s, 0, sizeof(*s));
 	spans = gather(p, o, files, &nspans, s);
-	left = nspans;
+	for (i = left = 0; i < nspans; i++)
+		left += !spans[i].done;
 	progress_ns = reissue_ns = mono_ns();
 	total = 0;
 	for (;;) {
 		uint64_t before = total;
+		size_t was_left = left;
 
 		for (i = 0; i < nspans; i++) {
 			struct span *sp = &spans[i];
@@ -256,7 +268,8 @@ int bp_replay_settle(const struct bp_pack *p, const struct bp_settle_opts *o, st
 			}
 			reissue_ns = now;
 		}
-		sleep_ns(POLL_NS);
+		pause = left < was_left ? POLL_NS : pause * 2 > POLL_MAX_NS ? POLL_MAX_NS : pause * 2;
+		sleep_ns(pause);
 	}
 	s->resident = total;
 	for (i = 0; i < p->nfiles; i++) {
