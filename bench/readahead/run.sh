@@ -45,8 +45,11 @@ boots() {
 	done
 	med_end=$(median $_ends) med_wait=$(median $_waits) med_idle=$(median $_idles)
 }
-# The first boot without a pack makes it; the others only run.
-boots cold "$words" test.build-pack=1
+# The first boot without a pack makes it; the others only run. With
+# BENCH_EXACT_MMAP=1 that boot records with fault-around off
+# (bootprof.exact-mmap=1), so the pack holds no page fault-around mapped
+# without a use being seen.
+boots cold "$words" "test.build-pack=1 $([ "${BENCH_EXACT_MMAP:-0}" = 1 ] && echo bootprof.exact-mmap=1)"
 c_end=$med_end c_wait=$med_wait c_idle=$med_idle
 boots warm "$words bootprof.replay=/var/lib/bootprof/boot.pack test.wait-replay=1" ''
 w_end=$med_end w_wait=$med_wait w_idle=$med_idle
@@ -54,7 +57,7 @@ summary=$(sed -n 's/.*bootprof-replay: \(preloaded .*\|started reads .*\)/\1/p' 
 
 echo "readahead: QEMU TCG, 6.12, disk reads throttled to $REPLAY_BPS B/s; workload: $REPLAY_FILES files of $REPLAY_FILE_KB KiB with CPU work between reads"
 echo "replay (boot 1 of $n): $summary"
-echo "medians of $n boots each way"
+echo "medians of $n boots each way; the pack made with exact mmap: ${BENCH_EXACT_MMAP:-0}"
 awk -v ce="$c_end" -v we="$w_end" -v cw="$c_wait" -v ww="$w_wait" -v ci="$c_idle" -v wi="$w_idle" 'BEGIN {
 	printf "%-34s %12s %12s %8s\n", "", "no pack", "replayed", "ratio"
 	printf "%-34s %10.3f s %10.3f s %8.3f\n", "boot time (workload end)", ce, we, ce ? we / ce : 0
