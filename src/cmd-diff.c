@@ -13,6 +13,7 @@
 #include "analysis/focus.h"
 #include "analysis/summary.h"
 #include "builtin.h"
+#include "replay/preload.h"
 #include "doc/format.h"
 #include "util/default-file.h"
 #include "util/error.h"
@@ -237,12 +238,60 @@ static void header_line(FILE *out, const char *what, struct bp_summary *const *s
 			s[n - 1]->path);
 }
 
+/* 1 when some recording of @s has a preloader process in its rows. */
+static int replayed(struct bp_summary *const *s, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < s[i]->nrows; j++) {
+			const struct bp_summary_row *r = &s[i]->rows[j];
+
+			if (r->kind == BP_ROW_PROCESS && r->comm && !strcmp(r->comm, BP_REPLAY_COMM))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* By growth of bytes read, largest first, then by name. */
+static int cmp_growth(const void *pa, const void *pb)
+{
+	const struct diff_row *a = *(const struct diff_row *const *)pa;
+	const struct diff_row *b = *(const struct diff_row *const *)pb;
+
+	if (change(a, M_BYTES) != change(b, M_BYTES))
+		return change(a, M_BYTES) > change(b, M_BYTES) ? -1 : 1;
+	return strcmp(a->key, b->key);
+}
+
+/*
+ * Files read more from storage after a replay than before it (preloader
+ * and workload together), by growth: what the pack made worse. Empty
+ * unless only the after-side was replayed.
+ */
+static size_t grew_after_replay(const struct diff *d, struct bp_summary *const *b,
+				struct bp_summary *const *a, const struct diff_row **v)
+{
+	size_t i, n = 0;
+
+	if (!replayed(a, d->nafter) || replayed(b, d->nbefore))
+		return 0;
+	for (i = 0; i < d->nrows; i++) {
+		if (d->rows[i].kind == BP_ROW_FILE && d->rows[i].status != ST_NEW &&
+		    change(&d->rows[i], M_BYTES) > 0)
+			v[n++] = &d->rows[i];
+	}
+	qsort(v, n, sizeof(*v), cmp_growth);
+	return n;
+}
+
 static void text(FILE *out, const struct diff *d, size_t top, struct bp_summary *const *b,
 		 struct bp_summary *const *a)
 {
 	const struct diff_row **v = xcalloc(d->nrows ? d->nrows : 1, sizeof(*v));
 	char c[NMETRICS * 3][BP_FMT_LEN + 2], name[128];
-	size_t w[NMETRICS * 3];
+	size_t w[NMETRICS * 3], n_grew;
 	int k, m, i;
 
 	header_line(out, "before:", b, d->nbefore);
@@ -294,6 +343,18 @@ static void text(FILE *out, const struct diff *d, size_t top, struct bp_summary 
 					c[m * 3 + 1], (int)w[m * 3 + 2], c[m * 3 + 2],
 					m + 1 < NMETRICS ? "   " : "\n");
 		}
+	}
+	n_grew = grew_after_replay(d, b, a, v);
+	if (n_grew || (replayed(a, d->nafter) && !replayed(b, d->nbefore)))
+		fprintf(out, "\n== Read more after the replay: %zu files (preloader and the rest together)\n",
+			n_grew);
+	for (k = 0; k < (int)n_grew && (!top || (size_t)k < top); k++) {
+		char before[BP_FMT_LEN], after[BP_FMT_LEN];
+
+		fmt_value(before, M_BYTES, v[k]->before[M_BYTES].median);
+		fmt_value(after, M_BYTES, v[k]->after[M_BYTES].median);
+		bp_fmt_path(name, sizeof(name), v[k]->key, 70);
+		fprintf(out, "  %10s -> %10s  %s\n", before, after, name);
 	}
 	free(v);
 }
@@ -392,6 +453,19 @@ static void json(FILE *out, const struct diff *d, size_t top, struct bp_summary 
 				}
 				bp_json_end(&jw);
 			}
+			bp_json_end(&jw);
+		}
+		bp_json_end(&jw);
+	}
+	if (replayed(a, d->nafter) && !replayed(b, d->nbefore)) {
+		size_t n = grew_after_replay(d, b, a, v), j;
+
+		bp_json_array_begin(&jw, "read_more_after_replay");
+		for (j = 0; j < n && (!top || j < top); j++) {
+			bp_json_object_begin(&jw, NULL);
+			bp_json_string(&jw, "name", v[j]->key);
+			bp_json_u64(&jw, "before_bytes", v[j]->before[M_BYTES].median);
+			bp_json_u64(&jw, "after_bytes", v[j]->after[M_BYTES].median);
 			bp_json_end(&jw);
 		}
 		bp_json_end(&jw);

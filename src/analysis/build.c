@@ -158,6 +158,7 @@ static void setup_syscall_handlers(struct state *s, struct tep_event **all)
 		hd.on = enter ? bp_on_sys_enter : bp_on_sys_exit;
 		hd.sys = (int16_t)bp_syscall_class_name(e->name + (enter ? 10 : 9));
 		hd.copies = (uint8_t)bp_syscall_copies_name(e->name + (enter ? 10 : 9));
+		hd.prefetch = (uint8_t)bp_syscall_prefetch_name(e->name + (enter ? 10 : 9));
 		if (enter && hd.sys == BP_SYS_CLONE) {
 			hd.f[F_SYS_ARGS] = find_fld(e, "clone_flags", NULL);
 			if (hd.f[F_SYS_ARGS].size != 8)

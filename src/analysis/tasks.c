@@ -414,6 +414,7 @@ void bp_tasks_asleep_at_start(struct state *s, uint64_t ts)
 			t->sys_ctx = 1;
 			t->sys = bp_syscall_class(s->arch, ti->syscall);
 			t->sys_copies = (uint8_t)bp_syscall_copies(s->arch, ti->syscall);
+			t->sys_prefetch = (uint8_t)bp_syscall_prefetch(s->arch, ti->syscall);
 		}
 		bp_wait_begin(s, t, ts);
 		if (s->crit)
@@ -435,14 +436,17 @@ static void on_sys(struct state *s, const struct bp_event *ev, const struct hand
 	if (!enter) {
 		t->sys = BP_SYS_NONE;
 		t->sys_copies = 0;
+		t->sys_prefetch = 0;
 	} else if (h->sys != SYS_BY_ID) {
 		t->sys = h->sys;
 		t->sys_copies = h->copies;
+		t->sys_prefetch = h->prefetch;
 	} else {
 		long nr = (long)rd(s, ev, h->f[F_SYS_ID]);
 
 		t->sys = bp_syscall_class(s->arch, nr);
 		t->sys_copies = (uint8_t)bp_syscall_copies(s->arch, nr);
+		t->sys_prefetch = (uint8_t)bp_syscall_prefetch(s->arch, nr);
 	}
 	if (enter)
 		t->sys_arg0 = h->f[F_SYS_ARGS].size ? rd(s, ev, (struct fld){ h->f[F_SYS_ARGS].off, 8, 0 }) : 0;

@@ -170,7 +170,7 @@ static void preloaded(FILE *out, const struct bp_report_opts *o)
 	size_t i;
 
 	fputs("path,preloaded_bytes,used_bytes,never_used_bytes,mapped_unknown_bytes,"
-	      "reread_bytes,other_read_bytes\n", out);
+	      "reread_bytes,other_read_bytes,late_waits,late_wait_ns\n", out);
 	for (i = 0; p && i < cap(o, p->nfiles); i++) {
 		const struct bp_preloaded_file *f = &p->files[i];
 
@@ -180,7 +180,8 @@ static void preloaded(FILE *out, const struct bp_report_opts *o)
 		else
 			fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, f->preloaded,
 				f->used, f->never_used, f->mapped);
-		fprintf(out, ",%" PRIu64 ",%" PRIu64 "\n", f->reread, f->other_read);
+		fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", f->reread,
+			f->other_read, f->late_waits, f->late_ns);
 	}
 }
 

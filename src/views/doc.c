@@ -635,7 +635,8 @@ static void never_used(struct bp_doc *d, const struct bp_model *m, const struct 
 }
 
 static const char *const preloaded_head[] = { "PRELOADED", "THEN USED", "NEVER USED", "MAPPED",
-					      "READ AGAIN", "OTHERS READ", "PATH" };
+					      "READ AGAIN", "OTHERS READ", "LATE", "LATE WAIT",
+					      "PATH" };
 
 /*
  * A replayed boot: what the preloader read, per file, and what became of
@@ -646,7 +647,7 @@ static void preloaded(struct bp_doc *d, const struct bp_report_opts *o)
 {
 	const struct bp_preloaded *p = o->preloaded;
 	char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], e[BP_FMT_LEN], g[BP_FMT_LEN],
-		h[BP_FMT_LEN], k[BP_FMT_LEN];
+		h[BP_FMT_LEN], k[BP_FMT_LEN], c2[BP_FMT_LEN], nlate[24];
 	const struct bp_preloaded_file *t;
 	struct bp_section *s;
 	size_t i;
@@ -668,17 +669,21 @@ static void preloaded(struct bp_doc *d, const struct bp_report_opts *o)
 		     bp_fmt_bytes(k, t->reread));
 	line(s, "other processes still read %s of these files from storage",
 	     bp_fmt_bytes(a, t->other_read));
-	columns(s, preloaded_head, "rrrrrrl");
+	line(s, "late: %" PRIu64 " I/O waits of other processes, %s, on pages still being preloaded",
+	     t->late_waits, bp_fmt_ns(a, t->late_ns));
+	columns(s, preloaded_head, "rrrrrrrrl");
 	for (i = 0; i < p->nfiles; i++) {
 		const struct bp_preloaded_file *f = &p->files[i];
 
 		if (!shown(s, o, i))
 			continue;
+		snprintf(nlate, sizeof(nlate), "%" PRIu64, f->late_waits);
 		row(s, NULL, bp_fmt_bytes(a, f->preloaded),
 		    p->access_missing ? "n/a" : bp_fmt_bytes(b, f->used),
 		    p->access_missing ? "n/a" : bp_fmt_bytes(c, f->never_used),
 		    p->access_missing ? "n/a" : bp_fmt_bytes(e, f->mapped),
-		    bp_fmt_bytes(g, f->reread), bp_fmt_bytes(h, f->other_read), f->path);
+		    bp_fmt_bytes(g, f->reread), bp_fmt_bytes(h, f->other_read),
+		    nlate, bp_fmt_ns(c2, f->late_ns), f->path);
 	}
 }
 

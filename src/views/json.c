@@ -77,7 +77,9 @@
  *                "mapped_unknown_bytes": int|null (of those: used later, never
  *                used, mapped by fault-around; null: not available),
  *                "reread_bytes" (of those: evicted and read again),
- *                "other_read_bytes" (of the file: read by other processes) }
+ *                "other_read_bytes" (of the file: read by other processes),
+ *                "late_waits", "late_wait_ns" (other processes' I/O waits on
+ *                pages the preloader was still reading: late) }
  *   "disks": [ { "name", "dev", "rotational": bool|null, "size",
  *                "metadata_bytes", "metadata_wait_ns", "file_bytes",
  *                "rq_read_bytes", "rq_reads", "rq_write_bytes" } ]
@@ -427,6 +429,8 @@ static void preloaded_row(struct bp_json *j, const struct bp_preloaded *p,
 	}
 	bp_json_u64(j, "reread_bytes", f->reread);
 	bp_json_u64(j, "other_read_bytes", f->other_read);
+	bp_json_u64(j, "late_waits", f->late_waits);
+	bp_json_u64(j, "late_wait_ns", f->late_ns);
 	bp_json_end(j);
 }
 

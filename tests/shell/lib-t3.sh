@@ -21,6 +21,10 @@
 #                            reading at most BPS from $dev, for readers the
 #                            command never waits for; at exit its tasks are
 #                            killed and it is removed
+#   t3_small_files DIR N     N files DIR/f0 ... of 4 to 32 KiB, and
+#                            $TEST_DIR/work.sh, which joins $CG (after
+#                            t3_blkio_cgroup) and reads them all with cat;
+#                            synced, and older than what follows
 #   t3_pages REC PATH        set read_b used never mapped: PATH's page bytes in REC
 #                            (read, used, never used, mapped not known to be used)
 #   t3_pages_sum             check used + never used + mapped = read
@@ -118,6 +122,22 @@ t3_exit() {
 	[ -n "${t3_at_exit:-}" ] && eval "$t3_at_exit"
 	t3_cgroup_remove "$CG"
 	[ -n "$KEEP_TEST_DIR" ] && echo "# kept $TEST_DIR" || rm -rf "$TEST_DIR"
+}
+
+t3_small_files() {
+	mkdir -p "$1"
+	t3_i=0
+	while [ $t3_i -lt "$2" ]; do
+		head -c $((4096 + (t3_i * 7919) % 28672)) /dev/urandom >"$1/f$t3_i"
+		t3_i=$((t3_i + 1))
+	done
+	cat >"$TEST_DIR/work.sh" <<EOT
+echo \$\$ >$CG/cgroup.procs
+exec cat $1/f* >/dev/null
+EOT
+	sync
+	# A file changed during a recording is left out of its pack.
+	sleep 0.2
 }
 
 t3_pages() {
