@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/critical.h"
 #include "analysis/focus.h"
 #include "analysis/model.h"
 #include "analysis/session.h"
@@ -28,7 +29,8 @@ static const struct bp_usage chart_usage = {
 	chart_synopsis,
 	"Draw the bootchart of a recording as one self-contained SVG: CPU and disk,\n"
 	"one lane per process (running, I/O wait, other uninterruptible sleep,\n"
-	"sleeping), services, initcalls and the boot's phases.\n"
+	"sleeping), services, initcalls and the boot's phases, with the critical\n"
+	"path outlined across the lanes.\n"
 	BP_DEFAULT_RECORDING_TEXT,
 	NULL,
 	"@recording",
@@ -41,8 +43,9 @@ int cmd_chart(int argc, char **argv)
 	struct bp_timeline t = { 0 };
 	struct bp_chart *chart = NULL;
 	struct bp_model *m = NULL;
+	struct bp_critical_path *path = NULL;
 	const char *output = NULL;
-	int force = 0, status, rc = BP_EXIT_FAILURE;
+	int force = 0, no_critical = 0, status, rc = BP_EXIT_FAILURE;
 	FILE *out;
 	const struct bp_option options[] = {
 		OPT_STRING_C('o', "output", &output, "FILE", "the SVG ('-' for stdout); required",
@@ -54,6 +57,8 @@ int cmd_chart(int argc, char **argv)
 		OPT_SIZE(0, "min-bytes", &o.min_bytes, "SIZE",
 			 "fold processes that read less (4096, 64k, 1M) likewise"),
 		OPT_FOCUS_ALL(&o.all),
+		OPT_FLAG(0, "no-critical", &no_critical,
+			 "do not outline the critical path (bootprof critical) across the lanes"),
 		OPT_FLAG(0, "force", &force, "overwrite OUT"),
 		OPT_END(),
 	};
@@ -77,6 +82,8 @@ int cmd_chart(int argc, char **argv)
 	}
 	o.origin_ns = t.origin_ns;
 	o.marks = &t.marks;
+	if (!no_critical)
+		t.critical = bp_critical_log_new();
 	chart = bp_chart_new(&t.window, t.ncpus, &o);
 	m = bp_timeline_pass(&t, bp_chart_bucket_ns(&t.window), bp_chart_span, chart);
 	if (!m) {
@@ -84,6 +91,9 @@ int cmd_chart(int argc, char **argv)
 		goto out;
 	}
 	bp_warnings_print(&t.session->warnings);
+	/* Drawn when it can be walked; `bootprof critical` says why when it cannot. */
+	path = t.critical ? bp_timeline_critical(&t, m) : NULL;
+	bp_chart_set_critical(chart, path);
 	bp_chart_attach(chart, m);
 	out = bp_output_open(output, force);
 	if (!out) {
@@ -97,6 +107,8 @@ int cmd_chart(int argc, char **argv)
 	rc = 0;
 out:
 	bp_chart_free(chart);
+	bp_critical_path_free(path);
+	bp_critical_log_free(t.critical);
 	bp_model_free(m);
 	bp_timeline_release(&t);
 	return rc;

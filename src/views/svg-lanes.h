@@ -3,6 +3,7 @@
 #define BP_VIEWS_SVG_LANES_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "analysis/focus.h"
 #include "util/map.h"
@@ -65,5 +66,14 @@ enum lane {
 
 /* The x of instant @ns, clamped to the plot. */
 double bp_chart_x(const struct bp_chart *c, uint64_t ns);
+
+/*
+ * The critical path (c->o.critical) over the lanes (svg-critical.c):
+ * @lane_y by process index, the y of its own lane or -1; @others_y the
+ * "others" lane's, or -1. Nothing without a path.
+ */
+void bp_chart_critical(FILE *out, const struct bp_chart *c, const int *lane_y, int others_y);
+/* Its legend entry at (x, y), or nothing. */
+void bp_chart_critical_legend(FILE *out, const struct bp_chart *c, int x, int y);
 
 #endif

@@ -838,7 +838,7 @@ static void others_lane(FILE *out, const struct bp_chart *c, const struct bp_mod
 
 /* ---- legend ---- */
 
-static void legend(FILE *out, int y)
+static void legend(FILE *out, const struct bp_chart *c, int y)
 {
 	static const struct {
 		const char *cls, *text;
@@ -879,6 +879,10 @@ static void legend(FILE *out, int y)
 	x += 150;
 	fprintf(out, "<path class=\"ph\" d=\"M%d %dv%d\"/><text x=\"%d\" y=\"%d\">phase</text>",
 		x + 6, y - 2, BAR_H + 4, x + 12, y + BAR_H);
+	if (c->o.critical) {
+		y += 16;
+		bp_chart_critical_legend(out, c, 8, y);
+	}
 	fprintf(out, "<text x=\"8\" y=\"%d\" class=\"small\">Each pixel column of a lane shows the "
 		"state its tasks spent most time in. Hover a bar for its numbers.</text>", y + 28);
 	fputs("</g>\n", out);
@@ -892,7 +896,7 @@ static const char style[] =
 	".rqf{fill:none;stroke:#e66101;stroke-width:1}"
 	".ic{fill:#8c6bb1}.svc{fill:#66a61e}.fm{stroke:#000;stroke-width:1}"
 	".ph{stroke:#444;stroke-width:1;stroke-dasharray:4 3}.phl{font-size:10px;fill:#444}"
-	".grid{stroke:#e6e6e6;stroke-width:1}.axis{stroke:#222}.strip{fill:#f6f6f6}"
+	".cpo,.cpl{fill:none;stroke:#e7298a;stroke-width:1.5}.grid{stroke:#e6e6e6;stroke-width:1}.axis{stroke:#222}.strip{fill:#f6f6f6}"
 	"</style>\n";
 
 int bp_chart_write(struct bp_chart *c, FILE *out)
@@ -902,6 +906,7 @@ int bp_chart_write(struct bp_chart *c, FILE *out)
 	struct lane_order lo;
 	struct layout l = { 0 };
 	int *row_of = xcalloc(c->o.marks ? c->o.marks->ncalls + 1 : 1, sizeof(int));
+	int *lane_y = xcalloc(m->nprocesses + 1, sizeof(int));
 	int y;
 	size_t i;
 
@@ -918,7 +923,7 @@ int bp_chart_write(struct bp_chart *c, FILE *out)
 	l.y_services = l.y_initcalls + (l.initcall_rows ? l.initcall_rows * LANE_H + 16 : 0) + 14;
 	l.y_lanes = l.y_services + (int)l.nservices * LANE_H + (l.nservices ? 18 : 0);
 	l.y_legend = l.y_lanes + (int)l.nlanes * LANE_H + 20;
-	l.height = l.y_legend + 64;
+	l.height = l.y_legend + 64 + (c->o.critical ? 16 : 0);
 
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
@@ -937,16 +942,22 @@ int bp_chart_write(struct bp_chart *c, FILE *out)
 	services(out, c, m, &l);
 	fprintf(out, "<text x=\"8\" y=\"%d\" font-weight=\"bold\">processes</text>\n",
 		l.y_lanes - 3);
-	for (i = 0, y = l.y_lanes; i < lo.n; i++, y += LANE_H)
+	for (i = 0; i < m->nprocesses; i++)
+		lane_y[i] = -1;
+	for (i = 0, y = l.y_lanes; i < lo.n; i++, y += LANE_H) {
 		process_lane(out, c, &m->processes[lo.idx[i]], &c->acc[lo.idx[i]], lo.depth[i], y);
+		lane_y[lo.idx[i]] = y;
+	}
 	if (c->nothers)
 		others_lane(out, c, m, y);
+	bp_chart_critical(out, c, lane_y, c->nothers ? y : -1);
 	phases(out, c, &l);
-	legend(out, l.y_legend);
+	legend(out, c, l.y_legend);
 	fputs("</svg>\n", out);
 	free(lo.idx);
 	free(lo.depth);
 	free(row_of);
+	free(lane_y);
 	free(disks);
 	if (fflush(out) || ferror(out)) {
 		bp_set_error_errno("cannot write the chart");
