@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/critical.h"
 #include "analysis/focus.h"
 #include "doc/format.h"
 #include "util/error.h"
@@ -334,6 +335,33 @@ static void phases(struct bp_chrome *x)
 	}
 }
 
+/* One end of a flow event: "s" on the waker, "f" on the woken. */
+static void flow_end(struct bp_chrome *x, const char *ph, size_t id,
+		     const struct bp_crit_task *t, uint64_t ns)
+{
+	event_head(x, ph, "critical path", t->pid, t->tid);
+	bp_json_string(&x->jw, "cat", "critical");
+	bp_json_u64(&x->jw, "id", id);
+	jts(x, "ts", ns);
+	bp_json_end(&x->jw);
+}
+
+/* From each waker to the woken, for the waits the critical path went around. */
+static void critical_flows(struct bp_chrome *x)
+{
+	const struct bp_critical_path *p = x->o.critical;
+	size_t i;
+
+	for (i = 0; p && i < p->nwaits; i++) {
+		const struct bp_crit_wait *w = &p->waits[i];
+
+		if (w->end_ns < x->m->window.since_ns || w->end_ns > x->m->window.until_ns)
+			continue;
+		flow_end(x, "s", i + 1, &w->waker, w->end_ns);
+		flow_end(x, "f", i + 1, &w->sleeper, w->end_ns);
+	}
+}
+
 int bp_chrome_end(struct bp_chrome *x, const struct bp_model *m)
 {
 	int rc = 0;
@@ -344,6 +372,7 @@ int bp_chrome_end(struct bp_chrome *x, const struct bp_model *m)
 		counters(x, m);
 		first_reads(x, m);
 		phases(x);
+		critical_flows(x);
 	}
 	bp_json_end(&x->jw);
 	bp_json_end(&x->jw);
