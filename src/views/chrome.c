@@ -346,7 +346,23 @@ static void flow_end(struct bp_chrome *x, const char *ph, size_t id,
 	bp_json_end(&x->jw);
 }
 
-/* From each waker to the woken, for the waits the critical path went around. */
+/*
+ * Whether task @t's spans at @ns are in the trace: a thread of the model
+ * (not the recorder's), in the focus.
+ */
+static int in_trace(const struct bp_chrome *x, const struct bp_crit_task *t, uint64_t ns)
+{
+	const struct bp_thread *th = bp_model_find_thread(x->m, t->tid, ns);
+
+	if (!th || th->tid <= 0)
+		return 0;
+	return !x->focus_pid || (th->process && bp_process_matches(x->m, th->process, &x->focus));
+}
+
+/*
+ * From each waker to the woken, for the waits the critical path went
+ * around; a flow with an end outside the trace would bind to nothing.
+ */
 static void critical_flows(struct bp_chrome *x)
 {
 	const struct bp_critical_path *p = x->o.critical;
@@ -355,7 +371,8 @@ static void critical_flows(struct bp_chrome *x)
 	for (i = 0; p && i < p->nwaits; i++) {
 		const struct bp_crit_wait *w = &p->waits[i];
 
-		if (w->end_ns < x->m->window.since_ns || w->end_ns > x->m->window.until_ns)
+		if (w->end_ns < x->m->window.since_ns || w->end_ns > x->m->window.until_ns ||
+		    !in_trace(x, &w->waker, w->end_ns) || !in_trace(x, &w->sleeper, w->end_ns))
 			continue;
 		flow_end(x, "s", i + 1, &w->waker, w->end_ns);
 		flow_end(x, "f", i + 1, &w->sleeper, w->end_ns);

@@ -29,9 +29,9 @@ struct bp_critical_path;
  * and each phase (global scope); "s" and "f" flow events (cat "critical",
  * name "critical path", one id per pair) from each waker to the task it
  * woke, for every wait the critical path went around (struct
- * bp_crit_wait), both at the waking: the "s" binds to the waker's
- * running slice, the "f" to the woken's next one, so Perfetto UI draws
- * the chain as arrows.
+ * bp_crit_wait) between two tasks in the trace, both at the waking: the
+ * "s" binds to the waker's running slice, the "f" to the woken's next
+ * one, so Perfetto UI draws the chain as arrows.
  */
 
 struct bp_chrome_opts {
