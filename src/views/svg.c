@@ -203,11 +203,29 @@ static void header(FILE *out, const struct bp_chart *c, const struct bp_model *m
 
 /* ---- axis and phases ---- */
 
+/*
+ * Widths of a character, px, at least (sans-serif digits and lowercase are
+ * narrower): enough to keep a label inside the picture.
+ */
+#define PHASE_CHAR_W 6.0   /* the phase labels' 10 px */
+#define TICK_CHAR_W 6.5    /* the axis's 11 px */
+
+/* The width of @s drawn, estimated: its characters (not UTF-8 continuation bytes). */
+static double label_width(const char *s, double char_w)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return (double)n * char_w;
+}
+
 static void axis(FILE *out, const struct bp_chart *c, const struct layout *l)
 {
 	double span_s = (double)(c->until - c->since) / 1e9, step = tick_step(span_s);
 	double from = ((double)c->since - (double)c->o.origin_ns) / 1e9, t;
 	int decimals = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
+	char label[48];
 	long i;
 
 	fprintf(out, "<path class=\"axis\" d=\"M%d %dh%d\"/>\n", X0, l->y_axis, PLOT_W);
@@ -220,8 +238,11 @@ static void axis(FILE *out, const struct bp_chart *c, const struct layout *l)
 		if (x > X0 + PLOT_W + 0.01)
 			break;
 		fprintf(out, "<path class=\"grid\" d=\"M%.1f %dV%d\"/>", x, l->y_axis, l->y_legend - 10);
-		fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.*f s</text>", x,
-			l->y_axis - 4, decimals, t);
+		snprintf(label, sizeof(label), "%.*f s", decimals, t);
+		/* Centred on its line; the last one ends there rather than pass the edge. */
+		fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"%s\">%s</text>", x,
+			l->y_axis - 4, x + label_width(label, TICK_CHAR_W) / 2 > WIDTH - 4 ? "end" :
+			"middle", label);
 	}
 	fputs("</g>\n", out);
 }
@@ -246,9 +267,14 @@ static void phases(FILE *out, const struct bp_chart *c, const struct layout *l)
 		fprintf(out, "<g><title>%s: ", at);
 		bp_xml_put(out, p->name);
 		fprintf(out, "</title><path class=\"ph\" d=\"M%.1f %dV%d\"/>", x,
-			l->y_axis - 30 + (int)(row % 2) * 11, l->y_legend - 10);
-		fprintf(out, "<text class=\"phl\" x=\"%.1f\" y=\"%d\">", x + 2,
-			l->y_axis - 22 + (int)(row % 2) * 11);
+			l->y_axis - 37 + (int)(row % 2) * 11, l->y_legend - 10);
+		/* Right of its line, or left of it where it would pass the picture's edge. */
+		if (x + 2 + label_width(p->name, PHASE_CHAR_W) > WIDTH - 4)
+			fprintf(out, "<text class=\"phl\" x=\"%.1f\" y=\"%d\" text-anchor=\"end\">",
+				x - 2, l->y_axis - 29 + (int)(row % 2) * 11);
+		else
+			fprintf(out, "<text class=\"phl\" x=\"%.1f\" y=\"%d\">", x + 2,
+				l->y_axis - 29 + (int)(row % 2) * 11);
 		bp_xml_put(out, p->name);
 		fputs("</text></g>", out);
 		row++;
