@@ -328,30 +328,49 @@ static void cpu_strip(FILE *out, const struct bp_chart *c, const struct bp_model
 #define TPUT_MIN_NS 1000000.0
 
 /*
- * Read throughput per column from the bytes issued per column: a moving
- * average over TPUT_MIN_NS at least, in bytes per ns. *half is the
- * average's half width in columns (0: none). Returns the largest.
+ * Read throughput per column from the bytes completed per column (what
+ * the disk delivered, not what was asked of it): a moving average over
+ * TPUT_MIN_NS at least, in bytes per ns. The largest is returned, with
+ * the columns it averages over in *lo and *hi.
  */
-static double throughput(const struct bp_chart *c, const double *bytes, double *tput, int *half)
+static double throughput(const struct bp_model *m, const double *bytes, double *tput, int *lo,
+			 int *hi)
 {
-	double most = 0, sum = 0;
-	int k, h = c->col_ns < TPUT_MIN_NS ? (int)(TPUT_MIN_NS / c->col_ns / 2) : 0;
+	/* The bytes are the timeline's: one bucket a column. */
+	double most = 0, sum = 0, col_ns = m->window.bucket_ns ? (double)m->window.bucket_ns : 1;
+	int k, h = col_ns < TPUT_MIN_NS ? (int)(TPUT_MIN_NS / col_ns / 2) : 0;
 
+	*lo = *hi = 0;
 	for (k = 0; k < h && k < PLOT_W; k++)
 		sum += bytes[k];
 	for (k = 0; k < PLOT_W; k++) {
-		int lo = k - h > 0 ? k - h : 0, hi = k + h < PLOT_W ? k + h : PLOT_W - 1;
+		int a = k - h > 0 ? k - h : 0, b = k + h < PLOT_W ? k + h : PLOT_W - 1;
 
 		if (k + h < PLOT_W)
 			sum += bytes[k + h];
 		if (k - h - 1 >= 0)
 			sum -= bytes[k - h - 1];
-		tput[k] = sum / ((hi - lo + 1) * c->col_ns);
-		if (tput[k] > most)
+		tput[k] = sum / ((b - a + 1) * col_ns);
+		if (tput[k] > most) {
 			most = tput[k];
+			*lo = a;
+			*hi = b + 1;
+		}
 	}
-	*half = h;
 	return most;
+}
+
+/*
+ * Where the largest throughput was measured: its columns [lo, hi) as the
+ * timeline's buckets on the recording clock, to the ns.
+ */
+static void tput_where(FILE *out, const struct bp_model *m, int lo, int hi)
+{
+	uint64_t a = m->timeline_start_ns + (uint64_t)lo * m->window.bucket_ns;
+	uint64_t b = m->timeline_start_ns + (uint64_t)hi * m->window.bucket_ns;
+
+	fprintf(out, " from %" PRIu64 ".%09" PRIu64 " to %" PRIu64 ".%09" PRIu64 " s",
+		a / 1000000000u, a % 1000000000u, b / 1000000000u, b % 1000000000u);
 }
 
 /* A throughput (bytes per ns) as MB/s, or kB/s below 0.1 MB/s (decimal units, as disks are sold). */
@@ -391,21 +410,21 @@ static void count_line(FILE *out, const char *cls, const uint32_t *v, uint32_t v
 	fprintf(out, "H%d\"/>", X0 + PLOT_W);
 }
 
-static void disk_strip(FILE *out, const struct bp_chart *c, const struct bp_model *m, int y)
+static void disk_strip(FILE *out, const struct bp_model *m, int y)
 {
 	double bytes[PLOT_W], tput[PLOT_W], most;
 	uint32_t waiting[PLOT_W], waiting_most = 1;
 	char label[64], names[48] = "", rate[BP_FMT_LEN];
-	int k, half;
+	int k, lo, hi;
 	size_t i, len = 0;
 
 	for (k = 0; k < PLOT_W; k++) {
-		bytes[k] = (size_t)k < m->nbuckets ? (double)m->timeline[k].rq_read_bytes : 0;
+		bytes[k] = (size_t)k < m->nbuckets ? (double)m->timeline[k].rq_done_read_bytes : 0;
 		waiting[k] = (size_t)k < m->nbuckets ? m->timeline[k].waiting_max : 0;
 		if (waiting[k] > waiting_most)
 			waiting_most = waiting[k];
 	}
-	most = throughput(c, bytes, tput, &half);
+	most = throughput(m, bytes, tput, &lo, &hi);
 	tput_heights(tput, most, STRIP_H);
 	for (i = 0; i < m->ndisks && len + 1 < sizeof(names); i++)
 		len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", i ? "," : "",
@@ -413,10 +432,12 @@ static void disk_strip(FILE *out, const struct bp_chart *c, const struct bp_mode
 	fmt_rate(rate, most);
 	snprintf(label, sizeof(label), "max %s, %u waiting", rate, (unsigned)waiting_most);
 	strip_frame(out, y, STRIP_H, "disk reads", label);
-	fputs("<g class=\"disk\"><title>block-layer read throughput (", out);
+	fputs("<g class=\"disk\"><title>block-layer reads completed (", out);
 	bp_xml_put(out, len ? names : "no disks");
-	fprintf(out, "), max %s%s; tasks in I/O wait, max %u</title>", rate,
-		half ? " over 1 ms" : "", (unsigned)waiting_most);
+	fprintf(out, "), max %s", rate);
+	if (most > 0)
+		tput_where(out, m, lo, hi);
+	fprintf(out, "; tasks in I/O wait, max %u</title>", (unsigned)waiting_most);
 	columns(out, "tput", tput, PLOT_W, y + STRIP_H, 1);
 	count_line(out, "wq", waiting, waiting_most, y, STRIP_H);
 	fputs("</g>\n", out);
@@ -445,21 +466,22 @@ static void disk_read_strip(FILE *out, const struct bp_chart *c, const struct bp
 {
 	double bytes[PLOT_W], tput[PLOT_W], most, span = (double)(c->until - c->since);
 	uint32_t flight[PLOT_W], flight_most = 0;
-	uint64_t sum = 0, flight_ns = 0;
-	int k, half, no_flight = !!(m->missing & BP_MISSING_RQ_COMPLETE);
+	uint64_t sum = 0, done = 0, flight_ns = 0;
+	int k, lo, hi, no_flight = !!(m->missing & BP_MISSING_RQ_COMPLETE);
 	char label[64], note[128], b[BP_FMT_LEN], rate[BP_FMT_LEN];
 
 	for (k = 0; k < PLOT_W; k++) {
 		const struct bp_disk_bucket *bk = (size_t)k < d->ntimeline ? &d->timeline[k] : NULL;
 
-		bytes[k] = bk ? (double)bk->rq_read_bytes : 0;
+		bytes[k] = bk ? (double)bk->rq_done_read_bytes : 0;
 		flight[k] = bk ? bk->inflight_max : 0;
 		sum += bk ? bk->rq_read_bytes : 0;
+		done += bk ? bk->rq_done_read_bytes : 0;
 		flight_ns += bk ? bk->inflight_ns : 0;
 		if (flight[k] > flight_most)
 			flight_most = flight[k];
 	}
-	most = throughput(c, bytes, tput, &half);
+	most = throughput(m, bytes, tput, &lo, &hi);
 	tput_heights(tput, most, DISK_STRIP_H);
 	fmt_rate(rate, most);
 	snprintf(label, sizeof(label), "disk %s", d->name);
@@ -473,8 +495,10 @@ static void disk_read_strip(FILE *out, const struct bp_chart *c, const struct bp
 	strip_frame(out, y, DISK_STRIP_H, label, note);
 	fputs("<g class=\"disk1\"><title>", out);
 	bp_xml_put(out, d->name);
-	fprintf(out, ": read %" PRIu64 " bytes at the block layer (%s), max %s%s", sum,
-		bp_fmt_bytes(b, sum), rate, half ? " over 1 ms" : "");
+	fprintf(out, ": read %" PRIu64 " bytes at the block layer (%s), %" PRIu64 " completed; "
+		"max %s", sum, bp_fmt_bytes(b, sum), done, rate);
+	if (most > 0)
+		tput_where(out, m, lo, hi);
 	if (no_flight)
 		fputs("\nrequests in flight: not recorded (no block_rq_complete)", out);
 	else
@@ -876,7 +900,7 @@ static void legend(FILE *out, const struct bp_chart *c, int y)
 		{ "sl", "sleeping" },
 		{ "busy", "CPU busy" },
 		{ "iw", "CPU idle while a task waited on I/O" },
-		{ "tput", "disk read throughput" },
+		{ "tput", "disk reads completed (MB/s)" },
 		{ "ic", "initcall" },
 		{ "svc", "service" },
 	};
@@ -918,11 +942,11 @@ static const char style[] =
 	"<style>"
 	"text{fill:#222;white-space:pre}.h{font-size:15px;font-weight:bold}.small{font-size:9px;fill:#555}"
 	".run,.busy{fill:#2c7bb6}.rq{fill:#abd9e9}.io,.iw{fill:#d7191c}.dw{fill:#fdae61}"
-	".sl{fill:#dcdcdc}.tput{fill:#1a9641}.wq{fill:none;stroke:#7b3294;stroke-width:1}"
+	".sl{fill:#dcdcdc}.tput{fill:#1a9641}.wq{fill:none;stroke:#8c510a;stroke-width:1}"
 	".rqf{fill:none;stroke:#e66101;stroke-width:1}"
 	".ic{fill:#8c6bb1}.svc{fill:#66a61e}.fm{stroke:#000;stroke-width:1}"
 	".ph{stroke:#444;stroke-width:1;stroke-dasharray:4 3}.phl{font-size:10px;fill:#444}"
-	".cpo,.cpl{fill:none;stroke:#e7298a;stroke-width:1.5}.grid{stroke:#e6e6e6;stroke-width:1}.axis{stroke:#222}.strip{fill:#f6f6f6}"
+	".cpo{fill:none;stroke:#e7298a;stroke-width:1.5}.cpl{fill:none;stroke:#e7298a;stroke-width:0.6;stroke-opacity:0.6}.grid{stroke:#e6e6e6;stroke-width:1}.axis{stroke:#222}.strip{fill:#f6f6f6}"
 	"</style>\n";
 
 int bp_chart_write(struct bp_chart *c, FILE *out)
@@ -961,7 +985,7 @@ int bp_chart_write(struct bp_chart *c, FILE *out)
 	header(out, c, m);
 	axis(out, c, &l);
 	cpu_strip(out, c, m, l.y_cpu);
-	disk_strip(out, c, m, l.y_disk);
+	disk_strip(out, m, l.y_disk);
 	for (i = 0; i < l.ndisks; i++)
 		disk_read_strip(out, c, m, disks[i], l.y_disks + (int)i * (DISK_STRIP_H + 10));
 	initcalls(out, c, &l, row_of);

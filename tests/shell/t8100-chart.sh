@@ -139,6 +139,65 @@ expect "the tooltip says the requests never completed count until the end" '
 			exit 1
 	done <"$TEST_DIR/unfinished"'
 
+# Disk throughput is what the disks completed: the largest rate a strip
+# gives is the read bytes of the block_rq_complete events inside the
+# window its tooltip names (dump: µs, so the bounds are taken ±1 µs) over
+# that window's length, and at most those bytes over the time the disk
+# was busy in the window (a request in flight, issue to completion).
+tput_truth() { # DUMP DEV|all A B: "LOW HIGH BOUND" in MB/s
+	awk -v dev="$2" -v a="$3" -v b="$4" '
+	function fields(   i) {
+		for (i = 1; i <= NF; i++) if ($i ~ /^block_rq_/) break
+		d = $(i + 1); sub(",", ":", d); rw = $(i + 2)
+		for (; i <= NF; i++) if ($i == "()") break
+		sector = $(i + 1); n = $(i + 3)
+	}
+	function busy_to(t,   lo, hi) {
+		lo = since > a ? since : a; hi = t < b ? t : b
+		if (open_ > 0 && hi > lo) busy += hi - lo
+		since = t
+	}
+	/ block_rq_(issue|complete): / {
+		fields(); if (dev != "all" && d != dev) next
+		t = $1
+	}
+	/ block_rq_issue: / && n > 0 && !((d, sector) in left) {
+		busy_to(t); left[d, sector] = n; open_++
+	}
+	/ block_rq_complete: / {
+		if (rw ~ /R/) {
+			if (t >= a + 1e-6 && t < b - 1e-6) low += n * 512
+			if (t >= a - 1e-6 && t < b + 1e-6) high += n * 512
+		}
+		if (!((d, sector) in left)) next
+		l = left[d, sector]; delete left[d, sector]
+		if (n > 0 && n < l) { left[d, sector + n] = l - n; next }
+		busy_to(t); open_--
+	}
+	END {
+		busy_to(b); len = b - a
+		printf "%.3f %.3f %.3f\n", low / len / 1e6, high / len / 1e6, (busy > 0 ? high / busy / 1e6 : 0)
+	}' "$1"
+}
+for rec in "$FIX/basic.dat" "$FIX/boot.dat"; do
+	name=$(basename "$rec" .dat)
+	"$BOOTPROF" dump --events block:block_rq_issue,block:block_rq_complete "$rec" >"$TEST_DIR/$name.rq"
+	"$BOOTPROF" report --format json "$rec" | jq -r '.disks[] | "\(.name) \(.dev)"' >"$TEST_DIR/$name.devs"
+	# "DEV RATE A B" per strip: the all-disks one and each disk's.
+	grep -A1 -E '<g class="disk1?"><title>' "$TEST_DIR/$name-disks.svg" | sed 's/<[^>]*>//g' |
+		sed -n 's/^\(.*\): read [0-9]* bytes.* max \([0-9.]*\) MB\/s from \([0-9.]*\) to \([0-9.]*\) s$/\1 \2 \3 \4/p
+			s/^block-layer reads completed (.*), max \([0-9.]*\) MB\/s from \([0-9.]*\) to \([0-9.]*\) s;.*/all \1 \2 \3/p' |
+		while read -r disk rate a b; do
+			dev=$(awk -v n="$disk" '$1 == n { print $2 }' "$TEST_DIR/$name.devs")
+			echo "$disk ${dev:-all} $rate $a $b $(tput_truth "$TEST_DIR/$name.rq" "${dev:-all}" "$a" "$b")"
+		done >"$TEST_DIR/$name.tput"
+	expect "$name: each disk strip's largest MB/s is the reads completed in its window, at most those bytes over the busy time" '
+		echo "strip dev chart-MB/s from to truth-low truth-high bytes/busy"; cat "$TEST_DIR/'$name'.tput"
+		[ $(wc -l <"$TEST_DIR/'$name'.tput") -ge 2 ] &&
+		awk "{ if (!(\$3 >= \$6 - 0.06 && \$3 <= \$7 + 0.06 && \$3 <= \$8 + 0.06 && \$3 > 0)) bad = 1 }
+			END { exit bad }" "$TEST_DIR/'$name'.tput"'
+done
+
 # Folding: processes below --min-wait share the "others" lane.
 waited=$("$BOOTPROF" report --format json "$REC" | jq '[.processes[] | select(.wait_ns >= 1000000)] | length')
 rest=$("$BOOTPROF" report --format json "$REC" | jq '[.processes[] | select(.wait_ns < 1000000)] | length')
