@@ -15,8 +15,7 @@
 #include "views/svg-lanes.h"
 
 /* The y of the lane a segment's task is drawn in, or -1 when it has none. */
-static int segment_y(const struct bp_chart *c, const struct bp_crit_segment *g,
-		     const int *lane_y, int others_y)
+static int segment_y(const struct bp_chart *c, const struct bp_crit_segment *g, const int *lane_y)
 {
 	const struct bp_thread *t = bp_model_find_thread(c->m, g->task.tid, g->start_ns);
 	size_t i;
@@ -24,11 +23,7 @@ static int segment_y(const struct bp_chart *c, const struct bp_crit_segment *g,
 	if (!t || !t->process)
 		return -1;
 	i = (size_t)(t->process - c->m->processes);
-	if (i >= c->m->nprocesses)
-		return -1;
-	if (c->shown[i] == LANE_OWN)
-		return lane_y[i];
-	return c->shown[i] == LANE_OTHERS ? others_y : -1;
+	return i < c->m->nprocesses ? lane_y[i] : -1;
 }
 
 /* A run of segments [first, last] on one lane: its outline and tooltip. */
@@ -71,7 +66,17 @@ void bp_chart_set_critical(struct bp_chart *c, const struct bp_critical_path *p)
 	c->o.critical = p;
 }
 
-void bp_chart_critical(FILE *out, const struct bp_chart *c, const int *lane_y, int others_y)
+#define LINK_MIN_PX 2.0
+
+/* The width of run k ([start[k], start[k + 1])), px. */
+static double run_px(const struct bp_chart *c, const struct bp_critical_path *p,
+		     const size_t *start, size_t k)
+{
+	return bp_chart_x(c, p->segments[start[k + 1] - 1].end_ns) -
+	       bp_chart_x(c, p->segments[start[k]].start_ns);
+}
+
+void bp_chart_critical(FILE *out, const struct bp_chart *c, const int *lane_y)
 {
 	const struct bp_critical_path *p = c->o.critical;
 	size_t i, n = 0, first = 0, *start;
@@ -83,7 +88,7 @@ void bp_chart_critical(FILE *out, const struct bp_chart *c, const int *lane_y, i
 	start = xcalloc(p->nsegments + 1, sizeof(*start));
 	y = xcalloc(p->nsegments + 1, sizeof(*y));
 	for (i = 0; i < p->nsegments; i++) {
-		int here = segment_y(c, &p->segments[i], lane_y, others_y);
+		int here = segment_y(c, &p->segments[i], lane_y);
 
 		if (i && here == y[n - 1])
 			continue;
@@ -96,9 +101,14 @@ void bp_chart_critical(FILE *out, const struct bp_chart *c, const int *lane_y, i
 		if (y[i] >= 0)
 			run_outline(out, c, p, start[i], start[i + 1] - 1, y[i]);
 	}
-	/* Handovers between lanes; one through a task without a lane is not drawn. */
+	/*
+	 * Handovers between lanes; one through a task without a lane is not
+	 * drawn, nor one between runs under LINK_MIN_PX wide (a path going
+	 * back and forth within a pixel column is a block of lines, not a chain).
+	 */
 	for (i = 1; i < n; i++) {
-		if (y[i] < 0 || y[i - 1] < 0)
+		if (y[i] < 0 || y[i - 1] < 0 || run_px(c, p, start, i - 1) < LINK_MIN_PX ||
+		    run_px(c, p, start, i) < LINK_MIN_PX)
 			continue;
 		first = start[i];
 		fprintf(out, "%sM%.1f %.1fV%.1f", links++ ? "" : "<path class=\"cpl\" d=\"",

@@ -70,8 +70,7 @@ static int dominant(const float *v)
 	return best;
 }
 
-/* One path per drawn state: the runs of columns where that state dominates. */
-static void lane_runs(FILE *out, const struct lane_acc *a, int y)
+void bp_chart_lane_runs(FILE *out, const struct lane_acc *a, int y)
 {
 	unsigned char dom[PLOT_W];
 	int s, k, start;
@@ -210,14 +209,10 @@ static void header(FILE *out, const struct bp_chart *c, const struct bp_model *m
 #define PHASE_CHAR_W 6.0   /* the phase labels' 10 px */
 #define TICK_CHAR_W 6.5    /* the axis's 11 px */
 
-/* The width of @s drawn, estimated: its characters (not UTF-8 continuation bytes). */
+/* The width of @s drawn, estimated from its characters. */
 static double label_width(const char *s, double char_w)
 {
-	size_t n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return (double)n * char_w;
+	return (double)bp_chart_text_chars(s) * char_w;
 }
 
 static void axis(FILE *out, const struct bp_chart *c, const struct layout *l)
@@ -848,7 +843,7 @@ static void process_lane(FILE *out, const struct bp_chart *c, const struct bp_pr
 	process_title(out, c, p);
 	fprintf(out, "<rect class=\"sl\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\"/>", x0, y,
 		x1 - x0 < 1 ? 1 : x1 - x0, BAR_H);
-	lane_runs(out, a, y);
+	bp_chart_lane_runs(out, a, y);
 	file_marks(out, c, p, y);
 	snprintf(label, sizeof(label), "%s [%d]", name, p->pid);
 	if (room > 4 && (int)strlen(label) > room)
@@ -881,9 +876,35 @@ static void others_lane(FILE *out, const struct bp_chart *c, const struct bp_mod
 	fprintf(out, "\nread %s from storage</title>", bp_fmt_bytes(a, bytes));
 	fprintf(out, "<rect class=\"sl\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", X0, y,
 		PLOT_W, BAR_H);
-	lane_runs(out, &c->others, y);
+	bp_chart_lane_runs(out, &c->others, y);
 	fprintf(out, "<text x=\"4\" y=\"%d\">others (%zu processes)</text></g>\n", y + BAR_H,
 		c->nothers);
+}
+
+/*
+ * The y of the folded processes' lanes (lane_y by process index, the own
+ * lanes' set): a collapsed lane under its owner's, the kernel threads'
+ * lane at y, the others' after it.
+ */
+static void folded_y(const struct bp_chart *c, int *lane_y, int y)
+{
+	size_t i, n = c->m->nprocesses;
+
+	for (i = 0; i < n; i++) {
+		switch (c->shown[i]) {
+		case LANE_COLLAPSED:
+			lane_y[i] = lane_y[c->into[i]] + LANE_H;
+			break;
+		case LANE_KTHREAD:
+			lane_y[i] = y;
+			break;
+		case LANE_OTHERS:
+			lane_y[i] = y + (c->nkthreads ? LANE_H : 0);
+			break;
+		default:
+			break;
+		}
+	}
 }
 
 /* ---- legend ---- */
@@ -964,7 +985,9 @@ int bp_chart_write(struct bp_chart *c, FILE *out)
 	l.initcall_rows = initcall_rows(c, row_of);
 	l.ndisks = disk_strips(m, disks);
 	l.nservices = m->nservices;
-	l.nlanes = lo.n + (c->nothers ? 1 : 0);
+	l.nlanes = lo.n + (c->nothers ? 1 : 0) + (c->nkthreads ? 1 : 0);
+	for (i = 0; i < lo.n; i++)
+		l.nlanes += c->ncollapsed[lo.idx[i]] ? 1 : 0;
 	l.y_axis = 116;
 	l.y_cpu = l.y_axis + 10;
 	l.y_disk = l.y_cpu + STRIP_H + 10;
@@ -997,10 +1020,19 @@ int bp_chart_write(struct bp_chart *c, FILE *out)
 	for (i = 0, y = l.y_lanes; i < lo.n; i++, y += LANE_H) {
 		process_lane(out, c, &m->processes[lo.idx[i]], &c->acc[lo.idx[i]], lo.depth[i], y);
 		lane_y[lo.idx[i]] = y;
+		/* Its short-lived children, under it. */
+		if (c->ncollapsed[lo.idx[i]]) {
+			y += LANE_H;
+			bp_chart_collapsed_lane(out, c, lo.idx[i], lo.depth[i] + 1, y);
+		}
 	}
+	folded_y(c, lane_y, y);
+	if (c->nkthreads)
+		bp_chart_kthreads_lane(out, c, y);
+	y += c->nkthreads ? LANE_H : 0;
 	if (c->nothers)
 		others_lane(out, c, m, y);
-	bp_chart_critical(out, c, lane_y, c->nothers ? y : -1);
+	bp_chart_critical(out, c, lane_y);
 	phases(out, c, &l);
 	legend(out, c, l.y_legend);
 	fputs("</svg>\n", out);

@@ -47,6 +47,11 @@ struct bp_critical_path;
  *       are always the whole machine's
  * @critical: the critical path, outlined across the lanes, or NULL
  *            (bp_chart_set_critical())
+ * @all_lanes: a lane for every process; 0: kernel threads that neither
+ *             waited on I/O nor used 1 % of the CPU share one lane, and
+ *             short-lived children (forked and exited in the window, no I/O
+ *             wait, under 1 % of the CPU, nothing of their own drawn) one
+ *             lane under their parent
  */
 struct bp_chart_opts {
 	const char *file;
@@ -56,6 +61,7 @@ struct bp_chart_opts {
 	const struct bp_marks *marks;
 	int all;
 	const struct bp_critical_path *critical;
+	int all_lanes;
 };
 
 struct bp_chart;

@@ -176,9 +176,13 @@ expect 'the decoy is not on the path: no segment, no wait, no file' '
 	! grep -q "bp-decoy\|decoy.bin" "$TEST_DIR/c.txt"'
 
 # The chart draws the path: one outline per run of segments on one lane,
-# at that lane's y, and the outlined processes are those of the path's
-# segments that have a lane (A and B among them); --no-critical draws none.
-"$BOOTPROF" chart "$TEST_DIR/r.dat" -o "$TEST_DIR/c.svg" 2>/dev/null ||
+# at that lane's y. With --all-lanes (a lane per process) the outlined
+# processes are those of the path's segments that have a lane, A and B
+# among them; by default (short-lived children folded under their
+# parent) every outline is a task of the path, A's and B's among them;
+# --no-critical draws none.
+"$BOOTPROF" chart --all-lanes "$TEST_DIR/r.dat" -o "$TEST_DIR/c.svg" 2>/dev/null &&
+	"$BOOTPROF" chart "$TEST_DIR/r.dat" -o "$TEST_DIR/folded.svg" 2>/dev/null ||
 	not_ok 'bootprof chart of the chain'
 # "PID Y" per lane (its title starts "pid N", its first rect is the bar)
 # and per outline (the rect is 1.5 px above its lane), one <g> a record.
@@ -202,9 +206,13 @@ jq -r '.segments[].pid' "$TEST_DIR/c.json" | sort -u >"$TEST_DIR/path.pids"
 awk 'NR == FNR { on[$1] = 1; next } on[$1]' "$TEST_DIR/path.pids" "$TEST_DIR/lanes" \
 	>"$TEST_DIR/path.lanes"
 echo "# outlined lanes (pid y): $(tr '\n' ' ' <"$TEST_DIR/outlined")"
-expect "the chart outlines the lanes of the path's processes, each at its lane, A's and B's among them" '
+expect "--all-lanes: the chart outlines the lanes of the path's processes, each at its lane, A's and B's among them" '
 	[ -s "$TEST_DIR/lanes" ] && diff "$TEST_DIR/path.lanes" "$TEST_DIR/outlined" &&
 	grep -q "^$A " "$TEST_DIR/outlined" && grep -q "^$B " "$TEST_DIR/outlined"'
+svg_pid_y cp "$TEST_DIR/folded.svg" | cut -d" " -f1 | sort -u >"$TEST_DIR/folded.outlined"
+expect "by default every outline is a process of the path, A's and B's among them" '
+	[ -s "$TEST_DIR/folded.outlined" ] && ! comm -23 "$TEST_DIR/folded.outlined" "$TEST_DIR/path.pids" | grep . &&
+	grep -qx "$A" "$TEST_DIR/folded.outlined" && grep -qx "$B" "$TEST_DIR/folded.outlined"'
 expect "the legend names the path's end: the command's exit" '
 	grep -q "critical path to the exit of [^<]* \[$CMD\] (bootprof critical)</text>" "$TEST_DIR/c.svg"'
 expect "--no-critical draws no path" '

@@ -12,7 +12,12 @@ REC=$FIX/basic.dat
 command -v jq >/dev/null || skip_all "jq not installed (scripts/deps.sh check)"
 
 # 1. Usage and failures.
-expect "no -o is a usage error (2)" '"$BOOTPROF" chart "$REC"; [ $? -eq 2 ]'
+expect "without -o the chart is FILE.svg beside the recording, said on stderr" '
+	cp "$REC" "$TEST_DIR/beside.dat" && "$BOOTPROF" chart "$TEST_DIR/beside.dat" 2>"$TEST_DIR/err" &&
+	cat "$TEST_DIR/err" && grep -qx "bootprof: wrote '"'$TEST_DIR/beside.svg'"'" "$TEST_DIR/err" &&
+	"$BOOTPROF" chart "$TEST_DIR/beside.dat" -o - | cmp - "$TEST_DIR/beside.svg"'
+expect "... and not over an existing one without --force (1)" '
+	"$BOOTPROF" chart "$TEST_DIR/beside.dat"; [ $? -eq 1 ]'
 expect "a bad --since is a usage error (2)" '"$BOOTPROF" chart --since 1x "$REC" -o -; [ $? -eq 2 ]'
 expect "a bad --min-bytes is a usage error (2)" \
 	'"$BOOTPROF" chart --min-bytes lots "$REC" -o -; [ $? -eq 2 ]'
@@ -205,6 +210,62 @@ expect "--min-wait 1ms: $waited lanes and one others lane of $rest processes" '
 	"$BOOTPROF" chart --min-wait 1ms "$REC" -o "$TEST_DIR/fold.svg" &&
 	[ $(grep -c "<g class=\"lane\">" "$TEST_DIR/fold.svg") -eq '"$waited"' ] &&
 	grep -q "others ('"$rest"' processes)" "$TEST_DIR/fold.svg"'
+# Folded lanes, from the report's processes (jq and awk, the rule of the
+# man page): kernel threads (kthreadd and its children that never
+# exec'd) without I/O wait and under 1 % of the window's CPU share one
+# lane; a process forked and exited in the window, without I/O wait and
+# under 1 % of the CPU, whose children with a lane are folded likewise,
+# goes to one "short-lived" lane under its nearest ancestor that keeps
+# its own. --all-lanes: one lane per process.
+lanes_truth() { # REPORT-JSON: "LANES KTHREADS COLLAPSED"
+	jq -r '.window as $w | .processes[] |
+		"\(.pid) \(.ppid // 0) \(.start_ns) \(.exit_ns) \(.wait_ns) \(.run_ns) \(.exec | length) \($w.since_ns) \($w.until_ns) \(.children | join(","))"' "$1" |
+	sort -k3,3nr -k1,1nr | awk '
+	{
+		pid = $1; ppid[pid] = $2; span = $9 - $8
+		idle = $5 == 0 && $6 * 100 < span
+		if ($7 == 0 && (pid == 2 || $2 == 2) && idle) { kthread[pid] = 1; nk++; next }
+		own[pid] = 1; order[n++] = pid
+		can[pid] = idle && $4 > 0 && $4 <= $9 && $3 > $8 && $2 > 0
+		kids[pid] = $10
+	}
+	END {
+		# Latest first: children are decided before their parents.
+		for (i = 0; i < n; i++) {
+			p = order[i]
+			if (!can[p]) continue
+			k = split(kids[p], ch, ",")
+			for (j = 1; j <= k; j++) if ((ch[j] in own) && !can[ch[j]]) can[p] = 0
+			# The rule needs a parent in the recording.
+			if (!(ppid[p] in own) && !(ppid[p] in kthread)) can[p] = 0
+		}
+		for (i = 0; i < n; i++) {
+			p = order[i]
+			if (!can[p]) { lanes++; continue }
+			for (a = ppid[p]; a in ppid; a = ppid[a])
+				if ((a in own) && !can[a]) break
+			if ((a in own) && !can[a]) { coll++; owner[a] = 1 } else lanes++
+		}
+		for (a in owner) lanes++
+		print lanes + (nk > 0), nk + 0, coll + 0
+	}'
+}
+"$BOOTPROF" report --format json "$FIX/boot.dat" >"$TEST_DIR/boot.json"
+set -- $(lanes_truth "$TEST_DIR/boot.json")
+nprocs=$(jq '.processes | length' "$TEST_DIR/boot.json")
+"$BOOTPROF" chart "$FIX/boot.dat" -o "$TEST_DIR/folded.svg" 2>/dev/null
+"$BOOTPROF" chart --all-lanes "$FIX/boot.dat" -o "$TEST_DIR/all-lanes.svg" 2>/dev/null
+expect "boot: $1 lanes, $2 idle kernel threads in one, $3 short-lived children collapsed" '
+	echo "lanes: $(grep -c "<g class=\"lane" "$TEST_DIR/folded.svg")"
+	grep -o "kernel threads ([0-9]* idle)\|+[0-9]* short-lived" "$TEST_DIR/folded.svg" | sort | uniq -c | head
+	[ $(grep -c "<g class=\"lane" "$TEST_DIR/folded.svg") -eq '"$1"' ] &&
+	grep -q ">kernel threads ('"$2"' idle)</text>" "$TEST_DIR/folded.svg" &&
+	[ "$(grep -o ">+[0-9]* short-lived:" "$TEST_DIR/folded.svg" | tr -dc "0-9\n" | awk "{ s += \$1 } END { print s + 0 }")" = '"$3"' ]'
+expect "boot --all-lanes: one lane per process of the report ($nprocs)" '
+	[ $(grep -c "<g class=\"lane" "$TEST_DIR/all-lanes.svg") -eq '"$nprocs"' ] &&
+	! grep -q "short-lived\|kernel threads (" "$TEST_DIR/all-lanes.svg"'
+expect "boot: folding leaves far fewer lanes (under a quarter)" "[ $(($1 * 4)) -lt $nprocs ]"
+
 # The window is on the recording clock (+T: after the first event, here the
 # chart's 0); the header says where the axis is on that clock.
 first=$("$BOOTPROF" report --format json --all "$REC" | jq .totals.first_ns)
