@@ -965,7 +965,7 @@ static const char style[] =
 	".run,.busy{fill:#2c7bb6}.rq{fill:#abd9e9}.io,.iw{fill:#d7191c}.dw{fill:#fdae61}"
 	".sl{fill:#dcdcdc}.tput{fill:#1a9641}.wq{fill:none;stroke:#8c510a;stroke-width:1}"
 	".rqf{fill:none;stroke:#e66101;stroke-width:1}"
-	".ic{fill:#8c6bb1}.svc{fill:#66a61e}.fm{stroke:#000;stroke-width:1}"
+	".ic{fill:#8c6bb1}.svc{fill:#35978f}.fm{stroke:#000;stroke-width:1}"
 	".ph{stroke:#444;stroke-width:1;stroke-dasharray:4 3}.phl{font-size:10px;fill:#444}"
 	".cpo{fill:none;stroke:#e7298a;stroke-width:1.5}.cpl{fill:none;stroke:#e7298a;stroke-width:0.6;stroke-opacity:0.6}.grid{stroke:#e6e6e6;stroke-width:1}.axis{stroke:#222}.strip{fill:#f6f6f6}"
 	"</style>\n";
