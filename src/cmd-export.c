@@ -76,6 +76,7 @@ int cmd_export(int argc, char **argv)
 		bp_error("cannot export '%s': %s", o.file, bp_last_error());
 		goto out;
 	}
+	bp_timeline_plugins(&t);
 	/*
 	 * Pass 1: processes and threads (named first), phases, the critical
 	 * path's log; pass 2 streams the spans.

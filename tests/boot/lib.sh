@@ -426,12 +426,53 @@ boot_main_test() {
 	fi
 	boot_syscall_checks "$series" "$dump" "$con"
 	boot_module_checks "$series" "$dump"
+	boot_self_exe_checks "$series" "$dump"
 	boot_recorder_checks "$series: " "$TEST_DIR/latest.dat" "$dump"
 	boot_recorder_cost "$series" "$TEST_DIR/latest.dat"
 	[ -n "$BOOT_READ_BPS" ] && boot_truth_checks "$series" "$dump" "$con"
 	boot_schedstats_checks "$series" "$dump" "$con" "$words"
 	expect "$series: the boot buffer is gone afterwards" \
 		"grep -q 'TEST-INIT: instances \[\]' '$con' && grep -q 'TEST-INIT: top-level events \[\]' '$con'"
+}
+
+# boot_self_exe_checks SERIES DUMP: busybox re-executing itself through
+# /proc/self/exe is reported as the busybox binary it is. Truth from the
+# raw events: each task's last exec'd path (a forked child inherits its
+# parent's), what that path runs in the disk image (a script's
+# interpreter, links followed; a file of the initramfs, gone when the
+# recording is saved, stays as named), plus every other exec as named:
+# the report's execs table is exactly that.
+boot_self_exe_checks() {
+	awk '/ sched_process_fork: / {
+		p = $0; sub(/.* pid=/, "", p); sub(/ .*/, "", p)
+		c = $0; sub(/.*child_pid=/, "", c); sub(/ .*/, "", c)
+		if (p in prog) prog[c] = prog[p]
+	}
+	/ sched_process_exec: / {
+		f = $0; sub(/.*filename=/, "", f); sub(/ pid=.*/, "", f)
+		o = $0; sub(/.*old_pid=/, "", o); sub(/ .*/, "", o)
+		n = $0; sub(/.* pid=/, "", n); sub(/ .*/, "", n)
+		if (f == "/proc/self/exe") print "self", (o in prog ? prog[o] : f)
+		else { print "direct", f; prog[o] = f }
+		prog[n] = prog[o]
+	}' "$2" >"$TEST_DIR/execs.raw"
+	_root=$TEST_DIR/rootdir
+	while read -r _how _p; do
+		if [ "$_how" = self ] && [ -e "$_root$_p" ]; then
+			_i=$(head -c 256 "$_root$_p" | sed -n '1s/^#! *\([^ ]*\).*/\1/p')
+			_r=$(readlink -f "$_root${_i:-$_p}")
+			_p=${_r#"$_root"}
+		fi
+		echo "$_p"
+	done <"$TEST_DIR/execs.raw" | sort | uniq -c | awk '{ print $2 "," $1 }' | sort >"$TEST_DIR/execs.want"
+	"$BOOTPROF" report --format csv --table execs --top 0 "$TEST_DIR/latest.dat" |
+		awk -F, 'NR > 1 { print $1 "," $2 }' | sort >"$TEST_DIR/execs.got"
+	_self=$(grep -c '^self ' "$TEST_DIR/execs.raw")
+	_bb=$(grep -c '^/bin/busybox,' "$TEST_DIR/execs.got")
+	echo "# $1: $_self execs through /proc/self/exe; the report's execs:" $(cat "$TEST_DIR/execs.got")
+	expect "$1: the report's execs are the events' with /proc/self/exe named by the file it runs" \
+		"diff -u '$TEST_DIR/execs.want' '$TEST_DIR/execs.got'"
+	expect "$1: no exec is reported as /proc/self/exe" "! grep -q '^/proc/self/exe,' '$TEST_DIR/execs.got'"
 }
 
 # boot_initcall_checks PREFIX DUMP: initcalls are named (the kernel keeps

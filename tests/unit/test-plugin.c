@@ -575,6 +575,7 @@ static void add_process(struct bp_model *m, int pid, const char *comm, const cha
 	if (exec) {
 		p->exec = xcalloc(1, sizeof(*p->exec));
 		p->exec[0] = xstrdup(exec);
+		p->exec_part = xcalloc(1, sizeof(*p->exec_part));
 		p->nexec = 1;
 	}
 	p->parent = parent >= 0 ? &m->processes[parent] : NULL;
