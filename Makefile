@@ -7,7 +7,8 @@
 #   make demo       install deps, record the built-in demo, print its report
 #   make bench      run every benchmark (bench/run.sh), then a summary of their ratios
 #   make fuzz       run each fuzz target for a bounded time
-#   make chart-example  regenerate examples/chart.svg and the chart/export goldens from fixtures
+#   make chart-example  regenerate the chart/export goldens from fixtures and examples/chart.svg
+#                   from a systemd boot (scripts/chart-example.sh)
 #   make install    prefix=/usr/local DESTDIR=...
 #   make static     build-static/bootprof: one static binary, plugins built in
 #   make ARCH=arm64 cross-build with Debian's aarch64-linux-gnu- toolchain and
@@ -176,8 +177,8 @@ static:
 bench: all
 	$(Q)bench/run.sh
 
-# The README's picture and the goldens of t8100/t8101, from the checked-in
-# fixture: regenerated, never edited.
+# The goldens of t8100/t8101, from the checked-in fixture, and the README's
+# picture, from a systemd boot under QEMU (cached): regenerated, never edited.
 chart-example: bootprof
 	$(Q)tests/fixtures/make-chart-fixtures.sh
 .PHONY: chart-example

@@ -424,12 +424,14 @@ struct bp_process {
 /**
  * struct bp_disk_bucket - one disk in one timeline bucket (see bp_disk_stat.timeline)
  * @rq_read_bytes: block_rq_issue read bytes issued in the bucket
+ * @rq_done_read_bytes: block_rq_complete read bytes completed in the bucket
  * @inflight_ns: requests in flight integrated over the bucket (requests x
  *               ns): / bucket width = the mean number in flight
  * @inflight_max: most requests in flight at once in the bucket
  */
 struct bp_disk_bucket {
 	uint64_t rq_read_bytes;
+	uint64_t rq_done_read_bytes;
 	uint64_t inflight_ns;
 	uint32_t inflight_max;
 };
@@ -601,6 +603,8 @@ struct bp_exec_count {
  * @idle_wait_ns: CPU-idle-while-waiting time inside the bucket
  * @read_bytes: bytes read from storage (page-cache insertions)
  * @rq_read_bytes: block-layer read bytes issued
+ * @rq_done_read_bytes: block-layer read bytes completed (block_rq_complete:
+ *                      what the disks delivered in the bucket)
  * @waiting_max: most tasks in an I/O wait at once
  */
 struct bp_bucket {
@@ -608,6 +612,7 @@ struct bp_bucket {
 	uint64_t idle_wait_ns;
 	uint64_t read_bytes;
 	uint64_t rq_read_bytes;
+	uint64_t rq_done_read_bytes;
 	uint32_t waiting_max;
 };
 

@@ -36,7 +36,9 @@ struct bp_json {
 	int base;       /* the initial level */
 	int first;      /* nothing written yet in the innermost value */
 	int compact;    /* one line, no spaces */
+	int newline;    /* compact: a line break before the next member */
 	char close[BP_JSON_MAX_DEPTH]; /* '}' or ']' per open value */
+	char lines[BP_JSON_MAX_DEPTH]; /* compact: one element a line in this array */
 };
 
 /**
@@ -52,6 +54,14 @@ void bp_json_init_compact(struct bp_json *jw, FILE *out);
 /* Open an object or array; @key NULL inside an array or for the top value. */
 void bp_json_object_begin(struct bp_json *jw, const char *key);
 void bp_json_array_begin(struct bp_json *jw, const char *key);
+/*
+ * In a compact writer, an array with each element on a line of its own
+ * and the closing bracket on the next (a long list a reader greps line by
+ * line, like a trace's events); elsewhere the same as bp_json_array_begin().
+ */
+void bp_json_array_begin_lines(struct bp_json *jw, const char *key);
+/* In a compact writer, a line break before the next member (after its comma). */
+void bp_json_newline(struct bp_json *jw);
 /*
  * Close the innermost open object or array ("{}" / "[]" when empty).
  * Values nested deeper than BP_JSON_MAX_DEPTH are a caller's bug: they

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/critical.h"
 #include "analysis/session.h"
 #include "analysis/phases.h"
 #include "tracefile/meta.h"
@@ -109,8 +110,9 @@ struct bp_model *bp_timeline_pass(struct bp_timeline *t, uint64_t bucket_ns,
 		if (t->source.marks)
 			hooks[n++] = t->source.hooks;
 	}
-	if (span)
-		hooks[n++] = (struct bp_build_hooks){ .span = span, .arg = arg };
+	if (span || t->critical)
+		hooks[n++] = (struct bp_build_hooks){ .span = span, .arg = arg,
+						      .critical = t->critical };
 	m = build(t, &w, hooks, n);
 	if (!m)
 		return NULL;
@@ -124,6 +126,22 @@ struct bp_model *bp_timeline_pass(struct bp_timeline *t, uint64_t bucket_ns,
 		bp_marks_collect(t->finder, given, ngiven, m, t->origin_ns, &t->marks);
 	}
 	return m;
+}
+
+struct bp_critical_path *bp_timeline_critical(const struct bp_timeline *t,
+					      const struct bp_model *m)
+{
+	static const struct bp_crit_end end = { BP_CRIT_END_DEFAULT, 0, NULL };
+
+	if (!t->critical || !m) {
+		bp_set_error("no critical path recorded in the pass");
+		return NULL;
+	}
+	if (m->missing & BP_MISSING_SCHED) {
+		bp_set_error("no sched_switch events: no path to walk");
+		return NULL;
+	}
+	return bp_critical_walk(t->critical, m, &end);
 }
 
 void bp_timeline_release(struct bp_timeline *t)

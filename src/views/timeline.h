@@ -31,6 +31,7 @@
 struct bp_session;
 struct bp_phase_finder;
 struct bootprof_mark;
+struct bp_critical_log;
 
 /*
  * Marks from outside the analysis (the plugins' host->mark), set by the
@@ -55,6 +56,8 @@ struct bp_timeline {
 	struct bp_mark_source source;  /* optional */
 	int marks_fed;                 /* the first pass ran */
 	struct bp_marks marks;         /* after the first pass */
+	/* Given to every pass (bp_build_hooks.critical), or NULL; borrowed. */
+	struct bp_critical_log *critical;
 };
 
 /**
@@ -96,6 +99,20 @@ int bp_timeline_resolve(struct bp_timeline *t);
  */
 struct bp_model *bp_timeline_pass(struct bp_timeline *t, uint64_t bucket_ns,
 				  void (*span)(void *arg, const struct bp_span *span), void *arg);
+
+/**
+ * bp_timeline_critical() - the critical path to the default end point
+ * @t: a timeline whose pass filled @t->critical (bp_critical_log_new())
+ * @m: that pass's model
+ *
+ * The walk of analysis/critical.h, ended where `bootprof critical` ends it
+ * by default. Timelines draw it when it can be walked, and say nothing
+ * otherwise: a recording without sched_switch, or no end point.
+ *
+ * Return: the path (bp_critical_path_free()), or NULL with bp_set_error().
+ */
+struct bp_critical_path *bp_timeline_critical(const struct bp_timeline *t,
+					      const struct bp_model *m);
 
 /* Free what bp_timeline_open() made; safe after a failed open. */
 void bp_timeline_release(struct bp_timeline *t);
