@@ -183,13 +183,17 @@ enum bp_crit_end_kind {
 	BP_CRIT_END_DEFAULT,  /* see bp_critical_walk() */
 	BP_CRIT_END_EXIT,     /* pid:N: process N's exit */
 	BP_CRIT_END_EXEC,     /* exec:PROG: the first exec of PROG */
+	BP_CRIT_END_FILE,     /* file:PATH: the first event on a file PATH matches */
+	BP_CRIT_END_SERVICE,  /* service:UNIT: its main process's exit, else its exec */
 };
 
 /**
  * struct bp_crit_end - an end point, as --to names it
  * @kind: which
  * @pid: BP_CRIT_END_EXIT: the process
- * @prog: BP_CRIT_END_EXEC: a path or a file name (borrowed)
+ * @prog: BP_CRIT_END_EXEC, _FILE, _SERVICE: the fnmatch pattern of the
+ *        user phases (analysis/phases.h): a program's path or file name,
+ *        a file's path, a unit (borrowed)
  */
 struct bp_crit_end {
 	enum bp_crit_end_kind kind;
@@ -198,7 +202,8 @@ struct bp_crit_end {
 };
 
 /**
- * bp_crit_end_parse() - an end point from "pid:N" or "exec:PROG"
+ * bp_crit_end_parse() - an end point from "pid:N", or the end of a user
+ *                       phase: "exec:PROG", "file:PATH", "service:UNIT"
  * @spec: the text
  * @end: filled (@end->prog points into @spec)
  *
@@ -209,7 +214,9 @@ int bp_crit_end_parse(const char *spec, struct bp_crit_end *end);
 /**
  * struct bp_critical_path - the walk's result
  * @end_task: the task the path ends on
- * @end_what: what the end is ("exit", "exec", "last-run")
+ * @end_what: what the end is ("exit", "exec", "file", "last-run")
+ * @end_on: the file a "file" end is the first event on, the cgroup of
+ *          the unit a service:UNIT end is of; NULL otherwise (owned)
  * @end_why: why this end: "--to", "the recorded command", "the
  *           recording's stop condition", "PID 1's last run", "the last
  *           task to run" (static storage)
@@ -228,6 +235,7 @@ int bp_crit_end_parse(const char *spec, struct bp_crit_end *end);
 struct bp_critical_path {
 	struct bp_crit_task end_task;
 	const char *end_what;
+	char *end_on;
 	const char *end_why;
 	uint64_t start_ns;
 	uint64_t end_ns;
@@ -247,7 +255,9 @@ struct bp_critical_path {
  * @m: the model of that pass (paths of files, processes of tasks)
  * @end: the end point; BP_CRIT_END_DEFAULT: for a `record -- CMD`
  *       recording the command's exit; else, when the recording stopped
- *       at the exec of a program, that exec; else the last moment PID 1
+ *       at the exec of a program, that exec; else, when it stopped by
+ *       its duration or a signal, none (refused: the path to an
+ *       arbitrary instant means nothing); else the last moment PID 1
  *       ran; else the last moment any task (but the recorder) ran
  *
  * Return: a new path (free with bp_critical_path_free()), or NULL with

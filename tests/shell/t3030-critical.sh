@@ -172,3 +172,24 @@ expect 'the decoy is not on the path: no segment, no wait, no file' '
 		([.waits[] | select(.tid == \$d or .waker.tid == \$d)] | length == 0) and
 		([.files[] | select(.path == \$f)] | length == 0)" "$TEST_DIR/c.json" &&
 	! grep -q "bp-decoy\|decoy.bin" "$TEST_DIR/c.txt"'
+
+# The other ends, on the same recording. --to file: chain.bin's first
+# event, found here in the raw events naming its inode (readahead,
+# filemap): B's.
+first=$(awk -v on="dev[= ]$(stat -c %Hd:%Ld "$D/chain.bin") ino[= ]$chain_ino( |\$)" \
+	'$0 ~ on { print $1; exit }' "$TEST_DIR/dump.txt")
+echo "# chain.bin's first event: $first"
+expect "--to file:chain.bin ends at its first event ($first), on B" '
+	"$BOOTPROF" critical --format json --to "file:$D/chain.bin" "$TEST_DIR/r.dat" >"$TEST_DIR/f.json" &&
+	t3_critical_tiles "$TEST_DIR/f.json" && [ -n "'"$first"'" ] &&
+	[ "$(t3_us "$(jq .end_ns "$TEST_DIR/f.json")")" = "'"$first"'" ] &&
+	jq -e --argjson b "$B" ".end.what == \"file\" and .end.tid == \$b" "$TEST_DIR/f.json"'
+expect "before its first event, chain.bin is on no segment of that path" '
+	jq -e "[.segments[] | select(.state == \"io\" and .file.path == \"$D/chain.bin\")] | length == 0" \
+		"$TEST_DIR/f.json"'
+# A recording stopped by its duration has no end of its own: refused.
+"$BOOTPROF_FAST" record -o "$TEST_DIR/d.dat" --duration 0.3 2>/dev/null
+expect "a recording stopped by its duration needs --to (1, one line)" '
+	"$BOOTPROF" critical "$TEST_DIR/d.dat" 2>"$TEST_DIR/err"; rc=$?; cat "$TEST_DIR/err"
+	[ $rc -eq 1 ] && [ $(wc -l <"$TEST_DIR/err") -eq 1 ] &&
+	grep -q "stopped by duration: .*--to" "$TEST_DIR/err"'
