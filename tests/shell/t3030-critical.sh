@@ -193,3 +193,7 @@ expect "a recording stopped by its duration needs --to (1, one line)" '
 	"$BOOTPROF" critical "$TEST_DIR/d.dat" 2>"$TEST_DIR/err"; rc=$?; cat "$TEST_DIR/err"
 	[ $rc -eq 1 ] && [ $(wc -l <"$TEST_DIR/err") -eq 1 ] &&
 	grep -q "stopped by duration: .*--to" "$TEST_DIR/err"'
+printf 'critical_path io 1h\n' >"$TEST_DIR/c.budget"
+expect "check: a critical_path limit on it fails and says why" '
+	"$BOOTPROF" check --budget "$TEST_DIR/c.budget" "$TEST_DIR/d.dat" >"$TEST_DIR/out"; rc=$?
+	cat "$TEST_DIR/out"; [ $rc -eq 1 ] && grep -q "^FAIL  critical_path io 1h: - (no path: the recording stopped by duration" "$TEST_DIR/out"'
