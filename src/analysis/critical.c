@@ -510,7 +510,69 @@ struct walk {
 	size_t nwaits, cwaits;
 	struct handoff *handoffs;       /* the sleeps the walk is inside of, latest last */
 	size_t nhandoffs, chandoffs;
+	/* Children's exits: of parent task p, kids[kid_at[p] .. kid_at[p + 1]), by exit time */
+	uint32_t *kid_at, *kids;
 };
+
+/* A process's exit its parent task is told of (SIGCHLD): the last thread of a process it forked. */
+static int exit_to_parent(const struct walk *w, const struct crit_task *t)
+{
+	const struct bp_thread *th;
+
+	if (!t->exit_ns || !t->fork_ns || t->parent >= w->L->ntasks || t->recorder)
+		return 0;
+	th = bp_model_find_thread(w->m, t->tid, t->fork_ns);
+	return th && th->process && th->process->pid == t->tid &&
+	       th->process->exit_ns == t->exit_ns;
+}
+
+static const struct bp_critical_log *sort_log;
+
+static int by_parent_exit(const void *pa, const void *pb)
+{
+	const struct crit_task *a = &sort_log->tasks[*(const uint32_t *)pa];
+	const struct crit_task *b = &sort_log->tasks[*(const uint32_t *)pb];
+
+	if (a->parent != b->parent)
+		return a->parent < b->parent ? -1 : 1;
+	return (a->exit_ns > b->exit_ns) - (a->exit_ns < b->exit_ns);
+}
+
+/* Index the children's exits by parent (w->kid_at, w->kids). */
+static void index_exits(struct walk *w)
+{
+	const struct bp_critical_log *L = w->L;
+	size_t i, n = 0;
+
+	w->kids = xcalloc(L->ntasks ? L->ntasks : 1, sizeof(*w->kids));
+	w->kid_at = xcalloc(L->ntasks + 1, sizeof(*w->kid_at));
+	for (i = 0; i < L->ntasks; i++) {
+		if (exit_to_parent(w, &L->tasks[i]))
+			w->kids[n++] = (uint32_t)i;
+	}
+	sort_log = L;
+	qsort(w->kids, n, sizeof(*w->kids), by_parent_exit);
+	for (i = 0; i < n; i++)
+		w->kid_at[L->tasks[w->kids[i]].parent + 1]++;
+	for (i = 0; i < L->ntasks; i++)
+		w->kid_at[i + 1] += w->kid_at[i];
+}
+
+/* The last exit of a child of p in (a, b), NONE when none. */
+static uint32_t kid_exit(const struct walk *w, uint32_t p, uint64_t a, uint64_t b)
+{
+	uint32_t i, found = NONE;
+
+	for (i = w->kid_at[p]; i < w->kid_at[p + 1]; i++) {
+		uint64_t x = w->L->tasks[w->kids[i]].exit_ns;
+
+		if (x >= b)
+			break;
+		if (x > a)
+			found = w->kids[i];
+	}
+	return found;
+}
 
 static void name_task(const struct walk *w, uint32_t ti, uint64_t at, struct bp_crit_task *out)
 {
@@ -680,6 +742,7 @@ static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 	const struct bp_critical_log *L = w->L;
 	uint64_t start = L->first_ns, a;
 	size_t steps = 0, limit = 64 + 2 * L->ntasks, i, still = 0;
+	uint32_t kid;
 
 	/*
 	 * Time only goes back: each interval off a CPU gives at most its
@@ -730,11 +793,36 @@ static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 			/* Running since it was switched in, runnable since it was woken. */
 			a = t > in ? in : wake;
 			a = a > start ? a : start;
+			kid = kid_exit(w, cur, a, t);
+			if (kid != NONE) {
+				/* A child's exit it learned of while it ran: see below. */
+				push(w, cur, t > in ? BP_CRIT_CPU : BP_CRIT_RUNQ, L->tasks[kid].exit_ns, t);
+				t = L->tasks[kid].exit_ns;
+				cur = kid;
+				continue;
+			}
 			push(w, cur, t > in ? BP_CRIT_CPU : BP_CRIT_RUNQ, a, t);
 			t = a;
 			continue;
 		}
 		/* Asleep over (out, t]. */
+		kid = o->how == CRIT_SLEEP_D ? kid_exit(w, cur, o->out > start ? o->out : start, t) : NONE;
+		if (kid != NONE) {
+			/*
+			 * A child exited while its parent ran or slept
+			 * uninterruptibly: SIGCHLD did not wake it, it learned
+			 * of the exit once it looked (a service manager
+			 * starting the unit ordered after that child's). What
+			 * it did since is its own; the path goes on from the
+			 * child at its exit. (An interruptible sleep the exit
+			 * did not end was not waiting for it.)
+			 */
+			a = L->tasks[kid].exit_ns;
+			push_sleep(w, cur, o, a, t);
+			t = a;
+			cur = kid;
+			continue;
+		}
 		if (o->by == BY_TASK && o->io != JUDGED_IO && t == wake && o->waker < L->ntasks) {
 			push_wait(w, cur, o);
 			BP_GROW(w->handoffs, w->nhandoffs, w->chandoffs);
@@ -849,9 +937,12 @@ struct bp_critical_path *bp_critical_walk(const struct bp_critical_log *log,
 		return NULL;
 	}
 	name_task(&w, ti, p->end_ns, &p->end_task);
+	index_exits(&w);
 	walk_back(&w, ti, p->end_ns);
 	free(w.seg_task);
 	free(w.handoffs);
+	free(w.kid_at);
+	free(w.kids);
 	sum_up(&w, p);
 	return p;
 }

@@ -24,7 +24,12 @@
  * that sleep is a waker's and began before the sleeper it woke fell
  * asleep, it is cut there and the walk goes on with the sleeper (what
  * the waker did before was not for it: a daemon's polling loop). A
- * task's start goes on from its parent at the fork. The walk stops at
+ * task's start goes on from its parent at the fork. A child process that
+ * exited while its parent ran, waited for a CPU or slept uninterruptibly
+ * (SIGCHLD woke nothing; the parent learns of the exit when it next
+ * looks: a service manager starting the unit ordered after the child's)
+ * cuts the parent's segment at the exit, and the walk goes on from the
+ * child. The walk stops at
  * the recording's first event. The segments tile [start, end] exactly:
  * no gap, no overlap.
  *
@@ -55,7 +60,8 @@ enum bp_crit_state {
 	BP_CRIT_OTHER_DSLEEP, /* uninterruptible, not I/O wait, not ended by a task it can follow */
 	/*
 	 * Asleep until another task woke it, but the walk cannot go on from
-	 * the waker: the end point fell inside the sleep
+	 * the waker: the end point fell inside the sleep, or a child's exit
+	 * inside it is where the walk goes on
 	 */
 	BP_CRIT_TASK_WAIT,
 	BP_CRIT_UNKNOWN,      /* the recording does not say (see bp_crit_segment.reason) */
