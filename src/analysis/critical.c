@@ -742,7 +742,8 @@ static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 	const struct bp_critical_log *L = w->L;
 	uint64_t start = L->first_ns, a;
 	size_t steps = 0, limit = 64 + 2 * L->ntasks, i, still = 0;
-	uint32_t kid;
+	uint32_t kid, gate = NONE, gate_kid = NONE;
+	uint64_t gate_ns = 0;
 
 	/*
 	 * Time only goes back: each interval off a CPU gives at most its
@@ -763,10 +764,26 @@ static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 		}
 		while (w->nhandoffs && w->handoffs[w->nhandoffs - 1].since >= t)
 			w->nhandoffs--;   /* passed: the walk went on before that sleep */
+		if (cur == gate && t <= gate_ns) {
+			cur = gate_kid;   /* back at the exit the fork waited for */
+			gate = NONE;
+			continue;
+		}
 		k = bp_crit_off_before(ct, t);
 		if (k < 0) {
 			if (ct->fork_ns && ct->parent < L->ntasks) {
-				cur = ct->parent;   /* created by a fork: its parent made it */
+				/*
+				 * Created by a fork: its parent made it, once its
+				 * last child before had ended (a service manager
+				 * starting the unit ordered after that one's, a
+				 * shell its next command): the path is the
+				 * parent's own time back to that exit, then the
+				 * child's.
+				 */
+				cur = ct->parent;
+				gate_kid = kid_exit(w, cur, start, t);
+				gate = gate_kid != NONE ? cur : NONE;
+				gate_ns = gate != NONE ? L->tasks[gate_kid].exit_ns : 0;
 				still++;
 				continue;
 			}
@@ -793,7 +810,9 @@ static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 			/* Running since it was switched in, runnable since it was woken. */
 			a = t > in ? in : wake;
 			a = a > start ? a : start;
-			kid = kid_exit(w, cur, a, t);
+			if (cur == gate && a < gate_ns)
+				a = gate_ns;
+			kid = cur == gate ? NONE : kid_exit(w, cur, a, t);
 			if (kid != NONE) {
 				/* A child's exit it learned of while it ran: see below. */
 				push(w, cur, t > in ? BP_CRIT_CPU : BP_CRIT_RUNQ, L->tasks[kid].exit_ns, t);
@@ -806,6 +825,13 @@ static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 			continue;
 		}
 		/* Asleep over (out, t]. */
+		if (cur == gate) {
+			/* The parent's own time before a fork: no task it woke for. */
+			a = o->out > gate_ns ? o->out : gate_ns;
+			push_sleep(w, cur, o, a, t);
+			t = a;
+			continue;
+		}
 		kid = o->how == CRIT_SLEEP_D ? kid_exit(w, cur, o->out > start ? o->out : start, t) : NONE;
 		if (kid != NONE) {
 			/*

@@ -24,7 +24,12 @@
  * that sleep is a waker's and began before the sleeper it woke fell
  * asleep, it is cut there and the walk goes on with the sleeper (what
  * the waker did before was not for it: a daemon's polling loop). A
- * task's start goes on from its parent at the fork. A child process that
+ * task's start goes on from its parent at the fork, through the parent's
+ * own time (no task it woke for) back to the exit of its last child
+ * process before that fork, then from that child: a service manager
+ * starts a unit when the one it is ordered after has ended, a shell its
+ * next command when the last has (when the parent had no child end
+ * before, the walk goes on with the parent as usual). A child process that
  * exited while its parent ran, waited for a CPU or slept uninterruptibly
  * (SIGCHLD woke nothing; the parent learns of the exit when it next
  * looks: a service manager starting the unit ordered after the child's)
