@@ -526,12 +526,11 @@ static int exit_to_parent(const struct walk *w, const struct crit_task *t)
 	       th->process->exit_ns == t->exit_ns;
 }
 
-static const struct bp_critical_log *sort_log;
-
-static int by_parent_exit(const void *pa, const void *pb)
+static int by_parent_exit(const void *pa, const void *pb, void *arg)
 {
-	const struct crit_task *a = &sort_log->tasks[*(const uint32_t *)pa];
-	const struct crit_task *b = &sort_log->tasks[*(const uint32_t *)pb];
+	const struct bp_critical_log *L = arg;
+	const struct crit_task *a = &L->tasks[*(const uint32_t *)pa];
+	const struct crit_task *b = &L->tasks[*(const uint32_t *)pb];
 
 	if (a->parent != b->parent)
 		return a->parent < b->parent ? -1 : 1;
@@ -550,8 +549,7 @@ static void index_exits(struct walk *w)
 		if (exit_to_parent(w, &L->tasks[i]))
 			w->kids[n++] = (uint32_t)i;
 	}
-	sort_log = L;
-	qsort(w->kids, n, sizeof(*w->kids), by_parent_exit);
+	qsort_r(w->kids, n, sizeof(*w->kids), by_parent_exit, (void *)L);
 	for (i = 0; i < n; i++)
 		w->kid_at[L->tasks[w->kids[i]].parent + 1]++;
 	for (i = 0; i < L->ntasks; i++)
