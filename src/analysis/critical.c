@@ -940,6 +940,12 @@ static void sum_up(struct walk *w, struct bp_critical_path *p)
 	bp_map_release(&by_file);
 	if (p->nfiles)
 		qsort(p->files, p->nfiles, sizeof(*p->files), by_io);
+	for (i = 0; i < p->nfiles; i++) {
+		if (p->files[i].path) {
+			p->pack_files++;
+			p->pack_ns += p->files[i].io_ns;
+		}
+	}
 }
 
 struct bp_critical_path *bp_critical_walk(const struct bp_critical_log *log,

@@ -241,6 +241,12 @@ int bp_crit_end_parse(const char *spec, struct bp_crit_end *end);
  * @files: I/O time by file, most first (then path, dev, ino); the I/O
  *         with no file known last
  * @nfiles: entries
+ * @pack_files: files with a known path among @files
+ * @pack_ns: Σ of their I/O on the path: how much earlier the end comes,
+ *           about, with all of them in the page cache at the start (the
+ *           segments do not overlap; an estimate, not a bound: the
+ *           other readers share the disk, and another chain may then
+ *           be the longest)
  * @wakers_known: the recording has sched_waking (who woke whom)
  */
 struct bp_critical_path {
@@ -257,6 +263,8 @@ struct bp_critical_path {
 	uint64_t state_ns[BP_CRIT_NSTATES];
 	struct bp_crit_file *files;
 	size_t nfiles;
+	size_t pack_files;
+	uint64_t pack_ns;
 	int wakers_known;
 };
 

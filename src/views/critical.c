@@ -13,6 +13,9 @@
  *   "start_ns", "end_ns", "duration_ns",
  *   "wakers_known": bool (the recording has sched_waking),
  *   "by_state": { STATE: ns }          (sums to duration_ns)
+ *   "what_if": { "files", "ns" }      (every file with a path on the path
+ *                                      in the page cache at the start: the
+ *                                      end about ns earlier, an estimate)
  *   "files": [ { "path": string|null (null: I/O of no known file),
  *                "dev": "MAJ:MIN"|null, "ino", "io_ns", "segments" } ]
  *                                      by io_ns; --top
@@ -334,7 +337,7 @@ static void files_section(struct bp_doc *d, const struct bp_critical_path *p, si
 	static const enum bp_type types[] = { BP_NS, BP_TEXT, BP_U64, BP_PATH };
 	struct bp_section *s = bp_doc_section(d, "Files on the path");
 	uint64_t total = p->end_ns - p->start_ns;
-	char pct[BP_FMT_LEN];
+	char pct[BP_FMT_LEN], len[BP_FMT_LEN];
 	size_t i;
 
 	bp_section_columns(s, 4, titles, types, "rrrl");
@@ -356,6 +359,10 @@ static void files_section(struct bp_doc *d, const struct bp_critical_path *p, si
 	if (p->nfiles)
 		bp_section_line(s, "what-if: the path's I/O time on a file is the most that "
 				   "preloading it can save here (another chain may then be the path)");
+	if (p->pack_files)
+		bp_section_line(s, "what-if: all %zu files in the page cache at the start would bring "
+				   "the end about %s earlier (an estimate, other readers share the disk)",
+				p->pack_files, bp_fmt_ns(len, p->pack_ns));
 }
 
 /* A wait as the list shows it: from the path's start at the earliest. */
@@ -516,6 +523,10 @@ int bp_view_critical_json(FILE *out, const struct bp_critical_path *p,
 	bp_json_object_begin(&j, "by_state");
 	for (st = 0; st < BP_CRIT_NSTATES; st++)
 		bp_json_u64(&j, bp_crit_state_name((enum bp_crit_state)st), p->state_ns[st]);
+	bp_json_end(&j);
+	bp_json_object_begin(&j, "what_if");
+	bp_json_u64(&j, "files", p->pack_files);
+	bp_json_u64(&j, "ns", p->pack_ns);
 	bp_json_end(&j);
 	bp_json_array_begin(&j, "files");
 	for (i = 0; i < p->nfiles && (!o->top || i < o->top); i++) {

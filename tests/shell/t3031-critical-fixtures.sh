@@ -51,6 +51,12 @@ for f in "$FIX"/*.dat; do
 		't3_critical_tiles "'"$J"'" &&
 		first=$("$BOOTPROF" report --format json "'"$f"'" | jq .totals.first_ns) &&
 		jq -e --argjson f "$first" ".start_ns == \$f" "'"$J"'"'
+	expect "$name: the what-if of all the files is the sum of their I/O on the path" \
+		'jq -e "([.files[] | select(.path != null)] | length) == .what_if.files and
+			([.files[] | select(.path != null) | .io_ns] | add // 0) == .what_if.ns" "'"$J"'" &&
+		"$BOOTPROF" critical "'"$f"'" >"$TEST_DIR/w.txt" &&
+		{ [ "$(jq .what_if.files "'"$J"'")" = 0 ] ||
+		  grep -q "^what-if: all $(jq .what_if.files "'"$J"'") files in the page cache" "$TEST_DIR/w.txt"; }'
 	expect "$name: the text total is the path's length" '
 		"$BOOTPROF" critical "'"$f"'" >"$TEST_DIR/t.txt" &&
 		for s in "== Critical path" "== Segments" "== Totals" "== Files on the path" \
