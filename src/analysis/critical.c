@@ -514,12 +514,25 @@ struct walk {
 	uint32_t *kid_at, *kids;
 };
 
-/* A process's exit its parent task is told of (SIGCHLD): the last thread of a process it forked. */
+/* kthreadd: the kernel's threads are its children, made on request. */
+#define KTHREADD 2
+
+/*
+ * A process's exit its parent task is told of (SIGCHLD): the last thread
+ * of a process it forked. Not a kernel thread's: kthreadd and the kernel
+ * threads it made (a kworker running a user-mode helper) fork on request
+ * and are told of nothing.
+ */
 static int exit_to_parent(const struct walk *w, const struct crit_task *t)
 {
+	const struct crit_task *parent;
 	const struct bp_thread *th;
 
 	if (!t->exit_ns || !t->fork_ns || t->parent >= w->L->ntasks || t->recorder)
+		return 0;
+	parent = &w->L->tasks[t->parent];
+	if (parent->tid <= 0 || parent->tid == KTHREADD ||
+	    (parent->parent < w->L->ntasks && w->L->tasks[parent->parent].tid == KTHREADD))
 		return 0;
 	th = bp_model_find_thread(w->m, t->tid, t->fork_ns);
 	return th && th->process && th->process->pid == t->tid &&

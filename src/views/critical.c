@@ -187,7 +187,8 @@ static void header_section(struct bp_doc *d, const struct bp_critical_path *p,
 	bp_section_line(s, "end: %s%s%s of %s at %s (%s)",
 			!strcmp(p->end_what, "last-run") ? "last run" :
 			!strcmp(p->end_what, "file") ? "first event on" : p->end_what,
-			p->end_on ? " " : "", p->end_on ? p->end_on : "",
+			!p->end_on ? "" : strcmp(p->end_what, "file") ? " in " : " ",
+			p->end_on ? p->end_on : "",
 			task_name(name, sizeof(name), &p->end_task), instant(at, p->end_ns),
 			p->end_why);
 	bp_section_line(s, "path: %s to %s, %s, %zu segments", instant(from, p->start_ns),
