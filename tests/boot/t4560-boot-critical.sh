@@ -158,6 +158,12 @@ expect "--to service:slow ends at its main process's exit ($dd_exit)" \
 	"'$BOOTPROF' critical --format json --to service:slow '$rec' >'$TEST_DIR/s.json' &&
 	 t3_critical_tiles '$TEST_DIR/s.json' && [ \"\$(t3_us \"\$(jq .end_ns '$TEST_DIR/s.json')\")\" = '$dd_exit' ] &&
 	 jq -e --argjson d '${DD:-0}' '.end.what == \"exit\" and .end.pid == \$d and (.end.on | test(\"/slow.service\$\"))' '$TEST_DIR/s.json'"
+# A unit whose main process keeps running ends at its exec there.
+tx=$(awk '$5 == "sched_process_exec:" && $6 == "filename=/usr/local/bin/bp-threads" { print $1; exit }' "$dump")
+expect "--to service:bp-threads (still running) ends at its main process's exec ($tx)" \
+	"'$BOOTPROF' critical --format json --to service:bp-threads '$rec' >'$TEST_DIR/t.json' &&
+	 t3_critical_tiles '$TEST_DIR/t.json' && [ \"\$(t3_us \"\$(jq .end_ns '$TEST_DIR/t.json')\")\" = '$tx' ] &&
+	 jq -e '.end.what == \"exec\" and .end.comm == \"bp-threads\"' '$TEST_DIR/t.json'"
 first=$(awk -v on="dev[= ]254:0 ino[= ]$ino( |\$)" '$0 ~ on { print $1; exit }' "$dump")
 expect "--to file:/data/slow.bin ends at its first event ($first), on dd" \
 	"'$BOOTPROF' critical --format json --to file:/data/slow.bin '$rec' >'$TEST_DIR/f.json' &&
