@@ -753,7 +753,7 @@ static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 	const struct bp_critical_log *L = w->L;
 	uint64_t start = L->first_ns, a;
 	size_t steps = 0, limit = 64 + 2 * L->ntasks, i, still = 0;
-	uint32_t kid, gate = NONE, gate_kid = NONE;
+	uint32_t gate = NONE, gate_kid = NONE;
 	uint64_t gate_ns = 0;
 
 	/*
@@ -823,14 +823,6 @@ static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 			a = a > start ? a : start;
 			if (cur == gate && a < gate_ns)
 				a = gate_ns;
-			kid = cur == gate ? NONE : kid_exit(w, cur, a, t);
-			if (kid != NONE) {
-				/* A child's exit it learned of while it ran: see below. */
-				push(w, cur, t > in ? BP_CRIT_CPU : BP_CRIT_RUNQ, L->tasks[kid].exit_ns, t);
-				t = L->tasks[kid].exit_ns;
-				cur = kid;
-				continue;
-			}
 			push(w, cur, t > in ? BP_CRIT_CPU : BP_CRIT_RUNQ, a, t);
 			t = a;
 			continue;
@@ -841,23 +833,6 @@ static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 			a = o->out > gate_ns ? o->out : gate_ns;
 			push_sleep(w, cur, o, a, t);
 			t = a;
-			continue;
-		}
-		kid = o->how == CRIT_SLEEP_D ? kid_exit(w, cur, o->out > start ? o->out : start, t) : NONE;
-		if (kid != NONE) {
-			/*
-			 * A child exited while its parent ran or slept
-			 * uninterruptibly: SIGCHLD did not wake it, it learned
-			 * of the exit once it looked (a service manager
-			 * starting the unit ordered after that child's). What
-			 * it did since is its own; the path goes on from the
-			 * child at its exit. (An interruptible sleep the exit
-			 * did not end was not waiting for it.)
-			 */
-			a = L->tasks[kid].exit_ns;
-			push_sleep(w, cur, o, a, t);
-			t = a;
-			cur = kid;
 			continue;
 		}
 		if (o->by == BY_TASK && o->io != JUDGED_IO && t == wake && o->waker < L->ntasks) {

@@ -29,13 +29,9 @@
  * process before that fork, then from that child: a service manager
  * starts a unit when the one it is ordered after has ended, a shell its
  * next command when the last has (when the parent had no child end
- * before, the walk goes on with the parent as usual). A child process that
- * exited while its parent ran, waited for a CPU or slept uninterruptibly
- * (SIGCHLD woke nothing; the parent learns of the exit when it next
- * looks: a service manager starting the unit ordered after the child's)
- * cuts the parent's segment at the exit, and the walk goes on from the
- * child. The walk stops at
- * the recording's first event. The segments tile [start, end] exactly:
+ * before, the walk goes on with the parent as usual; kthreadd and the
+ * kernel threads it made fork on request and are told of no exit). The
+ * walk stops at the recording's first event. The segments tile [start, end] exactly:
  * no gap, no overlap.
  *
  * Who woke a task comes from sched_waking only (traced in the waker's
@@ -65,8 +61,9 @@ enum bp_crit_state {
 	BP_CRIT_OTHER_DSLEEP, /* uninterruptible, not I/O wait, not ended by a task it can follow */
 	/*
 	 * Asleep until another task woke it, but the walk cannot go on from
-	 * the waker: the end point fell inside the sleep, or a child's exit
-	 * inside it is where the walk goes on
+	 * the waker: the end point fell inside the sleep, or it is the
+	 * parent's own time between a child's exit and the fork that
+	 * waited for it
 	 */
 	BP_CRIT_TASK_WAIT,
 	BP_CRIT_UNKNOWN,      /* the recording does not say (see bp_crit_segment.reason) */
