@@ -36,11 +36,11 @@ expect 'the premise: the noise woke the server 10 times or more, the producer on
 	"[ -n '$S' ] && [ -n '$P' ] && [ -n '$N' ] && [ '$nw' -ge 10 ] && [ '$pw' = 1 ]"
 expect 'the path ends at the server'"'"'s exit and tiles the recording' \
 	"t3_critical_tiles '$TEST_DIR/c.json' && jq -e '.end.what == \"exit\" and .end.tid == $S' '$TEST_DIR/c.json'"
-# From the server's last run the path goes back to the producer: at the
-# waking its byte made, or at its exit right after (a child's exit the
-# running server learned of without a waking).
-expect "before the server's last run, the path is the producer's" \
-	"jq -e '[.segments[] | select(.tid != $S)][-1].tid == $P' '$TEST_DIR/c.json'"
+# From the server's last run the path goes back to the producer, at the
+# waking its byte made.
+expect "before the server's last run, the path is the producer's, and the server's last wait one on it" \
+	"jq -e '[.segments[] | select(.tid != $S)][-1].tid == $P and
+		[.waits[] | select(.tid == $S)][-1].waker.tid == $P' '$TEST_DIR/c.json'"
 set -- $(jq -r --argjson p "$P" '[.segments[] | select(.tid == $p)] |
 	"\(map(select(.state == "cpu") | .ns) | add // 0) \(map(select(.state == "cpu")) | length) \(map(select(.state == "interrupt") | .ns) | add // 0)"' \
 	"$TEST_DIR/c.json")
