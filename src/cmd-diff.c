@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/critical.h"
 #include "analysis/focus.h"
 #include "analysis/summary.h"
 #include "builtin.h"
@@ -19,6 +20,7 @@
 #include "util/error.h"
 #include "util/parse-options.h"
 #include "util/xalloc.h"
+#include "views/critical.h"
 
 #define DEFAULT_TOP 10
 #define MAX_PHASES 32
@@ -39,7 +41,9 @@ static const struct bp_usage diff_usage = {
 	"before, after and change of I/O wait, bytes read and wall span; new and\n"
 	"gone rows; sorted by absolute change. Two groups compare medians, and flag\n"
 	"a change (*) only when every after-recording lies outside the\n"
-	"before-recordings' range.\n",
+	"before-recordings' range. --critical compares the two recordings'\n"
+	"critical paths instead (see bootprof critical): by category, and what\n"
+	"moved onto or off the path, by task and by file.\n",
 	NULL,
 	"@recording",
 };
@@ -487,6 +491,18 @@ static int opt_sort(const struct bp_option *opt, const char *arg)
 	return 0;
 }
 
+/* diff --critical: the two paths side by side; a recording without one is an error. */
+static int diff_critical(const char *format, size_t top, const struct bp_summary *b,
+			 const struct bp_summary *a)
+{
+	if (!b->critical)
+		return bp_error("'%s': no critical path: %s", b->path, b->critical_error);
+	if (!a->critical)
+		return bp_error("'%s': no critical path: %s", a->path, a->critical_error);
+	bp_view_critical_compare(stdout, format, b->critical, b->path, a->critical, a->path, top);
+	return bp_finish_stdout(0);
+}
+
 int cmd_diff(int argc, char **argv)
 {
 	struct bp_phase_spec specs[MAX_PHASES];
@@ -499,7 +515,7 @@ int cmd_diff(int argc, char **argv)
 	struct bp_group gb, ga;
 	struct diff d = { 0 };
 	const char *format = "text";
-	int top = -1;
+	int top = -1, critical = 0;
 	int rc;
 	const struct bp_option options[] = {
 		OPT_FORMAT(&format, "text json markdown", "text (default), json or markdown"),
@@ -516,6 +532,9 @@ int cmd_diff(int argc, char **argv)
 			     "a phase ending at END: exec:PROG, file:PATH\n"
 			     "or service:UNIT (repeatable)", bp_phase_spec_opt),
 		OPT_FOCUS_ALL(&so.all),
+		OPT_FLAG(0, "critical", &critical,
+			 "compare the critical paths to each recording's default\n"
+			 "end point (two recordings)"),
 		OPT_END(),
 	};
 
@@ -541,8 +560,13 @@ int cmd_diff(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (critical && argc < 1) {
+		rc = bp_usage_error("diff", "--critical compares two recordings, not groups");
+		goto out;
+	}
 	if (top < 0)
 		top = strcmp(format, "json") ? DEFAULT_TOP : 0;
+	so.critical = critical;
 	so.specs = specs;
 	so.nspecs = phases.n;
 	d.groups = !argc;
@@ -558,6 +582,10 @@ int cmd_diff(int argc, char **argv)
 	}
 	for (i = 0; i < d.nbefore + d.nafter; i++)
 		bp_warnings_print(&(i < d.nbefore ? sb[i] : sa[i - d.nbefore])->warnings);
+	if (critical) {
+		rc = diff_critical(format, (size_t)top, sb[0], sa[0]);
+		goto out;
+	}
 	bp_group_build(&gb, sb, d.nbefore, 1);
 	bp_group_build(&ga, sa, d.nafter, 1);
 	build_diff(&d, &gb, &ga);

@@ -246,7 +246,7 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-static int exec_matches(const char *pattern, const char *path)
+int bp_exec_matches(const char *pattern, const char *path)
 {
 	return !fnmatch(pattern, path, 0) || !fnmatch(pattern, base_name(path), 0);
 }
@@ -310,7 +310,7 @@ void bp_phase_finder_event(void *arg, const struct bp_event *ev)
 		}
 		for (i = 0; i < f->nspecs; i++) {
 			if (f->specs[i].kind == BP_PHASE_EXEC && f->spec_end[i] == NO_TIME &&
-			    exec_matches(f->specs[i].arg, path))
+			    bp_exec_matches(f->specs[i].arg, path))
 				f->spec_end[i] = ev->ts;
 		}
 	} else if (ev->id == f->attach_id && f->attach_id >= 0) {
@@ -363,20 +363,27 @@ static int cmp_end(const void *pa, const void *pb)
 	return 0;
 }
 
-/* The first event on a file whose path matches, NO_TIME when none. */
-static uint64_t file_first(const struct bp_model *m, const char *pattern)
+const struct bp_file *bp_phase_first_file(const struct bp_model *m, const char *pattern)
 {
-	uint64_t first = NO_TIME;
+	const struct bp_file *first = NULL;
 	size_t i;
 
 	for (i = 0; i < m->nfiles; i++) {
 		const struct bp_file *file = &m->files[i];
 
 		if (file->kind == BP_FILE_REGULAR && !fnmatch(pattern, file->path, 0) &&
-		    file->first_ns < first)
-			first = file->first_ns;
+		    (!first || file->first_ns < first->first_ns))
+			first = file;
 	}
 	return first;
+}
+
+/* The first event on a file whose path matches, NO_TIME when none. */
+static uint64_t file_first(const struct bp_model *m, const char *pattern)
+{
+	const struct bp_file *f = bp_phase_first_file(m, pattern);
+
+	return f ? f->first_ns : NO_TIME;
 }
 
 long bp_phases_compute(struct bp_phase_finder *f, struct bp_session *session,

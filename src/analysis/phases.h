@@ -152,6 +152,18 @@ void bp_phases_free(struct bp_phase *v, size_t n);
 int bp_phase_window(struct bp_session *session, const char *phase, struct bp_window *w);
 
 /*
+ * Does an exec'd @path match a phase's exec:PROG? The fnmatch pattern
+ * matches the path or its file name.
+ */
+int bp_exec_matches(const char *pattern, const char *path);
+
+/*
+ * The file a phase's file:PATH ends at: of the regular files whose path
+ * matches the fnmatch pattern, the one with the first event; NULL when none.
+ */
+const struct bp_file *bp_phase_first_file(const struct bp_model *m, const char *pattern);
+
+/*
  * Does a cgroup path name UNIT? The whole path, its last component, or
  * that component without ".service" matches the fnmatch pattern.
  */

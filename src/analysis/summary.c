@@ -179,6 +179,7 @@ struct bp_summary *bp_summary_load(const char *path, const struct bp_summary_opt
 	struct bp_build_hooks hooks = { 0 };
 	struct bp_filter filter = { 0 }, *f = NULL;
 	struct bp_summary *s = NULL;
+	struct bp_critical_log *crit = NULL;
 	struct bp_phase *phases = NULL;
 	struct bp_model *m = NULL;
 	struct rows rows = { 0 };
@@ -197,6 +198,8 @@ struct bp_summary *bp_summary_load(const char *path, const struct bp_summary_opt
 	finder = bp_phase_finder_new(bp_reader_tep(session->reader), o->specs, o->nspecs);
 	hooks.event = bp_phase_finder_event;
 	hooks.arg = finder;
+	if (o->critical)
+		hooks.critical = crit = bp_critical_log_new();
 	m = bp_session_build(session, &session->window, &hooks, 1);
 	if (!m)
 		goto out;
@@ -215,12 +218,20 @@ struct bp_summary *bp_summary_load(const char *path, const struct bp_summary_opt
 	fold_rows(&rows);
 	s->rows = rows.v;
 	s->nrows = rows.n;
+	if (crit) {
+		static const struct bp_crit_end end = { BP_CRIT_END_DEFAULT, 0, NULL };
+
+		s->critical = bp_critical_walk(crit, m, &end);
+		if (!s->critical)
+			s->critical_error = xstrdup(bp_last_error());
+	}
 	/* The summary outlives its session: it takes what the load found. */
 	s->warnings = session->warnings;
 	memset(&session->warnings, 0, sizeof(session->warnings));
 out:
 	bp_phases_free(phases, nphases > 0 ? (size_t)nphases : 0);
 	bp_model_free(m);
+	bp_critical_log_free(crit);
 	bp_phase_finder_free(finder);
 	bp_session_free(session);
 	return s;
@@ -241,6 +252,8 @@ void bp_summary_free(struct bp_summary *s)
 	free(s->machine);
 	free(s->cmdline);
 	free(s->bootprof_version);
+	bp_critical_path_free(s->critical);
+	free(s->critical_error);
 	bp_warnings_release(&s->warnings);
 	free(s);
 }

@@ -15,6 +15,7 @@
 #   boot_qemu NAME TIMEOUT APPEND [qemu args...]
 #                              boot $KIMAGE with $BOOT_INITRD, console in $TEST_DIR/NAME.console;
 #                              BOOT_SECONDS is set to the wall time
+#   boot_systemd_image         SD: the cached systemd image's directory, or skip
 #
 # The kernels are cached in tests/boot/cache (BOOT_CACHE), not committed.
 
@@ -341,6 +342,21 @@ boot_scenario() {
 	boot_qemu "$1" "$2" "rdinit=/bin/bootprof bootprof.init=/init $3" \
 		-drive "file=$BOOT_DISK,format=raw,if=virtio${BOOT_READ_BPS:+,throttling.bps-read=$BOOT_READ_BPS}" \
 		-drive "file=$BOOT_OUT,format=raw,if=virtio"
+}
+
+# SD: the directory of the cached systemd image (scripts/systemd-image.sh),
+# built on the way; the test is skipped when it cannot be had here, and
+# fails when building it failed.
+boot_systemd_image() {
+	SD=$("$TOP/scripts/systemd-image.sh" "$BOOT_CACHE" 2>"$TEST_DIR/.why")
+	case $? in
+	0) ;;
+	3) skip_all "no systemd image: $(cat "$TEST_DIR/.why")" ;;
+	*)
+		not_ok "build the systemd image: $(cat "$TEST_DIR/.why")"
+		exit 0
+		;;
+	esac
 }
 
 # The recording the boot saved, extracted to $TEST_DIR/latest.dat.

@@ -2,6 +2,13 @@
 #
 #   t3_helper NAME           compile tests/helpers/NAME.c into $TEST_DIR/NAME
 #   t3_record OUT CMD...     record CMD with the optimized bootprof (quiet)
+#   t3_record_whole OUT CMD...
+#                            the same, again (up to 3 times) while the recording
+#                            lost events: raw events with a hole are no truth.
+#                            Runs t3_before_record first each time when the test
+#                            defines it. The test is skipped when every recording
+#                            lost events, and ends (not ok) when the command could
+#                            not be recorded
 #   t3_csv FILE TABLE        bootprof report --format csv --table TABLE --top 0
 #   t3_field CSV KEYCOL KEY COL
 #                            column COL of the row whose column KEYCOL is KEY
@@ -55,6 +62,19 @@ t3_record() {
 	shift
 	"$BOOTPROF_FAST" record -o "$t3_out" -- "$@" 2>"$TEST_DIR/.record-err" ||
 		{ cat "$TEST_DIR/.record-err" >&2; return 1; }
+}
+
+t3_record_whole() {
+	for t3_attempt in 1 2 3; do
+		! command -v t3_before_record >/dev/null 2>&1 || t3_before_record
+		t3_record "$@" || { not_ok 'the command is recorded'; exit 0; }
+		t3_lost=$("$BOOTPROF" report --format json "$1" 2>/dev/null |
+			jq '.totals.lost_events + .totals.lost_pages')
+		[ "$t3_lost" = 0 ] && return 0
+		echo "# attempt $t3_attempt: the recording lost events ($t3_lost)"
+		rm -f "$1"
+	done
+	skip_all "every recording lost events (a busy machine)"
 }
 
 t3_csv() {

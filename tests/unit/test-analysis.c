@@ -1966,6 +1966,8 @@ static void test_critical_missing_end(void **state)
 		{ "pid:99", "no process 99" },
 		{ "pid:10", "did not exit" },
 		{ "exec:nothing", "no exec of 'nothing'" },
+		{ "file:/nothing", "no file '/nothing'" },
+		{ "service:nothing", "no unit 'nothing'" },
 	};
 	struct bp_crit_end end;
 	size_t i;
@@ -1984,7 +1986,15 @@ static void test_critical_missing_end(void **state)
 	}
 	assert_int_equal(bp_crit_end_parse("pid:x", &end), -1);
 	assert_int_equal(bp_crit_end_parse("exec:", &end), -1);
-	assert_int_equal(bp_crit_end_parse("file:/x", &end), -1);
+	assert_int_equal(bp_crit_end_parse("file:", &end), -1);
+	assert_int_equal(bp_crit_end_parse("bogus:/x", &end), -1);
+	/* The ends of user phases, in their grammar. */
+	assert_int_equal(bp_crit_end_parse("file:/x/*.so", &end), 0);
+	assert_int_equal(end.kind, BP_CRIT_END_FILE);
+	assert_string_equal(end.prog, "/x/*.so");
+	assert_int_equal(bp_crit_end_parse("service:udev", &end), 0);
+	assert_int_equal(end.kind, BP_CRIT_END_SERVICE);
+	assert_string_equal(end.prog, "udev");
 }
 
 /* Every fixture with task switches: the path to its default end tiles the recording. */
