@@ -428,7 +428,7 @@ int cmd_diff(int argc, char **argv)
 	int top = -1;
 	int rc;
 	const struct bp_option options[] = {
-		OPT_FORMAT(&format, "text json markdown", "text (default), json or markdown"),
+		OPT_FORMAT(&format, "text json markdown", "text (default), json or markdown (md)"),
 		OPT_INT('n', "top", &top, "N",
 			"rows per section (default 10 for text/markdown, all\n"
 			"for json; 0 = all)", 0, INT_MAX),

@@ -136,7 +136,7 @@ int cmd_report(int argc, char **argv)
 						  sizeof(phase_args) / sizeof(phase_args[0]) };
 	struct bp_string_list boot_list = { boots, 0, sizeof(boots) / sizeof(boots[0]) };
 	const struct bp_option options[] = {
-		OPT_FORMAT(&format, "text json csv markdown", "text (default), json, csv or markdown"),
+		OPT_FORMAT(&format, "text json csv markdown", "text (default), json, csv or markdown (md)"),
 		OPT_STRING_C(0, "table", &o.table, "NAME",
 			     "one csv table (implies --format csv): processes, files,\n"
 			     "readers, never-used, mapped-unknown, reread, disks, execs,\n"

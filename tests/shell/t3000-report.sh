@@ -43,6 +43,8 @@ for t in processes files readers never-used mapped-unknown reread disks execs ti
 done
 expect 'markdown has headings and tables' \
 	"$R report --format markdown $F >'$TEST_DIR/r.md' && grep -q '^# bootprof report' '$TEST_DIR/r.md' && grep -q '^| PID |' '$TEST_DIR/r.md'"
+expect '--format md is markdown (report and diff)' \
+	"$R report -f md $F | cmp -s - '$TEST_DIR/r.md' && $R diff -f md $F $F | grep -q '^#'"
 expect '--top 1 lists one process' \
 	"test \$($R report --format csv --table processes --top 1 $F | wc -l) = 2"
 expect '--comm keeps only matching processes' \
