@@ -265,7 +265,7 @@ int cmd_report(int argc, char **argv)
 	hooks[1] = (struct bp_build_hooks){ .event = bp_phase_finder_event, .arg = finder };
 	m = bp_session_build(session, &session->window, hooks, 2);
 	/* Phases are the recording's, whatever the window. */
-	np = m ? bp_phases_compute(finder, session, m, &phase_list) : -1;
+	np = m ? bp_phases_compute(finder, session, m, so.all, &phase_list) : -1;
 	if (np < 0) {
 		rc = bp_error_last();
 		goto out_model;

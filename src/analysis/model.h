@@ -637,6 +637,11 @@ struct bp_model_header {
  * @missing_on_kernel: the subset of @missing whose events the recording
  *                     kernel lacks (else they were just not recorded)
  * @totals: the window's totals
+ * @command_totals: the same for the traced command's process tree
+ *                  (@header.command_pid and its descendants; see
+ *                  bp_focus_totals() for which fields are the tree's):
+ *                  what the views show unless asked for every process.
+ *                  Undefined when @header.command_pid is 0
  * @processes: all processes alive in the window, by pid then start time
  * @nprocesses: entries
  * @threads: all threads of those processes, by tid then start time
@@ -663,6 +668,7 @@ struct bp_model {
 	unsigned missing;
 	unsigned missing_on_kernel;
 	struct bp_totals totals;
+	struct bp_totals command_totals;
 	struct bp_process *processes;
 	size_t nprocesses;
 	struct bp_thread *threads;

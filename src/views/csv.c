@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/focus.h"
 #include "doc/format.h"
 #include "replay/build.h"
 #include "util/error.h"
@@ -198,9 +199,9 @@ static void timeline(FILE *out, const struct bp_model *m)
 	}
 }
 
-static void totals(FILE *out, const struct bp_model *m)
+static void totals(FILE *out, const struct bp_model *m, const struct bp_report_opts *o)
 {
-	const struct bp_totals *t = &m->totals;
+	const struct bp_totals *t = bp_focus_totals_of(m, o->focus_pid);
 	int c;
 
 	fputs("key,value\n", out);
@@ -251,7 +252,7 @@ int bp_view_csv(FILE *out, const struct bp_model *m, const struct bp_report_opts
 	else if (!strcmp(t, "preloaded"))
 		preloaded(out, o);
 	else if (!strcmp(t, "totals") || !strcmp(t, "summary"))
-		totals(out, m);
+		totals(out, m, o);
 	else {
 		bp_set_error("unknown table '%s'", t);
 		return -1;

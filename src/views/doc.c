@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/focus.h"
 #include "analysis/phases.h"
 #include "doc/doc.h"
 #include "doc/format.h"
@@ -194,7 +195,7 @@ static void iowait_source(struct bp_section *s, const struct bp_model *m)
  * "other D-sleep: 1.2 s, not I/O wait (kworker/0:1[12] 0.8 s, udevd[99] 0.3 s)":
  * uninterruptible sleep without I/O evidence, and who slept most.
  */
-static void other_sleep(struct bp_section *s, const struct bp_model *m,
+static void other_sleep(struct bp_section *s, const struct bp_totals *t, const struct bp_model *m,
 			const struct bp_report_opts *o)
 {
 	struct bp_process **v;
@@ -207,30 +208,37 @@ static void other_sleep(struct bp_section *s, const struct bp_model *m,
 					bp_fmt_ns(a, v[i]->other_wait_ns));
 	}
 	free(v);
-	line(s, "other D-sleep:           %s, not I/O wait%s%s%s", bp_fmt_ns(a, m->totals.other_wait_ns),
+	line(s, "other D-sleep:           %s, not I/O wait%s%s%s", bp_fmt_ns(a, t->other_wait_ns),
 	     top[0] ? " (" : "", top, top[0] ? ")" : "");
 }
 
-/* "command's tree: I/O wait 1.2 s, read 9.9 MiB, 3 processes" (the totals are everyone's). */
+/*
+ * Whose numbers the summary and phases are: "of: the command's tree, sh
+ * (pid 12) and 3 descendants (--all: every process)"; nothing for a
+ * recording without a command.
+ */
 static void focus_line(struct bp_section *s, const struct bp_model *m,
 		       const struct bp_report_opts *o)
 {
 	const struct bp_process *p = bp_model_find_process(m, o->focus_pid);
-	char a[BP_FMT_LEN], b[BP_FMT_LEN];
 
-	if (!p)
-		return;
-	line(s, "command's tree:          I/O wait %s, read %s, %zu process%s (above: all processes)",
-	     bp_fmt_ns(a, p->tree_wait_ns), bp_fmt_bytes(b, p->tree_bytes_read), p->tree_processes,
-	     p->tree_processes == 1 ? "" : "es");
+	if (p)
+		line(s, "of:                      the command's tree: %s (pid %d) and %zu "
+		     "descendant%s (--all: every process)", p->comm, p->pid, p->tree_processes - 1,
+		     p->tree_processes == 2 ? "" : "s");
+	else if (m->header.command_pid > 0)
+		line(s, "of:                      every process (the command's tree alone: "
+		     "without --all)");
 }
 
 static void summary(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
 {
-	const struct bp_totals *t = &m->totals;
+	const struct bp_totals *t = bp_focus_totals_of(m, o->focus_pid);
 	struct bp_section *s = section(d, "Summary");
 	char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], e[BP_FMT_LEN], causes[256];
 	size_t len;
+
+	focus_line(s, m, o);
 
 	line(s, "read from storage:       %s (files %s, metadata %s)", bp_fmt_bytes(a, t->read_bytes),
 	     bp_fmt_bytes(b, t->read_bytes - t->metadata_bytes), bp_fmt_bytes(c, t->metadata_bytes));
@@ -261,7 +269,7 @@ static void summary(struct bp_doc *d, const struct bp_model *m, const struct bp_
 	if (!(m->missing & BP_MISSING_SCHED))
 		line(s, "CPU idle while waiting:  %s", bp_fmt_ns(a, t->idle_wait_ns));
 	if (t->other_wait_ns)
-		other_sleep(s, m, o);
+		other_sleep(s, t, m, o);
 	if (m->missing & BP_MISSING_ACCESS)
 		line(s, "never used:              %s", missing_why(m, BP_MISSING_ACCESS));
 	else
@@ -276,8 +284,6 @@ static void summary(struct bp_doc *d, const struct bp_model *m, const struct bp_
 		line(s, "re-read:                 %s", missing_why(m, BP_MISSING_DELETE));
 	else
 		line(s, "re-read:                 %s", bp_fmt_bytes(a, t->reread_bytes));
-	if (o->focus_pid)
-		focus_line(s, m, o);
 }
 
 static const char *const phase_head[] = { "PHASE", "START", "END", "DURATION", "I/O WAIT",

@@ -96,13 +96,15 @@
  * }
  *
  * CAUSE is one of read, open-stat, exec, getdents, fault, sync, other. Lists
- * honour --top N (0: all) and the filters; totals never do. New keys may
+ * honour --top N (0: all) and the filters; totals follow the focus (the
+ * traced command's tree, as "focus" says), never another filter. New keys may
  * be added within a schema version; a key is never renamed or removed
  * without bumping it.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "analysis/focus.h"
 #include "analysis/phases.h"
 #include "doc/doc.h"
 #include "replay/build.h"
@@ -206,9 +208,9 @@ static void recording(struct bp_json *j, const struct bp_model *m, const struct 
 	bp_json_end(j);
 }
 
-static void totals(struct bp_json *j, const struct bp_model *m)
+static void totals(struct bp_json *j, const struct bp_model *m, const struct bp_report_opts *o)
 {
-	const struct bp_totals *t = &m->totals;
+	const struct bp_totals *t = bp_focus_totals_of(m, o->focus_pid);
 
 	bp_json_object_begin(j, "totals");
 	bp_json_u64(j, "read_bytes", t->read_bytes);
@@ -549,7 +551,7 @@ int bp_view_json(FILE *out, const struct bp_model *m, const struct bp_report_opt
 	bp_json_object_begin(&j, NULL);
 	bp_json_u64(&j, "schema_version", SCHEMA_VERSION);
 	recording(&j, m, o);
-	totals(&j, m);
+	totals(&j, m, o);
 	phases(&j, o);
 	processes(&j, m, o);
 	files(&j, m, o);

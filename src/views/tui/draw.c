@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "analysis/focus.h"
 #include "doc/format.h"
 #include "util/xalloc.h"
 #include "views/tui/internal.h"
@@ -100,7 +101,7 @@ static void put_span_line(struct top *t, struct top_frame *f)
 
 static void put_totals(struct top *t, struct top_frame *f)
 {
-	const struct bp_totals *tot = &t->win->totals;
+	const struct bp_totals *tot = bp_focus_totals_of(t->win, t->focus_pid);
 	struct top_line *l = top_new_line(f, TA_NORMAL);
 	unsigned miss = t->win->missing;
 	char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], d[BP_FMT_LEN];
