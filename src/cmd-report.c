@@ -159,6 +159,9 @@ int cmd_report(int argc, char **argv)
 		OPT_SINCE(&win),
 		OPT_UNTIL(&win),
 		OPT_FLAG(0, "tree", &tree, "processes with their descendants' totals"),
+		OPT_FLAG('v', "verbose", &o.verbose,
+			 "long header values (the kernel command line, events\n"
+			 "unavailable) in full, not summarised on one line"),
 		OPT_FLAG(0, "redact", &redact,
 			 "replace user paths, command lines, the hostname and kernel\n"
 			 "command-line values with stable hashes, to share the report\n"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The human report's content, in its order: header, summary, processes,
+ * The human report's content, in its order: verdict, header, summary, processes,
  * files, never used, re-read, preloaded (a replayed boot), metadata,
  * repeated work. text.c and
  * markdown.c only lay it out (doc/doc.h).
@@ -16,7 +16,9 @@
 #include "doc/format.h"
 #include "replay/build.h"
 #include "util/xalloc.h"
+#include "views/brief.h"
 #include "views/report.h"
+#include "views/verdict.h"
 
 static struct bp_section *section(struct bp_doc *d, const char *title)
 {
@@ -80,11 +82,46 @@ static int disk_busy(const struct bp_disk_stat *k)
 	return k->rq_read_bytes || k->rq_write_bytes || k->metadata_bytes || k->file_bytes;
 }
 
+/*
+ * "LABEL WORDS" on one line of the report's width (whole words, then
+ * "(+N more)"), or in full with --verbose.
+ */
+static void header_words(struct bp_section *s, const struct bp_report_opts *o, const char *label,
+			 const char *words, int lists)
+{
+	size_t width = o->width ? o->width : 100, room;
+	char *brief;
+
+	if (o->verbose) {
+		line(s, "%s%s", label, words);
+		return;
+	}
+	room = width > strlen(label) + 20 ? width - strlen(label) : 20;
+	brief = bp_brief_words(words, room, lists);
+	line(s, "%s%s", label, brief);
+	free(brief);
+}
+
+/* The names, separated by spaces; the caller frees it. */
+static char *join_words(char *const *v, size_t n)
+{
+	size_t len = 1, i, k = 0;
+	char *out;
+
+	for (i = 0; i < n; i++)
+		len += strlen(v[i]) + 1;
+	out = xmalloc(len);
+	out[0] = 0;
+	for (i = 0; i < n; i++)
+		k += (size_t)snprintf(out + k, len - k, "%s%s", i ? " " : "", v[i]);
+	return out;
+}
+
 static void header(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
 {
 	const struct bp_model_header *h = &m->header;
 	const struct bp_totals *t = &m->totals;
-	struct bp_section *s = section(d, "bootprof report");
+	struct bp_section *s = section(d, "Recording");
 	char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN];
 	unsigned bit;
 	size_t i, busy;
@@ -96,7 +133,7 @@ static void header(struct bp_doc *d, const struct bp_model *m, const struct bp_r
 	     h->machine ? " (" : "", h->machine ? h->machine : "", h->machine ? ")" : "",
 	     h->ncpus, h->clock ? h->clock : "?");
 	if (h->cmdline)
-		line(s, "cmdline: %s", h->cmdline);
+		header_words(s, o, "cmdline: ", h->cmdline, 1);
 	if (h->command || h->stop_reason)
 		line(s, "command: %s%s%s%s   stopped: %s", h->command ? h->command : "-",
 		     h->command_pid ? (snprintf(a, sizeof(a), " (pid %d)", h->command_pid), a) : "",
@@ -153,8 +190,12 @@ static void header(struct bp_doc *d, const struct bp_model *m, const struct bp_r
 			     "not available on this kernel" : "not in the recording",
 			     bp_missing_text(bit));
 	}
-	for (i = 0; i < h->nunavailable; i++)
-		line(s, "unavailable on that kernel: %s", h->unavailable[i]);
+	if (h->nunavailable) {
+		char *names = join_words(h->unavailable, h->nunavailable);
+
+		header_words(s, o, "unavailable on that kernel: ", names, 0);
+		free(names);
+	}
 	if (o->filter.comm || (o->filter.pid && !o->focus_pid) || o->filter.file)
 		line(s, "filter:%s%s%s%s%s%s%s (totals are not filtered)",
 		     o->filter.pid && !o->focus_pid ? " pid " : "",
@@ -763,9 +804,21 @@ static void repeated(struct bp_doc *d, const struct bp_model *m, const struct bp
 	free(v);
 }
 
+/* What was slow, and why, before anything else (verdict.c has the rules). */
+static void verdict(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
+{
+	char lines[BP_VERDICT_LINES][BP_VERDICT_LEN];
+	struct bp_section *s = section(d, "bootprof report");
+	size_t n = bp_verdict(m, o, lines), i;
+
+	for (i = 0; i < n; i++)
+		line(s, "%s", lines[i]);
+}
+
 void bp_doc_build(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
 {
 	memset(d, 0, sizeof(*d));
+	verdict(d, m, o);
 	header(d, m, o);
 	summary(d, m, o);
 	phases(d, o);

@@ -5,6 +5,7 @@
  *
  * {
  *   "schema_version": 1,
+ *   "verdict": [string]   the report's first lines: what was slow, and why
  *   "recording": { "file", "hostname", "kernel_release", "kernel_version",
  *                  "machine", "cmdline", "clock", "command", "stop_reason":
  *                  string|null, "command_pid": int|null (record -- CMD),
@@ -110,6 +111,7 @@
 #include "replay/build.h"
 #include "util/json.h"
 #include "views/report.h"
+#include "views/verdict.h"
 
 #define SCHEMA_VERSION 1
 
@@ -543,6 +545,18 @@ static void disks_execs_timeline(struct bp_json *j, const struct bp_model *m,
 	bp_json_end(j);
 }
 
+/* The text report's first lines (verdict.c), as they are printed. */
+static void verdict(struct bp_json *j, const struct bp_model *m, const struct bp_report_opts *o)
+{
+	char lines[BP_VERDICT_LINES][BP_VERDICT_LEN];
+	size_t n = bp_verdict(m, o, lines), i;
+
+	bp_json_array_begin(j, "verdict");
+	for (i = 0; i < n; i++)
+		bp_json_string(j, NULL, lines[i]);
+	bp_json_end(j);
+}
+
 int bp_view_json(FILE *out, const struct bp_model *m, const struct bp_report_opts *o)
 {
 	struct bp_json j;
@@ -550,6 +564,7 @@ int bp_view_json(FILE *out, const struct bp_model *m, const struct bp_report_opt
 	bp_json_init(&j, out, 0);
 	bp_json_object_begin(&j, NULL);
 	bp_json_u64(&j, "schema_version", SCHEMA_VERSION);
+	verdict(&j, m, o);
 	recording(&j, m, o);
 	totals(&j, m, o);
 	phases(&j, o);

@@ -24,6 +24,7 @@ struct bp_report_opts {
 	int tree;                 /* processes as a tree with descendant totals */
 	const char *table;        /* csv: which table (see bp_csv_tables) */
 	size_t width;             /* text: columns per line (0: 100) */
+	int verbose;              /* long header values in full, not summarised on one line */
 	const struct bp_doc *plugins; /* the plugins' sections and JSON, after ours; NULL: none */
 	const struct bp_phase *phases; /* analysis/phases.h, by end; NULL: none */
 	size_t nphases;
