@@ -69,21 +69,97 @@ static int by_start(const void *pa, const void *pb)
 	return (a->end > b->end) - (a->end < b->end);
 }
 
-/* Σ over the union of the tree's waits ∩ the idle spans (both sorted, then merged). */
-static uint64_t idle_of_tree(const struct bp_model *m, struct bp_focus_spans *c,
+/* Add [a, b) to the @tl buckets' wait (@idle 0) or idle-while-waiting time. */
+static void to_buckets(const struct bp_model *m, struct bp_bucket *tl, uint64_t a, uint64_t b,
+		       int idle)
+{
+	uint64_t w = m->window.bucket_ns, t0 = m->timeline_start_ns;
+
+	for (; tl && w && a < b && a >= t0;) {
+		size_t k = (size_t)((a - t0) / w);
+		uint64_t end = t0 + (k + 1) * w < b ? t0 + (k + 1) * w : b;
+
+		if (k >= m->nbuckets)
+			break;
+		if (idle)
+			tl[k].idle_wait_ns += end - a;
+		else
+			tl[k].wait_ns += end - a;
+		a = end;
+	}
+}
+
+/* The most of the tree's waits at once in each bucket [a, b] touches: raised to @n. */
+static void waiting_in(const struct bp_model *m, struct bp_bucket *tl, uint64_t a, uint64_t b,
+		       uint32_t n)
+{
+	uint64_t w = m->window.bucket_ns, t0 = m->timeline_start_ns;
+	size_t k;
+
+	if (!tl || !w || b < t0)
+		return;
+	for (k = a > t0 ? (size_t)((a - t0) / w) : 0; k < m->nbuckets && t0 + k * w <= b; k++)
+		tl[k].waiting_max = tl[k].waiting_max > n ? tl[k].waiting_max : n;
+}
+
+static int by_u64(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* A sweep over the tree's waits (sorted by start); an end before a start at the same instant. */
+static void waiting_max(const struct bp_model *m, struct bp_bucket *tl,
+			const struct focus_span *v, size_t n)
+{
+	uint64_t *ends = xmalloc((n ? n : 1) * sizeof(*ends)), prev = 0;
+	size_t i, k = 0;
+	uint32_t cur = 0;
+
+	for (i = 0; i < n; i++)
+		ends[i] = v[i].end;
+	qsort(ends, n, sizeof(*ends), by_u64);
+	for (i = 0; i < n || k < n;) {
+		int start = i < n && v[i].start < ends[k];
+		uint64_t t = start ? v[i].start : ends[k];
+
+		if (cur && t > prev)
+			waiting_in(m, tl, prev, t - 1, cur);
+		if (start) {
+			i++;
+			waiting_in(m, tl, t, t, ++cur);
+		} else {
+			k++;
+			cur--;
+		}
+		prev = t;
+	}
+	free(ends);
+}
+
+/*
+ * Σ over the union of the tree's waits ∩ the idle spans (both sorted,
+ * then merged); the tree's timeline on the way.
+ */
+static uint64_t idle_of_tree(struct bp_model *m, struct bp_focus_spans *c,
 			     const struct bp_filter *f)
 {
+	struct bp_bucket *tl = m->command_timeline;
 	size_t i, n = 0, k = 0;
 	uint64_t sum = 0;
 
 	for (i = 0; i < c->nwait; i++) {
 		const struct bp_thread *t = bp_model_find_thread(m, c->wait[i].tid, c->wait[i].start);
 
-		if (t && t->process && bp_process_matches(m, t->process, f))
+		if (t && t->process && bp_process_matches(m, t->process, f)) {
 			c->wait[n++] = c->wait[i];
+			to_buckets(m, tl, c->wait[i].start, c->wait[i].end, 0);
+		}
 	}
 	qsort(c->wait, n, sizeof(*c->wait), by_start);
 	qsort(c->idle, c->nidle, sizeof(*c->idle), by_start);
+	waiting_max(m, tl, c->wait, n);
 	for (i = 0; i < n;) {
 		uint64_t a = c->wait[i].start, b = c->wait[i].end;
 
@@ -96,7 +172,10 @@ static uint64_t idle_of_tree(const struct bp_model *m, struct bp_focus_spans *c,
 			uint64_t s = c->idle[j].start > a ? c->idle[j].start : a;
 			uint64_t e = c->idle[j].end < b ? c->idle[j].end : b;
 
-			sum += e > s ? e - s : 0;
+			if (e > s) {
+				sum += e - s;
+				to_buckets(m, tl, s, e, 1);
+			}
 		}
 	}
 	return sum;
@@ -121,6 +200,13 @@ void bp_focus_totals(struct bp_model *m, struct bp_focus_spans *c)
 	t->wait_unknown_ns = t->other_wait_ns = t->idle_wait_ns = 0;
 	t->never_used_bytes = t->used_bytes = t->mapped_unknown_bytes = t->reread_bytes = 0;
 	memset(t->wait_by_cause, 0, sizeof(t->wait_by_cause));
+	if (m->nbuckets) {
+		m->command_timeline = xcalloc(m->nbuckets, sizeof(*m->command_timeline));
+		for (i = 0; i < m->nbuckets; i++) {
+			m->command_timeline[i].read_bytes = m->timeline[i].read_bytes;
+			m->command_timeline[i].rq_read_bytes = m->timeline[i].rq_read_bytes;
+		}
+	}
 	if (f.pid <= 0 || !bp_model_find_process(m, f.pid))
 		return;
 	for (i = 0; i < m->nprocesses; i++) {

@@ -129,13 +129,14 @@ void bp_focus_spans_free(struct bp_focus_spans *c);
  * bp_focus_totals() - fill @m's command_totals
  * @m: a model of a recording with a command (header.command_pid)
  * @c: the spans its pass gave, or NULL (then idle_wait_ns stays 0); its
- *     wait spans are reordered
+ *     wait spans are reordered. Also fills @m's command_timeline from them
  *
  * Sums over the command's process and its descendants: read and metadata
  * bytes, I/O wait by cause, charged to metadata and to no file, other
  * D-sleep; CPU idle while one of them waited; of each file they read from
  * storage, used, never used, mapped and re-read bytes in proportion to
- * the bytes they read of it. The other fields are the machine's. All
+ * the bytes they read of it. The other fields are the machine's (bytes
+ * written into the cache and on tmpfs are not kept per process). All
  * those sums are 0 when the command is not in the window.
  */
 void bp_focus_totals(struct bp_model *m, struct bp_focus_spans *c);
@@ -148,6 +149,14 @@ static inline const struct bp_totals *bp_focus_totals_of(const struct bp_model *
 {
 	return focus_pid > 0 && focus_pid == m->header.command_pid ? &m->command_totals :
 								      &m->totals;
+}
+
+/* The timeline a view shows, by the same rule (bp_model.command_timeline). */
+static inline const struct bp_bucket *bp_focus_timeline_of(const struct bp_model *m,
+							   int focus_pid)
+{
+	return focus_pid > 0 && focus_pid == m->header.command_pid && m->command_timeline ?
+		       m->command_timeline : m->timeline;
 }
 
 #endif

@@ -661,6 +661,11 @@ struct bp_model_header {
  * @timeline: buckets from @timeline_start_ns, @window.bucket_ns wide
  * @nbuckets: entries
  * @timeline_start_ns: start of bucket 0 (the window's first instant)
+ * @command_timeline: @timeline for the command's tree (as @command_totals):
+ *                    its I/O wait, CPU idle while it waited and most of
+ *                    its tasks waiting at once; read_bytes and
+ *                    rq_read_bytes are the machine's. NULL when
+ *                    @header.command_pid is 0 or there are no buckets
  */
 struct bp_model {
 	struct bp_model_header header;
@@ -686,6 +691,7 @@ struct bp_model {
 	struct bp_bucket *timeline;
 	size_t nbuckets;
 	uint64_t timeline_start_ns;
+	struct bp_bucket *command_timeline;
 	/* private: page state for bp_model_file_pages() */
 	struct bp_model_pages *pages;
 };

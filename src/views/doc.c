@@ -254,9 +254,9 @@ static void other_sleep(struct bp_section *s, const struct bp_totals *t, const s
 }
 
 /*
- * Whose numbers the summary and phases are: "of: the command's tree, sh
- * (pid 12) and 3 descendants (--all: every process)"; nothing for a
- * recording without a command.
+ * Whose numbers the summary and phases are: "of: the command's tree: sh
+ * (pid 12), 4 processes (--all: every process)"; nothing for a recording
+ * without a command.
  */
 static void focus_line(struct bp_section *s, const struct bp_model *m,
 		       const struct bp_report_opts *o)
@@ -264,9 +264,9 @@ static void focus_line(struct bp_section *s, const struct bp_model *m,
 	const struct bp_process *p = bp_model_find_process(m, o->focus_pid);
 
 	if (p)
-		line(s, "of:                      the command's tree: %s (pid %d) and %zu "
-		     "descendant%s (--all: every process)", p->comm, p->pid, p->tree_processes - 1,
-		     p->tree_processes == 2 ? "" : "s");
+		line(s, "of:                      the command's tree: %s (pid %d), %zu process%s "
+		     "(--all: every process)", p->comm, p->pid, p->tree_processes,
+		     p->tree_processes == 1 ? "" : "es");
 	else if (m->header.command_pid > 0)
 		line(s, "of:                      every process (the command's tree alone: "
 		     "without --all)");
@@ -283,10 +283,11 @@ static void summary(struct bp_doc *d, const struct bp_model *m, const struct bp_
 
 	line(s, "read from storage:       %s (files %s, metadata %s)", bp_fmt_bytes(a, t->read_bytes),
 	     bp_fmt_bytes(b, t->read_bytes - t->metadata_bytes), bp_fmt_bytes(c, t->metadata_bytes));
+	/* Not kept per process: the machine's, and said so under a focus. */
 	if (t->write_insert_bytes || t->nonblock_bytes)
 		line(s, "  not counted:           %s written (created by buffered writes), %s on "
-		     "tmpfs/ramfs", bp_fmt_bytes(a, t->write_insert_bytes),
-		     bp_fmt_bytes(b, t->nonblock_bytes));
+		     "tmpfs/ramfs%s", bp_fmt_bytes(a, t->write_insert_bytes),
+		     bp_fmt_bytes(b, t->nonblock_bytes), t != &m->totals ? " (all processes)" : "");
 	causes_text(causes, sizeof(causes), t->wait_by_cause);
 	len = strlen(causes);
 	if (m->missing & BP_MISSING_SCHED)

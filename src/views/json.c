@@ -535,7 +535,7 @@ static void disks_execs_timeline(struct bp_json *j, const struct bp_model *m,
 		    "\"rq_read_bytes\", \"waiting_max\"]");
 	bp_json_array_begin(j, "buckets");
 	for (i = 0; i < m->nbuckets; i++) {
-		const struct bp_bucket *b = &m->timeline[i];
+		const struct bp_bucket *b = &bp_focus_timeline_of(m, o->focus_pid)[i];
 
 		snprintf(row, sizeof(row), "[%" PRIu64 ", %" PRIu64 ", %" PRIu64 ", %" PRIu64 ", %u]",
 			 b->wait_ns, b->idle_wait_ns, b->read_bytes, b->rq_read_bytes, b->waiting_max);

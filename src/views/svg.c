@@ -284,7 +284,8 @@ static void cpu_strip(FILE *out, const struct bp_chart *c, const struct bp_model
 			b += c->busy[cpu][k] < c->col_ns ? c->busy[cpu][k] : c->col_ns;
 		b /= c->col_ns * c->ncpus;
 		if ((size_t)k < m->nbuckets && m->window.bucket_ns)
-			iw = (double)m->timeline[k].idle_wait_ns / (double)m->window.bucket_ns;
+			iw = (double)bp_focus_timeline_of(m, c->focus_pid)[k].idle_wait_ns /
+			     (double)m->window.bucket_ns;
 		if (iw > 1 - b)
 			iw = 1 - b;
 		busy[k] = b * STRIP_H;
@@ -375,7 +376,8 @@ static void disk_strip(FILE *out, const struct bp_chart *c, const struct bp_mode
 
 	for (k = 0; k < PLOT_W; k++) {
 		bytes[k] = (size_t)k < m->nbuckets ? (double)m->timeline[k].rq_read_bytes : 0;
-		waiting[k] = (size_t)k < m->nbuckets ? m->timeline[k].waiting_max : 0;
+		waiting[k] = (size_t)k < m->nbuckets ?
+				     bp_focus_timeline_of(m, c->focus_pid)[k].waiting_max : 0;
 		if (waiting[k] > waiting_most)
 			waiting_most = waiting[k];
 	}

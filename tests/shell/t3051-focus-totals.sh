@@ -1,7 +1,8 @@
 #!/bin/sh
 # One focus, every number: in a `record -- CMD` recording with another
 # process reading beside the command, the totals (report's Summary in
-# text, json and csv, the phases, check's io_wait total, top's header)
+# text, json and csv, the timeline, the phases, check's io_wait total,
+# top's header)
 # are the command tree's: equal to the sum over the processes the raw
 # fork events of `bootprof dump` put in the tree (awk, not the model's
 # tree), of their csv rows. CPU idle while the tree waited is computed
@@ -71,6 +72,14 @@ expect 'json totals: bytes read are the tree'"'"'s' "test \"\$(tot focus read_by
 expect 'json totals: I/O wait by cause adds up to the tree'"'"'s' \
 	"test \"\$(jq '[.totals.wait_by_cause[]] | add' '$D/focus.json')\" = '$wait_tree'"
 expect "--all: json totals are every process's (${wait_all} ns)" "test \"\$(tot all wait_ns)\" = '$wait_all'"
+
+col() { jq "[.timeline.buckets[][$2]] | add // 0" "$D/$1.json"; }
+expect 'json timeline: its I/O wait and idle columns add up to the tree'"'"'s totals' \
+	"test \"\$(col focus 0)\" = '$wait_tree' && test \"\$(col focus 1)\" = \"\$(tot focus idle_wait_ns)\""
+expect 'json timeline --all: to every process'"'"'s' \
+	"test \"\$(col all 0)\" = '$wait_all' && test \"\$(col all 1)\" = \"\$(tot all idle_wait_ns)\""
+expect 'json timeline: never more of the tree waiting at once than with --all' \
+	"jq -e --slurpfile a '$D/all.json' '[.timeline.buckets, \$a[0].timeline.buckets] | transpose | all(.[0][4] <= .[1][4])' '$D/focus.json' >/dev/null"
 
 # CPU idle while the tree waited, computed again.
 w=$(t3_waiting "$F" "$(tr '\n' ' ' <"$D/tree.pids")")
