@@ -247,6 +247,8 @@ static void text(FILE *out, const struct diff *d, size_t top, struct bp_summary 
 
 	header_line(out, "before:", b, d->nbefore);
 	header_line(out, "after: ", a, d->nafter);
+	if (b[0]->command_only || a[0]->command_only)
+		fputs("of:     the commands' trees (--all: every process)\n", out);
 	if (d->groups)
 		fputs("* = every after-recording lies outside the before-recordings' range\n", out);
 	for (k = 0; k < BP_NROW_KINDS; k++) {

@@ -119,7 +119,8 @@ static void waiting_max(const struct bp_model *m, struct bp_bucket *tl,
 
 	for (i = 0; i < n; i++)
 		ends[i] = v[i].end;
-	qsort(ends, n, sizeof(*ends), by_u64);
+	if (n)
+		qsort(ends, n, sizeof(*ends), by_u64);
 	for (i = 0; i < n || k < n;) {
 		int start = i < n && v[i].start < ends[k];
 		uint64_t t = start ? v[i].start : ends[k];
@@ -157,8 +158,10 @@ static uint64_t idle_of_tree(struct bp_model *m, struct bp_focus_spans *c,
 			to_buckets(m, tl, c->wait[i].start, c->wait[i].end, 0);
 		}
 	}
-	qsort(c->wait, n, sizeof(*c->wait), by_start);
-	qsort(c->idle, c->nidle, sizeof(*c->idle), by_start);
+	if (n)
+		qsort(c->wait, n, sizeof(*c->wait), by_start);
+	if (c->nidle)
+		qsort(c->idle, c->nidle, sizeof(*c->idle), by_start);
 	waiting_max(m, tl, c->wait, n);
 	for (i = 0; i < n;) {
 		uint64_t a = c->wait[i].start, b = c->wait[i].end;

@@ -116,6 +116,11 @@ mid=$(( (wait_tree + wait_all) / 2 / 1000000 ))
 printf 'io_wait total %sms\n' "$mid" >"$D/budget"
 expect "check: io_wait total ${mid}ms holds for the tree" "$R check --budget '$D/budget' '$F' >'$D/check.txt'"
 expect 'check --all: over for every process' "! $R check --all --budget '$D/budget' '$F' >/dev/null"
+expect 'check and diff say the numbers are the tree'"'"'s' \
+	"grep -q \"^budget: .* (the command's tree; --all: every process)\" '$D/check.txt' &&
+	 $R diff '$F' '$F' | grep -q \"^of: *the commands' trees (--all: every process)\" &&
+	 ! $R diff --all '$F' '$F' | grep -q \"^of:\""
+
 
 # top's header: the same I/O wait as the report.
 io() { sed -n 's/.*I\/O wait \([0-9.]* [a-z]*\).*/\1/p' | head -1; }
