@@ -10,6 +10,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "analysis/critical.h"
 #include "analysis/focus.h"
 #include "analysis/model.h"
 #include "analysis/phases.h"
@@ -118,7 +119,10 @@ int cmd_report(int argc, char **argv)
 	const char *format = NULL, *iowait_source = NULL;
 	struct bp_plugin_opts po = { 0 };
 	struct bp_plugin_set *plugins;
-	struct bp_build_hooks hooks[2];
+	struct bp_build_hooks hooks[3];
+	struct bp_critical_log *crit_log = NULL;
+	struct bp_critical_path *crit = NULL;
+	static const struct bp_crit_end crit_end = { BP_CRIT_END_DEFAULT, 0, NULL };
 	const char *popts[64];
 	const char *pdirs[2];
 	int list_plugins = 0;
@@ -266,7 +270,10 @@ int cmd_report(int argc, char **argv)
 	bp_plugins_hooks(plugins, &hooks[0]);
 	finder = bp_phase_finder_new(bp_reader_tep(session->reader), specs, nspecs);
 	hooks[1] = (struct bp_build_hooks){ .event = bp_phase_finder_event, .arg = finder };
-	m = bp_session_build(session, &session->window, hooks, 2);
+	/* The verdict names what the critical path waited on: the same pass records it. */
+	crit_log = bp_critical_log_new();
+	hooks[2] = (struct bp_build_hooks){ .critical = crit_log };
+	m = bp_session_build(session, &session->window, hooks, 3);
 	/* Phases are the recording's, whatever the window. */
 	np = m ? bp_phases_compute(finder, session, m, so.all, &phase_list) : -1;
 	if (np < 0) {
@@ -295,6 +302,11 @@ int cmd_report(int argc, char **argv)
 		}
 		o.preloaded = pre;
 	}
+	/* Its files' paths are not redacted: no path line in a redacted verdict. */
+	if (!(m->missing & BP_MISSING_SCHED) && !redact) {
+		crit = bp_critical_walk(crit_log, m, &crit_end);
+		o.critical = crit;
+	}
 	bp_plugins_finish(plugins, m, &o.filter);
 	plugin_warnings(plugins);
 	/* Plugin sections quote what they saw in the events: not redactable. */
@@ -322,12 +334,14 @@ int cmd_report(int argc, char **argv)
 	if (rc)
 		rc = bp_error_last();
 out_model:
+	bp_critical_path_free(crit);
 	bp_plugins_free(plugins);
 	bp_preloaded_free(pre);
 	bp_model_free(m);
 	bp_session_free(session);
 	free(shown);
 out_phases:
+	bp_critical_log_free(crit_log);
 	bp_phases_free(phase_list, nphases);
 	bp_phase_finder_free(finder);
 	while (nspecs)

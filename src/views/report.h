@@ -13,6 +13,7 @@
  * Output is deterministic: every list is sorted with tie-breaks.
  */
 struct bp_doc;
+struct bp_critical_path;
 struct bp_phase;
 struct bp_preloaded;
 
@@ -30,6 +31,8 @@ struct bp_report_opts {
 	size_t nphases;
 	const struct bp_preloaded *preloaded; /* replay/build.h: the preloader's reads, not
 					       * filtered; NULL: no preloader in the recording */
+	/* analysis/critical.h: the path to the default end point, for the verdict; NULL: none */
+	const struct bp_critical_path *critical;
 };
 
 /* The report's own content from the model (doc.c). Release with bp_doc_release(). */

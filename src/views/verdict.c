@@ -5,6 +5,10 @@
  *
  *   1. who ran how long and waited how long on I/O, with the share of its
  *      run (always);
+ *   1b. the critical path to the default end point (the command's exit,
+ *      the stop's exec, PID 1's last run): its length, its I/O time and
+ *      share, and the file most of that I/O was on when it has >= 10 %
+ *      of it (whenever the path could be walked);
  *   2. lost events or a cut recording: every number is a lower bound
  *      (whenever so);
  *   3. the cause of most of the I/O wait, and the file charged most of
@@ -23,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/critical.h"
 #include "analysis/focus.h"
 #include "doc/format.h"
 #include "views/verdict.h"
@@ -170,6 +175,24 @@ static void worst_process(struct verdict *v, const struct bp_model *m, const str
 	free(p);
 }
 
+/*
+ * "critical path to exit, 281.3 ms: I/O 38.1 ms (13.5%), most libc.so.6
+ * 17.7 ms": what the end point waited for.
+ */
+static void critical(struct verdict *v, const struct bp_critical_path *p)
+{
+	uint64_t len = p->end_ns - p->start_ns, io = p->state_ns[BP_CRIT_IO];
+	char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], e[BP_FMT_LEN], file[BP_VERDICT_LEN] = "";
+	const char *to = !strcmp(p->end_why, "the recorded command") ? "exit" :
+			 !strcmp(p->end_what, "exec") ? "the stop's exec" : p->end_why;
+
+	if (p->nfiles && p->files[0].path && worth(p->files[0].io_ns, io))
+		snprintf(file, sizeof(file), ", most %s %s", base_name(p->files[0].path),
+			 bp_fmt_ns(e, p->files[0].io_ns));
+	say(v, "critical path to %s, %s: I/O %s (%s)%s", to, bp_fmt_ns(a, len), bp_fmt_ns(b, io),
+	    bp_fmt_pct(c, io, len), file);
+}
+
 size_t bp_verdict(const struct bp_model *m, const struct bp_report_opts *o,
 		  char lines[BP_VERDICT_LINES][BP_VERDICT_LEN])
 {
@@ -181,6 +204,8 @@ size_t bp_verdict(const struct bp_model *m, const struct bp_report_opts *o,
 	uint64_t run;
 
 	run = subject(&v, m, t, root);
+	if (o->critical)
+		critical(&v, o->critical);
 	if (m->totals.lost_events || m->totals.lost_pages)
 		say(&v, "LOST %llu events%s: every number is a lower bound",
 		    (unsigned long long)m->totals.lost_events,

@@ -23,7 +23,7 @@ for f in zygote package-scan; do
 		"$R report '$FIX/$f.dat' | head -1 | grep -qx '== bootprof report'"
 done
 expect 'zygote: its faults on framework.jar' \
-	"sed -n 3p '$TEST_DIR/zygote.verdict' | grep -q '^mostly page faults .*worst file framework.jar: '"
+	"grep -q '^mostly page faults .*worst file framework.jar: ' '$TEST_DIR/zygote.verdict'"
 expect 'package-scan: most of what it read was never used' \
 	"grep -Eq '^read .* from storage; .* of it never used \\((([5-9][0-9])|100)\\.[0-9]% of file bytes\\)\$' '$TEST_DIR/package-scan.verdict'"
 
@@ -75,6 +75,11 @@ wait=$("$R" report "$TEST_DIR/r.dat" | sed -n 's/^I\/O wait: *//p')
 expect "cold read: the command, its run and its I/O wait ($wait, the summary's)" \
 	"sed -n 2p '$TEST_DIR/r.verdict' | grep -q \"^sh (pid $pid) ran .*, waited $wait on I/O (\""
 expect 'cold read: waited in reads of coldfile' \
-	"sed -n 3p '$TEST_DIR/r.verdict' | grep -q '^mostly reads .*; worst file coldfile: '"
+	"grep -q '^mostly reads .*; worst file coldfile: ' '$TEST_DIR/r.verdict'"
+crit=$("$R" critical --format json "$TEST_DIR/r.dat" | jq -r '"\(.duration_ns) \(.by_state.io // 0)"')
+ms() { awk -v ns="$1" 'BEGIN { printf "%.1f ms", ns / 1e6 }'; }
+expect "cold read: the critical path to the command's exit, and its I/O, as 'bootprof critical' says ($crit)" \
+	"grep -Fq \"critical path to exit, \" '$TEST_DIR/r.verdict' &&
+	 grep '^critical path' '$TEST_DIR/r.verdict' | grep -Fq \"I/O \$(ms \${crit#* }) (\""
 expect 'cold read: read the 8 MiB file from storage' \
 	"grep -Eq '^read 8\\.[0-9] MiB from storage' '$TEST_DIR/r.verdict'"
