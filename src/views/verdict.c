@@ -6,9 +6,10 @@
  *   1. who ran how long and waited how long on I/O, with the share of its
  *      run (always);
  *   1b. the critical path to the default end point (the command's exit,
- *      the stop's exec, PID 1's last run): its length, its I/O time and
- *      share, and the file most of that I/O was on when it has >= 10 %
- *      of it (whenever the path could be walked);
+ *      the stop's exec, PID 1's last run): its length, the state it spent
+ *      most of it in when that is not I/O, its I/O time and share, and
+ *      the file most of that I/O was on when it has >= 10 % of it
+ *      (whenever the path could be walked);
  *   2. lost events or a cut recording: every number is a lower bound
  *      (whenever so);
  *   3. the cause of most of the I/O wait, and the file charged most of
@@ -176,8 +177,9 @@ static void worst_process(struct verdict *v, const struct bp_model *m, const str
 }
 
 /*
- * "critical path to exit, 281.3 ms: I/O 38.1 ms (13.5%), most libc.so.6
- * 17.7 ms": what the end point waited for.
+ * "critical path to exit, 281.3 ms: CPU 80.1%, I/O 38.1 ms (13.5%), most
+ * libc.so.6 17.7 ms": what the end point waited for; the state it spent
+ * most of its time in first, when that is not I/O.
  */
 static void critical(struct verdict *v, const struct bp_critical_path *p)
 {
@@ -186,11 +188,20 @@ static void critical(struct verdict *v, const struct bp_critical_path *p)
 	const char *to = !strcmp(p->end_why, "the recorded command") ? "exit" :
 			 !strcmp(p->end_what, "exec") ? "the stop's exec" : p->end_why;
 
+	char most[64] = "";
+	int st, top = BP_CRIT_IO;
+
+	/* What the path spent most of its time in, when that is not I/O. */
+	for (st = 0; st < BP_CRIT_NSTATES; st++)
+		top = p->state_ns[st] > p->state_ns[top] ? st : top;
+	if (top != BP_CRIT_IO)
+		snprintf(most, sizeof(most), "%s %s, ", bp_crit_state_title((enum bp_crit_state)top),
+			 bp_fmt_pct(c, p->state_ns[top], len));
 	if (p->nfiles && p->files[0].path && worth(p->files[0].io_ns, io))
 		snprintf(file, sizeof(file), ", most %s %s", base_name(p->files[0].path),
 			 bp_fmt_ns(e, p->files[0].io_ns));
-	say(v, "critical path to %s, %s: I/O %s (%s)%s", to, bp_fmt_ns(a, len), bp_fmt_ns(b, io),
-	    bp_fmt_pct(c, io, len), file);
+	say(v, "critical path to %s, %s: %sI/O %s (%s)%s", to, bp_fmt_ns(a, len), most,
+	    bp_fmt_ns(b, io), bp_fmt_pct(c, io, len), file);
 }
 
 size_t bp_verdict(const struct bp_model *m, const struct bp_report_opts *o,
