@@ -26,7 +26,7 @@ esac
 mkdir -p "$cache"
 
 # Already extracted: the newest directory for this series wins.
-have=$(ls -d "$cache"/linux-"$series".*-amd64/ 2>/dev/null | sort -V | tail -n 1)
+have=$(ls -d "$cache"/linux-"$series".*/ 2>/dev/null | sort -V | tail -n 1)
 if [ -n "$have" ] && [ -e "$have/ok" ]; then
 	echo "${have%/}"
 	exit 0
