@@ -75,6 +75,7 @@ int cmd_chart(int argc, char **argv)
 		bp_error("cannot chart '%s': %s", o.file, bp_last_error());
 		goto out;
 	}
+	bp_timeline_plugins(&t);
 	o.origin_ns = t.origin_ns;
 	o.marks = &t.marks;
 	chart = bp_chart_new(&t.window, t.ncpus, &o);

@@ -72,6 +72,7 @@ int cmd_export(int argc, char **argv)
 		bp_error("cannot export '%s': %s", o.file, bp_last_error());
 		goto out;
 	}
+	bp_timeline_plugins(&t);
 	/* Pass 1: processes and threads (named first), phases; pass 2 streams the spans. */
 	m1 = bp_timeline_pass(&t, 0, NULL, NULL);
 	if (!m1) {

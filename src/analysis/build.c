@@ -341,7 +341,10 @@ static int state_init(struct state *s, struct tep_handle *tep, const struct bp_m
 	s->since = w ? w->since_ns : 0;
 	s->until = w && w->until_ns ? w->until_ns : UINT64_MAX;
 	s->bucket = w && w->bucket_ns ? w->bucket_ns : DEFAULT_BUCKET_NS;
-	ps = tep_get_page_size(s->tep);
+	/* The page cache's page, not the ring buffer's (page-size.c). */
+	ps = (int)bp_page_size_of(s->tep);
+	if (!ps)
+		ps = tep_get_page_size(s->tep);
 	s->ps = ps >= 1024 && ps <= (1 << 20) && !(ps & (ps - 1)) ? (unsigned)ps : 4096;
 	s->swap = tep_is_file_bigendian(s->tep) != tep_is_local_bigendian(s->tep);
 	s->arch = bp_arch_of(s->meta ? s->meta->machine : NULL);

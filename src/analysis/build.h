@@ -93,8 +93,9 @@ struct handler {
 
 struct exec_rec {
 	uint64_t ts;
-	char *path;
+	char *path;       /* /proc/self/exe resolved (see bp_on_exec) */
 	uint32_t cgroup;  /* the task's cgroup when it exec'd, NONE when unknown */
+	uint64_t wait0, bytes0;  /* the task's wait_ns and bytes when the exec began */
 };
 
 /* Pages a task inserted, not yet known to be read or written. */
@@ -149,6 +150,11 @@ struct task {
 	uint32_t cgroup;       /* index in state.cgroups, NONE: unknown */
 	struct exec_rec *exec;
 	size_t nexec, cexec;
+	const char *prog;      /* the file it runs: its last exec's (bp_meta_find_program), or
+				* its parent's at the fork; borrowed from an exec_rec or the
+				* metadata, NULL when unknown */
+	uint64_t exec_wait0, exec_bytes0; /* wait_ns and bytes at the entry of its execve */
+	uint8_t in_execve;     /* exec_*0 hold the entry of the execve in progress */
 	struct pend_insert *pend;
 	size_t npend, cpend;
 	struct pend_insert *held;   /* read-context runs its syscall left unsettled: a throttle may hold them */

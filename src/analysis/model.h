@@ -313,10 +313,30 @@ struct bp_service {
 };
 
 /**
+ * struct bp_exec_part - what a process did while it ran one program
+ * @ns: when the exec happened
+ * @wait_ns: I/O wait from the start of its execve (loading the program is
+ *           the program's) to the next exec or the end
+ * @bytes_read: bytes read from storage over the same time
+ *
+ * The exec'ing thread is split at its execs; another thread counts in the
+ * part its start falls in. What a process did before its first exec is in
+ * no part: it ran the program it was forked with.
+ */
+struct bp_exec_part {
+	uint64_t ns;
+	uint64_t wait_ns;
+	uint64_t bytes_read;
+};
+
+/**
  * struct bp_process - a thread group (pid = tgid) with its threads rolled up
  * @pid: process id (tgid)
  * @comm: comm of the group leader, last seen
- * @exec: exec path history, oldest first (sched_process_exec filenames)
+ * @exec: exec path history, oldest first (sched_process_exec filenames, with
+ *        a re-exec through /proc/self/exe resolved to the program that
+ *        made it); the last is the process's program
+ * @exec_part: what it did under each of @exec, @nexec entries
  * @nexec: entries in @exec
  * @exec_window: index in @exec of its first exec inside the window (the
  *               execs before it happened before the window: bp_model.execs
@@ -371,6 +391,7 @@ struct bp_process {
 	int pid;
 	char comm[16];
 	char **exec;
+	struct bp_exec_part *exec_part;
 	size_t nexec;
 	size_t exec_window;
 	uint64_t first_exec_ns;
@@ -560,11 +581,12 @@ struct bp_totals {
 
 /**
  * struct bp_exec_count - repeated work: one program exec'd in the window
- * @path: the exec'd filename (as sched_process_exec reports it); owned
+ * @path: the exec'd filename (as bp_process.exec); owned
  * @count: number of execs
- * @wait_ns: I/O wait of the processes that exec'd @path, summed (a process
- *           that exec'd it twice counts once)
- * @bytes_read: bytes those processes read from storage, summed likewise
+ * @wait_ns: I/O wait of the processes while they ran @path, summed over
+ *           their exec parts (bp_exec_part): a shell that exec'd another
+ *           program is charged only until that exec
+ * @bytes_read: bytes read from storage, summed likewise
  */
 struct bp_exec_count {
 	char *path;

@@ -34,7 +34,12 @@ struct bp_phase_finder {
 	uint64_t initramfs_end;   /* PID 1's exec of the real root's init */
 	int pid1_wrapper;         /* PID 1's last exec was bootprof itself */
 	int pid1_execs;
+	struct bp_pid1_exec_at *execs; /* the first PID1_EXECS_KEPT of them */
+	size_t nexecs;
 };
+
+/* PID 1 execs a handful of times per boot; a hard cap all the same. */
+#define PID1_EXECS_KEPT 64
 
 const char *bp_phase_kind_name(enum bp_phase_kind kind)
 {
@@ -181,7 +186,17 @@ void bp_phase_finder_free(struct bp_phase_finder *f)
 		bp_phase_spec_release(&f->specs[i]);
 	free(f->specs);
 	free(f->spec_end);
+	for (i = 0; i < f->nexecs; i++)
+		free(f->execs[i].path);
+	free(f->execs);
 	free(f);
+}
+
+size_t bp_phase_finder_pid1_execs(const struct bp_phase_finder *f,
+				  const struct bp_pid1_exec_at **out)
+{
+	*out = f->execs;
+	return f->nexecs;
 }
 
 static long long read_int(struct bp_phase_finder *f, const struct bp_event *ev, struct field fl)
@@ -280,6 +295,11 @@ void bp_phase_finder_event(void *arg, const struct bp_event *ev)
 		if (read_int(f, ev, f->exec_pid) == 1) {
 			enum bp_pid1_exec kind = bp_pid1_exec_kind(path);
 
+			if (f->nexecs < PID1_EXECS_KEPT) {
+				f->execs = xrealloc(f->execs, (f->nexecs + 1) * sizeof(*f->execs));
+				f->execs[f->nexecs++] = (struct bp_pid1_exec_at){ ev->ts, kind,
+										  xstrdup(path) };
+			}
 			if (!f->pid1_execs++)
 				f->kernel_end = ev->ts;
 			else if (!f->pid1_wrapper && f->initramfs_end == NO_TIME &&

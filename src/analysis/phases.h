@@ -178,6 +178,20 @@ enum bp_pid1_exec {
 /* Classify @path, the filename of an exec by PID 1 (sched_process_exec). */
 enum bp_pid1_exec bp_pid1_exec_kind(const char *path);
 
+/* One exec by PID 1, as a finder saw it. */
+struct bp_pid1_exec_at {
+	uint64_t ns;
+	enum bp_pid1_exec kind;
+	char *path;  /* owned by the finder */
+};
+
+/*
+ * bp_phase_finder_pid1_execs() - PID 1's execs in the pass (the first 64),
+ * oldest first: the timelines' phase marks. Set *@out; return the count.
+ */
+size_t bp_phase_finder_pid1_execs(const struct bp_phase_finder *f,
+				  const struct bp_pid1_exec_at **out);
+
 /* "kernel", "initramfs", "userspace", "exec", "file", "service" */
 const char *bp_phase_kind_name(enum bp_phase_kind kind);
 

@@ -140,6 +140,22 @@ void bp_json_null(struct bp_json *jw, const char *key)
 	fputs("null", jw->out);
 }
 
+void bp_json_u64_known(struct bp_json *jw, const char *key, uint64_t value, int known)
+{
+	if (known)
+		bp_json_u64(jw, key, value);
+	else
+		bp_json_null(jw, key);
+}
+
+void bp_json_i64_known(struct bp_json *jw, const char *key, int64_t value, int known)
+{
+	if (known)
+		bp_json_i64(jw, key, value);
+	else
+		bp_json_null(jw, key);
+}
+
 void bp_json_raw(struct bp_json *jw, const char *key, const char *json)
 {
 	member(jw, key);

@@ -67,6 +67,9 @@ void bp_json_i64(struct bp_json *jw, const char *key, int64_t value);
 void bp_json_double(struct bp_json *jw, const char *key, double value);
 void bp_json_bool(struct bp_json *jw, const char *key, int value);
 void bp_json_null(struct bp_json *jw, const char *key);
+/* @value when @known, else null: a number the recording could not measure. */
+void bp_json_u64_known(struct bp_json *jw, const char *key, uint64_t value, int known);
+void bp_json_i64_known(struct bp_json *jw, const char *key, int64_t value, int known);
 /* A value already in JSON form, written as it is (e.g. a one-line array). */
 void bp_json_raw(struct bp_json *jw, const char *key, const char *json);
 

@@ -378,16 +378,52 @@ static void causes_text(char *buf, size_t len, const uint64_t *w)
 	}
 }
 
+/* Earlier programs listed in a process's detail line; the ones before them are counted. */
+#define EARLIER_EXECS 4
+
+/*
+ * "PROG", or with earlier execs "PROG (after A 1.2 MiB 3.0 ms, B, ...)":
+ * what each earlier program read and waited for, when it did; the last
+ * EARLIER_EXECS of them, after "N more".
+ */
+static char *exe_text(const struct bp_process *p)
+{
+	char *s = xstrdup(p->nexec ? p->exec[p->nexec - 1] : "-"), *t;
+	size_t k, first = p->nexec > EARLIER_EXECS + 1 ? p->nexec - 1 - EARLIER_EXECS : 0;
+
+	for (k = first; k + 1 < p->nexec; k++) {
+		const struct bp_exec_part *x = &p->exec_part[k];
+		char a[BP_FMT_LEN], b[BP_FMT_LEN], more[32] = "";
+
+		if (k == first && first)
+			snprintf(more, sizeof(more), "%zu more, ", first);
+		if (x->bytes_read || x->wait_ns)
+			t = xasprintf("%s%s%s%s %s %s", s, k == first ? " (after " : ", ", more,
+				      p->exec[k], bp_fmt_bytes(a, x->bytes_read), bp_fmt_ns(b, x->wait_ns));
+		else
+			t = xasprintf("%s%s%s%s", s, k == first ? " (after " : ", ", more, p->exec[k]);
+		free(s);
+		s = t;
+	}
+	if (p->nexec > 1) {
+		t = xasprintf("%s)", s);
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
 static void process_row(struct bp_section *s, const struct bp_process *p)
 {
 	char pid[16], nfiles[24], wait[BP_FMT_LEN], bytes[BP_FMT_LEN], causes[256], *detail;
-	const char *exe = p->nexec ? p->exec[p->nexec - 1] : "-";
+	char *exe = exe_text(p);
 
 	snprintf(pid, sizeof(pid), "%d", p->pid);
 	snprintf(nfiles, sizeof(nfiles), "%zu", p->nfiles);
 	causes_text(causes, sizeof(causes), p->wait_by_cause);
 	detail = xasprintf("exe: %s%s%s%s%s", exe, p->service ? "   service: " : "",
 			   p->service ? p->service->path : "", causes[0] ? "   waits: " : "", causes);
+	free(exe);
 	row(s, detail, pid, p->comm, bp_fmt_ns(wait, p->wait_ns), bp_fmt_bytes(bytes, p->bytes_read),
 	    nfiles, p->worst_file ? p->worst_file->path : "-");
 	free(detail);

@@ -44,7 +44,10 @@
  *               "events", "events_total", "lost_events", "lost_pages",
  *               "lower_bound": bool (events were lost), "truncated": bool,
  *               "first_ns", "last_ns", "span_ns" },
- *   "processes": [ { "pid", "ppid", "comm", "exec": [string], "start_ns",
+ *   "processes": [ { "pid", "ppid", "comm", "exec": [string] (the last is its
+ *                    program), "exec_parts": [ { "path", "exec_ns",
+ *                    "wait_ns", "bytes_read" } ] (what it did under each
+ *                    program, from the execve to the next exec), "start_ns",
  *                    "exit_ns" (0: before/after the recording), "threads",
  *                    "wait_ns", "wait_by_cause": { CAUSE: ns },
  *                    "wait_unknown_ns", "other_wait_ns", "run_ns", "bytes_read",
@@ -140,27 +143,15 @@ static void recording(struct bp_json *j, const struct bp_model *m, const struct 
 	bp_json_string(j, "cmdline", h->cmdline);
 	bp_json_string(j, "clock", h->clock);
 	bp_json_string(j, "command", h->command);
-	if (h->command_pid)
-		bp_json_i64(j, "command_pid", h->command_pid);
-	else
-		bp_json_null(j, "command_pid");
+	bp_json_i64_known(j, "command_pid", h->command_pid, h->command_pid);
 	bp_json_string(j, "stop_reason", h->stop_reason);
 	bp_json_i64(j, "ncpus", h->ncpus);
 	bp_json_u64(j, "page_size", h->page_size);
 	bp_json_u64(j, "start_ns", h->start_ns);
 	bp_json_u64(j, "stop_ns", h->stop_ns);
-	if (h->recorder_cpu_ns)
-		bp_json_u64(j, "recorder_cpu_ns", h->recorder_cpu_ns);
-	else
-		bp_json_null(j, "recorder_cpu_ns");
-	if (h->system_cpu_ns)
-		bp_json_u64(j, "system_cpu_ns", h->system_cpu_ns);
-	else
-		bp_json_null(j, "system_cpu_ns");
-	if (h->fault_around_bytes)
-		bp_json_u64(j, "fault_around_bytes", h->fault_around_bytes);
-	else
-		bp_json_null(j, "fault_around_bytes");
+	bp_json_u64_known(j, "recorder_cpu_ns", h->recorder_cpu_ns, h->recorder_cpu_ns);
+	bp_json_u64_known(j, "system_cpu_ns", h->system_cpu_ns, h->system_cpu_ns);
+	bp_json_u64_known(j, "fault_around_bytes", h->fault_around_bytes, h->fault_around_bytes);
 	bp_json_array_begin(j, "unavailable_events");
 	for (i = 0; i < h->nunavailable; i++) {
 		bp_json_string(j, NULL, h->unavailable[i]);
@@ -191,19 +182,13 @@ static void recording(struct bp_json *j, const struct bp_model *m, const struct 
 
 	/* What the lists show: the traced command's tree by default. */
 	bp_json_object_begin(j, "focus");
-	if (o->focus_pid)
-		bp_json_i64(j, "command_pid", o->focus_pid);
-	else
-		bp_json_null(j, "command_pid");
+	bp_json_i64_known(j, "command_pid", o->focus_pid, o->focus_pid);
 	bp_json_string(j, "processes", o->focus_pid ? "command" : o->filter.pid || o->filter.comm ?
 		       "filter" : "all");
 	bp_json_end(j);
 
 	bp_json_object_begin(j, "filter");
-	if (o->filter.pid)
-		bp_json_i64(j, "pid", o->filter.pid);
-	else
-		bp_json_null(j, "pid");
+	bp_json_i64_known(j, "pid", o->filter.pid, o->filter.pid);
 	bp_json_string(j, "comm", o->filter.comm);
 	bp_json_string(j, "file", o->filter.file);
 	bp_json_bool(j, "tree", o->filter.tree);
@@ -220,10 +205,8 @@ static void totals(struct bp_json *j, const struct bp_model *m, const struct bp_
 	bp_json_u64(j, "nonblock_bytes", t->nonblock_bytes);
 	bp_json_u64(j, "write_insert_bytes", t->write_insert_bytes);
 	bp_json_u64(j, "rq_read_bytes", t->rq_read_bytes);
-	if (t->attributed_permille >= 0)
-		bp_json_i64(j, "attributed_permille", t->attributed_permille);
-	else
-		bp_json_null(j, "attributed_permille");
+	bp_json_i64_known(j, "attributed_permille", t->attributed_permille,
+			  t->attributed_permille >= 0);
 	bp_json_u64(j, "wait_ns", t->wait_ns);
 	causes(j, t->wait_by_cause);
 	bp_json_u64(j, "wait_metadata_ns", t->wait_metadata_ns);
@@ -301,6 +284,16 @@ static void processes(struct bp_json *j, const struct bp_model *m, const struct 
 		bp_json_array_begin(j, "exec");
 		for (k = 0; k < p->nexec; k++) {
 			bp_json_string(j, NULL, p->exec[k]);
+		}
+		bp_json_end(j);
+		bp_json_array_begin(j, "exec_parts");
+		for (k = 0; k < p->nexec; k++) {
+			bp_json_object_begin(j, NULL);
+			bp_json_string(j, "path", p->exec[k]);
+			bp_json_u64(j, "exec_ns", p->exec_part[k].ns);
+			bp_json_u64(j, "wait_ns", p->exec_part[k].wait_ns);
+			bp_json_u64(j, "bytes_read", p->exec_part[k].bytes_read);
+			bp_json_end(j);
 		}
 		bp_json_end(j);
 		bp_json_u64(j, "start_ns", p->start_ns);
@@ -502,10 +495,7 @@ static void disks_execs_timeline(struct bp_json *j, const struct bp_model *m,
 		bp_json_u64(j, "run_ns", r->run_ns);
 		bp_json_string(j, "unit", r->unit);
 		bp_json_u64(j, "first_start_ns", r->first_start_ns);
-		if (r->first_exec)
-			bp_json_u64(j, "first_exec_ns", r->first_exec_ns);
-		else
-			bp_json_null(j, "first_exec_ns");
+		bp_json_u64_known(j, "first_exec_ns", r->first_exec_ns, r->first_exec != NULL);
 		bp_json_string(j, "first_exec", r->first_exec);
 		if (r->running)
 			bp_json_null(j, "last_exit_ns");

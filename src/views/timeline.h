@@ -17,8 +17,8 @@
  *                                         known (no stop time in the recording)
  *   m = bp_timeline_pass(&t, bucket_ns, span_hook, arg)
  *                                         a pass with the span hook; the first one
- *                                         also runs the plugins behind the phases
- *                                         and initcalls (t.marks)
+ *                                         also finds the phases and runs
+ *                                         t.source's hook (t.marks)
  *   ...
  *   bp_model_free(m); bp_timeline_release(&t);
  *
@@ -29,7 +29,20 @@
  */
 
 struct bp_session;
-struct bp_plugin_set;
+struct bp_phase_finder;
+struct bootprof_mark;
+
+/*
+ * Marks from outside the analysis (the plugins' host->mark), set by the
+ * caller after bp_timeline_open(): a hook of the first pass, then the marks
+ * once its model exists; @release frees @arg with the timeline.
+ */
+struct bp_mark_source {
+	struct bp_build_hooks hooks;
+	size_t (*marks)(void *arg, const struct bp_model *m, const struct bootprof_mark **out);
+	void (*release)(void *arg);
+	void *arg;
+};
 
 struct bp_timeline {
 	struct bp_session *session;
@@ -38,8 +51,9 @@ struct bp_timeline {
 	int known;                     /* @window is known (no pass needed to find it) */
 	uint64_t origin_ns;            /* the timeline's 0, recording clock */
 	int ncpus;
-	struct bp_plugin_set *plugins;
-	int plugins_fed;               /* the first pass ran them */
+	struct bp_phase_finder *finder; /* PID 1's execs, fed by the first pass */
+	struct bp_mark_source source;  /* optional */
+	int marks_fed;                 /* the first pass ran */
 	struct bp_marks marks;         /* after the first pass */
 };
 

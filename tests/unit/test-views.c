@@ -133,6 +133,7 @@ static struct bp_model *services_model(void)
 	udevd->wait_ns = 7000000;
 	udevd->exec = xcalloc(1, sizeof(char *));
 	udevd->exec[udevd->nexec++] = xstrdup("/usr/lib/systemd/systemd-udevd");
+	udevd->exec_part = xcalloc(1, sizeof(*udevd->exec_part));
 	udevd->first_exec_ns = udevd->service_exec_ns = 2500000000ull;
 	udevd->service = &m->services[0];
 	getty->pid = 301;
@@ -141,6 +142,7 @@ static struct bp_model *services_model(void)
 	getty->exit_ns = 4 * S;
 	getty->exec = xcalloc(1, sizeof(char *));
 	getty->exec[getty->nexec++] = xstrdup("/sbin/agetty");
+	getty->exec_part = xcalloc(1, sizeof(*getty->exec_part));
 	getty->first_exec_ns = 3100000000ull;
 	getty->service_exec = 1;
 	getty->service = &m->services[1];
