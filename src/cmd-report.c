@@ -302,8 +302,13 @@ int cmd_report(int argc, char **argv)
 		}
 		o.preloaded = pre;
 	}
-	/* Its files' paths are not redacted: no path line in a redacted verdict. */
-	if (!(m->missing & BP_MISSING_SCHED) && !redact) {
+	/*
+	 * The verdict's path is the whole recording's: none under a window,
+	 * nor in a redacted report (its files' paths are not redacted), nor in
+	 * csv (no verdict).
+	 */
+	if (!(m->missing & BP_MISSING_SCHED) && !redact && !bp_focus_windowed(&session->window) &&
+	    strcmp(format, "csv")) {
 		crit = bp_critical_walk(crit_log, m, &crit_end);
 		o.critical = crit;
 	}

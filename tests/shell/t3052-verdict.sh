@@ -35,6 +35,11 @@ for f in basic no-access boot zygote package-scan; do
 		"jq -r '.verdict[]' '$TEST_DIR/$f.json' | cmp -s - \"\$($R report --width 10000 '$FIX/$f.dat' | sed -n '2,/^\$/p' | sed '\$d' >'$TEST_DIR/v.txt'; echo '$TEST_DIR/v.txt')\""
 done
 
+expect 'the critical path line: the whole recording'"'"'s, none under a window or --redact' \
+	"verdict '$FIX/zygote.dat' | grep -q '^critical path to exit, ' &&
+	 ! verdict --since +0.01 '$FIX/zygote.dat' | grep -q '^critical path' &&
+	 ! verdict --redact '$FIX/zygote.dat' | grep -q '^critical path'"
+
 # The header at 80 columns: one line each for the command line and the events.
 "$R" report --width 80 "$FIX/boot.dat" >"$TEST_DIR/boot.txt"
 expect 'boot: the kernel command line on one line, its event list counted' \
