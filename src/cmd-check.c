@@ -510,7 +510,8 @@ static void report(FILE *out, const char *format, const struct budget_file *bf,
 		fputs("  </testsuite>\n</testsuites>\n", out);
 		return;
 	}
-	fprintf(out, "budget: %s   recording: %s\n", budget_path, s->path);
+	fprintf(out, "budget: %s   recording: %s%s\n", budget_path, s->path,
+		s->command_only ? " (the command's tree; --all: every process)" : "");
 	for (i = 0; i < bf->n; i++) {
 		static const char *const word[] = { "ok", "FAIL", "skip" };
 

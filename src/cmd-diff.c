@@ -300,6 +300,8 @@ static void text(FILE *out, const struct diff *d, size_t top, struct bp_summary 
 
 	header_line(out, "before:", b, d->nbefore);
 	header_line(out, "after: ", a, d->nafter);
+	if (b[0]->command_only || a[0]->command_only)
+		fputs("of:     the commands' trees (--all: every process)\n", out);
 	if (d->groups)
 		fputs("* = every after-recording lies outside the before-recordings' range\n", out);
 	for (k = 0; k < BP_NROW_KINDS; k++) {
@@ -518,7 +520,7 @@ int cmd_diff(int argc, char **argv)
 	int top = -1, critical = 0;
 	int rc;
 	const struct bp_option options[] = {
-		OPT_FORMAT(&format, "text json markdown", "text (default), json or markdown"),
+		OPT_FORMAT(&format, "text json markdown", "text (default), json or markdown (md)"),
 		OPT_INT('n', "top", &top, "N",
 			"rows per section (default 10 for text/markdown, all\n"
 			"for json; 0 = all)", 0, INT_MAX),

@@ -10,6 +10,7 @@
 #include <event-parse.h>
 
 #include "analysis/build.h"
+#include "analysis/focus.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -403,14 +404,20 @@ static struct bp_model *build(struct source *src, struct tep_handle *tep,
 			      const struct bp_meta *meta, const struct bp_window *window,
 			      const struct bp_build_hooks *hooks)
 {
+	struct bp_focus_spans *focus = NULL;
+	struct bp_build_hooks with_focus;
 	struct state s;
 	struct bp_event ev;
 	struct bp_model *m;
 	int rc;
 
-	if (state_init(&s, tep, meta, window, hooks) < 0 ||
+	/* A command's recording: its tree's totals need the pass's waits. */
+	if (meta && meta->command_pid > 0)
+		focus = bp_focus_spans_new(hooks, &with_focus);
+	if (state_init(&s, tep, meta, window, focus ? &with_focus : hooks) < 0 ||
 	    (src->reader && bp_reader_rewind(src->reader) < 0)) {
 		state_release(&s);
+		bp_focus_spans_free(focus);
 		return NULL;
 	}
 	while ((rc = source_next(src, &ev)) == 1) {
@@ -434,11 +441,15 @@ static struct bp_model *build(struct source *src, struct tep_handle *tep,
 	}
 	if (rc < 0) {
 		state_release(&s);
+		bp_focus_spans_free(focus);
 		return NULL;
 	}
 	finish_pass(&s);
 	m = bp_build_assemble(&s, src->reader);
 	state_release(&s);
+	if (m && focus)
+		bp_focus_totals(m, focus);
+	bp_focus_spans_free(focus);
 	return m;
 }
 

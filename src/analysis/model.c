@@ -123,6 +123,7 @@ void bp_model_free(struct bp_model *m)
 		free(m->execs[i].path);
 	free(m->execs);
 	free(m->timeline);
+	free(m->command_timeline);
 	if (m->pages)
 		bp_pages_release(m->pages);
 	free(m->pages);

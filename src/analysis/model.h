@@ -664,6 +664,11 @@ struct bp_model_header {
  * @missing_on_kernel: the subset of @missing whose events the recording
  *                     kernel lacks (else they were just not recorded)
  * @totals: the window's totals
+ * @command_totals: the same for the traced command's process tree
+ *                  (@header.command_pid and its descendants; see
+ *                  bp_focus_totals() for which fields are the tree's):
+ *                  what the views show unless asked for every process.
+ *                  Undefined when @header.command_pid is 0
  * @processes: all processes alive in the window, by pid then start time
  * @nprocesses: entries
  * @threads: all threads of those processes, by tid then start time
@@ -683,6 +688,11 @@ struct bp_model_header {
  * @timeline: buckets from @timeline_start_ns, @window.bucket_ns wide
  * @nbuckets: entries
  * @timeline_start_ns: start of bucket 0 (the window's first instant)
+ * @command_timeline: @timeline for the command's tree (as @command_totals):
+ *                    its I/O wait, CPU idle while it waited and most of
+ *                    its tasks waiting at once; read_bytes and
+ *                    rq_read_bytes are the machine's. NULL when
+ *                    @header.command_pid is 0 or there are no buckets
  */
 struct bp_model {
 	struct bp_model_header header;
@@ -690,6 +700,7 @@ struct bp_model {
 	unsigned missing;
 	unsigned missing_on_kernel;
 	struct bp_totals totals;
+	struct bp_totals command_totals;
 	struct bp_process *processes;
 	size_t nprocesses;
 	struct bp_thread *threads;
@@ -707,6 +718,7 @@ struct bp_model {
 	struct bp_bucket *timeline;
 	size_t nbuckets;
 	uint64_t timeline_start_ns;
+	struct bp_bucket *command_timeline;
 	/* private: page state for bp_model_file_pages() */
 	struct bp_model_pages *pages;
 };

@@ -386,8 +386,19 @@ static uint64_t file_first(const struct bp_model *m, const char *pattern)
 	return f ? f->first_ns : NO_TIME;
 }
 
+/* A phase's numbers from the model over its window: everyone's, or the command's tree's. */
+static void phase_numbers(struct bp_phase *p, const struct bp_model *pm, int all)
+{
+	const struct bp_totals *t = !all && pm->header.command_pid > 0 ? &pm->command_totals :
+									  &pm->totals;
+
+	p->wait_ns = t->wait_ns;
+	p->read_bytes = t->read_bytes;
+	p->idle_wait_ns = t->idle_wait_ns;
+}
+
 long bp_phases_compute(struct bp_phase_finder *f, struct bp_session *session,
-		       const struct bp_model *m, struct bp_phase **out)
+		       const struct bp_model *m, int all, struct bp_phase **out)
 {
 	struct bp_phase *v = NULL;
 	size_t n = 0, cap = 0, i, j;
@@ -446,9 +457,7 @@ long bp_phases_compute(struct bp_phase_finder *f, struct bp_session *session,
 		/* A phase over every event of a whole-recording model: its numbers. */
 		if (m->totals.events == m->totals.events_total && p->start_ns <= m->totals.first_ns &&
 		    p->end_ns >= m->totals.last_ns) {
-			p->wait_ns = m->totals.wait_ns;
-			p->read_bytes = m->totals.read_bytes;
-			p->idle_wait_ns = m->totals.idle_wait_ns;
+			phase_numbers(p, m, all);
 			continue;
 		}
 		w.since_ns = p->start_ns ? p->start_ns : 1;
@@ -458,9 +467,7 @@ long bp_phases_compute(struct bp_phase_finder *f, struct bp_session *session,
 			bp_phases_free(v, n);
 			return -1;
 		}
-		p->wait_ns = pm->totals.wait_ns;
-		p->read_bytes = pm->totals.read_bytes;
-		p->idle_wait_ns = pm->totals.idle_wait_ns;
+		phase_numbers(p, pm, all);
 		bp_model_free(pm);
 	}
 	*out = v;
@@ -491,7 +498,7 @@ int bp_phase_window(struct bp_session *session, const char *phase, struct bp_win
 	hooks.arg = finder;
 	m = bp_session_build(session, NULL, &hooks, 1);
 	if (m)
-		n = bp_phases_compute(finder, NULL, m, &v);
+		n = bp_phases_compute(finder, NULL, m, 1, &v);
 	for (i = 0; i < n; i++) {
 		if (strcmp(v[i].name, name))
 			continue;

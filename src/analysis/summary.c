@@ -151,7 +151,7 @@ static void phase_rows(struct rows *r, const struct bp_phase *ph, size_t n)
 	}
 }
 
-static void fill_header(struct bp_summary *s, const struct bp_model *m)
+static void fill_header(struct bp_summary *s, const struct bp_model *m, const struct bp_totals *t)
 {
 	const struct bp_model_header *h = &m->header;
 
@@ -162,12 +162,12 @@ static void fill_header(struct bp_summary *s, const struct bp_model *m)
 	s->bootprof_version = dup_or_null(h->bootprof_version);
 	s->boot_ns = h->stop_ns > m->totals.first_ns ? h->stop_ns : m->totals.last_ns;
 	s->lost_events = m->totals.lost_events;
-	s->read_bytes = m->totals.read_bytes;
-	s->wait_ns = m->totals.wait_ns;
-	s->idle_wait_ns = m->totals.idle_wait_ns;
-	s->never_used_bytes = m->totals.never_used_bytes;
-	s->used_bytes = m->totals.used_bytes;
-	s->mapped_unknown_bytes = m->totals.mapped_unknown_bytes;
+	s->read_bytes = t->read_bytes;
+	s->wait_ns = t->wait_ns;
+	s->idle_wait_ns = t->idle_wait_ns;
+	s->never_used_bytes = t->never_used_bytes;
+	s->used_bytes = t->used_bytes;
+	s->mapped_unknown_bytes = t->mapped_unknown_bytes;
 	s->span_ns = m->totals.span_ns;
 	s->access_missing = !!(m->missing & BP_MISSING_ACCESS);
 }
@@ -203,7 +203,7 @@ struct bp_summary *bp_summary_load(const char *path, const struct bp_summary_opt
 	m = bp_session_build(session, &session->window, &hooks, 1);
 	if (!m)
 		goto out;
-	nphases = bp_phases_compute(finder, session, m, &phases);
+	nphases = bp_phases_compute(finder, session, m, o->all, &phases);
 	if (nphases < 0)
 		goto out;
 	if (bp_focus_command(m, o->all, &filter))
@@ -211,7 +211,7 @@ struct bp_summary *bp_summary_load(const char *path, const struct bp_summary_opt
 	s = xcalloc(1, sizeof(*s));
 	s->path = xstrdup(path);
 	s->command_only = !!f;
-	fill_header(s, m);
+	fill_header(s, m, f ? &m->command_totals : &m->totals);
 	phase_rows(&rows, phases, (size_t)nphases);
 	process_rows(&rows, m, f);
 	file_rows(&rows, m, f);

@@ -68,7 +68,8 @@ struct bp_summary_row {
  * @lost_events: events the kernel dropped (bp_totals.lost_events)
  * @read_bytes, @wait_ns, @idle_wait_ns, @never_used_bytes, @used_bytes,
  * @mapped_unknown_bytes, @span_ns: the recording's bp_totals (of the
- *        window, when one was asked for)
+ *        window, when one was asked for); with @command_only, all but
+ *        @span_ns are the command tree's (bp_model.command_totals)
  * @access_missing: the kernel has no access events: never-used unknown
  * @command_only: rows are the traced command's process tree only
  * @rows: by kind, then key

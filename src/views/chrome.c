@@ -175,7 +175,7 @@ void bp_chrome_span(void *arg, const struct bp_span *span)
 	if (span->tid <= 0 || span->end_ns <= span->start_ns)
 		return;
 	t = bp_model_find_thread(x->m, span->tid, span->start_ns);
-	/* Outside the focus: not in the trace (the counters stay the machine's). */
+	/* Outside the focus: not in the trace (the disk counters stay the machine's). */
 	if (x->focus_pid && (!t || !t->process || !bp_process_matches(x->m, t->process, &x->focus)))
 		return;
 	pid = t && t->process ? t->process->pid : span->tid;
@@ -275,7 +275,9 @@ static void counters(struct bp_chrome *x, const struct bp_model *m)
 	if (!m->nbuckets || !m->window.bucket_ns)
 		return;
 	for (k = 0; k <= m->nbuckets && (width = bucket_width(m, k, &ns)); k++) {
-		const struct bp_bucket *b = k < m->nbuckets ? &m->timeline[k] : NULL;
+		/* Disk reads are the machine's; tasks waiting, the focus's. */
+		const struct bp_bucket *b = k < m->nbuckets ?
+					    &bp_focus_timeline_of(m, x->focus_pid)[k] : NULL;
 
 		counter(x, "disk read", "MB/s", ns, b ? mb_per_s(b->rq_read_bytes, width) : 0,
 			&last_mb, 0);

@@ -5,6 +5,7 @@
  *
  * {
  *   "schema_version": 1,
+ *   "verdict": [string]   the report's first lines: what was slow, and why
  *   "recording": { "file", "hostname", "kernel_release", "kernel_version",
  *                  "machine", "cmdline", "clock", "command", "stop_reason":
  *                  string|null, "command_pid": int|null (record -- CMD),
@@ -101,18 +102,21 @@
  * }
  *
  * CAUSE is one of read, open-stat, exec, getdents, fault, sync, other. Lists
- * honour --top N (0: all) and the filters; totals never do. New keys may
+ * honour --top N (0: all) and the filters; totals follow the focus (the
+ * traced command's tree, as "focus" says), never another filter. New keys may
  * be added within a schema version; a key is never renamed or removed
  * without bumping it.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "analysis/focus.h"
 #include "analysis/phases.h"
 #include "doc/doc.h"
 #include "replay/build.h"
 #include "util/json.h"
 #include "views/report.h"
+#include "views/verdict.h"
 
 #define SCHEMA_VERSION 1
 
@@ -193,9 +197,9 @@ static void recording(struct bp_json *j, const struct bp_model *m, const struct 
 	bp_json_end(j);
 }
 
-static void totals(struct bp_json *j, const struct bp_model *m)
+static void totals(struct bp_json *j, const struct bp_model *m, const struct bp_report_opts *o)
 {
-	const struct bp_totals *t = &m->totals;
+	const struct bp_totals *t = bp_focus_totals_of(m, o->focus_pid);
 
 	bp_json_object_begin(j, "totals");
 	bp_json_u64(j, "read_bytes", t->read_bytes);
@@ -525,13 +529,25 @@ static void disks_execs_timeline(struct bp_json *j, const struct bp_model *m,
 		    "\"rq_read_bytes\", \"waiting_max\"]");
 	bp_json_array_begin(j, "buckets");
 	for (i = 0; i < m->nbuckets; i++) {
-		const struct bp_bucket *b = &m->timeline[i];
+		const struct bp_bucket *b = &bp_focus_timeline_of(m, o->focus_pid)[i];
 
 		snprintf(row, sizeof(row), "[%" PRIu64 ", %" PRIu64 ", %" PRIu64 ", %" PRIu64 ", %u]",
 			 b->wait_ns, b->idle_wait_ns, b->read_bytes, b->rq_read_bytes, b->waiting_max);
 		bp_json_raw(j, NULL, row);
 	}
 	bp_json_end(j);
+	bp_json_end(j);
+}
+
+/* The text report's first lines (verdict.c), as they are printed. */
+static void verdict(struct bp_json *j, const struct bp_model *m, const struct bp_report_opts *o)
+{
+	char lines[BP_VERDICT_LINES][BP_VERDICT_LEN];
+	size_t n = bp_verdict(m, o, lines), i;
+
+	bp_json_array_begin(j, "verdict");
+	for (i = 0; i < n; i++)
+		bp_json_string(j, NULL, lines[i]);
 	bp_json_end(j);
 }
 
@@ -542,8 +558,9 @@ int bp_view_json(FILE *out, const struct bp_model *m, const struct bp_report_opt
 	bp_json_init(&j, out, 0);
 	bp_json_object_begin(&j, NULL);
 	bp_json_u64(&j, "schema_version", SCHEMA_VERSION);
+	verdict(&j, m, o);
 	recording(&j, m, o);
-	totals(&j, m);
+	totals(&j, m, o);
 	phases(&j, o);
 	processes(&j, m, o);
 	files(&j, m, o);

@@ -305,7 +305,8 @@ static void cpu_strip(FILE *out, const struct bp_chart *c, const struct bp_model
 			b += c->busy[cpu][k] < c->col_ns ? c->busy[cpu][k] : c->col_ns;
 		b /= c->col_ns * c->ncpus;
 		if ((size_t)k < m->nbuckets && m->window.bucket_ns)
-			iw = (double)m->timeline[k].idle_wait_ns / (double)m->window.bucket_ns;
+			iw = (double)bp_focus_timeline_of(m, c->focus_pid)[k].idle_wait_ns /
+			     (double)m->window.bucket_ns;
 		if (iw > 1 - b)
 			iw = 1 - b;
 		busy[k] = b * STRIP_H;
@@ -405,7 +406,7 @@ static void count_line(FILE *out, const char *cls, const uint32_t *v, uint32_t v
 	fprintf(out, "H%d\"/>", X0 + PLOT_W);
 }
 
-static void disk_strip(FILE *out, const struct bp_model *m, int y)
+static void disk_strip(FILE *out, const struct bp_chart *c, const struct bp_model *m, int y)
 {
 	double bytes[PLOT_W], tput[PLOT_W], most;
 	uint32_t waiting[PLOT_W], waiting_most = 1;
@@ -415,7 +416,8 @@ static void disk_strip(FILE *out, const struct bp_model *m, int y)
 
 	for (k = 0; k < PLOT_W; k++) {
 		bytes[k] = (size_t)k < m->nbuckets ? (double)m->timeline[k].rq_done_read_bytes : 0;
-		waiting[k] = (size_t)k < m->nbuckets ? m->timeline[k].waiting_max : 0;
+		waiting[k] = (size_t)k < m->nbuckets ?
+				     bp_focus_timeline_of(m, c->focus_pid)[k].waiting_max : 0;
 		if (waiting[k] > waiting_most)
 			waiting_most = waiting[k];
 	}
@@ -1008,7 +1010,7 @@ int bp_chart_write(struct bp_chart *c, FILE *out)
 	header(out, c, m);
 	axis(out, c, &l);
 	cpu_strip(out, c, m, l.y_cpu);
-	disk_strip(out, m, l.y_disk);
+	disk_strip(out, c, m, l.y_disk);
 	for (i = 0; i < l.ndisks; i++)
 		disk_read_strip(out, c, m, disks[i], l.y_disks + (int)i * (DISK_STRIP_H + 10));
 	initcalls(out, c, &l, row_of);

@@ -127,6 +127,26 @@ expect 'db: never-used is NULL without access events' \
 	"test \"\$(sqlite3 '$DB' 'SELECT never_used_bytes IS NULL FROM recordings ORDER BY id')\" = \"\$(printf '0\n1')\""
 expect 'db: totals are the report totals' \
 	"test \$(sqlite3 '$DB' 'SELECT read_bytes FROM recordings WHERE id = 1') = \$(jq .totals.read_bytes '$T/r.json')"
+cols() { sqlite3 "$1" "PRAGMA table_info($2)" | cut -d'|' -f2 | tr '\n' ' '; }
+expect 'db: processes, files and services name their bytes bytes_read, as JSON and CSV do' "
+	for t in processes files services; do
+		cols '$DB' \$t | grep -q ' bytes_read ' && ! cols '$DB' \$t | grep -q read_bytes || exit 1
+	done && jq -e '.processes[0] | has(\"bytes_read\")' '$T/r.json' >/dev/null"
+expect 'db: schema 1 names are kept by views' \
+	"v=\$(sqlite3 '$DB' 'SELECT SUM(read_bytes) FROM files_v1') && test -n \"\$v\" && test \"\$v\" = \"\$(sqlite3 '$DB' 'SELECT SUM(bytes_read) FROM files')\""
+# A database of schema 1 (read_bytes, no views) gets the new names when added to.
+cp "$DB" "$T/v1.db"
+sqlite3 "$T/v1.db" 'DROP VIEW processes_v1; DROP VIEW files_v1; DROP VIEW services_v1;
+	ALTER TABLE processes RENAME COLUMN bytes_read TO read_bytes;
+	ALTER TABLE files RENAME COLUMN bytes_read TO read_bytes;
+	ALTER TABLE services RENAME COLUMN bytes_read TO read_bytes;
+	DELETE FROM processes WHERE recording_id = 2; DELETE FROM files WHERE recording_id = 2;
+	DELETE FROM services WHERE recording_id = 2; DELETE FROM phases WHERE recording_id = 2;
+	DELETE FROM recordings WHERE id = 2; PRAGMA user_version = 1'
+expect 'db add to a schema 1 database: schema 2, bytes_read, the old names in views' \
+	"'$R' db add '$T/v1.db' '$N' 2>/dev/null && test \$(sqlite3 '$T/v1.db' 'PRAGMA user_version') = 2 &&
+	 cols '$T/v1.db' processes | grep -q ' bytes_read ' &&
+	 test \"\$(sqlite3 '$T/v1.db' 'SELECT SUM(read_bytes) FROM processes_v1')\" = \"\$(sqlite3 '$T/v1.db' 'SELECT SUM(bytes_read) FROM processes')\""
 sqlite3 "$DB" .dump >"$T/before.sql"
 cp "$A" "$T/copy.dat"
 echo junk >"$T/junk.dat"
