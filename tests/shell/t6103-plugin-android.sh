@@ -144,9 +144,11 @@ if [ -x "$ex/zygote/zygote" ] && [ -x "$ex/package-scan/package-scan" ]; then
 	w=$(t3_waiting ex.dat "$(jq -r --arg z "$ex/zygote/zygote" '.processes[] | select(.exec[0] == $z) | .pid' ex.json)")
 	expect "examples/zygote: waiting wall time and CPU idle meanwhile, computed again: ${w:-?} ns" \
 		"test -n '$w' && test \"\$(jq -r '.plugins.android.zygote | \"\\(.waiting_wall_ns) \\(.cpu_idle_while_waiting_ns)\"' ex.json)\" = '$w'"
+	# Every process's (--all): the report's totals are the command tree's by default.
 	w=$(t3_waiting ex.dat)
-	expect "examples/zygote: CPU idle while waiting is the report's, computed again: ${w:-?} ns" \
-		"test -n '$w' && test \"\${w#* }\" = \"\$(jq .totals.idle_wait_ns ex.json)\""
+	"$BOOTPROF" report --format json --all ex.dat >ex-all.json 2>/dev/null
+	expect "examples/zygote: CPU idle while waiting is the report's (--all), computed again: ${w:-?} ns" \
+		"test -n '$w' && test \"\${w#* }\" = \"\$(jq .totals.idle_wait_ns ex-all.json)\""
 	drop_caches
 	"$BOOTPROF_FAST" record -o ps.dat -- "$ex/package-scan/package-scan" --count 8 --size 4 >/dev/null 2>&1
 	"$BOOTPROF" report --format json --plugin-opt "android.archives=$TEST_DIR/packages/*.apk" ps.dat >ps.json 2>/dev/null
