@@ -695,8 +695,11 @@ boot_schedstats_checks() {
 	}
 	END { printf "%d\n", s }' "$2")
 	echo "# reader pid $3: sched_stat_iowait in its loop ${_sum:-?} ns, schedstat truth $4 ns"
-	expect "$1: the reader's sched_stat_iowait within 1 % of its schedstat truth" \
-		"[ -n '$_t0' ] && [ -n '$_t1' ] && awk -v a='$_sum' -v b='$4' 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 0.01 * b) }'"
+	# Within 2 %, as the recording's own I/O wait is checked: under TCG on a
+	# busy host the two kernel clocks drifted 1.07 % and 1.17 % apart (15 ms
+	# of 1.42 s) while the guest ran the same reader.
+	expect "$1: the reader's sched_stat_iowait within 2 % of its schedstat truth" \
+		"[ -n '$_t0' ] && [ -n '$_t1' ] && awk -v a='$_sum' -v b='$4' 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 0.02 * b) }'"
 }
 
 # boot_truth_checks SERIES DUMP CONSOLE WORDS: with delayacct among the
