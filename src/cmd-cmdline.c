@@ -52,9 +52,9 @@ int cmd_cmdline(int argc, char **argv)
 {
 	const char *kernel = NULL, *instance = BP_BOOT_INSTANCE;
 	int buffer_kb = DEFAULT_BUFFER_KB;
-	char *available = NULL, *words, *missing = NULL;
+	char *no_list = NULL, *words, *missing = NULL;
 	struct utsname uts;
-	int c, version, live;
+	int c, live;
 	const struct bp_option options[] = {
 		OPT_STRING_C(0, "kernel", &kernel, "VERSION",
 			     "for that kernel release (default: uname -r); the events\n"
@@ -79,22 +79,17 @@ int cmd_cmdline(int argc, char **argv)
 	live = !kernel || !strcmp(kernel, uts.release);
 	if (!kernel)
 		kernel = uts.release;
-	version = bp_kernel_version(kernel);
-	if (version < 0)
+	words = bp_boot_cmdline_for(kernel, live, instance, (size_t)buffer_kb, &missing,
+				    &no_list);
+	if (!words)
 		return bp_usage_error("cmdline", "bad --kernel '%s' (want MAJOR.MINOR...)", kernel);
-
-	if (live) {
-		available = bp_boot_available_events();
-		if (!available)
-			bp_warn("%s; using the events known for %s", bp_last_error(), kernel);
-	}
-	words = bp_boot_cmdline(version, instance, available, bp_boot_kernel_schedstats(kernel, live),
-				(size_t)buffer_kb, &missing);
+	if (no_list)
+		bp_warn("%s; using the events known for %s", no_list, kernel);
 	if (missing)
 		bp_warn("not in %s: %s", kernel, missing);
 	puts(words);
 	free(words);
 	free(missing);
-	free(available);
+	free(no_list);
 	return 0;
 }
