@@ -260,7 +260,7 @@ static int grub_mkconfig(const char *cfg)
 static int grub_once(const char *cfg, const char *kernel)
 {
 	const char *reboot = program("grub-reboot", "grub2-reboot");
-	const char *grep[] = { "grep", "-qF", "--id " BP_ONCE_ID, cfg, NULL };
+	const char *grep[] = { "grep", "-qF", "-e", "--id " BP_ONCE_ID, cfg, NULL };
 	const char *set[] = { reboot, BP_ONCE_ID, NULL };
 
 	if (bp_command_run(grep, NULL, 0) != 0)
