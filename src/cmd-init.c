@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bootprof init: run as PID 1 (init=/usr/sbin/bootprof, rdinit=, or a
+ * bootprof init: run as PID 1 (init=/usr/local/bin/bootprof-init, rdinit=, or a
  * bootprof-init link). PID 1 mounts what it needs, forks the recorder and
  * execs the real init at once; the recorder drains the boot-time buffer
  * (or records from now), stops on a condition, waits for the real root to
