@@ -275,6 +275,82 @@ static int grub_once(const char *cfg, const char *kernel)
 	return 0;
 }
 
+/* systemd-boot's EFI variables (Boot Loader Interface), as their files in efivarfs. */
+#define LOADER_VAR(name) "/sys/firmware/efi/efivars/" name "-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
+
+/* An EFI string variable (4 bytes of attributes, UTF-16LE) as ASCII into buf; 0 or -1. */
+static int loader_var(const char *path, char *buf, size_t size)
+{
+	char raw[1024];
+	size_t n = 0, i;
+	ssize_t len;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return -1;
+	len = (ssize_t)fread(raw, 1, sizeof(raw), f);
+	fclose(f);
+	for (i = 4; i + 1 < (size_t)len && n + 1 < size; i += 2) {
+		if (!raw[i] && !raw[i + 1])
+			break;
+		buf[n++] = raw[i + 1] ? '?' : raw[i];
+	}
+	buf[n] = '\0';
+	return n ? 0 : -1;
+}
+
+static int sdboot_installed(void)
+{
+	const char *argv[] = { "bootctl", "is-installed", NULL };
+	char out[64];
+
+	return program("bootctl", NULL) && bp_command_run(argv, out, sizeof(out)) == 0;
+}
+
+/*
+ * systemd-boot: an entry file made from the one booted now, plus words,
+ * chosen for the next boot by bootctl set-oneshot. 0, or 1 after printing why.
+ */
+static int sdboot_once(const char *words, const char *until)
+{
+	const char *print[] = { "bootctl", "--print-boot-path", NULL };
+	const char *set[] = { "bootctl", "set-oneshot", BP_ONCE_ID ".conf", NULL };
+	char boot[PATH_MAX], id[256], base_path[PATH_MAX * 2], cfg[PATH_MAX + 64];
+	char *base, *entry;
+	int ret;
+
+	if (bp_command_run(print, boot, sizeof(boot)) != 0 || boot[0] != '/')
+		return bp_error("cannot record the next boot once: 'bootctl --print-boot-path' "
+				"failed");
+	if (loader_var(LOADER_VAR("LoaderEntrySelected"), id, sizeof(id)) < 0 ||
+	    strchr(id, '/'))
+		return bp_error("cannot record the next boot once: systemd-boot did not say which "
+				"entry it booted (LoaderEntrySelected)");
+	snprintf(base_path, sizeof(base_path), "%s/loader/entries/%s", boot, id);
+	base = bp_once_read_file(base_path, 65536);
+	if (!base) {
+		snprintf(base_path, sizeof(base_path), "%s/loader/entries/%s.conf", boot, id);
+		base = bp_once_read_file(base_path, 65536);
+	}
+	if (!base)
+		return bp_error("cannot record the next boot once: the entry booted now, '%s', is "
+				"no file in %s/loader/entries (a unified kernel image?)",
+				id, boot);
+	snprintf(cfg, sizeof(cfg), "%s/" BP_ONCE_SDBOOT_ENTRY, boot);
+	entry = bp_once_sdboot_entry(base, words, cfg, until);
+	free(base);
+	if (!entry)
+		return bp_error("cannot record the next boot once: %s", bp_last_error());
+	ret = bp_once_write(cfg, entry, 0644);
+	free(entry);
+	if (ret < 0)
+		return bp_error("%s", bp_last_error());
+	if (bp_command_run(set, NULL, 0) != 0)
+		return bp_error("cannot make " BP_ONCE_ID " the next boot's entry: bootctl "
+				"set-oneshot failed");
+	return 0;
+}
+
 static int undo(int quiet)
 {
 	struct bp_once_state state;
@@ -294,6 +370,14 @@ static int undo(int quiet)
 		    bp_command_run(unset, NULL, 0) != 0)
 			return bp_error("cannot unset next_entry in '%s'", env);
 	}
+	/* bootctl set-oneshot's choice, likewise. */
+	if (loader_var(LOADER_VAR("LoaderEntryOneShot"), out, sizeof(out)) == 0 &&
+	    !strcmp(out, BP_ONCE_ID ".conf")) {
+		const char *clear[] = { "bootctl", "set-oneshot", "", NULL };
+
+		if (bp_command_run(clear, NULL, 0) != 0)
+			return bp_error("cannot clear systemd-boot's one-shot entry");
+	}
 	if (!quiet)
 		printf("%s%s\n", *what ? "removed " : "nothing to undo", what);
 	return 0;
@@ -310,7 +394,8 @@ static int status(void)
 		printf("no boot entry of bootprof: boots are not recorded\n");
 	} else {
 		printf("%s entry %s (%s): kernel %s, stops at %s\n", state.loader, BP_ONCE_ID,
-		       BP_ONCE_GRUB_SCRIPT, state.release, state.until);
+		       strcmp(state.loader, "grub") ? state.config : BP_ONCE_GRUB_SCRIPT,
+		       state.release[0] ? state.release : "as booted now", state.until);
 		printf("%s\n", bp_once_booted() ? "this boot is the one recorded: the recorder "
 						  "removes the entry once it has saved"
 						: "the next boot is recorded, once");
@@ -375,9 +460,17 @@ int cmd_boot(int argc, char **argv)
 		return bp_usage_error("boot", "%s", bp_last_error());
 	dir = grub_dir();
 	if (!dir || access("/etc/grub.d", F_OK) < 0) {
-		bp_error("cannot record the next boot once: no GRUB here (/boot/grub/grub.cfg, "
-			 "/etc/grub.d)");
-		goto out_free;
+		dir = NULL;
+		if (!sdboot_installed()) {
+			bp_error("cannot record the next boot once: neither GRUB (/boot/grub/grub.cfg, "
+				 "/etc/grub.d) nor systemd-boot (bootctl is-installed) here");
+			goto out_free;
+		}
+		if (strcmp(kernel, uts.release)) {
+			bp_usage_error("boot", "--kernel: systemd-boot boots the entry booted now "
+				       "again, with the running kernel");
+			goto out_free;
+		}
 	}
 	bp_installed_init(init, sizeof(init));
 	if (access(init, X_OK) < 0) {
@@ -396,24 +489,26 @@ int cmd_boot(int argc, char **argv)
 		bp_warn("%s; using the events known for %s", no_list, kernel);
 	if (missing)
 		bp_warn("not in %s: %s", kernel, missing);
-	if (grubenv_writable(dir))
+	if (dir && grubenv_writable(dir))
 		goto out_free;
 
 	all = xasprintf("%s init=%s %s%s%s %s bootprof.duration=%llu", words, init,
 			real_init ? "bootprof.init=" : "", real_init ? real_init : "",
 			real_init ? " " BP_ONCE_WORD : BP_ONCE_WORD, stop,
 			(unsigned long long)(duration / BP_NS_PER_S));
-	snprintf(cfg, sizeof(cfg), "%s/grub.cfg", dir);
+	snprintf(cfg, sizeof(cfg), "%s/grub.cfg", dir ? dir : "");
 	if (!strcmp(until, "greeter"))
 		snprintf(until_s, sizeof(until_s), "greeter (exec of %s), at most %llu s",
 			 strchr(stop, '=') + 1, (unsigned long long)(duration / BP_NS_PER_S));
 	else
 		snprintf(until_s, sizeof(until_s), "%s, at most %llu s", until,
 			 (unsigned long long)(duration / BP_NS_PER_S));
-	script = bp_once_grub_script(kernel, all, cfg, until_s);
-	if (!script) {
-		bp_error("%s", bp_last_error());
-		goto out_free;
+	if (dir) {
+		script = bp_once_grub_script(kernel, all, cfg, until_s);
+		if (!script) {
+			bp_error("%s", bp_last_error());
+			goto out_free;
+		}
 	}
 	if (target) {
 		unit = bp_once_stop_unit(target);
@@ -422,23 +517,25 @@ int cmd_boot(int argc, char **argv)
 			goto out_free;
 		}
 	}
-	if (bp_once_write(BP_ONCE_GRUB_SCRIPT, script, 0755) < 0) {
+	if (!dir) {
+		if (sdboot_once(all, until_s))
+			goto out_undo;
+	} else if (bp_once_write(BP_ONCE_GRUB_SCRIPT, script, 0755) < 0) {
 		bp_error("%s", bp_last_error());
 		goto out_undo;
+	} else if (grub_mkconfig(cfg) || grub_once(cfg, kernel)) {
+		goto out_undo;
 	}
-	if (grub_mkconfig(cfg))
-		goto out_undo;
-	if (grub_once(cfg, kernel))
-		goto out_undo;
-	printf("the next boot is recorded, once: GRUB entry %s (kernel %s), stops at %s\n"
-		       "the recording: " BP_BOOT_LOG_DIR "/latest.dat; 'bootprof boot --undo' "
-		       "cancels\n",
-		       BP_ONCE_ID, kernel, until_s);
+	printf("the next boot is recorded, once: %s entry %s (kernel %s), stops at %s\n"
+	       "the recording: " BP_BOOT_LOG_DIR "/latest.dat; 'bootprof boot --undo' "
+	       "cancels\n",
+	       dir ? "GRUB" : "systemd-boot", BP_ONCE_ID, kernel, until_s);
 	ret = 0;
 	goto out_free;
 out_undo:
 	undo(1);
-	grub_mkconfig(cfg);
+	if (dir)
+		grub_mkconfig(cfg);
 out_free:
 	free(words);
 	free(missing);

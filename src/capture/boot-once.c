@@ -158,7 +158,7 @@ out_free:
 }
 
 /* A whole small text file as a heap string, NULL with errno (ENOENT: absent). */
-static char *read_text(const char *path, size_t limit)
+char *bp_once_read_file(const char *path, size_t limit)
 {
 	struct stat st;
 	char *text;
@@ -204,12 +204,69 @@ static char *under(const char *root, const char *path)
 	return xasprintf("%s%s", strcmp(root, "/") ? root : "", path);
 }
 
+/* Where a systemd-boot entry file is looked for: the ESP's and XBOOTLDR's mount points. */
+static const char *const sdboot_dirs[] = { "/efi/", "/boot/", "/boot/efi/" };
+
+char *bp_once_sdboot_entry(const char *base, const char *words, const char *config,
+			   const char *until)
+{
+	size_t size = strlen(base) + strlen(words) + strlen(config) + strlen(until) + 512;
+	char *out = xmalloc(size), *copy = xstrdup(base), *save = NULL, *line;
+	int has_linux = 0, has_options = 0;
+	size_t o;
+
+	o = (size_t)snprintf(out, size,
+			     "# Written by 'bootprof boot --once': the entry booted once (bootctl\n"
+			     "# set-oneshot) to record that boot. The recorder removes this file once\n"
+			     "# the recording is saved; 'bootprof boot --undo' does the same.\n"
+			     NOTE_LOADER "systemd-boot\n" NOTE_CONFIG "%s\n" NOTE_UNTIL "%s\n"
+			     "title bootprof: record this boot\n",
+			     config, until);
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *key = line + strspn(line, " \t");
+		size_t klen = strcspn(key, " \t");
+
+		if (*key == '#' || !klen || (klen == 5 && !strncmp(key, "title", 5)))
+			continue;
+		if (klen == 5 && !strncmp(key, "linux", 5))
+			has_linux = 1;
+		if (klen == 7 && !strncmp(key, "options", 7) && !has_options) {
+			/* The words once, on the first options line (the loader joins them all). */
+			o += (size_t)snprintf(out + o, size - o, "%s %s\n", line, words);
+			has_options = 1;
+			continue;
+		}
+		if (klen == 7 && !strncmp(key, "version", 7))
+			o += (size_t)snprintf(out + o, size - o, NOTE_RELEASE "%s\n",
+					      key + klen + strspn(key + klen, " \t"));
+		o += (size_t)snprintf(out + o, size - o, "%s\n", line);
+	}
+	free(copy);
+	if (!has_linux) {
+		free(out);
+		bp_set_error("the entry booted now has no 'linux' line (a unified kernel image?): "
+			     "its command line cannot be extended");
+		return NULL;
+	}
+	if (!has_options)
+		snprintf(out + o, size - o, "options %s\n", words);
+	return out;
+}
+
 int bp_once_read(const char *root, struct bp_once_state *state)
 {
 	char *path = under(root, BP_ONCE_GRUB_SCRIPT), *text;
+	size_t i;
 
 	memset(state, 0, sizeof(*state));
-	text = read_text(path, 65536);
+	text = bp_once_read_file(path, 65536);
+	for (i = 0; !text && errno == ENOENT && i < sizeof(sdboot_dirs) / sizeof(sdboot_dirs[0]);
+	     i++) {
+		free(path);
+		path = xasprintf("%s%s" BP_ONCE_SDBOOT_ENTRY, strcmp(root, "/") ? root : "",
+				 sdboot_dirs[i]);
+		text = bp_once_read_file(path, 65536);
+	}
 	if (!text) {
 		int absent = errno == ENOENT;
 
@@ -242,7 +299,7 @@ static int grub_cfg_cut(const char *cfg)
 	struct stat st;
 	int ret;
 
-	text = read_text(cfg, 64 << 20);
+	text = bp_once_read_file(cfg, 64 << 20);
 	if (!text) {
 		if (errno == ENOENT)
 			return 0;
@@ -272,6 +329,20 @@ int bp_once_remove(const char *root, const char **what)
 	*what = "";
 	if (bp_once_read(root, &state) < 0)
 		return -1;
+	if (!strcmp(state.loader, "systemd-boot")) {
+		path = under(root, state.config);
+		if (unlink(path) < 0 && errno != ENOENT) {
+			bp_set_error_errno("cannot remove '%s'", path);
+			free(path);
+			return -1;
+		}
+		free(path);
+		path = under(root, BP_ONCE_STOP_UNIT);
+		unlink(path);
+		free(path);
+		*what = "the systemd-boot entry " BP_ONCE_ID ".conf";
+		return 0;
+	}
 	if (state.loader[0] && state.config[0]) {
 		cfg = under(root, state.config);
 		cut = grub_cfg_cut(cfg);

@@ -21,6 +21,8 @@
 /* A systemd target as the stop: a unit after it touches the stop file. */
 #define BP_ONCE_STOP_UNIT "/etc/systemd/system/bootprof-once.service"
 #define BP_ONCE_STOP_FILE "/run/bootprof-once.stop"
+/* systemd-boot: the entry file, under the ESP or XBOOTLDR (/efi, /boot, /boot/efi). */
+#define BP_ONCE_SDBOOT_ENTRY "loader/entries/" BP_ONCE_ID ".conf"
 
 /* What a pending one-shot entry is, read back from its files. */
 struct bp_once_state {
@@ -42,6 +44,17 @@ char *bp_once_grub_script(const char *release, const char *words, const char *co
 			  const char *until);
 
 /*
+ * A systemd-boot entry file (Boot Loader Specification type #1) made from
+ * base, the text of the entry booted now: its title replaced, words
+ * appended to its options, release, config (the file's own path) and
+ * until noted in comments. NULL with bp_set_error() when base has no
+ * linux line (a unified kernel image has no options to extend); a heap
+ * string the caller frees.
+ */
+char *bp_once_sdboot_entry(const char *base, const char *words, const char *config,
+			   const char *until);
+
+/*
  * The unit that marks target reached (BP_ONCE_STOP_FILE), pulled in only
  * by systemd.wants= on the entry's command line. A heap string.
  */
@@ -53,7 +66,11 @@ char *bp_once_stop_unit(const char *target);
  */
 int bp_once_write(const char *path, const char *text, unsigned mode);
 
-/* The pending entry under root ("" or "/"), or state->loader "" when none. 0 or -1. */
+/*
+ * The pending entry under root ("" or "/"): the GRUB script, else the
+ * systemd-boot entry file under /efi, /boot or /boot/efi; state->loader ""
+ * when none. 0 or -1.
+ */
 int bp_once_read(const char *root, struct bp_once_state *state);
 
 /*
@@ -63,6 +80,12 @@ int bp_once_read(const char *root, struct bp_once_state *state);
  * what was removed ("" when nothing was). 0, or -1 with bp_set_error().
  */
 int bp_once_remove(const char *root, const char **what);
+
+/*
+ * A small regular file (at most limit bytes) as a heap string; NULL with
+ * errno (ENOENT: absent, EFBIG: larger) and no error set.
+ */
+char *bp_once_read_file(const char *path, size_t limit);
 
 /* 1 when the running kernel's command line has BP_ONCE_WORD. */
 int bp_once_booted(void);
