@@ -5,8 +5,8 @@
 set -e
 build="gcc make pkg-config libtracefs-dev libtraceevent-dev libncurses-dev libzstd-dev libsqlite3-dev"
 check="$build debootstrap sqlite3 clang-14 libclang-rt-14-dev libcmocka-dev jq trace-cmd e2fsprogs cpio xz-utils busybox-static qemu-system-x86 tmux mandoc bash-completion zsh linux-perf time python3 man-db chromium libxml2-utils python3-fusepy fuse3"
-# The one-shot boot test (GRUB for BIOS on a disk image) and the fleet path in ClickHouse.
-check="$check grub-pc-bin grub2-common fdisk qemu-utils clickhouse-server clickhouse-client"
+# The one-shot boot tests (GRUB for BIOS, systemd-boot under OVMF) and the fleet path in ClickHouse.
+check="$check grub-pc-bin grub2-common fdisk qemu-utils ovmf systemd-boot-efi dosfstools mtools clickhouse-server clickhouse-client"
 demo="$build e2fsprogs cpio xz-utils busybox-static qemu-system-x86"
 fuzz="$build clang-14 libclang-rt-14-dev"
 case "$1" in

@@ -2,7 +2,8 @@
 /*
  * bootprof boot --once: record the next boot, once. A GRUB menu entry of
  * its own (an /etc/grub.d script: the 'bootprof cmdline' words, init=
- * bootprof-init, the stop) made the next boot's default by grub-reboot;
+ * bootprof-init, the stop) made the next boot's default by grub-reboot,
+ * or a systemd-boot entry file chosen by bootctl set-oneshot;
  * bootprof-init's recorder removes it once the recording is saved.
  * --status says what is pending, --undo removes it.
  */
@@ -37,8 +38,9 @@ static const struct bp_usage boot_usage = {
 	boot_synopsis,
 	"Record the next boot, once: a GRUB menu entry of its own (" BP_ONCE_GRUB_SCRIPT ",\n"
 	"the words of 'bootprof cmdline' and init=bootprof-init), made the next\n"
-	"boot's default by grub-reboot. Later boots are the usual ones. The\n"
-	"recorder saves /var/log/bootprof/boot-*.dat and removes the entry.\n",
+	"boot's default by grub-reboot; with systemd-boot, an entry file chosen\n"
+	"by bootctl set-oneshot. Later boots are the usual ones. The recorder\n"
+	"saves /var/log/bootprof/boot-*.dat and removes the entry.\n",
 	"WHAT is when the recording stops: greeter (the display manager's login\n"
 	"screen), a systemd target (multi-user.target, graphical.target) reached,\n"
 	"or exec:NAME. Default: greeter with a display manager, else the default\n"
