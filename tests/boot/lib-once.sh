@@ -75,8 +75,9 @@ EOT
 	systemd-boot)
 		cat <<'EOT'
 entries() { ls /boot/efi/loader/entries/bootprof-once.conf 2>/dev/null | wc -l; }
-# The EFI variable: 4 bytes of attributes, then UTF-16LE.
-choice() { echo "oneshot=$(tail -c +5 /sys/firmware/efi/efivars/LoaderEntryOneShot-* 2>/dev/null | tr -d '\000')"; }
+# The EFI variable: 4 bytes of attributes, then UTF-16LE; through a pipe,
+# as efivarfs may give its files a size of 0.
+choice() { echo "oneshot=$(cat /sys/firmware/efi/efivars/LoaderEntryOneShot-* 2>/dev/null | tail -c +5 | tr -d '\000')"; }
 loader_files() { ls /boot/efi/loader/entries >/run/bp-out/loader.txt; }
 EOT
 		;;
