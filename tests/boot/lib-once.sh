@@ -101,6 +101,10 @@ case $n in
 1)
 	install -m 755 /run/bp-step/bootprof /usr/local/sbin/bootprof
 	ln -sf bootprof /usr/local/sbin/bootprof-init
+	# Once, undone, once again.
+	bootprof boot --once >/run/once0.out 2>&1
+	say "first once: status $? entries=$(entries) choice=$(choice)"
+	say "undo: $(bootprof boot --undo 2>&1 | tr '\n' ' ') entries=$(entries) choice=$(choice) unit=$(ls /etc/systemd/system/bootprof-once.service 2>/dev/null | wc -l)"
 	bootprof boot --once >/run/once.out 2>&1
 	say "boot --once: status $? $(tr '\n' ' ' </run/once.out)"
 	bootprof boot --status | sed "s/^/BP-STEP $n: status: /"
@@ -139,6 +143,9 @@ once_checks() {
 	_con=$TEST_DIR/boot.console
 	step() { grep -a "BP-STEP $1: $2" "$_con" | head -n 1 | tr -d '\r' | sed "s/^.*BP-STEP $1: $2//"; }
 	expect "the three boots run to the end" "[ $ONCE_RC = 0 ] && grep -aq 'BP-STEP 3: done' '$_con'"
+	expect "boot 1: --undo removes an entry that was chosen, and the choice" \
+		"step 1 'first once: status ' | grep -Eq '^0 entries=[1-9].*bootprof-once' &&
+		 step 1 'undo: ' | grep -Eq '^removed .* entries=0 choice=(oneshot=)? *unit=0\$'"
 	expect "boot 1: boot --once succeeds" "step 1 'boot --once: status ' | grep -q '^0 '"
 	expect "boot 1: the entry is there and chosen for the next boot" \
 		"[ \"\$(step 1 'entries: ')\" -ge 1 ] && step 1 'choice: ' | grep -Eq '(next_entry|oneshot)=bootprof-once'"
