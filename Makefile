@@ -7,8 +7,15 @@
 #   make demo       install deps, record the built-in demo, print its report
 #   make bench      run every benchmark (bench/run.sh), then a summary of their ratios
 #   make fuzz       run each fuzz target for a bounded time
-#   make chart-example  regenerate examples/chart.svg and the chart/export goldens from fixtures
+#   make chart-example  regenerate the chart/export goldens from fixtures and examples/chart.svg
+#                   from a systemd boot (scripts/chart-example.sh)
 #   make install    prefix=/usr/local DESTDIR=...
+#   make static     build-static/bootprof: one static binary, plugins built in
+#   make ARCH=arm64 cross-build with Debian's aarch64-linux-gnu- toolchain and
+#                   arm64 multiarch libraries (make deps-arm64) into build-arm64/;
+#                   make static ARCH=arm64 gives build-static-arm64/bootprof
+#                   (CROSS_COMPILE=aarch64-linux-gnu- does the same); ARCH=i386
+#                   likewise with i686-linux-gnu- (make deps-i386)
 # V=1 shows the full commands.
 
 VERSION   := 0.1.0
@@ -21,9 +28,35 @@ datadir   := $(PREFIX)/share
 plugindir := $(libdir)/bootprof/plugins
 
 CC        ?= cc
+AR        ?= ar
+PKG_CONFIG ?= pkg-config
+# Cross builds: ARCH=arm64 picks Debian's cross toolchain; the target's
+# libraries come from its multiarch directory (dpkg --add-architecture).
+ifeq ($(ARCH),arm64)
+CROSS_COMPILE ?= aarch64-linux-gnu-
+endif
+ifeq ($(ARCH),i386)
+CROSS_COMPILE ?= i686-linux-gnu-
+endif
+ifneq ($(CROSS_COMPILE),)
+CROSS_TRIPLET := $(patsubst %-,%,$(CROSS_COMPILE))
+# Debian's names for the output directory: aarch64- is arm64, i686- is i386.
+CROSS_ARCH    := $(firstword $(subst -, ,$(CROSS_TRIPLET)))
+CROSS_ARCH    := $(if $(ARCH),$(ARCH),$(patsubst aarch64,arm64,$(patsubst i686,i386,$(CROSS_ARCH))))
+CROSS_SUFFIX  := -$(CROSS_ARCH)
+ifeq ($(origin CC),default)
+CC := $(CROSS_COMPILE)gcc
+endif
+ifeq ($(origin AR),default)
+AR := $(CROSS_COMPILE)ar
+endif
+# Debian's i386 libraries live in i386-linux-gnu, its compiler is i686-.
+CROSS_MULTIARCH := $(patsubst i686-%,i386-%,$(CROSS_TRIPLET))
+PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/$(CROSS_MULTIARCH)/pkgconfig:/usr/share/pkgconfig pkg-config
+endif
 PKGS      := libtracefs libtraceevent ncursesw libzstd sqlite3
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 
 WARN := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wvla -Wwrite-strings -Wundef -Wimplicit-fallthrough -fno-common
@@ -38,8 +71,9 @@ Q := @
 quiet = @printf '  %-7s %s\n' $(1) $(2);
 endif
 
-# Build output: build/ (normal) or another O= directory (build-asan for tests).
-O ?= build
+# Build output: build/ (normal) or another O= directory (build-asan for
+# tests); a cross build defaults to build-ARCH.
+O ?= build$(CROSS_SUFFIX)
 SRCS     := $(sort $(shell find src -name '*.c'))
 # Plugins: linked into bootprof (built-in) and also built as .so files.
 PLUGIN_SRCS := $(sort $(wildcard plugins/*.c))
@@ -53,14 +87,15 @@ EXAMPLE_BINS := $(patsubst %.c,$(O)/%,$(EXAMPLE_SRCS))
 
 all: bootprof examples plugins
 
+# ./bootprof points at the native build only.
 bootprof: $(O)/bootprof
-	$(Q)ln -sf $(O)/bootprof bootprof
+	$(Q)$(if $(CROSS_COMPILE),:,ln -sf $(O)/bootprof bootprof)
 
 $(O)/bootprof: $(O)/src/bootprof.o $(O)/libbootprof.a
 	$(call quiet,LINK,$@)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 $(O)/libbootprof.a: $(LIB_OBJS)
-	$(call quiet,AR,$@)rm -f $@ && ar rcs $@ $^
+	$(call quiet,AR,$@)rm -f $@ && $(AR) rcs $@ $^
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -98,6 +133,10 @@ deps-demo:
 	@scripts/deps.sh demo
 deps-fuzz:
 	@scripts/deps.sh fuzz
+deps-arm64:
+	@scripts/deps.sh arm64
+deps-i386:
+	@scripts/deps.sh i386
 
 # The test build: -Werror, AddressSanitizer and UndefinedBehaviorSanitizer.
 ASAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
@@ -121,18 +160,25 @@ demo: deps-demo
 	@# the cold-cache examples (zygote, package scan) recorded live.
 	$(Q)scripts/demo-boot.sh || { echo "demo: falling back to the live examples" >&2; scripts/demo.sh; }
 
-# A static ./build-static/bootprof for initramfs images (busybox, no shared
-# libraries): libtracefs.a and libtraceevent.a linked in.
-STATIC_LIBS := $(shell pkg-config --static --libs $(PKGS) 2>/dev/null) -lpthread -ldl -lm
+# A static build-static/bootprof for initramfs images (busybox, no shared
+# libraries) and Android: libtracefs.a and libtraceevent.a linked in, the
+# plugins built in; build-static-arm64/bootprof with ARCH=arm64. What a
+# static binary cannot do (dlopen libtraceevent's plugins): docs/design.md,
+# 'Static and cross builds'.
+STATIC_O    := build-static$(CROSS_SUFFIX)
+STATIC_LIBS := $(shell $(PKG_CONFIG) --static --libs $(PKGS) 2>/dev/null) -lpthread -ldl -lm
 static:
-	$(Q)$(MAKE) --no-print-directory O=build-static LDFLAGS=-static LDLIBS="$(STATIC_LIBS)" \
-		build-static/bootprof
+	$(Q)$(MAKE) --no-print-directory O=$(STATIC_O) LDFLAGS=-static LDLIBS="$(STATIC_LIBS)" \
+		$(STATIC_O)/bootprof
+	@$(CROSS_COMPILE)strip -o $(STATIC_O)/bootprof.stripped $(STATIC_O)/bootprof
+	@printf '  %-7s %s, %s bytes (%s stripped)\n' STATIC $(STATIC_O)/bootprof \
+		"$$(stat -c %s $(STATIC_O)/bootprof)" "$$(stat -c %s $(STATIC_O)/bootprof.stripped)"
 
 bench: all
 	$(Q)bench/run.sh
 
-# The README's picture and the goldens of t8100/t8101, from the checked-in
-# fixture: regenerated, never edited.
+# The goldens of t8100/t8101, from the checked-in fixture, and the README's
+# picture, from a systemd boot under QEMU (cached): regenerated, never edited.
 chart-example: bootprof
 	$(Q)tests/fixtures/make-chart-fixtures.sh
 .PHONY: chart-example
@@ -169,7 +215,7 @@ fuzz: deps-fuzz
 clean:
 	rm -rf build build-asan build-static build-fuzz bootprof
 
-.PHONY: all bootprof examples plugins unit-tests deps deps-build deps-demo deps-fuzz check test demo bench clean install uninstall fuzz static
+.PHONY: all bootprof examples plugins unit-tests deps deps-build deps-demo deps-fuzz deps-arm64 deps-i386 check test demo bench clean install uninstall fuzz static
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
 

@@ -17,6 +17,18 @@
  * storage against the bytes some access used before the end of the
  * recording — an mmap'd APK faulted in whole to read one manifest.
  *
+ * Boot marks: the instants an Android boot is told by, each from the event
+ * that shows it (a static bootprof cannot read Android's properties, so
+ * none comes from one):
+ *   zygote start     the first sched_process_exec of a file matching
+ *                    android.process (init execs /system/bin/app_process64)
+ *   system_server    the fork of the process whose comm is system_server
+ *                    (sched_process_fork; zygote names it after the fork)
+ *   bootanim exit    sched_process_exit of the process named bootanimation
+ *   boot completed   the line "bootprof: sys.boot_completed=1" in the
+ *                    trace buffer (ftrace:print), written by
+ *                    examples/boot/android-init.rc or android-record.sh
+ *
  * The text sections appear only on Android: when a zygote matched, or a
  * system_server ran.
  */
@@ -30,15 +42,33 @@
 #define DEFAULT_ARCHIVES "*.apk,*.jar,*.zip"
 #define DEFAULT_TOP 20
 #define SYSTEM_SERVER "system_server"
+#define BOOTANIM "bootanimation"
+#define BOOT_COMPLETED "bootprof: sys.boot_completed=1"
 
 enum kind { K_JAR, K_APK, K_OAT, K_SO, K_OTHER, K_UNATTRIBUTED, NKINDS };
 static const char *const kind_name[NKINDS] = { "jar", "apk", "oat", "so", "other",
 					       "unattributed" };
 
+/* An instant of the boot; ns 0: not seen. */
+struct mark {
+	uint64_t ns;
+	int pid;
+};
+
+enum mark_kind { M_ZYGOTE, M_SYSTEM_SERVER, M_BOOTANIM, M_COMPLETED, NMARKS };
+static const char *const mark_name[NMARKS] = { "zygote start", "system_server", "bootanim exit",
+					       "boot completed" };
+static const char *const mark_event[NMARKS] = { "sched:sched_process_exec",
+						"sched:sched_process_fork",
+						"sched:sched_process_exit", "ftrace:print" };
+
 struct android {
 	const char *process;
 	const char *archives;
 	size_t top;
+	int exec_id, print_id;
+	const struct bootprof_field *f_filename, *f_buf;
+	struct mark marks[NMARKS];
 };
 
 static int android_init(struct bootprof_ctx *ctx)
@@ -56,6 +86,10 @@ static int android_init(struct bootprof_ctx *ctx)
 	if (!st->archives)
 		st->archives = DEFAULT_ARCHIVES;
 	st->top = (size_t)h->option_u64(ctx, "top", DEFAULT_TOP);
+	st->exec_id = h->event_id(ctx, "sched", "sched_process_exec");
+	st->f_filename = h->field(ctx, st->exec_id, "filename");
+	st->print_id = h->event_id(ctx, "ftrace", "print");
+	st->f_buf = h->field(ctx, st->print_id, "buf");
 	return 0;
 }
 
@@ -454,12 +488,84 @@ static int package_scan(struct bootprof_ctx *ctx, const struct bootprof_model *m
 	return 0;
 }
 
+/* The marks that events show: zygote's exec, the boot-completed line. */
+static void android_event(struct bootprof_ctx *ctx, const struct bootprof_event *ev)
+{
+	const struct bootprof_host *h = ctx->host;
+	struct android *st = ctx->priv;
+	struct mark *mk = NULL;
+	char buf[256];
+
+	if (!ev->in_window || ev->id < 0)
+		return;
+	if (ev->id == st->exec_id && st->f_filename && !st->marks[M_ZYGOTE].ns) {
+		h->field_str(ev, st->f_filename, buf, sizeof(buf));
+		if (matches(h, st->process, buf))
+			mk = &st->marks[M_ZYGOTE];
+	} else if (ev->id == st->print_id && st->f_buf && !st->marks[M_COMPLETED].ns) {
+		h->field_str(ev, st->f_buf, buf, sizeof(buf));
+		if (!strncmp(buf, BOOT_COMPLETED, strlen(BOOT_COMPLETED)))
+			mk = &st->marks[M_COMPLETED];
+	}
+	if (mk) {
+		mk->ns = ev->ts;
+		mk->pid = ev->pid;
+	}
+}
+
+static const struct bootprof_column mark_cols[] = {
+	{ "MARK", "mark", BOOTPROF_TEXT },
+	{ "AT", "ns", BOOTPROF_TIME },
+	{ "PID", "pid", BOOTPROF_U64 },
+	{ "FROM", "event", BOOTPROF_TEXT },
+};
+
+/*
+ * The marks the model shows (system_server's fork, bootanimation's exit),
+ * then all four: a table of those seen, in the text only when one was.
+ */
+static void marks(struct bootprof_ctx *ctx, const struct bootprof_model *m)
+{
+	const struct bootprof_table_spec spec = { "marks", mark_cols, 4, 0 };
+	const struct bootprof_host *h = ctx->host;
+	struct android *st = ctx->priv;
+	struct bootprof_process p;
+	size_t i, n = h->count(m, BOOTPROF_PROCESSES), seen = 0;
+
+	for (i = 0; i < n; i++) {
+		if (h->process(m, i, &p))
+			continue;
+		if (!strcmp(p.comm, SYSTEM_SERVER) && p.start_ns && !st->marks[M_SYSTEM_SERVER].ns)
+			st->marks[M_SYSTEM_SERVER] = (struct mark){ p.start_ns, p.pid };
+		if (!strcmp(p.comm, BOOTANIM) && p.exit_ns && !st->marks[M_BOOTANIM].ns)
+			st->marks[M_BOOTANIM] = (struct mark){ p.exit_ns, p.pid };
+	}
+	for (i = 0; i < NMARKS; i++)
+		seen += st->marks[i].ns != 0;
+	if (seen)
+		h->section(ctx, "android: boot marks");
+	h->table(ctx, &spec);
+	for (i = 0; i < NMARKS; i++) {
+		union bootprof_value v[4];
+
+		if (!st->marks[i].ns)
+			continue;
+		v[0].s = mark_name[i];
+		v[1].u = st->marks[i].ns;
+		v[2].u = (uint64_t)st->marks[i].pid;
+		v[3].s = mark_event[i];
+		h->row(ctx, v);
+	}
+	h->table_end(ctx);
+}
+
 static int android_model(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 {
 	int android = zygote(ctx, m);
 
 	if (android < 0)
 		return -1;
+	marks(ctx, m);
 	return package_scan(ctx, m, android);
 }
 
@@ -475,15 +581,18 @@ static const char *const android_options[] = {
 	"top=N              archives shown in text (default 20; 0: all; JSON has all)",
 	NULL,
 };
-static const char *const android_keys[] = { "zygote", SYSTEM_SERVER, "package_scan", NULL };
+static const char *const android_events[] = { "sched:sched_process_exec", "ftrace:print", NULL };
+static const char *const android_keys[] = { "zygote", SYSTEM_SERVER, "marks", "package_scan", NULL };
 
 BOOTPROF_PLUGIN(android) = {
 	.abi = BOOTPROF_PLUGIN_ABI,
 	.name = "android",
-	.summary = "zygote preload I/O wait by archive type and idle CPU; package-scan waste",
+	.summary = "zygote preload I/O wait by archive type and idle CPU; boot marks; package-scan waste",
+	.events = android_events,
 	.options = android_options,
 	.json_keys = android_keys,
 	.init = android_init,
+	.event = android_event,
 	.model = android_model,
 	.release = android_release,
 };

@@ -317,6 +317,10 @@ static int initcall_model(struct bootprof_ctx *ctx, const struct bootprof_model 
 		v[7].s = c->module[0] ? c->module : NULL;
 		v[8].i = c->pid;
 		h->row(ctx, v);
+		/* Every call, also beyond top=N, for the timelines' initcall strip. */
+		h->mark(ctx, &(struct bootprof_mark){ .kind = BOOTPROF_MARK_SPAN, .ns = c->start_ns,
+						      .duration_ns = c->duration_ns, .name = name,
+						      .detail = v[2].s });
 	}
 	h->table_end(ctx);
 	return 0;

@@ -2,8 +2,11 @@
 # Fetch a Debian kernel for the QEMU boot tests into a cache directory and
 # print the directory it was extracted to (vmlinuz, lib/modules/RELEASE).
 #
-# Usage: scripts/boot-kernel.sh 6.1|6.12 [CACHE_DIR]
-#   6.1   Debian 12's kernel (the one linux-image-amd64 depends on)
+# Usage: scripts/boot-kernel.sh 6.1|6.12 [CACHE_DIR [ARCH]]
+#   ARCH  amd64 (default), arm64 (Debian's linux-image-arm64) or i386
+#         (linux-image-686, 32-bit); apt must know the architecture:
+#         make deps-arm64, make deps-i386
+#   6.1   Debian 12's kernel (the one linux-image-ARCH depends on)
 #   6.12  bookworm-backports' kernel; adds a bookworm-backports apt source
 #         (sources.list.d/bootprof-bookworm-backports.sources) when apt has none,
 #         copying the mirror and keyring of the system's bookworm source
@@ -14,6 +17,7 @@
 set -e
 series=$1
 cache=${2:-$(cd "$(dirname "$0")/.." && pwd)/tests/boot/cache}
+arch=${3:-amd64}
 die() {
 	echo "boot-kernel: $*" >&2
 	exit 1
@@ -21,12 +25,18 @@ die() {
 case "$series" in
 6.1) suite=bookworm ;;
 6.12) suite=bookworm-backports ;;
-*) die "usage: scripts/boot-kernel.sh 6.1|6.12 [CACHE_DIR]" ;;
+*) die "usage: scripts/boot-kernel.sh 6.1|6.12 [CACHE_DIR [amd64|arm64]]" ;;
+esac
+case "$arch" in
+amd64 | arm64) flavour=$arch ;;
+i386) flavour=686 ;;
+*) die "unknown architecture '$arch' (amd64, arm64 or i386)" ;;
 esac
 mkdir -p "$cache"
 
-# Already extracted: the newest directory for this series wins.
-have=$(ls -d "$cache"/linux-"$series".*/ 2>/dev/null | sort -V | tail -n 1)
+# Already extracted: the newest directory for this series wins (Debian's
+# releases end in the flavour: 6.12.38+deb12-arm64, 6.1.0-50-686).
+have=$(ls -d "$cache"/linux-"$series".*-"$flavour"/ 2>/dev/null | sort -V | tail -n 1)
 if [ -n "$have" ] && [ -e "$have/ok" ]; then
 	echo "${have%/}"
 	exit 0
@@ -75,10 +85,11 @@ if ! apt_has_suite "$suite"; then
 	fi
 fi
 
-# The exact image package the suite's linux-image-amd64 depends on.
-pkg=$(apt-cache show "linux-image-amd64/$suite" 2>/dev/null |
+# The exact image package the suite's linux-image-FLAVOUR depends on.
+pkg=$(apt-cache show "linux-image-$flavour:$arch/$suite" 2>/dev/null |
 	sed -n 's/^Depends: *\(linux-image-[^ ,]*\).*/\1/p' | sort -V | tail -n 1)
-[ -n "$pkg" ] || die "cannot find linux-image-amd64 in $suite"
+[ -n "$pkg" ] || die "cannot find linux-image-$flavour in $suite"
+pkg=$pkg:$arch
 
 tmp=$(mktemp -d "$cache/.fetch.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -100,6 +111,6 @@ mv "$tmp/x/boot/vmlinuz-$release" "$dir/vmlinuz"
 cp "$tmp/x/boot/config-$release" "$dir/config" 2>/dev/null || true
 mkdir -p "$dir/lib"
 mv "$tmp/x/lib/modules" "$dir/lib/modules"
-echo "$pkg" >"$dir/package"
+echo "${pkg%:*}" >"$dir/package"
 touch "$dir/ok"
 echo "$dir"

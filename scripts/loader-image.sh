@@ -1,6 +1,6 @@
 #!/bin/sh
-# The disk of the boot loader tests (tests/boot/t4560-boot-once-grub.sh,
-# t4561-boot-once-sdboot.sh): the systemd image of the boot tests
+# The disk of the boot loader tests (tests/boot/t4580-boot-once-grub.sh,
+# t4581-boot-once-sdboot.sh): the systemd image of the boot tests
 # (scripts/systemd-image.sh) on a partition, booted by a real boot loader:
 #   grub          an MBR disk, GRUB for BIOS as grub-install --target=i386-pc
 #                 puts it (SeaBIOS boots it), Debian's grub packages in the

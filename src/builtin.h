@@ -60,6 +60,15 @@
 struct bp_warnings;
 void bp_warnings_print(struct bp_warnings *w);
 
+/*
+ * bp_timeline_plugins() - give an opened timeline (views/timeline.h) the
+ * marks of the plugins the report runs (t->source): the initcall plugin's
+ * spans, any plugin's phases. Their report output and load warnings are
+ * the report's to show, not a timeline's.
+ */
+struct bp_timeline;
+void bp_timeline_plugins(struct bp_timeline *t);
+
 #define BP_DECLARE_CMD(name) int cmd_##name(int argc, char **argv)
 
 BP_DECLARE_CMD(record);

@@ -409,7 +409,7 @@ static int status(void)
 
 int cmd_boot(int argc, char **argv)
 {
-	const char *until = NULL, *kernel = NULL, *real_init = NULL, *target, *dir;
+	const char *until = NULL, *kernel = NULL, *real_init = NULL, *target, *dir, *arch;
 	int once = 0, show = 0, remove = 0, buffer_kb = DEFAULT_BUFFER_KB, c, ret = 1;
 	uint64_t duration = DEFAULT_DURATION_S * BP_NS_PER_S;
 	char init[PATH_MAX], cfg[PATH_MAX], dflt[128], until_s[160];
@@ -481,8 +481,10 @@ int cmd_boot(int argc, char **argv)
 			 init, strerror(errno));
 		goto out_free;
 	}
+	arch = bp_boot_release_arch(kernel);
 	words = bp_boot_cmdline_for(kernel, !strcmp(kernel, uts.release), BP_BOOT_INSTANCE,
-				    (size_t)buffer_kb, &missing, &no_list);
+				    arch ? arch : bp_boot_arch(uts.machine), (size_t)buffer_kb,
+				    &missing, &no_list);
 	if (!words) {
 		bp_usage_error("boot", "bad --kernel '%s' (want MAJOR.MINOR...)", kernel);
 		goto out_free;

@@ -33,7 +33,8 @@ static const struct bp_usage check_usage = {
 	check_synopsis,
 	"Check a recording against a budget file (see bootprof-budget(5)): one\n"
 	"line per limit, e.g. 'phase kernel 2s', 'process zygote* io_wait 5s',\n"
-	"'file /system/framework/*.jar bytes 50M', 'never_used share 10%'.\n"
+	"'file /system/framework/*.jar bytes 50M', 'never_used share 10%',\n"
+	"'critical_path io 2s', 'critical_path file *.jar 1s'.\n"
 	"Exit 0 when every limit holds, 1 when one is over, 2 for a bad budget file.\n"
 	"The recording, FILE, defaults to /var/log/bootprof/latest.dat, else\n"
 	"./bootprof.dat.\n",
@@ -43,7 +44,8 @@ static const struct bp_usage check_usage = {
 
 enum unit { U_TIME, U_BYTES, U_COUNT, U_PERCENT };
 
-enum subject { S_PHASE, S_PROCESS, S_FILE, S_SERVICE, S_IO_WAIT, S_BYTES, S_NEVER_USED, S_LOST };
+enum subject { S_PHASE, S_PROCESS, S_FILE, S_SERVICE, S_IO_WAIT, S_BYTES, S_NEVER_USED, S_LOST,
+	       S_CRITICAL };
 
 struct metric {
 	enum subject subject;
@@ -63,10 +65,14 @@ static const struct metric metrics[] = {
 	{ S_IO_WAIT, "idle", U_TIME },      { S_BYTES, "total", U_BYTES },
 	{ S_NEVER_USED, "share", U_PERCENT }, { S_NEVER_USED, "bytes", U_BYTES },
 	{ S_LOST, NULL, U_COUNT },
+	/* The critical path to the recording's default end (bootprof-critical(1)). */
+	{ S_CRITICAL, "total", U_TIME },    { S_CRITICAL, "io", U_TIME },
+	{ S_CRITICAL, "file", U_TIME },
 };
 
 static const char *const subjects[] = { "phase", "process", "file", "service",
-					"io_wait", "bytes", "never_used", "lost_events" };
+					"io_wait", "bytes", "never_used", "lost_events",
+					"critical_path" };
 
 struct budget {
 	size_t lineno;
@@ -175,11 +181,19 @@ static int parse_line(struct budget_file *b, char *line, size_t lineno)
 	}
 	if (s == (int)(sizeof(subjects) / sizeof(subjects[0]))) {
 		bp_set_error("unknown budget '%s' (phase, process, file, service, io_wait, bytes, "
-			     "never_used, lost_events)", w[0]);
+			     "never_used, lost_events, critical_path)", w[0]);
+		goto fail;
+	}
+	/* critical_path file GLOB LIMIT: the pattern after the metric. */
+	if (s == S_CRITICAL && n == 4 && !strcmp(w[1], "file")) {
+		w[1] = w[2];
+		w[2] = (char *)"file";
+	} else if (s == S_CRITICAL && (n != 3 || !strcmp(w[1], "file"))) {
+		bp_set_error("'critical_path' wants total LIMIT, io LIMIT or file GLOB LIMIT");
 		goto fail;
 	}
 	/* phase/process/file/service take a name or pattern first. */
-	argi = s <= S_SERVICE ? 2 : 1;
+	argi = s <= S_SERVICE || (s == S_CRITICAL && n == 4) ? 2 : 1;
 	if (n < argi + 1 || n > argi + 2) {
 		bp_set_error("'%s' wants %s[METRIC] LIMIT", w[0],
 			     s <= S_SERVICE ? "a name or pattern, then " : "");
@@ -219,7 +233,7 @@ static int parse_line(struct budget_file *b, char *line, size_t lineno)
 		bp_set_error("bad limit '%s': want %s", w[n - 1], unit_hint[m->unit]);
 		goto fail;
 	}
-	if (s <= S_SERVICE) {
+	if (argi == 2) {
 		char *eq = strchr(w[1], '=');
 
 		if (eq && s == S_PHASE) {
@@ -330,6 +344,26 @@ static uint64_t row_value(const struct bp_summary_row *r, const char *metric)
 	return r->span_ns; /* span, duration */
 }
 
+/* A critical_path metric: the path's length, its I/O, its I/O on files GLOB matches. */
+static uint64_t critical_value(const struct bp_critical_path *p, const char *metric,
+			       const char *glob, size_t *matched)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (!strcmp(metric, "total"))
+		return p->end_ns - p->start_ns;
+	if (!strcmp(metric, "io"))
+		return p->state_ns[BP_CRIT_IO];
+	for (i = 0; i < p->nfiles; i++) {
+		if (p->files[i].path && !fnmatch(glob, p->files[i].path, 0)) {
+			v += p->files[i].io_ns;
+			(*matched)++;
+		}
+	}
+	return v;
+}
+
 static void evaluate(const struct budget *b, const struct bp_summary *s, struct outcome *o)
 {
 	static const enum bp_row_kind kind_of[] = { BP_ROW_PHASE, BP_ROW_PROCESS, BP_ROW_FILE,
@@ -399,9 +433,20 @@ static void evaluate(const struct budget *b, const struct bp_summary *s, struct 
 	case S_LOST:
 		v = s->lost_events;
 		break;
+	case S_CRITICAL:
+		if (!s->critical) {
+			o->result = R_FAIL;
+			snprintf(o->measured, sizeof(o->measured), "-");
+			snprintf(o->why, sizeof(o->why), "no path: %s",
+				 s->critical_error ? s->critical_error : "not walked");
+			return;
+		}
+		v = critical_value(s->critical, m->name, b->pattern, &matched);
+		break;
 	}
 	fmt_value(o->measured, m->unit, v);
-	if (m->subject >= S_PROCESS && m->subject <= S_SERVICE && !matched)
+	if (((m->subject >= S_PROCESS && m->subject <= S_SERVICE) || b->pattern) && !matched &&
+	    m->subject != S_PHASE)
 		strcat(o->measured, " (nothing matched)");
 	o->result = v <= b->limit ? R_PASS : R_FAIL;
 	if (o->result == R_FAIL) {
@@ -465,7 +510,8 @@ static void report(FILE *out, const char *format, const struct budget_file *bf,
 		fputs("  </testsuite>\n</testsuites>\n", out);
 		return;
 	}
-	fprintf(out, "budget: %s   recording: %s\n", budget_path, s->path);
+	fprintf(out, "budget: %s   recording: %s%s\n", budget_path, s->path,
+		s->command_only ? " (the command's tree; --all: every process)" : "");
 	for (i = 0; i < bf->n; i++) {
 		static const char *const word[] = { "ok", "FAIL", "skip" };
 
@@ -532,6 +578,8 @@ int cmd_check(int argc, char **argv)
 	}
 	so.specs = bf.specs;
 	so.nspecs = bf.nspecs;
+	for (i = 0; i < bf.n; i++)
+		so.critical |= bf.v[i].metric->subject == S_CRITICAL;
 	s = bp_summary_load(file, &so);
 	if (!s) {
 		rc = bp_error_last();

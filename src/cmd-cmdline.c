@@ -15,7 +15,7 @@
 #include "util/parse-options.h"
 
 static const char *const cmdline_synopsis[] = {
-	"bootprof cmdline [--kernel VERSION] [--buffer-size KB] [--instance NAME]",
+	"bootprof cmdline [--kernel VERSION] [--arch ARCH] [--buffer-size KB] [--instance NAME]",
 	NULL,
 };
 
@@ -51,15 +51,19 @@ static int valid_instance(const char *name)
 
 int cmd_cmdline(int argc, char **argv)
 {
-	const char *kernel = NULL, *instance = BP_BOOT_INSTANCE;
+	const char *kernel = NULL, *instance = BP_BOOT_INSTANCE, *arch_opt = NULL, *arch;
 	int buffer_kb = DEFAULT_BUFFER_KB;
-	char *no_list = NULL, *words, *missing = NULL;
+	char *available = NULL, *words, *missing = NULL;
 	struct utsname uts;
-	int c, live;
+	int c, version, live;
 	const struct bp_option options[] = {
 		OPT_STRING_C(0, "kernel", &kernel, "VERSION",
 			     "for that kernel release (default: uname -r); the events\n"
 			     "are then those known for that version, not the live list", "@kernel"),
+		OPT_STRING_C(0, "arch", &arch_opt, "ARCH",
+			     "the kernel's architecture (default: a Debian release's\n"
+			     "flavour, else this machine's): syscalls it lacks are left out",
+			     "x86_64 arm64 i386 arm riscv64"),
 		OPT_INT(0, "buffer-size", &buffer_kb, "KB", "ring buffer per CPU (default 16384)", 4,
 			4 * 1024 * 1024),
 		OPT_STRING_C(0, "instance", &instance, "NAME",
@@ -77,20 +81,33 @@ int cmd_cmdline(int argc, char **argv)
 
 	if (uname(&uts) < 0)
 		return bp_error("cannot get the kernel release: %s", strerror(errno));
+	arch = bp_boot_arch(arch_opt);
+	if (arch_opt && !arch)
+		return bp_usage_error("cmdline", "unknown --arch '%s' (x86_64, arm64, i386, arm, riscv64)",
+				      arch_opt);
 	live = !kernel || !strcmp(kernel, uts.release);
 	if (!kernel)
 		kernel = uts.release;
-	words = bp_boot_cmdline_for(kernel, live, instance, (size_t)buffer_kb, &missing,
-				    &no_list);
-	if (!words)
+	if (!arch)
+		arch = bp_boot_release_arch(kernel);
+	if (!arch)
+		arch = bp_boot_arch(uts.machine);
+	version = bp_kernel_version(kernel);
+	if (version < 0)
 		return bp_usage_error("cmdline", "bad --kernel '%s' (want MAJOR.MINOR...)", kernel);
-	if (no_list)
-		bp_warn("%s; using the events known for %s", no_list, kernel);
+
+	if (live) {
+		available = bp_boot_available_events();
+		if (!available)
+			bp_warn("%s; using the events known for %s", bp_last_error(), kernel);
+	}
+	words = bp_boot_cmdline(version, instance, available, arch,
+				bp_boot_kernel_schedstats(kernel, live), (size_t)buffer_kb, &missing);
 	if (missing)
 		bp_warn("not in %s: %s", kernel, missing);
 	puts(words);
 	free(words);
 	free(missing);
-	free(no_list);
+	free(available);
 	return 0;
 }

@@ -19,7 +19,7 @@
 #define TEXT_TOP 10
 
 static const char *const critical_synopsis[] = {
-	"bootprof critical [--to pid:N|exec:PROG] [--format FMT] [FILE]",
+	"bootprof critical [--to pid:N|exec:PROG|file:PATH|service:UNIT] [--format FMT] [FILE]",
 	NULL,
 };
 
@@ -31,7 +31,8 @@ static const struct bp_usage critical_usage = {
 	"with totals by category and the files whose I/O is on the path.\n"
 	"The end point is, by default, the command's exit for a `record -- CMD`\n"
 	"recording, the exec that stopped the recording, else the last moment\n"
-	"PID 1 (or any task) ran.\n"
+	"PID 1 (or any task) ran; a recording stopped by its duration or a\n"
+	"signal needs --to.\n"
 	BP_DEFAULT_RECORDING_TEXT,
 	NULL,
 	"@recording",
@@ -77,8 +78,9 @@ int cmd_critical(int argc, char **argv)
 	int rc;
 	const struct bp_option options[] = {
 		OPT_CALLBACK(0, "to", &end, "SPEC",
-			     "the end point: pid:N (process N's exit) or exec:PROG\n"
-			     "(the first exec of PROG, a path or a file name)", opt_to),
+			     "the end point: pid:N (process N's exit), or a phase's end:\n"
+			     "exec:PROG (its first exec), file:PATH (the first event on\n"
+			     "it), service:UNIT (its main process's exit, else its exec)", opt_to),
 		OPT_STRING_C('f', "format", &format, "FMT", "text (default) or json",
 			     "text json"),
 		OPT_END(),

@@ -23,7 +23,7 @@
 #include "util/parse-options.h"
 #include "util/xalloc.h"
 
-#define SCHEMA_VERSION 1
+#define SCHEMA_VERSION 2
 #define MAX_PHASES 32
 
 static const char *const db_synopsis[] = {
@@ -45,6 +45,26 @@ static const struct bp_usage db_usage = {
 	NULL,
 	"@recording",
 };
+
+/*
+ * Schema 1 called a process's, file's and service's bytes read_bytes;
+ * JSON and CSV call them bytes_read, and so does schema 2. Queries written
+ * for schema 1 keep working on these views.
+ */
+#define V1_VIEWS                                                                                \
+	"CREATE VIEW IF NOT EXISTS processes_v1 AS SELECT recording_id, comm, exec, count,\n"    \
+	"  span_ns, wait_ns, bytes_read AS read_bytes FROM processes;\n"                        \
+	"CREATE VIEW IF NOT EXISTS files_v1 AS SELECT recording_id, path, span_ns, wait_ns,\n"   \
+	"  bytes_read AS read_bytes, never_used_bytes FROM files;\n"                            \
+	"CREATE VIEW IF NOT EXISTS services_v1 AS SELECT recording_id, path, count, wait_ns,\n"  \
+	"  bytes_read AS read_bytes FROM services;\n"
+
+/* A database of schema 1, opened to add to it, becomes schema 2. */
+static const char migrate_v1_sql[] =
+	"ALTER TABLE processes RENAME COLUMN read_bytes TO bytes_read;\n"
+	"ALTER TABLE files RENAME COLUMN read_bytes TO bytes_read;\n"
+	"ALTER TABLE services RENAME COLUMN read_bytes TO bytes_read;\n"
+	V1_VIEWS;
 
 static const char schema_sql[] =
 	"CREATE TABLE IF NOT EXISTS meta (\n"
@@ -87,14 +107,14 @@ static const char schema_sql[] =
 	"  count INTEGER NOT NULL,\n"
 	"  span_ns INTEGER NOT NULL,\n"
 	"  wait_ns INTEGER NOT NULL,\n"
-	"  read_bytes INTEGER NOT NULL\n"
+	"  bytes_read INTEGER NOT NULL\n"
 	");\n"
 	"CREATE TABLE IF NOT EXISTS files (\n"
 	"  recording_id INTEGER NOT NULL REFERENCES recordings(id),\n"
 	"  path TEXT NOT NULL,\n"
 	"  span_ns INTEGER NOT NULL,\n"
 	"  wait_ns INTEGER NOT NULL,\n"
-	"  read_bytes INTEGER NOT NULL,\n"
+	"  bytes_read INTEGER NOT NULL,\n"
 	"  never_used_bytes INTEGER\n"
 	");\n"
 	"CREATE TABLE IF NOT EXISTS services (\n"
@@ -102,7 +122,7 @@ static const char schema_sql[] =
 	"  path TEXT NOT NULL,\n"
 	"  count INTEGER NOT NULL,\n"
 	"  wait_ns INTEGER NOT NULL,\n"
-	"  read_bytes INTEGER NOT NULL\n"
+	"  bytes_read INTEGER NOT NULL\n"
 	");\n"
 	"CREATE INDEX IF NOT EXISTS recordings_host ON recordings(host);\n"
 	"CREATE INDEX IF NOT EXISTS recordings_kernel ON recordings(kernel);\n"
@@ -113,7 +133,8 @@ static const char schema_sql[] =
 	"CREATE INDEX IF NOT EXISTS files_recording ON files(recording_id);\n"
 	"CREATE INDEX IF NOT EXISTS files_path ON files(path);\n"
 	"CREATE INDEX IF NOT EXISTS services_recording ON services(recording_id);\n"
-	"CREATE INDEX IF NOT EXISTS services_path ON services(path);\n";
+	"CREATE INDEX IF NOT EXISTS services_path ON services(path);\n"
+	V1_VIEWS;
 
 static const char clickhouse_sql[] =
 	"-- ClickHouse: the same tables, loaded with\n"
@@ -135,14 +156,14 @@ static const char clickhouse_sql[] =
 	") ENGINE = MergeTree ORDER BY (name, recording_id);\n"
 	"CREATE TABLE bootprof.processes (\n"
 	"  recording_id UInt64, comm String, exec Nullable(String), count UInt64,\n"
-	"  span_ns UInt64, wait_ns UInt64, read_bytes UInt64\n"
+	"  span_ns UInt64, wait_ns UInt64, bytes_read UInt64\n"
 	") ENGINE = MergeTree ORDER BY (comm, recording_id);\n"
 	"CREATE TABLE bootprof.files (\n"
 	"  recording_id UInt64, path String, span_ns UInt64, wait_ns UInt64,\n"
-	"  read_bytes UInt64, never_used_bytes Nullable(UInt64)\n"
+	"  bytes_read UInt64, never_used_bytes Nullable(UInt64)\n"
 	") ENGINE = MergeTree ORDER BY (path, recording_id);\n"
 	"CREATE TABLE bootprof.services (\n"
-	"  recording_id UInt64, path String, count UInt64, wait_ns UInt64, read_bytes UInt64\n"
+	"  recording_id UInt64, path String, count UInt64, wait_ns UInt64, bytes_read UInt64\n"
 	") ENGINE = MergeTree ORDER BY (path, recording_id);\n";
 
 static const char *const tables[] = { "recordings", "phases", "processes", "files", "services",
@@ -203,6 +224,21 @@ static int exec_sql(sqlite3 *db, const char *sql, const char *path)
 	return 0;
 }
 
+/* Run @sql and stamp the current schema version, in one transaction. */
+static int to_current(sqlite3 *db, const char *path, const char *sql)
+{
+	char *all = xasprintf("BEGIN IMMEDIATE;\n%s"
+			      "INSERT OR REPLACE INTO meta VALUES ('schema_version', '%d');\n"
+			      "PRAGMA user_version = %d;\nCOMMIT;",
+			      sql, SCHEMA_VERSION, SCHEMA_VERSION);
+	int rc = exec_sql(db, all, path);
+
+	free(all);
+	if (rc)
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
 static sqlite3 *open_db(const char *path, int create)
 {
 	sqlite3 *db = NULL;
@@ -230,22 +266,14 @@ static sqlite3 *open_db(const char *path, int create)
 			     version, SCHEMA_VERSION);
 		goto fail;
 	}
-	if (version == 0 && create) {
-		char *sql = xasprintf("BEGIN IMMEDIATE;\n%s"
-				      "INSERT OR REPLACE INTO meta VALUES ('schema_version', '%d');\n"
-				      "PRAGMA user_version = %d;\nCOMMIT;",
-				      schema_sql, SCHEMA_VERSION, SCHEMA_VERSION);
-		int rc = exec_sql(db, sql, path);
-
-		free(sql);
-		if (rc) {
-			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-			goto fail;
-		}
-	} else if (version == 0) {
+	if (version == 0 && !create) {
 		bp_set_error("'%s' is not a bootprof database", path);
 		goto fail;
 	}
+	/* A new database gets the schema; one of schema 1 opened to add to, the new names. */
+	if ((version == 0 || version == 1) && create &&
+	    to_current(db, path, version ? migrate_v1_sql : schema_sql))
+		goto fail;
 	return db;
 fail:
 	sqlite3_close(db);

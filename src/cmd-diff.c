@@ -10,14 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/critical.h"
 #include "analysis/focus.h"
 #include "analysis/summary.h"
 #include "builtin.h"
+#include "replay/preload.h"
 #include "doc/format.h"
 #include "util/default-file.h"
 #include "util/error.h"
 #include "util/parse-options.h"
 #include "util/xalloc.h"
+#include "views/critical.h"
 
 #define DEFAULT_TOP 10
 #define MAX_PHASES 32
@@ -38,7 +41,9 @@ static const struct bp_usage diff_usage = {
 	"before, after and change of I/O wait, bytes read and wall span; new and\n"
 	"gone rows; sorted by absolute change. Two groups compare medians, and flag\n"
 	"a change (*) only when every after-recording lies outside the\n"
-	"before-recordings' range.\n",
+	"before-recordings' range. --critical compares the two recordings'\n"
+	"critical paths instead (see bootprof critical): by category, and what\n"
+	"moved onto or off the path, by task and by file.\n",
 	NULL,
 	"@recording",
 };
@@ -237,16 +242,66 @@ static void header_line(FILE *out, const char *what, struct bp_summary *const *s
 			s[n - 1]->path);
 }
 
+/* 1 when some recording of @s has a preloader process in its rows. */
+static int replayed(struct bp_summary *const *s, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < s[i]->nrows; j++) {
+			const struct bp_summary_row *r = &s[i]->rows[j];
+
+			if (r->kind == BP_ROW_PROCESS && r->comm && !strcmp(r->comm, BP_REPLAY_COMM))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* By growth of bytes read, largest first, then by name. */
+static int cmp_growth(const void *pa, const void *pb)
+{
+	const struct diff_row *a = *(const struct diff_row *const *)pa;
+	const struct diff_row *b = *(const struct diff_row *const *)pb;
+
+	if (change(a, M_BYTES) != change(b, M_BYTES))
+		return change(a, M_BYTES) > change(b, M_BYTES) ? -1 : 1;
+	return strcmp(a->key, b->key);
+}
+
+/*
+ * Files read more from storage after a replay than before it (preloader
+ * and workload together), by growth: what the pack made worse. Empty
+ * unless only the after-side was replayed.
+ */
+static size_t grew_after_replay(const struct diff *d, struct bp_summary *const *b,
+				struct bp_summary *const *a, const struct diff_row **v)
+{
+	size_t i, n = 0;
+
+	if (!replayed(a, d->nafter) || replayed(b, d->nbefore))
+		return 0;
+	for (i = 0; i < d->nrows; i++) {
+		if (d->rows[i].kind == BP_ROW_FILE && d->rows[i].status != ST_NEW &&
+		    change(&d->rows[i], M_BYTES) > 0)
+			v[n++] = &d->rows[i];
+	}
+	qsort(v, n, sizeof(*v), cmp_growth);
+	return n;
+}
+
 static void text(FILE *out, const struct diff *d, size_t top, struct bp_summary *const *b,
 		 struct bp_summary *const *a)
 {
 	const struct diff_row **v = xcalloc(d->nrows ? d->nrows : 1, sizeof(*v));
 	char c[NMETRICS * 3][BP_FMT_LEN + 2], name[128];
-	size_t w[NMETRICS * 3];
+	size_t w[NMETRICS * 3], n_grew;
 	int k, m, i;
 
 	header_line(out, "before:", b, d->nbefore);
 	header_line(out, "after: ", a, d->nafter);
+	if (b[0]->command_only || a[0]->command_only)
+		fputs("of:     the commands' trees (--all: every process)\n", out);
 	if (d->groups)
 		fputs("* = every after-recording lies outside the before-recordings' range\n", out);
 	for (k = 0; k < BP_NROW_KINDS; k++) {
@@ -294,6 +349,18 @@ static void text(FILE *out, const struct diff *d, size_t top, struct bp_summary 
 					c[m * 3 + 1], (int)w[m * 3 + 2], c[m * 3 + 2],
 					m + 1 < NMETRICS ? "   " : "\n");
 		}
+	}
+	n_grew = grew_after_replay(d, b, a, v);
+	if (n_grew || (replayed(a, d->nafter) && !replayed(b, d->nbefore)))
+		fprintf(out, "\n== Read more after the replay: %zu files (preloader and the rest together)\n",
+			n_grew);
+	for (k = 0; k < (int)n_grew && (!top || (size_t)k < top); k++) {
+		char before[BP_FMT_LEN], after[BP_FMT_LEN];
+
+		fmt_value(before, M_BYTES, v[k]->before[M_BYTES].median);
+		fmt_value(after, M_BYTES, v[k]->after[M_BYTES].median);
+		bp_fmt_path(name, sizeof(name), v[k]->key, 70);
+		fprintf(out, "  %10s -> %10s  %s\n", before, after, name);
 	}
 	free(v);
 }
@@ -396,6 +463,19 @@ static void json(FILE *out, const struct diff *d, size_t top, struct bp_summary 
 		}
 		bp_json_end(&jw);
 	}
+	if (replayed(a, d->nafter) && !replayed(b, d->nbefore)) {
+		size_t n = grew_after_replay(d, b, a, v), j;
+
+		bp_json_array_begin(&jw, "read_more_after_replay");
+		for (j = 0; j < n && (!top || j < top); j++) {
+			bp_json_object_begin(&jw, NULL);
+			bp_json_string(&jw, "name", v[j]->key);
+			bp_json_u64(&jw, "before_bytes", v[j]->before[M_BYTES].median);
+			bp_json_u64(&jw, "after_bytes", v[j]->after[M_BYTES].median);
+			bp_json_end(&jw);
+		}
+		bp_json_end(&jw);
+	}
 	bp_json_end(&jw);
 	fputc('\n', out);
 	free(v);
@@ -413,6 +493,18 @@ static int opt_sort(const struct bp_option *opt, const char *arg)
 	return 0;
 }
 
+/* diff --critical: the two paths side by side; a recording without one is an error. */
+static int diff_critical(const char *format, size_t top, const struct bp_summary *b,
+			 const struct bp_summary *a)
+{
+	if (!b->critical)
+		return bp_error("'%s': no critical path: %s", b->path, b->critical_error);
+	if (!a->critical)
+		return bp_error("'%s': no critical path: %s", a->path, a->critical_error);
+	bp_view_critical_compare(stdout, format, b->critical, b->path, a->critical, a->path, top);
+	return bp_finish_stdout(0);
+}
+
 int cmd_diff(int argc, char **argv)
 {
 	struct bp_phase_spec specs[MAX_PHASES];
@@ -425,10 +517,10 @@ int cmd_diff(int argc, char **argv)
 	struct bp_group gb, ga;
 	struct diff d = { 0 };
 	const char *format = "text";
-	int top = -1;
+	int top = -1, critical = 0;
 	int rc;
 	const struct bp_option options[] = {
-		OPT_FORMAT(&format, "text json markdown", "text (default), json or markdown"),
+		OPT_FORMAT(&format, "text json markdown", "text (default), json or markdown (md)"),
 		OPT_INT('n', "top", &top, "N",
 			"rows per section (default 10 for text/markdown, all\n"
 			"for json; 0 = all)", 0, INT_MAX),
@@ -442,6 +534,9 @@ int cmd_diff(int argc, char **argv)
 			     "a phase ending at END: exec:PROG, file:PATH\n"
 			     "or service:UNIT (repeatable)", bp_phase_spec_opt),
 		OPT_FOCUS_ALL(&so.all),
+		OPT_FLAG(0, "critical", &critical,
+			 "compare the critical paths to each recording's default\n"
+			 "end point (two recordings)"),
 		OPT_END(),
 	};
 
@@ -467,8 +562,13 @@ int cmd_diff(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (critical && argc < 1) {
+		rc = bp_usage_error("diff", "--critical compares two recordings, not groups");
+		goto out;
+	}
 	if (top < 0)
 		top = strcmp(format, "json") ? DEFAULT_TOP : 0;
+	so.critical = critical;
 	so.specs = specs;
 	so.nspecs = phases.n;
 	d.groups = !argc;
@@ -484,6 +584,10 @@ int cmd_diff(int argc, char **argv)
 	}
 	for (i = 0; i < d.nbefore + d.nafter; i++)
 		bp_warnings_print(&(i < d.nbefore ? sb[i] : sa[i - d.nbefore])->warnings);
+	if (critical) {
+		rc = diff_critical(format, (size_t)top, sb[0], sa[0]);
+		goto out;
+	}
 	bp_group_build(&gb, sb, d.nbefore, 1);
 	bp_group_build(&ga, sa, d.nafter, 1);
 	build_diff(&d, &gb, &ga);

@@ -276,6 +276,9 @@ static void print_meta(const struct bp_meta *m)
 		bp_fprintf_printable(stdout, "# path: %u:%u %llu %s\n", BP_DEV_MAJOR(m->paths[i].dev),
 		       BP_DEV_MINOR(m->paths[i].dev), (unsigned long long)m->paths[i].ino,
 		       m->paths[i].path);
+	for (i = 0; i < m->nprograms; i++)
+		bp_fprintf_printable(stdout, "# program: %s runs %s\n", m->programs[i].path,
+				     m->programs[i].program);
 }
 
 static void print_event(struct tep_handle *tep, struct trace_seq *seq, const struct bp_event *ev)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "analysis/critical.h"
 #include "analysis/focus.h"
 #include "analysis/model.h"
 #include "analysis/session.h"
@@ -36,9 +37,10 @@ int cmd_export(int argc, char **argv)
 	struct bp_chrome_opts o = { 0 };
 	struct bp_timeline t = { 0 };
 	struct bp_model *m1 = NULL, *m2 = NULL;
+	struct bp_critical_path *path = NULL;
 	struct bp_chrome *x;
 	const char *output = NULL, *format = NULL;
-	int force = 0, failed, status, rc = BP_EXIT_FAILURE;
+	int force = 0, no_critical = 0, failed, status, rc = BP_EXIT_FAILURE;
 	FILE *out = NULL;
 	const struct bp_option options[] = {
 		OPT_FORMAT(&format, "chrome",
@@ -49,6 +51,8 @@ int cmd_export(int argc, char **argv)
 		OPT_SINCE(&range),
 		OPT_UNTIL(&range),
 		OPT_FOCUS_ALL(&o.all),
+		OPT_FLAG(0, "no-critical", &no_critical,
+			 "no flow events along the critical path (bootprof critical)"),
 		OPT_FLAG(0, "force", &force, "overwrite OUT"),
 		OPT_END(),
 	};
@@ -72,13 +76,24 @@ int cmd_export(int argc, char **argv)
 		bp_error("cannot export '%s': %s", o.file, bp_last_error());
 		goto out;
 	}
-	/* Pass 1: processes and threads (named first), phases; pass 2 streams the spans. */
+	bp_timeline_plugins(&t);
+	/*
+	 * Pass 1: processes and threads (named first), phases, the critical
+	 * path's log; pass 2 streams the spans.
+	 */
+	if (!no_critical)
+		t.critical = bp_critical_log_new();
 	m1 = bp_timeline_pass(&t, 0, NULL, NULL);
 	if (!m1) {
 		bp_error("cannot export '%s': %s", o.file, bp_last_error());
 		goto out;
 	}
 	bp_warnings_print(&t.session->warnings);
+	/* Its flows when it can be walked; `bootprof critical` says why when it cannot. */
+	path = t.critical ? bp_timeline_critical(&t, m1) : NULL;
+	o.critical = path;
+	bp_critical_log_free(t.critical);
+	t.critical = NULL;
 	out = bp_output_open(output, force);
 	if (!out) {
 		bp_error_last();
@@ -100,6 +115,8 @@ int cmd_export(int argc, char **argv)
 	}
 	rc = 0;
 out:
+	bp_critical_path_free(path);
+	bp_critical_log_free(t.critical);
 	bp_model_free(m2);
 	bp_model_free(m1);
 	bp_timeline_release(&t);

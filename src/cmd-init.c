@@ -485,7 +485,8 @@ static int recorder_run(struct recorder *rec, char *argv0)
 	}
 	stat("/", &rec->first_root);
 	rec->in_initramfs = statfs("/", &sfs) == 0 &&
-			   (sfs.f_type == 0x858458f6 /* ramfs */ || sfs.f_type == 0x01021994 /* tmpfs */);
+			   ((unsigned int)sfs.f_type == 0x858458f6 /* ramfs */ ||
+					 (unsigned int)sfs.f_type == 0x01021994 /* tmpfs */);
 	rec->ns_fd = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
 	if (rec->ns_fd < 0) {
 		kmsg("cannot record the boot: cannot open /proc/self/ns/mnt: %s", strerror(errno));

@@ -129,14 +129,16 @@ static int preloaded(struct bp_session *s)
 	if (res->access_missing)
 		printf("used / never used: not available on this kernel (no page access events)\n");
 	/* mapped: by fault-around, not known to be used (neither then used nor never used) */
-	printf("\n%12s %12s %12s %12s %12s %12s  %s\n", "preloaded", "then used", "never used",
-	       "mapped", "read again", "others read", "path");
+	/* late: other processes' I/O waits on pages the preloader was still reading */
+	printf("\n%12s %12s %12s %12s %12s %12s %10s %14s  %s\n", "preloaded", "then used",
+	       "never used", "mapped", "read again", "others read", "late", "late wait ns", "path");
 	for (i = 0; i <= res->nfiles; i++) {
 		const struct bp_preloaded_file *f = i < res->nfiles ? &res->files[i] : &res->total;
 
 		printf("%12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64
-		       " %12" PRIu64 "  %s\n", f->preloaded, f->used, f->never_used, f->mapped,
-		       f->reread, f->other_read, f->path ? f->path : "total");
+		       " %12" PRIu64 " %10" PRIu64 " %14" PRIu64 "  %s\n", f->preloaded, f->used,
+		       f->never_used, f->mapped, f->reread, f->other_read, f->late_waits, f->late_ns,
+		       f->path ? f->path : "total");
 	}
 	bp_preloaded_free(res);
 	return 0;

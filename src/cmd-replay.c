@@ -81,8 +81,11 @@ int cmd_replay(int argc, char **argv)
 			       "normal (default), low (best effort, level 7) or idle",
 			       "normal low idle", opt_ioprio),
 		OPT_TIME_RANGE(0, "deadline", &o.deadline_ns, "T",
-			       "stop issuing reads T after the start (seconds, or\n"
-			       "500ms; default: none)", 1, 86400 * BP_NS_PER_S),
+			       "stop issuing reads (and waiting) T after the start\n"
+			       "(seconds, or 500ms; default: none)", 1, 86400 * BP_NS_PER_S),
+		OPT_FLAG(0, "wait", &o.wait,
+			 "return once every preloaded page is resident and up to date\n"
+			 "(mincore), not when the reads are started"),
 		OPT_FLAG(0, "fadvise", &o.fadvise, "posix_fadvise(WILLNEED) instead of readahead(2)"),
 		OPT_FLAG(0, "kmsg", &kmsg, "also write the summary line to the kernel log"),
 		OPT_STRING_C(0, "root", &o.root, "DIR", "look the pack's paths up under DIR", "@file"),

@@ -10,6 +10,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "analysis/critical.h"
 #include "analysis/focus.h"
 #include "analysis/model.h"
 #include "analysis/phases.h"
@@ -118,7 +119,10 @@ int cmd_report(int argc, char **argv)
 	const char *format = NULL, *iowait_source = NULL;
 	struct bp_plugin_opts po = { 0 };
 	struct bp_plugin_set *plugins;
-	struct bp_build_hooks hooks[2];
+	struct bp_build_hooks hooks[3];
+	struct bp_critical_log *crit_log = NULL;
+	struct bp_critical_path *crit = NULL;
+	static const struct bp_crit_end crit_end = { BP_CRIT_END_DEFAULT, 0, NULL };
 	const char *popts[64];
 	const char *pdirs[2];
 	int list_plugins = 0;
@@ -136,7 +140,7 @@ int cmd_report(int argc, char **argv)
 						  sizeof(phase_args) / sizeof(phase_args[0]) };
 	struct bp_string_list boot_list = { boots, 0, sizeof(boots) / sizeof(boots[0]) };
 	const struct bp_option options[] = {
-		OPT_FORMAT(&format, "text json csv markdown", "text (default), json, csv or markdown"),
+		OPT_FORMAT(&format, "text json csv markdown", "text (default), json, csv or markdown (md)"),
 		OPT_STRING_C(0, "table", &o.table, "NAME",
 			     "one csv table (implies --format csv): processes, files,\n"
 			     "readers, never-used, mapped-unknown, reread, disks, execs,\n"
@@ -159,6 +163,9 @@ int cmd_report(int argc, char **argv)
 		OPT_SINCE(&win),
 		OPT_UNTIL(&win),
 		OPT_FLAG(0, "tree", &tree, "processes with their descendants' totals"),
+		OPT_FLAG('v', "verbose", &o.verbose,
+			 "long header values (the kernel command line, events\n"
+			 "unavailable) in full, not summarised on one line"),
 		OPT_FLAG(0, "redact", &redact,
 			 "replace user paths, command lines, the hostname and kernel\n"
 			 "command-line values with stable hashes, to share the report\n"
@@ -263,9 +270,12 @@ int cmd_report(int argc, char **argv)
 	bp_plugins_hooks(plugins, &hooks[0]);
 	finder = bp_phase_finder_new(bp_reader_tep(session->reader), specs, nspecs);
 	hooks[1] = (struct bp_build_hooks){ .event = bp_phase_finder_event, .arg = finder };
-	m = bp_session_build(session, &session->window, hooks, 2);
+	/* The verdict names what the critical path waited on: the same pass records it. */
+	crit_log = bp_critical_log_new();
+	hooks[2] = (struct bp_build_hooks){ .critical = crit_log };
+	m = bp_session_build(session, &session->window, hooks, 3);
 	/* Phases are the recording's, whatever the window. */
-	np = m ? bp_phases_compute(finder, session, m, &phase_list) : -1;
+	np = m ? bp_phases_compute(finder, session, m, so.all, &phase_list) : -1;
 	if (np < 0) {
 		rc = bp_error_last();
 		goto out_model;
@@ -291,6 +301,16 @@ int cmd_report(int argc, char **argv)
 			goto out_model;
 		}
 		o.preloaded = pre;
+	}
+	/*
+	 * The verdict's path is the whole recording's: none under a window
+	 * that leaves events out, nor in a redacted report (its files' paths
+	 * are not redacted), nor in csv (no verdict).
+	 */
+	if (!(m->missing & BP_MISSING_SCHED) && !redact && strcmp(format, "csv") &&
+	    (!bp_focus_windowed(&session->window) || m->totals.events == m->totals.events_total)) {
+		crit = bp_critical_walk(crit_log, m, &crit_end);
+		o.critical = crit;
 	}
 	bp_plugins_finish(plugins, m, &o.filter);
 	plugin_warnings(plugins);
@@ -319,12 +339,14 @@ int cmd_report(int argc, char **argv)
 	if (rc)
 		rc = bp_error_last();
 out_model:
+	bp_critical_path_free(crit);
 	bp_plugins_free(plugins);
 	bp_preloaded_free(pre);
 	bp_model_free(m);
 	bp_session_free(session);
 	free(shown);
 out_phases:
+	bp_critical_log_free(crit_log);
 	bp_phases_free(phase_list, nphases);
 	bp_phase_finder_free(finder);
 	while (nspecs)

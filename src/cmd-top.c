@@ -83,6 +83,18 @@ static int opt_view(const struct bp_option *opt, const char *arg)
 	return 0;
 }
 
+/* What key / can type: printable ASCII, BP_TOP_FILTER_MAX at most. */
+static int filter_valid(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++, n++) {
+		if (*s < 0x20 || *s > 0x7e)
+			return 0;
+	}
+	return n <= BP_TOP_FILTER_MAX;
+}
+
 /* BP_OPTIONS_GO_ON, or the exit status to return (-h, a usage error). */
 static int parse_options(struct top_args *a, int argc, char **argv)
 {
@@ -114,6 +126,9 @@ static int parse_options(struct top_args *a, int argc, char **argv)
 		OPT_FLAG('r', "reverse", &a->o.reverse, "reverse the sort order (key r)"),
 		OPT_FLAG('t', "tree", &a->o.tree,
 			 "the procs view as a tree: children under their parent (key t)"),
+		OPT_STRING('F', "filter", &a->o.filter, "TEXT",
+			   "start with the filter TEXT (key /): a part of the path,\n"
+			   "the command or the unit"),
 		OPT_CALLBACK_C(0, "view", &a->o.view, "VIEW",
 			       "start in the files, procs or services view (default\n"
 			       "files)", "files procs services", opt_view),
@@ -138,6 +153,9 @@ static int parse_options(struct top_args *a, int argc, char **argv)
 				      bp_top_sort_names(a->o.view));
 	if (bp_window_arg_check(&a->window))
 		return bp_usage_error("top", "%s", bp_last_error());
+	if (a->o.filter && !filter_valid(a->o.filter))
+		return bp_usage_error("top", "bad filter: at most %d printable ASCII characters",
+				      BP_TOP_FILTER_MAX);
 	if (a->live && a->file)
 		return bp_usage_error("top", "--live takes no file");
 	if (a->live && (a->window.since.set || a->window.until.set))

@@ -32,8 +32,11 @@
  *    refused with a message saying to rebuild them.
  * 3: host->waiting: when a set of processes waited on I/O and how much
  *    CPU sat idle meanwhile, as the model measured it.
+ * 4: host->mark: moments and spans for the timelines (chart, export),
+ *    typed, beside the report's tables. Appended to the host functions,
+ *    so a plugin built for ABI 3 still loads (it never calls it).
  */
-#define BOOTPROF_PLUGIN_ABI 3
+#define BOOTPROF_PLUGIN_ABI 4
 
 /* The symbol an external plugin exports (its descriptor). */
 #define BOOTPROF_PLUGIN_SYMBOL "bootprof_plugin"
@@ -144,7 +147,10 @@ struct bootprof_access {
 	uint64_t last_ns;
 };
 
-/* One program exec'd in the window, and how often. */
+/*
+ * One program exec'd in the window, and how often; its I/O wait and bytes
+ * are the processes' while they ran it (from the execve to their next exec).
+ */
 struct bootprof_exec {
 	const char *path;
 	uint64_t count;
@@ -267,6 +273,30 @@ enum bootprof_table {
 };
 
 /**
+ * struct bootprof_mark - a moment or a span for the timelines (host->mark)
+ * @kind: BOOTPROF_MARK_PHASE: a boundary at @ns, a line across the chart
+ *        labelled @name ("initramfs /init", "boot completed");
+ *        BOOTPROF_MARK_SPAN: [@ns, @ns + @duration_ns], a bar in the
+ *        plugin's strip (an initcall)
+ * @ns: when, on the recording clock (the events' timestamps)
+ * @duration_ns: a span's length; 0 for a phase
+ * @name: what it is (copied)
+ * @detail: a span's group in its strip (an initcall's level), or NULL (copied)
+ */
+enum bootprof_mark_kind {
+	BOOTPROF_MARK_PHASE,
+	BOOTPROF_MARK_SPAN,
+};
+
+struct bootprof_mark {
+	enum bootprof_mark_kind kind;
+	uint64_t ns;
+	uint64_t duration_ns;
+	const char *name;
+	const char *detail;
+};
+
+/**
  * struct bootprof_host - what bootprof offers a plugin
  *
  * Events (from init, once; ids and fields are stable for the run):
@@ -342,6 +372,9 @@ enum bootprof_table {
  * Formatting, for lines (write into @buf, at least 32 bytes; return @buf):
  * @fmt_ns: "1.25 s", "12.3 ms" ...
  * @fmt_bytes: "1.5 MiB", "4.0 KiB", "512 B"
+ *
+ * For the timelines (any callback; ignored by the report):
+ * @mark: a moment or a span (struct bootprof_mark) for chart and export
  */
 struct bootprof_host {
 	int (*event_id)(struct bootprof_ctx *ctx, const char *system, const char *name);
@@ -386,6 +419,9 @@ struct bootprof_host {
 
 	const char *(*fmt_ns)(char *buf, uint64_t ns);
 	const char *(*fmt_bytes)(char *buf, uint64_t bytes);
+
+	/* ABI 4 */
+	void (*mark)(struct bootprof_ctx *ctx, const struct bootprof_mark *mark);
 };
 
 /**

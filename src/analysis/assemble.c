@@ -267,6 +267,55 @@ static int cmp_exec_rec(const void *pa, const void *pb)
 	return (a->ts > b->ts) - (a->ts < b->ts);
 }
 
+/* The part of @p's execs running at @ns: the last exec at or before it, -1 before the first. */
+static long exec_part_at(const struct bp_process *p, uint64_t ns)
+{
+	size_t lo = 0, hi = p->nexec;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->exec_part[mid].ns <= ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (long)lo - 1;
+}
+
+static void charge_part(struct bp_process *p, long j, uint64_t wait_ns, uint64_t bytes)
+{
+	if (j < 0)
+		return;
+	p->exec_part[j].wait_ns += wait_ns;
+	p->exec_part[j].bytes_read += bytes;
+}
+
+/*
+ * Split @t's wait and bytes over @p's exec parts: at each of its own execs
+ * (from the counters it had when the execve began), and what came before
+ * its first one in the part its start falls in.
+ */
+static void charge_exec_parts(struct bp_process *p, const struct task *t)
+{
+	uint64_t wait = 0, bytes = 0;
+	size_t k;
+
+	if (!p->nexec)
+		return;
+	for (k = 0; k < t->nexec; k++) {
+		const struct exec_rec *x = &t->exec[k];
+
+		/* Counters only grow; a window clips them, never makes them smaller. */
+		charge_part(p, k ? exec_part_at(p, t->exec[k - 1].ts) : exec_part_at(p, t->start),
+			    x->wait0 - wait, x->bytes0 - bytes);
+		wait = x->wait0;
+		bytes = x->bytes0;
+	}
+	charge_part(p, t->nexec ? exec_part_at(p, t->exec[t->nexec - 1].ts) : exec_part_at(p, t->start),
+		    t->wait_ns - wait, t->bytes - bytes);
+}
+
 /* Processes and threads from the tasks seen in the window. */
 static uint32_t *build_processes(struct bp_model *m, struct state *s)
 {
@@ -370,8 +419,10 @@ static uint32_t *build_processes(struct bp_model *m, struct state *s)
 		qsort(tmp, p->nexec, sizeof(*tmp), cmp_exec_rec);
 		p->first_exec_ns = tmp[0].ts;
 		p->service_exec = p->nexec;
+		p->exec_part = xcalloc(p->nexec, sizeof(*p->exec_part));
 		for (j = 0; j < p->nexec; j++) {
 			p->exec[j] = xstrdup(tmp[j].path);
+			p->exec_part[j].ns = tmp[j].ts;
 			if (tmp[j].ts < s->since)
 				p->exec_window = j + 1;
 			/* p->service still holds its cgroup index + 1 */
@@ -382,6 +433,10 @@ static uint32_t *build_processes(struct bp_model *m, struct state *s)
 			}
 		}
 		free(tmp);
+	}
+	for (i = 0; i < s->ntasks; i++) {
+		if (proc_of_task[i] != NONE && s->tasks[i].seen)
+			charge_exec_parts(&m->processes[proc_of_task[i]], &s->tasks[i]);
 	}
 	free(leader);
 	free(proc_of_leader);
@@ -702,9 +757,8 @@ static void build_disks_execs_totals(struct bp_model *m, struct state *s, struct
 		for (j = 0; j < m->nexecs; j++) {
 			for (k = 0; k < p->nexec; k++) {
 				if (!strcmp(p->exec[k], m->execs[j].path)) {
-					m->execs[j].wait_ns += p->wait_ns;
-					m->execs[j].bytes_read += p->bytes_read;
-					break;
+					m->execs[j].wait_ns += p->exec_part[k].wait_ns;
+					m->execs[j].bytes_read += p->exec_part[k].bytes_read;
 				}
 			}
 		}

@@ -10,6 +10,7 @@
 #include <event-parse.h>
 
 #include "analysis/build.h"
+#include "analysis/focus.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -158,6 +159,7 @@ static void setup_syscall_handlers(struct state *s, struct tep_event **all)
 		hd.on = enter ? bp_on_sys_enter : bp_on_sys_exit;
 		hd.sys = (int16_t)bp_syscall_class_name(e->name + (enter ? 10 : 9));
 		hd.copies = (uint8_t)bp_syscall_copies_name(e->name + (enter ? 10 : 9));
+		hd.prefetch = (uint8_t)bp_syscall_prefetch_name(e->name + (enter ? 10 : 9));
 		if (enter && hd.sys == BP_SYS_CLONE) {
 			hd.f[F_SYS_ARGS] = find_fld(e, "clone_flags", NULL);
 			if (hd.f[F_SYS_ARGS].size != 8)
@@ -340,7 +342,10 @@ static int state_init(struct state *s, struct tep_handle *tep, const struct bp_m
 	s->since = w ? w->since_ns : 0;
 	s->until = w && w->until_ns ? w->until_ns : UINT64_MAX;
 	s->bucket = w && w->bucket_ns ? w->bucket_ns : DEFAULT_BUCKET_NS;
-	ps = tep_get_page_size(s->tep);
+	/* The page cache's page, not the ring buffer's (page-size.c). */
+	ps = (int)bp_page_size_of(s->tep);
+	if (!ps)
+		ps = tep_get_page_size(s->tep);
 	s->ps = ps >= 1024 && ps <= (1 << 20) && !(ps & (ps - 1)) ? (unsigned)ps : 4096;
 	s->swap = tep_is_file_bigendian(s->tep) != tep_is_local_bigendian(s->tep);
 	s->arch = bp_arch_of(s->meta ? s->meta->machine : NULL);
@@ -399,14 +404,20 @@ static struct bp_model *build(struct source *src, struct tep_handle *tep,
 			      const struct bp_meta *meta, const struct bp_window *window,
 			      const struct bp_build_hooks *hooks)
 {
+	struct bp_focus_spans *focus = NULL;
+	struct bp_build_hooks with_focus;
 	struct state s;
 	struct bp_event ev;
 	struct bp_model *m;
 	int rc;
 
-	if (state_init(&s, tep, meta, window, hooks) < 0 ||
+	/* A command's recording: its tree's totals need the pass's waits. */
+	if (meta && meta->command_pid > 0)
+		focus = bp_focus_spans_new(hooks, &with_focus);
+	if (state_init(&s, tep, meta, window, focus ? &with_focus : hooks) < 0 ||
 	    (src->reader && bp_reader_rewind(src->reader) < 0)) {
 		state_release(&s);
+		bp_focus_spans_free(focus);
 		return NULL;
 	}
 	while ((rc = source_next(src, &ev)) == 1) {
@@ -430,11 +441,15 @@ static struct bp_model *build(struct source *src, struct tep_handle *tep,
 	}
 	if (rc < 0) {
 		state_release(&s);
+		bp_focus_spans_free(focus);
 		return NULL;
 	}
 	finish_pass(&s);
 	m = bp_build_assemble(&s, src->reader);
 	state_release(&s);
+	if (m && focus)
+		bp_focus_totals(m, focus);
+	bp_focus_spans_free(focus);
 	return m;
 }
 

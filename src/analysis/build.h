@@ -87,14 +87,16 @@ struct handler {
 	uint8_t kind;
 	int16_t sys;     /* per-syscall events: the syscall's class; SYS_BY_ID: raw_syscalls */
 	uint8_t copies;  /* per-syscall events: it reads one file into another */
+	uint8_t prefetch; /* per-syscall events: readahead(2) (bp_syscall_prefetch) */
 	uint16_t need;   /* record bytes the fields need */
 	struct fld f[NFIELDS];
 };
 
 struct exec_rec {
 	uint64_t ts;
-	char *path;
+	char *path;       /* /proc/self/exe resolved (see bp_on_exec) */
 	uint32_t cgroup;  /* the task's cgroup when it exec'd, NONE when unknown */
+	uint64_t wait0, bytes0;  /* the task's wait_ns and bytes when the exec began */
 };
 
 /* Pages a task inserted, not yet known to be read or written. */
@@ -103,6 +105,7 @@ struct pend_insert {
 	uint8_t rctx;      /* inserted in a read context (see read_context in pages.c) */
 	uint8_t waited;    /* ... and the task waited on its file since: read (bp_held_waited) */
 	uint8_t bio_since; /* a read bio of the task's own passed since: not held (bio_passed) */
+	uint8_t prefetch;  /* inserted by readahead(2): read even if no one waits (settle) */
 	uint64_t index, n, ts;
 };
 
@@ -135,6 +138,7 @@ struct task {
 	uint64_t span_start;
 	int sys;               /* syscall class in progress, BP_SYS_NONE */
 	uint8_t sys_copies;    /* ... a read that writes another file (bp_syscall_copies) */
+	uint8_t sys_prefetch;  /* ... readahead(2): starts reads, never waits (bp_syscall_prefetch) */
 	uint32_t sys_read_file;   /* file its readahead or reads named in this syscall, NONE */
 	uint64_t sys_arg0;
 	uint32_t ctx_file;     /* file of the current syscall/fault */
@@ -149,6 +153,11 @@ struct task {
 	uint32_t cgroup;       /* index in state.cgroups, NONE: unknown */
 	struct exec_rec *exec;
 	size_t nexec, cexec;
+	const char *prog;      /* the file it runs: its last exec's (bp_meta_find_program), or
+				* its parent's at the fork; borrowed from an exec_rec or the
+				* metadata, NULL when unknown */
+	uint64_t exec_wait0, exec_bytes0; /* wait_ns and bytes at the entry of its execve */
+	uint8_t in_execve;     /* exec_*0 hold the entry of the execve in progress */
 	struct pend_insert *pend;
 	size_t npend, cpend;
 	struct pend_insert *held;   /* read-context runs its syscall left unsettled: a throttle may hold them */

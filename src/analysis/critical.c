@@ -17,115 +17,9 @@
 #include <string.h>
 
 #include "analysis/build.h"
-#include "analysis/critical.h"
+#include "analysis/critical-log.h"
 #include "util/error.h"
 #include "util/xalloc.h"
-
-/* What made a task runnable again. */
-enum { BY_NONE, BY_TASK, BY_IO, BY_IRQ, BY_UNKNOWN };
-/* A task as the log knows it. */
-enum { T_UNMET, T_ON, T_OFF, T_DEAD };
-/* crit_off.how besides CRIT_*: created by a fork, runnable until it first ran. */
-#define CRIT_FORK 4
-/* What the I/O-wait rule said of a D-sleep (the recorder's are not judged). */
-enum { JUDGED_NOT, JUDGED_OTHER, JUDGED_IO };
-
-/* A block request, for the I/O segment it ends. */
-struct crit_req {
-	uint32_t dev;
-	uint32_t sectors;
-	uint64_t sector;
-	uint64_t issue_ns;    /* 0: issued before the recording */
-	uint64_t done_ns;     /* 0: none */
-	uint32_t issuer;      /* task index, NONE */
-};
-
-/* One interval of a task off a CPU: [out, wake) asleep, [wake, in) runnable. */
-struct crit_off {
-	uint64_t out;     /* switched out or forked; 0: off since before the recording */
-	uint64_t wake;    /* runnable from (out when preempted); 0: not yet */
-	uint64_t in;      /* switched in again; 0: not yet */
-	uint32_t waker;   /* BY_TASK: task index, NONE */
-	uint32_t req;     /* the request whose completion woke it: index in log->reqs, NONE */
-	uint32_t file;    /* an I/O wait's file: index in log->files, NONE */
-	uint8_t how;      /* CRIT_PREEMPT, CRIT_SLEEP_D, CRIT_SLEEP_S, CRIT_FORK */
-	uint8_t by;       /* BY_* */
-	uint8_t io;       /* a D-sleep the I/O-wait rule judged: JUDGED_* */
-	uint8_t irq;      /* BY_IRQ: the waking's IRQ_FLAGS bits; 0: the idle task's */
-};
-
-/* A waking, before it is known whose interval it ends. */
-struct crit_wake {
-	uint64_t ts;
-	uint32_t waker;
-	uint8_t by, irq;
-	struct crit_req rq;   /* the request a completion woke it for, when rq.done_ns */
-};
-
-struct crit_task {
-	struct crit_off *off;  /* in time order */
-	size_t noff, coff;
-	uint8_t state;         /* T_* */
-	/*
-	 * Met running on a CPU that had switched no task before: it ran
-	 * since the recording began (else only since met_ns)
-	 */
-	uint8_t since_start;
-	uint8_t early;         /* woken while it still ran: on its way to sleep, it never waits */
-	uint64_t met_ns;
-	uint64_t fork_ns;      /* 0: not forked in the recording */
-	uint32_t parent;       /* forking task, NONE */
-	uint64_t exit_ns;      /* sched_process_exit, 0: none */
-	uint64_t last_on_ns;   /* its last moment on a CPU, 0: never */
-	struct crit_req done;  /* the last request it completed itself (process context) */
-	int tid;               /* tid, comm, recorder: from the pass, at its end */
-	char comm[16];
-	uint8_t recorder;
-};
-
-struct crit_exec {
-	uint32_t task;
-	uint64_t ts;
-	char *path;
-};
-
-/* The last bios queued, to name who queued a request's first bio. */
-#define BIO_RING 64
-struct crit_bio {
-	uint32_t dev, sectors, task;
-	uint64_t sector;
-};
-
-struct crit_file {
-	uint32_t dev;
-	uint64_t ino;
-};
-
-struct bp_critical_log {
-	struct crit_task *tasks;       /* by the pass's task index */
-	size_t ntasks, ctasks;
-	struct crit_req *reqs;         /* requests that ended an I/O sleep */
-	size_t nreqs, creqs;
-	struct crit_req *flight;       /* requests in flight: a pool */
-	size_t nflight, cflight;
-	uint32_t *free_flight;         /* free entries of the pool */
-	size_t nfree, cfree;
-	struct bp_map inflight;        /* (dev, sector) -> index in flight */
-	struct crit_bio bios[BIO_RING];
-	unsigned bio_head;
-	int ncpus;
-	struct crit_req *cpu_done;     /* per CPU: its last completion in an interrupt */
-	uint8_t *cpu_switched;         /* per CPU: it switched some task already */
-	struct bp_map unmet;           /* tid -> index in unmet_wakes */
-	struct crit_wake *unmet_wakes; /* the first waking of tasks the pass had not met */
-	size_t nunmet, cunmet;
-	struct crit_exec *execs;       /* in time order */
-	size_t nexecs, cexecs;
-	struct crit_file *files;       /* the pass's files, at its end */
-	size_t nfiles;
-	uint64_t first_ns, last_ns;
-	int has_waking;
-};
 
 struct bp_critical_log *bp_critical_log_new(void)
 {
@@ -599,31 +493,6 @@ const char *bp_crit_state_title(enum bp_crit_state st)
 	return (unsigned)st < BP_CRIT_NSTATES ? state_titles[st] : "?";
 }
 
-int bp_crit_end_parse(const char *spec, struct bp_crit_end *end)
-{
-	char *e;
-	long v;
-
-	memset(end, 0, sizeof(*end));
-	if (!strncmp(spec, "pid:", 4)) {
-		v = strtol(spec + 4, &e, 10);
-		if (e == spec + 4 || *e || v <= 0 || v > 0x7fffffffL) {
-			bp_set_error("invalid pid in '%s'", spec);
-			return -1;
-		}
-		end->kind = BP_CRIT_END_EXIT;
-		end->pid = (int)v;
-		return 0;
-	}
-	if (!strncmp(spec, "exec:", 5) && spec[5]) {
-		end->kind = BP_CRIT_END_EXEC;
-		end->prog = spec + 5;
-		return 0;
-	}
-	bp_set_error("invalid end '%s' (pid:N or exec:PROG)", spec);
-	return -1;
-}
-
 /* A sleep the walk went around: the sleeper, asleep since. */
 struct handoff {
 	uint32_t sleeper;
@@ -641,7 +510,80 @@ struct walk {
 	size_t nwaits, cwaits;
 	struct handoff *handoffs;       /* the sleeps the walk is inside of, latest last */
 	size_t nhandoffs, chandoffs;
+	/* Children's exits: of parent task p, kids[kid_at[p] .. kid_at[p + 1]), by exit time */
+	uint32_t *kid_at, *kids;
 };
+
+/* kthreadd: the kernel's threads are its children, made on request. */
+#define KTHREADD 2
+
+/*
+ * A process's exit its parent task is told of (SIGCHLD): the last thread
+ * of a process it forked. Not a kernel thread's: kthreadd and the kernel
+ * threads it made (a kworker running a user-mode helper) fork on request
+ * and are told of nothing.
+ */
+static int exit_to_parent(const struct walk *w, const struct crit_task *t)
+{
+	const struct crit_task *parent;
+	const struct bp_thread *th;
+
+	if (!t->exit_ns || !t->fork_ns || t->parent >= w->L->ntasks || t->recorder)
+		return 0;
+	parent = &w->L->tasks[t->parent];
+	if (parent->tid <= 0 || parent->tid == KTHREADD ||
+	    (parent->parent < w->L->ntasks && w->L->tasks[parent->parent].tid == KTHREADD))
+		return 0;
+	th = bp_model_find_thread(w->m, t->tid, t->fork_ns);
+	return th && th->process && th->process->pid == t->tid &&
+	       th->process->exit_ns == t->exit_ns;
+}
+
+static int by_parent_exit(const void *pa, const void *pb, void *arg)
+{
+	const struct bp_critical_log *L = arg;
+	const struct crit_task *a = &L->tasks[*(const uint32_t *)pa];
+	const struct crit_task *b = &L->tasks[*(const uint32_t *)pb];
+
+	if (a->parent != b->parent)
+		return a->parent < b->parent ? -1 : 1;
+	return (a->exit_ns > b->exit_ns) - (a->exit_ns < b->exit_ns);
+}
+
+/* Index the children's exits by parent (w->kid_at, w->kids). */
+static void index_exits(struct walk *w)
+{
+	const struct bp_critical_log *L = w->L;
+	size_t i, n = 0;
+
+	w->kids = xcalloc(L->ntasks ? L->ntasks : 1, sizeof(*w->kids));
+	w->kid_at = xcalloc(L->ntasks + 1, sizeof(*w->kid_at));
+	for (i = 0; i < L->ntasks; i++) {
+		if (exit_to_parent(w, &L->tasks[i]))
+			w->kids[n++] = (uint32_t)i;
+	}
+	qsort_r(w->kids, n, sizeof(*w->kids), by_parent_exit, (void *)L);
+	for (i = 0; i < n; i++)
+		w->kid_at[L->tasks[w->kids[i]].parent + 1]++;
+	for (i = 0; i < L->ntasks; i++)
+		w->kid_at[i + 1] += w->kid_at[i];
+}
+
+/* The last exit of a child of p in (a, b), NONE when none. */
+static uint32_t kid_exit(const struct walk *w, uint32_t p, uint64_t a, uint64_t b)
+{
+	uint32_t i, found = NONE;
+
+	for (i = w->kid_at[p]; i < w->kid_at[p + 1]; i++) {
+		uint64_t x = w->L->tasks[w->kids[i]].exit_ns;
+
+		if (x >= b)
+			break;
+		if (x > a)
+			found = w->kids[i];
+	}
+	return found;
+}
 
 static void name_task(const struct walk *w, uint32_t ti, uint64_t at, struct bp_crit_task *out)
 {
@@ -771,8 +713,7 @@ static void push_wait(struct walk *w, uint32_t sleeper, const struct crit_off *o
 	k->uninterruptible = o->how == CRIT_SLEEP_D;
 }
 
-/* The last interval of t that began before ts, or -1. */
-static long off_before(const struct crit_task *t, uint64_t ts)
+long bp_crit_off_before(const struct crit_task *t, uint64_t ts)
 {
 	size_t lo = 0, hi = t->noff;
 
@@ -812,6 +753,8 @@ static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 	const struct bp_critical_log *L = w->L;
 	uint64_t start = L->first_ns, a;
 	size_t steps = 0, limit = 64 + 2 * L->ntasks, i, still = 0;
+	uint32_t gate = NONE, gate_kid = NONE;
+	uint64_t gate_ns = 0;
 
 	/*
 	 * Time only goes back: each interval off a CPU gives at most its
@@ -832,10 +775,26 @@ static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 		}
 		while (w->nhandoffs && w->handoffs[w->nhandoffs - 1].since >= t)
 			w->nhandoffs--;   /* passed: the walk went on before that sleep */
-		k = off_before(ct, t);
+		if (cur == gate && t <= gate_ns) {
+			cur = gate_kid;   /* back at the exit the fork waited for */
+			gate = NONE;
+			continue;
+		}
+		k = bp_crit_off_before(ct, t);
 		if (k < 0) {
 			if (ct->fork_ns && ct->parent < L->ntasks) {
-				cur = ct->parent;   /* created by a fork: its parent made it */
+				/*
+				 * Created by a fork: its parent made it, once its
+				 * last child before had ended (a service manager
+				 * starting the unit ordered after that one's, a
+				 * shell its next command): the path is the
+				 * parent's own time back to that exit, then the
+				 * child's.
+				 */
+				cur = ct->parent;
+				gate_kid = kid_exit(w, cur, start, t);
+				gate = gate_kid != NONE ? cur : NONE;
+				gate_ns = gate != NONE ? L->tasks[gate_kid].exit_ns : 0;
 				still++;
 				continue;
 			}
@@ -862,11 +821,20 @@ static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 			/* Running since it was switched in, runnable since it was woken. */
 			a = t > in ? in : wake;
 			a = a > start ? a : start;
+			if (cur == gate && a < gate_ns)
+				a = gate_ns;
 			push(w, cur, t > in ? BP_CRIT_CPU : BP_CRIT_RUNQ, a, t);
 			t = a;
 			continue;
 		}
 		/* Asleep over (out, t]. */
+		if (cur == gate) {
+			/* The parent's own time before a fork: no task it woke for. */
+			a = o->out > gate_ns ? o->out : gate_ns;
+			push_sleep(w, cur, o, a, t);
+			t = a;
+			continue;
+		}
 		if (o->by == BY_TASK && o->io != JUDGED_IO && t == wake && o->waker < L->ntasks) {
 			push_wait(w, cur, o);
 			BP_GROW(w->handoffs, w->nhandoffs, w->chandoffs);
@@ -888,117 +856,6 @@ static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 		push_sleep(w, cur, o, a, t);
 		t = a;
 	}
-}
-
-/* The exit of process pid: its last thread's sched_process_exit. */
-static int end_exit(const struct bp_critical_log *L, const struct bp_model *m, int pid,
-		    uint32_t *ti, uint64_t *ns)
-{
-	const struct bp_process *p = bp_model_find_process(m, pid);
-	size_t i;
-
-	if (!p) {
-		bp_set_error("no process %d in the recording", pid);
-		return -1;
-	}
-	if (!p->exit_ns) {
-		bp_set_error("process %d did not exit during the recording", pid);
-		return -1;
-	}
-	for (i = 0; i < L->ntasks; i++) {
-		const struct crit_task *t = &L->tasks[i];
-		const struct bp_thread *th;
-
-		if (t->exit_ns != p->exit_ns || t->recorder)
-			continue;
-		th = bp_model_find_thread(m, t->tid, t->fork_ns ? t->fork_ns : t->exit_ns);
-		if (th && th->process == p) {
-			*ti = (uint32_t)i;
-			*ns = p->exit_ns;
-			return 0;
-		}
-	}
-	bp_set_error("process %d: no task of it exits in the recording", pid);
-	return -1;
-}
-
-/* The first exec of prog (a path, or the file name of one). */
-static int end_exec(const struct bp_critical_log *L, const char *prog, uint32_t *ti,
-		    uint64_t *ns)
-{
-	size_t i;
-
-	for (i = 0; i < L->nexecs; i++) {
-		const char *path = L->execs[i].path, *base = strrchr(path, '/');
-
-		if (!strcmp(path, prog) || (base && !strcmp(base + 1, prog))) {
-			*ti = L->execs[i].task;
-			*ns = L->execs[i].ts;
-			return 0;
-		}
-	}
-	bp_set_error("no exec of '%s' in the recording", prog);
-	return -1;
-}
-
-/* The last moment tid (any tid but the recorder's: 0) ran. */
-static int end_last_run(const struct bp_critical_log *L, int tid, uint32_t *ti, uint64_t *ns)
-{
-	size_t i;
-
-	*ti = NONE;
-	for (i = 0; i < L->ntasks; i++) {
-		const struct crit_task *t = &L->tasks[i];
-
-		if (t->recorder || t->tid <= 0 || (tid && t->tid != tid) || !t->last_on_ns)
-			continue;
-		if (*ti == NONE || t->last_on_ns >= L->tasks[*ti].last_on_ns)
-			*ti = (uint32_t)i;
-	}
-	if (*ti == NONE)
-		return -1;
-	*ns = L->tasks[*ti].last_on_ns;
-	return 0;
-}
-
-static int resolve_end(const struct bp_critical_log *L, const struct bp_model *m,
-		       const struct bp_crit_end *e, struct bp_critical_path *p, uint32_t *ti)
-{
-	const char *stop = m->header.stop_reason;
-
-	switch (e->kind) {
-	case BP_CRIT_END_EXIT:
-		p->end_what = "exit";
-		p->end_why = "--to";
-		return end_exit(L, m, e->pid, ti, &p->end_ns);
-	case BP_CRIT_END_EXEC:
-		p->end_what = "exec";
-		p->end_why = "--to";
-		return end_exec(L, e->prog, ti, &p->end_ns);
-	default:
-		break;
-	}
-	if (m->header.command_pid > 0 && !end_exit(L, m, m->header.command_pid, ti, &p->end_ns)) {
-		p->end_what = "exit";
-		p->end_why = "the recorded command";
-		return 0;
-	}
-	if (stop && !strncmp(stop, "exec of ", 8) && !end_exec(L, stop + 8, ti, &p->end_ns)) {
-		p->end_what = "exec";
-		p->end_why = "the recording's stop condition";
-		return 0;
-	}
-	p->end_what = "last-run";
-	if (!end_last_run(L, 1, ti, &p->end_ns)) {
-		p->end_why = "PID 1's last run";
-		return 0;
-	}
-	if (!end_last_run(L, 0, ti, &p->end_ns)) {
-		p->end_why = "the last task to run";
-		return 0;
-	}
-	bp_set_error("no task ran during the recording");
-	return -1;
 }
 
 static int by_io(const void *pa, const void *pb)
@@ -1071,6 +928,12 @@ static void sum_up(struct walk *w, struct bp_critical_path *p)
 	bp_map_release(&by_file);
 	if (p->nfiles)
 		qsort(p->files, p->nfiles, sizeof(*p->files), by_io);
+	for (i = 0; i < p->nfiles; i++) {
+		if (p->files[i].path) {
+			p->pack_files++;
+			p->pack_ns += p->files[i].io_ns;
+		}
+	}
 }
 
 struct bp_critical_path *bp_critical_walk(const struct bp_critical_log *log,
@@ -1087,14 +950,17 @@ struct bp_critical_path *bp_critical_walk(const struct bp_critical_log *log,
 		free(p);
 		return NULL;
 	}
-	if (resolve_end(log, m, end, p, &ti)) {
+	if (bp_crit_end_resolve(log, m, end, p, &ti)) {
 		free(p);
 		return NULL;
 	}
 	name_task(&w, ti, p->end_ns, &p->end_task);
+	index_exits(&w);
 	walk_back(&w, ti, p->end_ns);
 	free(w.seg_task);
 	free(w.handoffs);
+	free(w.kid_at);
+	free(w.kids);
 	sum_up(&w, p);
 	return p;
 }
@@ -1109,6 +975,7 @@ void bp_critical_path_free(struct bp_critical_path *p)
 		free(p->segments[i].path);
 	for (i = 0; i < p->nfiles; i++)
 		free(p->files[i].path);
+	free(p->end_on);
 	free(p->segments);
 	free(p->waits);
 	free(p->files);

@@ -24,8 +24,14 @@
  * that sleep is a waker's and began before the sleeper it woke fell
  * asleep, it is cut there and the walk goes on with the sleeper (what
  * the waker did before was not for it: a daemon's polling loop). A
- * task's start goes on from its parent at the fork. The walk stops at
- * the recording's first event. The segments tile [start, end] exactly:
+ * task's start goes on from its parent at the fork, through the parent's
+ * own time (no task it woke for) back to the exit of its last child
+ * process before that fork, then from that child: a service manager
+ * starts a unit when the one it is ordered after has ended, a shell its
+ * next command when the last has (when the parent had no child end
+ * before, the walk goes on with the parent as usual; kthreadd and the
+ * kernel threads it made fork on request and are told of no exit). The
+ * walk stops at the recording's first event. The segments tile [start, end] exactly:
  * no gap, no overlap.
  *
  * Who woke a task comes from sched_waking only (traced in the waker's
@@ -55,7 +61,9 @@ enum bp_crit_state {
 	BP_CRIT_OTHER_DSLEEP, /* uninterruptible, not I/O wait, not ended by a task it can follow */
 	/*
 	 * Asleep until another task woke it, but the walk cannot go on from
-	 * the waker: the end point fell inside the sleep
+	 * the waker: the end point fell inside the sleep, or it is the
+	 * parent's own time between a child's exit and the fork that
+	 * waited for it
 	 */
 	BP_CRIT_TASK_WAIT,
 	BP_CRIT_UNKNOWN,      /* the recording does not say (see bp_crit_segment.reason) */
@@ -183,13 +191,17 @@ enum bp_crit_end_kind {
 	BP_CRIT_END_DEFAULT,  /* see bp_critical_walk() */
 	BP_CRIT_END_EXIT,     /* pid:N: process N's exit */
 	BP_CRIT_END_EXEC,     /* exec:PROG: the first exec of PROG */
+	BP_CRIT_END_FILE,     /* file:PATH: the first event on a file PATH matches */
+	BP_CRIT_END_SERVICE,  /* service:UNIT: its main process's exit, else its exec */
 };
 
 /**
  * struct bp_crit_end - an end point, as --to names it
  * @kind: which
  * @pid: BP_CRIT_END_EXIT: the process
- * @prog: BP_CRIT_END_EXEC: a path or a file name (borrowed)
+ * @prog: BP_CRIT_END_EXEC, _FILE, _SERVICE: the fnmatch pattern of the
+ *        user phases (analysis/phases.h): a program's path or file name,
+ *        a file's path, a unit (borrowed)
  */
 struct bp_crit_end {
 	enum bp_crit_end_kind kind;
@@ -198,7 +210,8 @@ struct bp_crit_end {
 };
 
 /**
- * bp_crit_end_parse() - an end point from "pid:N" or "exec:PROG"
+ * bp_crit_end_parse() - an end point from "pid:N", or the end of a user
+ *                       phase: "exec:PROG", "file:PATH", "service:UNIT"
  * @spec: the text
  * @end: filled (@end->prog points into @spec)
  *
@@ -209,7 +222,9 @@ int bp_crit_end_parse(const char *spec, struct bp_crit_end *end);
 /**
  * struct bp_critical_path - the walk's result
  * @end_task: the task the path ends on
- * @end_what: what the end is ("exit", "exec", "last-run")
+ * @end_what: what the end is ("exit", "exec", "file", "last-run")
+ * @end_on: the file a "file" end is the first event on, the cgroup of
+ *          the unit a service:UNIT end is of; NULL otherwise (owned)
  * @end_why: why this end: "--to", "the recorded command", "the
  *           recording's stop condition", "PID 1's last run", "the last
  *           task to run" (static storage)
@@ -223,11 +238,18 @@ int bp_crit_end_parse(const char *spec, struct bp_crit_end *end);
  * @files: I/O time by file, most first (then path, dev, ino); the I/O
  *         with no file known last
  * @nfiles: entries
+ * @pack_files: files with a known path among @files
+ * @pack_ns: Σ of their I/O on the path: how much earlier the end comes,
+ *           about, with all of them in the page cache at the start (the
+ *           segments do not overlap; an estimate, not a bound: the
+ *           other readers share the disk, and another chain may then
+ *           be the longest)
  * @wakers_known: the recording has sched_waking (who woke whom)
  */
 struct bp_critical_path {
 	struct bp_crit_task end_task;
 	const char *end_what;
+	char *end_on;
 	const char *end_why;
 	uint64_t start_ns;
 	uint64_t end_ns;
@@ -238,6 +260,8 @@ struct bp_critical_path {
 	uint64_t state_ns[BP_CRIT_NSTATES];
 	struct bp_crit_file *files;
 	size_t nfiles;
+	size_t pack_files;
+	uint64_t pack_ns;
 	int wakers_known;
 };
 
@@ -247,7 +271,9 @@ struct bp_critical_path {
  * @m: the model of that pass (paths of files, processes of tasks)
  * @end: the end point; BP_CRIT_END_DEFAULT: for a `record -- CMD`
  *       recording the command's exit; else, when the recording stopped
- *       at the exec of a program, that exec; else the last moment PID 1
+ *       at the exec of a program, that exec; else, when it stopped by
+ *       its duration or a signal, none (refused: the path to an
+ *       arbitrary instant means nothing); else the last moment PID 1
  *       ran; else the last moment any task (but the recorder) ran
  *
  * Return: a new path (free with bp_critical_path_free()), or NULL with

@@ -104,4 +104,59 @@ const char *bp_focus_window_note(const struct bp_window *w, const struct bp_wind
  */
 int bp_focus_check(const struct bp_model *m, const struct bp_filter *f, const struct bp_window *w);
 
+/*
+ * The traced command's numbers (bp_model.command_totals), made by the
+ * model's own pass: the pass gives a collector every I/O-wait span and
+ * every span of CPU idle while waiting, and bp_focus_totals() sums the
+ * tree's processes and files after it.
+ */
+struct bp_focus_spans;
+
+/**
+ * bp_focus_spans_new() - a collector of the spans the tree's totals need
+ * @inner: the caller's hooks, whose span callback still sees every span,
+ *         or NULL
+ * @out: set to the hooks to give the pass (span: the collector; critical:
+ *       @inner's). @inner's event callback is the caller's to run
+ *
+ * Return: the collector; free with bp_focus_spans_free().
+ */
+struct bp_focus_spans *bp_focus_spans_new(const struct bp_build_hooks *inner,
+					  struct bp_build_hooks *out);
+void bp_focus_spans_free(struct bp_focus_spans *c);
+
+/**
+ * bp_focus_totals() - fill @m's command_totals
+ * @m: a model of a recording with a command (header.command_pid)
+ * @c: the spans its pass gave, or NULL (then idle_wait_ns stays 0); its
+ *     wait spans are reordered. Also fills @m's command_timeline from them
+ *
+ * Sums over the command's process and its descendants: read and metadata
+ * bytes, I/O wait by cause, charged to metadata and to no file, other
+ * D-sleep; CPU idle while one of them waited; of each file they read from
+ * storage, used, never used, mapped and re-read bytes in proportion to
+ * the bytes they read of it. The other fields are the machine's (bytes
+ * written into the cache and on tmpfs are not kept per process). All
+ * those sums are 0 when the command is not in the window.
+ */
+void bp_focus_totals(struct bp_model *m, struct bp_focus_spans *c);
+
+/*
+ * The totals a view shows: the command's tree when it is the focus
+ * (@focus_pid as bp_focus_command() returned it), else the window's.
+ */
+static inline const struct bp_totals *bp_focus_totals_of(const struct bp_model *m, int focus_pid)
+{
+	return focus_pid > 0 && focus_pid == m->header.command_pid ? &m->command_totals :
+								      &m->totals;
+}
+
+/* The timeline a view shows, by the same rule (bp_model.command_timeline). */
+static inline const struct bp_bucket *bp_focus_timeline_of(const struct bp_model *m,
+							   int focus_pid)
+{
+	return focus_pid > 0 && focus_pid == m->header.command_pid && m->command_timeline ?
+		       m->command_timeline : m->timeline;
+}
+
 #endif

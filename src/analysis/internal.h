@@ -43,4 +43,14 @@ void bp_pages_release(struct bp_model_pages *p);
 /* qsort order of bp_model.execs: by count (descending), then path. */
 int bp_cmp_exec_count(const void *pa, const void *pb);
 
+struct tep_handle;
+/**
+ * bp_page_size_of() - the recorded kernel's memory page size, in bytes
+ * @tep: the recording's event formats
+ *
+ * From the PAGE_SHIFT in the filemap events' print formats; 0 when no
+ * filemap format says it (then the ring buffer's page is the best guess).
+ */
+unsigned bp_page_size_of(struct tep_handle *tep);
+
 #endif

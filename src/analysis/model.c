@@ -98,6 +98,7 @@ void bp_model_free(struct bp_model *m)
 		struct bp_process *p = &m->processes[i];
 
 		free_strv(p->exec, p->nexec);
+		free(p->exec_part);
 		free(p->threads);
 		free(p->files);
 		free(p->children);
@@ -122,6 +123,7 @@ void bp_model_free(struct bp_model *m)
 		free(m->execs[i].path);
 	free(m->execs);
 	free(m->timeline);
+	free(m->command_timeline);
 	if (m->pages)
 		bp_pages_release(m->pages);
 	free(m->pages);
@@ -519,17 +521,16 @@ size_t bp_model_select_execs(const struct bp_model *m, const struct bp_filter *f
 
 		if (!bp_process_matches(m, p, f))
 			continue;
-		for (j = p->exec_window; j < p->nexec; j++) {
-			struct bp_exec_count *e = exec_slot(v, &n, p->exec[j]);
-
-			/* Cost once per process, however often it exec'd the path (as the model's). */
-			for (k = p->exec_window; k < j && strcmp(p->exec[k], p->exec[j]); k++)
+		for (j = p->exec_window; j < p->nexec; j++)
+			exec_slot(v, &n, p->exec[j])->count++;
+		/* Cost per exec part, as the model's: the parts before the window too. */
+		for (j = 0; j < p->nexec; j++) {
+			for (k = 0; k < n && strcmp(v[k].path, p->exec[j]); k++)
 				;
-			if (k == j) {
-				e->wait_ns += p->wait_ns;
-				e->bytes_read += p->bytes_read;
+			if (k < n) {
+				v[k].wait_ns += p->exec_part[j].wait_ns;
+				v[k].bytes_read += p->exec_part[j].bytes_read;
 			}
-			e->count++;
 		}
 	}
 	if (n)

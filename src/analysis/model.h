@@ -313,10 +313,30 @@ struct bp_service {
 };
 
 /**
+ * struct bp_exec_part - what a process did while it ran one program
+ * @ns: when the exec happened
+ * @wait_ns: I/O wait from the start of its execve (loading the program is
+ *           the program's) to the next exec or the end
+ * @bytes_read: bytes read from storage over the same time
+ *
+ * The exec'ing thread is split at its execs; another thread counts in the
+ * part its start falls in. What a process did before its first exec is in
+ * no part: it ran the program it was forked with.
+ */
+struct bp_exec_part {
+	uint64_t ns;
+	uint64_t wait_ns;
+	uint64_t bytes_read;
+};
+
+/**
  * struct bp_process - a thread group (pid = tgid) with its threads rolled up
  * @pid: process id (tgid)
  * @comm: comm of the group leader, last seen
- * @exec: exec path history, oldest first (sched_process_exec filenames)
+ * @exec: exec path history, oldest first (sched_process_exec filenames, with
+ *        a re-exec through /proc/self/exe resolved to the program that
+ *        made it); the last is the process's program
+ * @exec_part: what it did under each of @exec, @nexec entries
  * @nexec: entries in @exec
  * @exec_window: index in @exec of its first exec inside the window (the
  *               execs before it happened before the window: bp_model.execs
@@ -371,6 +391,7 @@ struct bp_process {
 	int pid;
 	char comm[16];
 	char **exec;
+	struct bp_exec_part *exec_part;
 	size_t nexec;
 	size_t exec_window;
 	uint64_t first_exec_ns;
@@ -403,12 +424,14 @@ struct bp_process {
 /**
  * struct bp_disk_bucket - one disk in one timeline bucket (see bp_disk_stat.timeline)
  * @rq_read_bytes: block_rq_issue read bytes issued in the bucket
+ * @rq_done_read_bytes: block_rq_complete read bytes completed in the bucket
  * @inflight_ns: requests in flight integrated over the bucket (requests x
  *               ns): / bucket width = the mean number in flight
  * @inflight_max: most requests in flight at once in the bucket
  */
 struct bp_disk_bucket {
 	uint64_t rq_read_bytes;
+	uint64_t rq_done_read_bytes;
 	uint64_t inflight_ns;
 	uint32_t inflight_max;
 };
@@ -560,11 +583,12 @@ struct bp_totals {
 
 /**
  * struct bp_exec_count - repeated work: one program exec'd in the window
- * @path: the exec'd filename (as sched_process_exec reports it); owned
+ * @path: the exec'd filename (as bp_process.exec); owned
  * @count: number of execs
- * @wait_ns: I/O wait of the processes that exec'd @path, summed (a process
- *           that exec'd it twice counts once)
- * @bytes_read: bytes those processes read from storage, summed likewise
+ * @wait_ns: I/O wait of the processes while they ran @path, summed over
+ *           their exec parts (bp_exec_part): a shell that exec'd another
+ *           program is charged only until that exec
+ * @bytes_read: bytes read from storage, summed likewise
  */
 struct bp_exec_count {
 	char *path;
@@ -579,6 +603,8 @@ struct bp_exec_count {
  * @idle_wait_ns: CPU-idle-while-waiting time inside the bucket
  * @read_bytes: bytes read from storage (page-cache insertions)
  * @rq_read_bytes: block-layer read bytes issued
+ * @rq_done_read_bytes: block-layer read bytes completed (block_rq_complete:
+ *                      what the disks delivered in the bucket)
  * @waiting_max: most tasks in an I/O wait at once
  */
 struct bp_bucket {
@@ -586,6 +612,7 @@ struct bp_bucket {
 	uint64_t idle_wait_ns;
 	uint64_t read_bytes;
 	uint64_t rq_read_bytes;
+	uint64_t rq_done_read_bytes;
 	uint32_t waiting_max;
 };
 
@@ -637,6 +664,11 @@ struct bp_model_header {
  * @missing_on_kernel: the subset of @missing whose events the recording
  *                     kernel lacks (else they were just not recorded)
  * @totals: the window's totals
+ * @command_totals: the same for the traced command's process tree
+ *                  (@header.command_pid and its descendants; see
+ *                  bp_focus_totals() for which fields are the tree's):
+ *                  what the views show unless asked for every process.
+ *                  Undefined when @header.command_pid is 0
  * @processes: all processes alive in the window, by pid then start time
  * @nprocesses: entries
  * @threads: all threads of those processes, by tid then start time
@@ -656,6 +688,11 @@ struct bp_model_header {
  * @timeline: buckets from @timeline_start_ns, @window.bucket_ns wide
  * @nbuckets: entries
  * @timeline_start_ns: start of bucket 0 (the window's first instant)
+ * @command_timeline: @timeline for the command's tree (as @command_totals):
+ *                    its I/O wait, CPU idle while it waited and most of
+ *                    its tasks waiting at once; read_bytes and
+ *                    rq_read_bytes are the machine's. NULL when
+ *                    @header.command_pid is 0 or there are no buckets
  */
 struct bp_model {
 	struct bp_model_header header;
@@ -663,6 +700,7 @@ struct bp_model {
 	unsigned missing;
 	unsigned missing_on_kernel;
 	struct bp_totals totals;
+	struct bp_totals command_totals;
 	struct bp_process *processes;
 	size_t nprocesses;
 	struct bp_thread *threads;
@@ -680,6 +718,7 @@ struct bp_model {
 	struct bp_bucket *timeline;
 	size_t nbuckets;
 	uint64_t timeline_start_ns;
+	struct bp_bucket *command_timeline;
 	/* private: page state for bp_model_file_pages() */
 	struct bp_model_pages *pages;
 };

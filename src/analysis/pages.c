@@ -432,7 +432,9 @@ static void account_created(struct state *s, const struct pend_insert *p)
  * bio and a kworker queues it later, maybe after the syscall returned
  * (readahead the reader has not waited for yet). It is held until a wait
  * shows it read, a read bio of the task's own shows that nothing held it
- * (see bp_on_bio_queue), or the task ends.
+ * (see bp_on_bio_queue), or the task ends. Runs readahead(2) inserted are
+ * read then: it only starts reads and never waits (a preloader), and a
+ * hole it zeroes is the rare exception.
  */
 static void settle(struct state *s, struct task *t, int end)
 {
@@ -442,7 +444,7 @@ static void settle(struct state *s, struct task *t, int end)
 	for (i = 0; i < t->npend; i++) {
 		struct pend_insert *p = &t->pend[i];
 
-		if (read || p->waited) {
+		if (read || p->waited || (end && p->prefetch && !p->bio_since)) {
 			account_read(s, t, p->file, p->index, p->n, p->ts);
 		} else if (!end && p->rctx && !p->bio_since) {
 			BP_GROW(t->held, t->nheld, t->cheld);
@@ -458,7 +460,7 @@ static void settle(struct state *s, struct task *t, int end)
 	for (i = 0; i < t->nheld; i++) {
 		struct pend_insert *p = &t->held[i];
 
-		if (p->waited)
+		if (p->waited || (end && p->prefetch))
 			account_read(s, t, p->file, p->index, p->n, p->ts);
 		else if (end)
 			account_created(s, p);
@@ -539,7 +541,7 @@ void bp_on_add(struct state *s, const struct bp_event *ev, const struct handler 
 	 */
 	last = t->npend ? &t->pend[t->npend - 1] : NULL;
 	if (last && last->file == fi && last->index + last->n == index && last->rctx == rctx &&
-	    !last->waited && !last->bio_since && in_window(s, last->ts) == in_window(s, ev->ts)) {
+	    last->prefetch == (rctx && t->sys_prefetch) && !last->waited && !last->bio_since && in_window(s, last->ts) == in_window(s, ev->ts)) {
 		last->n += n;
 		return;
 	}
@@ -547,6 +549,7 @@ void bp_on_add(struct state *s, const struct bp_event *ev, const struct handler 
 	last = &t->pend[t->npend++];
 	last->file = fi;
 	last->rctx = rctx;
+	last->prefetch = rctx && t->sys_prefetch;
 	last->index = index;
 	last->n = n;
 	last->ts = ev->ts;

@@ -34,7 +34,12 @@ struct bp_phase_finder {
 	uint64_t initramfs_end;   /* PID 1's exec of the real root's init */
 	int pid1_wrapper;         /* PID 1's last exec was bootprof itself */
 	int pid1_execs;
+	struct bp_pid1_exec_at *execs; /* the first PID1_EXECS_KEPT of them */
+	size_t nexecs;
 };
+
+/* PID 1 execs a handful of times per boot; a hard cap all the same. */
+#define PID1_EXECS_KEPT 64
 
 const char *bp_phase_kind_name(enum bp_phase_kind kind)
 {
@@ -181,7 +186,17 @@ void bp_phase_finder_free(struct bp_phase_finder *f)
 		bp_phase_spec_release(&f->specs[i]);
 	free(f->specs);
 	free(f->spec_end);
+	for (i = 0; i < f->nexecs; i++)
+		free(f->execs[i].path);
+	free(f->execs);
 	free(f);
+}
+
+size_t bp_phase_finder_pid1_execs(const struct bp_phase_finder *f,
+				  const struct bp_pid1_exec_at **out)
+{
+	*out = f->execs;
+	return f->nexecs;
 }
 
 static long long read_int(struct bp_phase_finder *f, const struct bp_event *ev, struct field fl)
@@ -231,7 +246,7 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-static int exec_matches(const char *pattern, const char *path)
+int bp_exec_matches(const char *pattern, const char *path)
 {
 	return !fnmatch(pattern, path, 0) || !fnmatch(pattern, base_name(path), 0);
 }
@@ -280,6 +295,11 @@ void bp_phase_finder_event(void *arg, const struct bp_event *ev)
 		if (read_int(f, ev, f->exec_pid) == 1) {
 			enum bp_pid1_exec kind = bp_pid1_exec_kind(path);
 
+			if (f->nexecs < PID1_EXECS_KEPT) {
+				f->execs = xrealloc(f->execs, (f->nexecs + 1) * sizeof(*f->execs));
+				f->execs[f->nexecs++] = (struct bp_pid1_exec_at){ ev->ts, kind,
+										  xstrdup(path) };
+			}
 			if (!f->pid1_execs++)
 				f->kernel_end = ev->ts;
 			else if (!f->pid1_wrapper && f->initramfs_end == NO_TIME &&
@@ -290,7 +310,7 @@ void bp_phase_finder_event(void *arg, const struct bp_event *ev)
 		}
 		for (i = 0; i < f->nspecs; i++) {
 			if (f->specs[i].kind == BP_PHASE_EXEC && f->spec_end[i] == NO_TIME &&
-			    exec_matches(f->specs[i].arg, path))
+			    bp_exec_matches(f->specs[i].arg, path))
 				f->spec_end[i] = ev->ts;
 		}
 	} else if (ev->id == f->attach_id && f->attach_id >= 0) {
@@ -343,24 +363,42 @@ static int cmp_end(const void *pa, const void *pb)
 	return 0;
 }
 
-/* The first event on a file whose path matches, NO_TIME when none. */
-static uint64_t file_first(const struct bp_model *m, const char *pattern)
+const struct bp_file *bp_phase_first_file(const struct bp_model *m, const char *pattern)
 {
-	uint64_t first = NO_TIME;
+	const struct bp_file *first = NULL;
 	size_t i;
 
 	for (i = 0; i < m->nfiles; i++) {
 		const struct bp_file *file = &m->files[i];
 
 		if (file->kind == BP_FILE_REGULAR && !fnmatch(pattern, file->path, 0) &&
-		    file->first_ns < first)
-			first = file->first_ns;
+		    (!first || file->first_ns < first->first_ns))
+			first = file;
 	}
 	return first;
 }
 
+/* The first event on a file whose path matches, NO_TIME when none. */
+static uint64_t file_first(const struct bp_model *m, const char *pattern)
+{
+	const struct bp_file *f = bp_phase_first_file(m, pattern);
+
+	return f ? f->first_ns : NO_TIME;
+}
+
+/* A phase's numbers from the model over its window: everyone's, or the command's tree's. */
+static void phase_numbers(struct bp_phase *p, const struct bp_model *pm, int all)
+{
+	const struct bp_totals *t = !all && pm->header.command_pid > 0 ? &pm->command_totals :
+									  &pm->totals;
+
+	p->wait_ns = t->wait_ns;
+	p->read_bytes = t->read_bytes;
+	p->idle_wait_ns = t->idle_wait_ns;
+}
+
 long bp_phases_compute(struct bp_phase_finder *f, struct bp_session *session,
-		       const struct bp_model *m, struct bp_phase **out)
+		       const struct bp_model *m, int all, struct bp_phase **out)
 {
 	struct bp_phase *v = NULL;
 	size_t n = 0, cap = 0, i, j;
@@ -419,9 +457,7 @@ long bp_phases_compute(struct bp_phase_finder *f, struct bp_session *session,
 		/* A phase over every event of a whole-recording model: its numbers. */
 		if (m->totals.events == m->totals.events_total && p->start_ns <= m->totals.first_ns &&
 		    p->end_ns >= m->totals.last_ns) {
-			p->wait_ns = m->totals.wait_ns;
-			p->read_bytes = m->totals.read_bytes;
-			p->idle_wait_ns = m->totals.idle_wait_ns;
+			phase_numbers(p, m, all);
 			continue;
 		}
 		w.since_ns = p->start_ns ? p->start_ns : 1;
@@ -431,9 +467,7 @@ long bp_phases_compute(struct bp_phase_finder *f, struct bp_session *session,
 			bp_phases_free(v, n);
 			return -1;
 		}
-		p->wait_ns = pm->totals.wait_ns;
-		p->read_bytes = pm->totals.read_bytes;
-		p->idle_wait_ns = pm->totals.idle_wait_ns;
+		phase_numbers(p, pm, all);
 		bp_model_free(pm);
 	}
 	*out = v;
@@ -464,7 +498,7 @@ int bp_phase_window(struct bp_session *session, const char *phase, struct bp_win
 	hooks.arg = finder;
 	m = bp_session_build(session, NULL, &hooks, 1);
 	if (m)
-		n = bp_phases_compute(finder, NULL, m, &v);
+		n = bp_phases_compute(finder, NULL, m, 1, &v);
 	for (i = 0; i < n; i++) {
 		if (strcmp(v[i].name, name))
 			continue;

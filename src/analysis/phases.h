@@ -30,8 +30,9 @@
  * budget's platform / X / desktop.
  *
  * The numbers of a phase are those of the model built over its window
- * (bp_window, clipped waits), so they are exact: I/O wait of all tasks,
- * bytes read from storage, CPU idle while waiting.
+ * (bp_window, clipped waits), so they are exact: I/O wait, bytes read
+ * from storage, CPU idle while waiting, of all tasks or, in a recording
+ * of a command, of the command's tree (bp_model.command_totals).
  */
 
 enum bp_phase_kind {
@@ -90,7 +91,8 @@ int bp_phase_spec_opt(const struct bp_option *opt, const char *arg);
  *           (no numbers; views say "not reached")
  * @start_ns: start on the recording clock
  * @end_ns: end on the recording clock
- * @wait_ns: I/O wait of all tasks inside [@start_ns, @end_ns]
+ * @wait_ns: I/O wait inside [@start_ns, @end_ns] of all tasks, or of the
+ *           command's tree (bp_phases_compute())
  * @read_bytes: bytes read from storage inside it
  * @idle_wait_ns: CPU idle while some task waited on I/O, inside it
  */
@@ -131,6 +133,8 @@ void bp_phase_finder_free(struct bp_phase_finder *f);
  * @session: the same recording (read again: one pass per phase), or NULL
  *           for the boundaries alone (the numbers stay 0)
  * @m: the model of the whole recording
+ * @all: the numbers of every task; 0: in a recording of a command, those
+ *       of the command's tree (bp_model.command_totals), else every task's
  * @out: set to a new array of phases by end time, the ones not reached last
  *       (free with bp_phases_free())
  *
@@ -139,7 +143,7 @@ void bp_phase_finder_free(struct bp_phase_finder *f);
  */
 struct bp_session;
 long bp_phases_compute(struct bp_phase_finder *f, struct bp_session *session,
-		       const struct bp_model *m, struct bp_phase **out);
+		       const struct bp_model *m, int all, struct bp_phase **out);
 void bp_phases_free(struct bp_phase *v, size_t n);
 
 /*
@@ -150,6 +154,18 @@ void bp_phases_free(struct bp_phase *v, size_t n);
  * recording unreadable).
  */
 int bp_phase_window(struct bp_session *session, const char *phase, struct bp_window *w);
+
+/*
+ * Does an exec'd @path match a phase's exec:PROG? The fnmatch pattern
+ * matches the path or its file name.
+ */
+int bp_exec_matches(const char *pattern, const char *path);
+
+/*
+ * The file a phase's file:PATH ends at: of the regular files whose path
+ * matches the fnmatch pattern, the one with the first event; NULL when none.
+ */
+const struct bp_file *bp_phase_first_file(const struct bp_model *m, const char *pattern);
 
 /*
  * Does a cgroup path name UNIT? The whole path, its last component, or
@@ -173,6 +189,20 @@ enum bp_pid1_exec {
 
 /* Classify @path, the filename of an exec by PID 1 (sched_process_exec). */
 enum bp_pid1_exec bp_pid1_exec_kind(const char *path);
+
+/* One exec by PID 1, as a finder saw it. */
+struct bp_pid1_exec_at {
+	uint64_t ns;
+	enum bp_pid1_exec kind;
+	char *path;  /* owned by the finder */
+};
+
+/*
+ * bp_phase_finder_pid1_execs() - PID 1's execs in the pass (the first 64),
+ * oldest first: the timelines' phase marks. Set *@out; return the count.
+ */
+size_t bp_phase_finder_pid1_execs(const struct bp_phase_finder *f,
+				  const struct bp_pid1_exec_at **out);
 
 /* "kernel", "initramfs", "userspace", "exec", "file", "service" */
 const char *bp_phase_kind_name(enum bp_phase_kind kind);

@@ -146,11 +146,24 @@ void bp_on_rq_complete(struct state *s, const struct bp_event *ev, const struct 
 	uint64_t *slot = bp_map_get(&s->rqs, dev, sector), v;
 	uint32_t left;
 	size_t di;
-	int inserted;
+	int inserted, known;
+	char rwbs[16];
 
 	bp_note_completion(s, ev);
 	if (s->crit)
 		bp_crit_rq_complete(s, ev, dev, sector, (uint32_t)done);
+	/* Read bytes delivered: nr_sector of a completion is what it completed. */
+	bp_rd_str(s, ev, h->f[F_RWBS], rwbs, sizeof(rwbs));
+	if (strchr(rwbs, 'R') && in_window(s, ev->ts)) {
+		struct bp_bucket *b = bp_bucket_at(s, ev->ts);
+		struct bp_disk_bucket *db;
+
+		known = bp_disk_exact(s, dev);
+		if (b)
+			b->rq_done_read_bytes += done * 512;
+		if (known >= 0 && (db = disk_bucket_at(s, (size_t)known, ev->ts)))
+			db->rq_done_read_bytes += done * 512;
+	}
 	/* Not in flight: issued before the recording, a flush, or completed already. */
 	if (!slot)
 		return;

@@ -151,7 +151,7 @@ static void phase_rows(struct rows *r, const struct bp_phase *ph, size_t n)
 	}
 }
 
-static void fill_header(struct bp_summary *s, const struct bp_model *m)
+static void fill_header(struct bp_summary *s, const struct bp_model *m, const struct bp_totals *t)
 {
 	const struct bp_model_header *h = &m->header;
 
@@ -162,12 +162,12 @@ static void fill_header(struct bp_summary *s, const struct bp_model *m)
 	s->bootprof_version = dup_or_null(h->bootprof_version);
 	s->boot_ns = h->stop_ns > m->totals.first_ns ? h->stop_ns : m->totals.last_ns;
 	s->lost_events = m->totals.lost_events;
-	s->read_bytes = m->totals.read_bytes;
-	s->wait_ns = m->totals.wait_ns;
-	s->idle_wait_ns = m->totals.idle_wait_ns;
-	s->never_used_bytes = m->totals.never_used_bytes;
-	s->used_bytes = m->totals.used_bytes;
-	s->mapped_unknown_bytes = m->totals.mapped_unknown_bytes;
+	s->read_bytes = t->read_bytes;
+	s->wait_ns = t->wait_ns;
+	s->idle_wait_ns = t->idle_wait_ns;
+	s->never_used_bytes = t->never_used_bytes;
+	s->used_bytes = t->used_bytes;
+	s->mapped_unknown_bytes = t->mapped_unknown_bytes;
 	s->span_ns = m->totals.span_ns;
 	s->access_missing = !!(m->missing & BP_MISSING_ACCESS);
 }
@@ -179,6 +179,7 @@ struct bp_summary *bp_summary_load(const char *path, const struct bp_summary_opt
 	struct bp_build_hooks hooks = { 0 };
 	struct bp_filter filter = { 0 }, *f = NULL;
 	struct bp_summary *s = NULL;
+	struct bp_critical_log *crit = NULL;
 	struct bp_phase *phases = NULL;
 	struct bp_model *m = NULL;
 	struct rows rows = { 0 };
@@ -197,10 +198,12 @@ struct bp_summary *bp_summary_load(const char *path, const struct bp_summary_opt
 	finder = bp_phase_finder_new(bp_reader_tep(session->reader), o->specs, o->nspecs);
 	hooks.event = bp_phase_finder_event;
 	hooks.arg = finder;
+	if (o->critical)
+		hooks.critical = crit = bp_critical_log_new();
 	m = bp_session_build(session, &session->window, &hooks, 1);
 	if (!m)
 		goto out;
-	nphases = bp_phases_compute(finder, session, m, &phases);
+	nphases = bp_phases_compute(finder, session, m, o->all, &phases);
 	if (nphases < 0)
 		goto out;
 	if (bp_focus_command(m, o->all, &filter))
@@ -208,19 +211,27 @@ struct bp_summary *bp_summary_load(const char *path, const struct bp_summary_opt
 	s = xcalloc(1, sizeof(*s));
 	s->path = xstrdup(path);
 	s->command_only = !!f;
-	fill_header(s, m);
+	fill_header(s, m, f ? &m->command_totals : &m->totals);
 	phase_rows(&rows, phases, (size_t)nphases);
 	process_rows(&rows, m, f);
 	file_rows(&rows, m, f);
 	fold_rows(&rows);
 	s->rows = rows.v;
 	s->nrows = rows.n;
+	if (crit) {
+		static const struct bp_crit_end end = { BP_CRIT_END_DEFAULT, 0, NULL };
+
+		s->critical = bp_critical_walk(crit, m, &end);
+		if (!s->critical)
+			s->critical_error = xstrdup(bp_last_error());
+	}
 	/* The summary outlives its session: it takes what the load found. */
 	s->warnings = session->warnings;
 	memset(&session->warnings, 0, sizeof(session->warnings));
 out:
 	bp_phases_free(phases, nphases > 0 ? (size_t)nphases : 0);
 	bp_model_free(m);
+	bp_critical_log_free(crit);
 	bp_phase_finder_free(finder);
 	bp_session_free(session);
 	return s;
@@ -241,6 +252,8 @@ void bp_summary_free(struct bp_summary *s)
 	free(s->machine);
 	free(s->cmdline);
 	free(s->bootprof_version);
+	bp_critical_path_free(s->critical);
+	free(s->critical_error);
 	bp_warnings_release(&s->warnings);
 	free(s);
 }

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/critical.h"
 #include "analysis/phases.h"
 #include "analysis/session.h"
 
@@ -67,11 +68,15 @@ struct bp_summary_row {
  * @lost_events: events the kernel dropped (bp_totals.lost_events)
  * @read_bytes, @wait_ns, @idle_wait_ns, @never_used_bytes, @used_bytes,
  * @mapped_unknown_bytes, @span_ns: the recording's bp_totals (of the
- *        window, when one was asked for)
+ *        window, when one was asked for); with @command_only, all but
+ *        @span_ns are the command tree's (bp_model.command_totals)
  * @access_missing: the kernel has no access events: never-used unknown
  * @command_only: rows are the traced command's process tree only
  * @rows: by kind, then key
  * @nrows: entries
+ * @critical: the critical path to the default end, when
+ *            bp_summary_opts.critical asked for it and there is one
+ * @critical_error: else, with .critical asked, why there is none (owned)
  * @warnings: what loading it found (truncated, lost events ...), for the
  *            command to print
  */
@@ -95,6 +100,8 @@ struct bp_summary {
 	int command_only;
 	struct bp_summary_row *rows;
 	size_t nrows;
+	struct bp_critical_path *critical;
+	char *critical_error;
 	struct bp_warnings warnings;
 };
 
@@ -109,12 +116,16 @@ struct bp_summary {
  *          it (util/parse-options.h), unset for all of it; a window that
  *          misses the recording is an error, one that reaches past it a
  *          line in the summary's @warnings
+ * @critical: also walk the critical path to the recording's default end
+ *            (analysis/critical.h) into bp_summary.critical; when there
+ *            is none, bp_summary.critical_error says why
  */
 struct bp_summary_opts {
 	const struct bp_phase_spec *specs;
 	size_t nspecs;
 	int all;
 	struct bp_window_arg window;
+	int critical;
 };
 
 /**

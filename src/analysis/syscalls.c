@@ -159,6 +159,16 @@ int bp_syscall_copies(enum bp_arch arch, long nr)
 	return nr == 40 || nr == 275 || nr == 326;
 }
 
+int bp_syscall_prefetch(enum bp_arch arch, long nr)
+{
+	return arch == BP_ARCH_AARCH64 ? nr == 213 : nr == 187;
+}
+
+int bp_syscall_prefetch_name(const char *name)
+{
+	return !strcmp(name, "readahead");
+}
+
 int bp_syscall_copies_name(const char *name)
 {
 	return !strcmp(name, "sendfile64") || !strcmp(name, "sendfile") ||

@@ -27,5 +27,12 @@ int bp_syscall_class_name(const char *name);
  */
 int bp_syscall_copies(enum bp_arch arch, long nr);
 int bp_syscall_copies_name(const char *name);
+/*
+ * 1 for readahead(2): it only starts reads and never waits for them, so
+ * what it inserts under a throttle is read though its task never waits
+ * (a preloader).
+ */
+int bp_syscall_prefetch(enum bp_arch arch, long nr);
+int bp_syscall_prefetch_name(const char *name);
 
 #endif

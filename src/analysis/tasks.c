@@ -3,6 +3,7 @@
  * Tasks: fork, exec, exit, context switches, wakeups, syscalls (what a
  * task is doing, for the cause of a wait) and cgroups.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -238,6 +239,7 @@ void bp_on_fork(struct state *s, const struct bp_event *ev, const struct handler
 	p = &s->tasks[pi];
 	if (!comm[0])
 		memcpy(comm, p->comm, sizeof(comm));
+	c->prog = p->prog;
 	set_comm(c, comm);
 	switch (p->sys) {
 	case BP_SYS_CLONE:
@@ -285,6 +287,26 @@ static void count_exec(struct state *s, const char *path)
 	}
 }
 
+/*
+ * Whether @path names the exec'ing process's own program through /proc
+ * (busybox and others re-executing themselves): /proc/self/exe,
+ * /proc/thread-self/exe, /proc/PID/exe with its own pid or tid.
+ */
+static int is_own_exe(const char *path, int pid, int old)
+{
+	const char *rest;
+	char *end;
+	long n;
+
+	if (strncmp(path, "/proc/", 6))
+		return 0;
+	rest = path + 6;
+	if (!strcmp(rest, "self/exe") || !strcmp(rest, "thread-self/exe"))
+		return 1;
+	n = strtol(rest, &end, 10);
+	return end != rest && !strcmp(end, "/exe") && (n == pid || n == old);
+}
+
 void bp_on_exec(struct state *s, const struct bp_event *ev, const struct handler *h)
 {
 	int pid = rd_int(s, ev, h->f[F_EXEC_PID]);
@@ -293,6 +315,8 @@ void bp_on_exec(struct state *s, const struct bp_event *ev, const struct handler
 	const char *base;
 	uint32_t ti;
 	struct task *t;
+	struct exec_rec *x;
+	char comm[16];
 
 	if (pid <= 0 || old <= 0)
 		return;
@@ -311,17 +335,29 @@ void bp_on_exec(struct state *s, const struct bp_event *ev, const struct handler
 		t->self_exec = 1;
 	}
 	bp_rd_str(s, ev, h->f[F_FILENAME], path, sizeof(path));
+	/* The kernel names the comm after the path as given ("exe"); the program is the file. */
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	memcpy(comm, base, strnlen(base, sizeof(comm) - 1));
+	comm[strnlen(base, sizeof(comm) - 1)] = '\0';
+	if (t->prog && is_own_exe(path, pid, old))
+		snprintf(path, sizeof(path), "%s", t->prog);
 	if (s->crit && path[0])
 		bp_crit_exec(s, ti, ev->ts, path);
 	if (!path[0] || ev->ts > s->until)
 		return;
-	base = strrchr(path, '/');
-	set_comm(t, base ? base + 1 : path);
+	set_comm(t, comm);
 	BP_GROW(t->exec, t->nexec, t->cexec);
-	t->exec[t->nexec].ts = ev->ts;
-	t->exec[t->nexec].path = xstrdup(path);
-	t->exec[t->nexec].cgroup = t->cgroup;
-	t->nexec++;
+	x = &t->exec[t->nexec++];
+	x->ts = ev->ts;
+	x->path = xstrdup(path);
+	x->cgroup = t->cgroup;
+	x->wait0 = t->in_execve ? t->exec_wait0 : t->wait_ns;
+	x->bytes0 = t->in_execve ? t->exec_bytes0 : t->bytes;
+	/* A script runs its interpreter, a link the file behind it: /proc/self/exe is that. */
+	t->prog = s->meta ? bp_meta_find_program(s->meta, x->path) : NULL;
+	if (!t->prog)
+		t->prog = x->path;
 	if (in_window(s, ev->ts)) {
 		t->seen = 1;
 		count_exec(s, path);
@@ -378,6 +414,7 @@ void bp_tasks_asleep_at_start(struct state *s, uint64_t ts)
 			t->sys_ctx = 1;
 			t->sys = bp_syscall_class(s->arch, ti->syscall);
 			t->sys_copies = (uint8_t)bp_syscall_copies(s->arch, ti->syscall);
+			t->sys_prefetch = (uint8_t)bp_syscall_prefetch(s->arch, ti->syscall);
 		}
 		bp_wait_begin(s, t, ts);
 		if (s->crit)
@@ -399,17 +436,26 @@ static void on_sys(struct state *s, const struct bp_event *ev, const struct hand
 	if (!enter) {
 		t->sys = BP_SYS_NONE;
 		t->sys_copies = 0;
+		t->sys_prefetch = 0;
 	} else if (h->sys != SYS_BY_ID) {
 		t->sys = h->sys;
 		t->sys_copies = h->copies;
+		t->sys_prefetch = h->prefetch;
 	} else {
 		long nr = (long)rd(s, ev, h->f[F_SYS_ID]);
 
 		t->sys = bp_syscall_class(s->arch, nr);
 		t->sys_copies = (uint8_t)bp_syscall_copies(s->arch, nr);
+		t->sys_prefetch = (uint8_t)bp_syscall_prefetch(s->arch, nr);
 	}
 	if (enter)
 		t->sys_arg0 = h->f[F_SYS_ARGS].size ? rd(s, ev, (struct fld){ h->f[F_SYS_ARGS].off, 8, 0 }) : 0;
+	/* What an exec reads and waits for belongs to the program it loads (see bp_on_exec). */
+	t->in_execve = enter && t->sys == BP_CAUSE_EXEC;
+	if (t->in_execve) {
+		t->exec_wait0 = t->wait_ns;
+		t->exec_bytes0 = t->bytes;
+	}
 	t->sys_read_file = NONE;
 	t->in_fault = 0;
 	t->activity = 0;

@@ -210,6 +210,74 @@ int bp_boot_kernel_schedstats(const char *release, int live)
 	return on;
 }
 
+/*
+ * Syscalls an architecture's table lacks, so their events do not exist
+ * there: the generic table (arm64, riscv64) has only the *at forms; the
+ * 32-bit ABIs stat through fstatat64. Names as bp_boot_arch() gives them.
+ */
+static const struct {
+	const char *syscall;
+	const char *arches; /* space-separated, with a space at each end */
+} arch_gaps[] = {
+	{ "open", " arm64 riscv64 " },
+	{ "access", " arm64 riscv64 " },
+	{ "newfstatat", " i386 arm " },
+};
+
+static int arch_lacks(const char *arch, const char *event)
+{
+	const char *sc = NULL;
+	char key[32];
+	size_t i;
+
+	if (!arch)
+		return 0;
+	if (!strncmp(event, "syscalls:sys_enter_", 19))
+		sc = event + 19;
+	else if (!strncmp(event, "syscalls:sys_exit_", 18))
+		sc = event + 18;
+	if (!sc)
+		return 0;
+	snprintf(key, sizeof(key), " %s ", arch);
+	for (i = 0; i < sizeof(arch_gaps) / sizeof(arch_gaps[0]); i++) {
+		if (!strcmp(sc, arch_gaps[i].syscall) && strstr(arch_gaps[i].arches, key))
+			return 1;
+	}
+	return 0;
+}
+
+const char *bp_boot_arch(const char *name)
+{
+	static const char *const names[][2] = {
+		{ "x86_64", "x86_64" }, { "amd64", "x86_64" },	  { "arm64", "arm64" },
+		{ "aarch64", "arm64" }, { "i386", "i386" },	  { "i686", "i386" },
+		{ "686", "i386" },	{ "686-pae", "i386" },	  { "arm", "arm" },
+		{ "armv7l", "arm" },	{ "armhf", "arm" },	  { "armmp", "arm" },
+		{ "armmp-lpae", "arm" }, { "riscv64", "riscv64" },
+	};
+	size_t i;
+
+	for (i = 0; name && i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(name, names[i][0]))
+			return names[i][1];
+	}
+	return NULL;
+}
+
+const char *bp_boot_release_arch(const char *release)
+{
+	static const char *const flavours[] = { "-686-pae", "-armmp-lpae", "-amd64", "-arm64",
+						"-686",	    "-armmp",	   "-riscv64" };
+	size_t i, n = strlen(release), k;
+
+	for (i = 0; i < sizeof(flavours) / sizeof(flavours[0]); i++) {
+		k = strlen(flavours[i]);
+		if (n > k && !strcmp(release + n - k, flavours[i]))
+			return bp_boot_arch(flavours[i] + 1);
+	}
+	return NULL;
+}
+
 static int event_exists(const struct bp_boot_event *e, const char *name, int version,
 			const char *available)
 {
@@ -228,7 +296,7 @@ static void append(char **s, size_t *len, size_t *cap, const char *word)
 }
 
 char *bp_boot_cmdline(int version, const char *instance, const char *available,
-		      int schedstats, size_t buffer_kb, char **missing)
+		      const char *arch, int schedstats, size_t buffer_kb, char **missing)
 {
 	const struct bp_boot_event *e;
 	int use_instance = version >= BP_BOOT_INSTANCE_VERSION;
@@ -244,8 +312,11 @@ char *bp_boot_cmdline(int version, const char *instance, const char *available,
 	for (e = bp_boot_events; e->name; e++) {
 		const char *name = e->name;
 
-		/* Nothing to miss on a kernel without schedstats. */
-		if (e->schedstats && !schedstats)
+		/*
+		 * Nothing to miss on a kernel without schedstats, nor in a
+		 * syscall the architecture does not have.
+		 */
+		if ((e->schedstats && !schedstats) || arch_lacks(arch, e->name))
 			continue;
 		if (!event_exists(e, name, version, available)) {
 			if (e->instead && event_exists(e, e->instead, version, available)) {
@@ -277,8 +348,8 @@ char *bp_boot_cmdline(int version, const char *instance, const char *available,
 	return out;
 }
 
-char *bp_boot_cmdline_for(const char *release, int live, const char *instance, size_t buffer_kb,
-			  char **missing, char **no_list)
+char *bp_boot_cmdline_for(const char *release, int live, const char *instance,
+			  const char *arch, size_t buffer_kb, char **missing, char **no_list)
 {
 	int version = bp_kernel_version(release);
 	char *available = NULL, *words;
@@ -293,8 +364,8 @@ char *bp_boot_cmdline_for(const char *release, int live, const char *instance, s
 		if (!available)
 			*no_list = xstrdup(bp_last_error());
 	}
-	words = bp_boot_cmdline(version, instance, available, bp_boot_kernel_schedstats(release, live),
-				buffer_kb, missing);
+	words = bp_boot_cmdline(version, instance, available, arch,
+				bp_boot_kernel_schedstats(release, live), buffer_kb, missing);
 	free(available);
 	return words;
 }

@@ -59,23 +59,35 @@ int bp_boot_kernel_schedstats(const char *release, int live);
  * (into the top-level buffer) and trace_clock=boot before, and
  * trace_buf_size=KBK; with schedstats (bp_boot_kernel_schedstats()) the
  * schedstats events and schedstats=enable too. available is the live
- * kernel's event list, or NULL to go by bp_boot_events[].since. Events
+ * kernel's event list, or NULL to go by bp_boot_events[].since. arch
+ * (bp_boot_arch()'s name, or NULL: any) leaves out, unmissed, the syscall
+ * events its syscall table lacks (open and access on arm64). Events
  * left out are appended to *missing (a heap string of "system:event "
  * words, or NULL when none; the caller frees), except the schedstats
  * events of a kernel without schedstats: nothing to miss there. Returns a
  * heap string; the caller frees.
  */
 char *bp_boot_cmdline(int version, const char *instance, const char *available,
-		      int schedstats, size_t buffer_kb, char **missing);
+		      const char *arch, int schedstats, size_t buffer_kb, char **missing);
 
 /*
- * bp_boot_cmdline() for kernel release (MAJOR.MINOR...): with live (it is
+ * bp_boot_arch() - the architecture NAME means ("x86_64", "arm64", "i386",
+ * "arm", "riscv64"), from uname -m's, Debian's or a kernel flavour's name
+ * (aarch64, amd64, i686, 686-pae, armmp...), or NULL when unknown.
+ * bp_boot_release_arch() - the same from a Debian kernel release's flavour
+ * suffix (6.12.38+deb12-arm64), or NULL. Static strings.
+ */
+const char *bp_boot_arch(const char *name);
+const char *bp_boot_release_arch(const char *release);
+
+/*
+ * bp_boot_cmdline() for kernel release (MAJOR.MINOR...) of arch: with live (it is
  * the running kernel), by the live event list; when that cannot be read,
  * *no_list is set to why (a heap string) and the known versions are used.
  * NULL with bp_set_error() for a release that is no version.
  */
-char *bp_boot_cmdline_for(const char *release, int live, const char *instance, size_t buffer_kb,
-			  char **missing, char **no_list);
+char *bp_boot_cmdline_for(const char *release, int live, const char *instance,
+			  const char *arch, size_t buffer_kb, char **missing, char **no_list);
 
 
 

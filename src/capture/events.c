@@ -3,7 +3,8 @@
  * What bootprof records by default (docs/design.md, 'What is recorded') and which syscalls count as
  * I/O. The syscall numbers come from this machine's <sys/syscall.h>, so the
  * table is right for the architecture the recorder runs on (x86_64 here);
- * a syscall the architecture lacks (open, stat on arm64) is simply absent.
+ * a syscall the architecture lacks (open, stat on arm64; newfstatat on
+ * i386, which has fstatat64) is simply absent.
  */
 #include <stddef.h>
 #include <sys/syscall.h>
@@ -56,6 +57,9 @@ const struct bp_syscall bp_syscalls[] = {
 #ifdef __NR_fadvise64
 	SC(fadvise64),
 #endif
+#ifdef __NR_mmap2 /* 32-bit ABIs: the 64-bit-offset variants */
+	SC(mmap2), SC(sendfile64), SC(fadvise64_64),
+#endif
 	/* opening and looking up paths */
 #ifdef __NR_open
 	SC(open),
@@ -64,7 +68,14 @@ const struct bp_syscall bp_syscalls[] = {
 #ifdef __NR_stat
 	SC(stat), SC(lstat),
 #endif
-	SC(fstat), SC(newfstatat), SC(statx),
+	SC(fstat),
+#ifdef __NR_newfstatat
+	SC(newfstatat),
+#endif
+#ifdef __NR_fstatat64
+	SC(fstatat64), SC(stat64), SC(lstat64), SC(fstat64),
+#endif
+	SC(statx),
 #ifdef __NR_access
 	SC(access),
 #endif

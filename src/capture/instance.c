@@ -527,10 +527,15 @@ static int capture_init(struct bp_capture *c)
 {
 	int i;
 
-	c->stop_fd = -1;
 	c->lock_fd = -1;
 	sem_init(&c->ready, 0, 0);
 	sem_init(&c->flushed, 0, 0);
+	/* How bp_capture_stop() wakes the recorder threads. */
+	c->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (c->stop_fd < 0) {
+		bp_set_error_errno("eventfd");
+		return -1;
+	}
 	c->ncpus = bp_tracefs_ncpus();
 	if (c->ncpus < 0)
 		return -1;
@@ -597,11 +602,6 @@ struct bp_capture *bp_capture_new(const struct bp_capture_config *cfg)
 		bp_set_error("none of the requested events is available");
 		goto out_free;
 	}
-	c->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (c->stop_fd < 0) {
-		bp_set_error_errno("eventfd");
-		goto out_free;
-	}
 	return c;
 
 out_free:
@@ -659,11 +659,6 @@ struct bp_capture *bp_capture_attach(const char *name, int keep)
 	}
 	c->clock_owned = read_clock(c);
 	c->clock = c->clock_owned;
-	c->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (c->stop_fd < 0) {
-		bp_set_error_errno("eventfd");
-		goto out_free;
-	}
 	return c;
 
 out_free:

@@ -44,31 +44,36 @@ static size_t bytes_for(const char *s, size_t cols)
 
 /*
  * Where to break s to fit room columns: after the last field separator
- * ("   "), else after the last ", ", else at the last space; at the room
- * when there is none; never at or before byte min (a label). Returns the
- * bytes before the break.
+ * ("   "), else after the last ", ", else at the last space, else after
+ * the last comma inside a word (a list such as "trace_event=a,b,c");
+ * never at or before byte min (a label). A word with no comma that does
+ * not fit is never cut: the line runs past the room to its end. Returns
+ * the bytes before the break.
  */
 static size_t break_at(const char *s, size_t room, size_t min)
 {
-	static const char *const seps[] = { "   ", ", ", " " };
+	static const char *const seps[] = { "   ", ", ", " ", "," };
 	size_t cut = bytes_for(s, room), i, k;
 
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < 4; k++) {
 		size_t len = strlen(seps[k]);
 
 		for (i = cut; i > min; i--) {
-			/* A ", " keeps its comma on the line. */
-			size_t at = k == 1 ? i - 1 : i;
+			/* A comma keeps its place on the line. */
+			size_t at = k == 1 || k == 3 ? i - 1 : i;
 
-			if (strncmp(s + at, seps[k], len) || (k == 1 && at + 1 > cut))
+			if (strncmp(s + at, seps[k], len) || ((k == 1 || k == 3) && at + 1 > cut))
 				continue;
 			/* "12.3 ms": a number keeps its unit. */
 			if (k == 2 && at && s[at - 1] >= '0' && s[at - 1] <= '9')
 				continue;
-			return k == 1 ? at + 1 : at;
+			return k == 1 || k == 3 ? at + 1 : at;
 		}
 	}
-	return cut;
+	/* The word goes on to its end, or to its first comma. */
+	for (i = min; s[i] && s[i] != ' ' && s[i] != ','; i++)
+		;
+	return s[i] == ',' ? i + 1 : i;
 }
 
 /*

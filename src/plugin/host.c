@@ -127,6 +127,9 @@ static size_t host_field_str(const struct bootprof_event *ev, const struct bootp
 	} else {
 		off = (size_t)f->off;
 		n = (size_t)f->size;
+		/* A flexible array (ftrace:print's char buf[], size 0): to the record's end. */
+		if (!n && off <= (size_t)raw->size)
+			n = (size_t)raw->size - off;
 	}
 	if (off > (size_t)raw->size || n > (size_t)raw->size - off)
 		return 0;
@@ -682,13 +685,49 @@ static void host_warn(struct bootprof_ctx *ctx, const char *fmt, ...)
 	char *msg;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
+	msg = xvasprintf(fmt, ap);
 	va_end(ap);
-	if (!msg)
-		return;
 	bp_plugin_warn(run->set, "plugin '%s': %s", run->p->name, msg);
 	free(msg);
+}
+
+/* ---- the timelines' marks: typed, kept apart from the document ---- */
+
+static void host_mark(struct bootprof_ctx *ctx, const struct bootprof_mark *mark)
+{
+	struct bp_plugin_set *set = run_of(ctx)->set;
+	struct bootprof_mark *m;
+
+	if (!mark || !mark->name || (mark->kind != BOOTPROF_MARK_PHASE &&
+				     mark->kind != BOOTPROF_MARK_SPAN))
+		return;
+	if (set->nmarks == set->cmarks) {
+		set->cmarks = set->cmarks ? set->cmarks * 2 : 64;
+		set->marks = xrealloc(set->marks, set->cmarks * sizeof(*set->marks));
+	}
+	m = &set->marks[set->nmarks++];
+	*m = *mark;
+	m->name = xstrdup(mark->name);
+	m->detail = mark->detail ? xstrdup(mark->detail) : NULL;
+}
+
+size_t bp_plugins_marks(const struct bp_plugin_set *set, const struct bootprof_mark **out)
+{
+	*out = set->marks;
+	return set->nmarks;
+}
+
+void bp_plugin_marks_release(struct bp_plugin_set *set)
+{
+	size_t i;
+
+	for (i = 0; i < set->nmarks; i++) {
+		free((char *)set->marks[i].name);
+		free((char *)set->marks[i].detail);
+	}
+	free(set->marks);
+	set->marks = NULL;
+	set->nmarks = set->cmarks = 0;
 }
 
 /* The report's own units, so plugin lines read like the rest. */
@@ -737,6 +776,7 @@ const struct bootprof_host bp_plugin_host = {
 	.warn = host_warn,
 	.fmt_ns = host_fmt_ns,
 	.fmt_bytes = host_fmt_bytes,
+	.mark = host_mark,
 };
 
 void bp_plugin_output_release(struct bp_plugin_run *run)

@@ -75,6 +75,9 @@ struct bp_plugin_waits {
 	int fed;                  /* the span hook was handed out: the pass fills this */
 };
 
+/* Free the marks host->mark kept (host.c). */
+void bp_plugin_marks_release(struct bp_plugin_set *set);
+
 void bp_plugin_waits_span(struct bp_plugin_waits *w, const struct bp_span *sp);
 void bp_plugin_waits_release(struct bp_plugin_waits *w);
 
@@ -96,6 +99,8 @@ struct bp_plugin_set {
 	uint64_t until_ns;
 	struct bp_doc doc;        /* the finished runs' output, for the views */
 	struct bp_plugin_waits waits;
+	struct bootprof_mark *marks; /* host->mark's, in the order given; strings owned */
+	size_t nmarks, cmarks;
 };
 
 /*

@@ -59,16 +59,11 @@ const char *bp_plugin_untrusted(const struct stat *st, uid_t uid, gid_t gid)
 void bp_plugin_warn(struct bp_plugin_set *set, const char *fmt, ...)
 {
 	va_list ap;
-	char *msg;
 
-	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
-	va_end(ap);
-	if (!msg)
-		return;
 	BP_GROW(set->warnings, set->nwarnings, set->wcap);
-	set->warnings[set->nwarnings++] = msg;
+	va_start(ap, fmt);
+	set->warnings[set->nwarnings++] = xvasprintf(fmt, ap);
+	va_end(ap);
 }
 
 static struct bp_plugin_run *find_run(const struct bp_plugin_set *set, const char *name,
@@ -85,11 +80,22 @@ static struct bp_plugin_run *find_run(const struct bp_plugin_set *set, const cha
 	return NULL;
 }
 
+/*
+ * ABI 4 only appended host->mark to ABI 3's host functions: a plugin built
+ * for 3 sees a prefix of them and loads unchanged.
+ */
+#define OLDEST_ABI 3
+
+static int abi_loads(unsigned abi)
+{
+	return abi >= OLDEST_ABI && abi <= BOOTPROF_PLUGIN_ABI;
+}
+
 int bp_plugins_add(struct bp_plugin_set *set, const struct bootprof_plugin *p, const char *origin)
 {
 	struct bp_plugin_run *run;
 
-	if (p->abi != BOOTPROF_PLUGIN_ABI) {
+	if (!abi_loads(p->abi)) {
 		bp_set_error("plugin ABI version %u, this bootprof uses %u (rebuild it against "
 			     "this bootprof's <bootprof/plugin.h>)",
 			     p->abi, BOOTPROF_PLUGIN_ABI);
@@ -176,7 +182,7 @@ static void load_one(struct bp_plugin_set *set, const char *path, int quiet_buil
 		return;
 	}
 	p = dlsym(dl, BOOTPROF_PLUGIN_SYMBOL);
-	loaded = p && p->abi == BOOTPROF_PLUGIN_ABI && p->name ?
+	loaded = p && abi_loads(p->abi) && p->name ?
 			 find_run(set, p->name, strlen(p->name)) : NULL;
 	if (!p) {
 		bp_plugin_warn(set, "refusing plugin '%s': no %s descriptor", path,
@@ -408,5 +414,6 @@ void bp_plugins_free(struct bp_plugin_set *set)
 	bp_plugin_waits_release(&set->waits);
 	free(set->pid_off);
 	bp_doc_release(&set->doc);
+	bp_plugin_marks_release(set);
 	free(set);
 }

@@ -159,6 +159,12 @@ void bp_plugins_finish(struct bp_plugin_set *set, const struct bp_model *m,
  */
 const struct bp_doc *bp_plugins_doc(const struct bp_plugin_set *set);
 
+/*
+ * The marks the plugins gave through host->mark (for the timelines), in
+ * the order given; owned by @set. Return: their number.
+ */
+size_t bp_plugins_marks(const struct bp_plugin_set *set, const struct bootprof_mark **out);
+
 /**
  * bp_plugins_list() - the names of the plugins of a set, one per line
  * @set: set

@@ -446,9 +446,53 @@ size_t bp_preloader_processes(const struct bp_model *m, struct bp_map *tids)
 	return n;
 }
 
+/* Pages of a wait looked at, at most: a read's range can be large. */
+#define LATE_MAX_PAGES 4096
+
+/*
+ * Late waits per file ((dev, ino) -> index into @late, from 1): an I/O wait
+ * of another process on a page whose last insertion, before the wait
+ * began, was a preloader's. The page was then still being read: mincore
+ * would not have called it resident, the reader waited for it.
+ */
+static void late_waits(const struct bp_replay_scan *scan, const struct bp_map *replay_tids,
+		       struct bp_map *files, struct bp_preloaded_file **late, size_t *nlate)
+{
+	size_t i, cap = 0;
+
+	for (i = 0; i < scan->nwaits; i++) {
+		const struct bp_replay_wait *wt = &scan->waits[i];
+		uint64_t page, k1, k2, *tid, *ts, *slot;
+		int inserted;
+
+		if (bp_map_get(replay_tids, (uint64_t)wt->tid, 0))
+			continue;
+		for (page = wt->first; page <= wt->last && page - wt->first < LATE_MAX_PAGES; page++) {
+			bp_replay_page_key(wt->dev, wt->ino, page, &k1, &k2);
+			tid = bp_map_get(&scan->inserts, k1, k2);
+			ts = bp_map_get(&scan->insert_ts, k1, k2);
+			if (tid && ts && *ts < wt->start_ns && bp_map_get(replay_tids, *tid, 0))
+				break;
+		}
+		if (page > wt->last || page - wt->first >= LATE_MAX_PAGES)
+			continue;
+		slot = bp_map_put(files, wt->dev, wt->ino, &inserted);
+		if (inserted) {
+			BP_GROW(*late, *nlate, cap);
+			memset(&(*late)[*nlate], 0, sizeof(**late));
+			*slot = ++*nlate;
+		}
+		(*late)[*slot - 1].late_waits++;
+		(*late)[*slot - 1].late_ns += wt->ns;
+	}
+}
+
 struct bp_preloaded *bp_preloaded_build(struct bp_session *session, const struct bp_window *w)
 {
-	struct bp_build_hooks hooks = { .event = bp_replay_scan_event };
+	struct bp_build_hooks hooks = { .event = bp_replay_scan_event, .span = bp_replay_scan_span };
+	struct bp_preloaded_file *late = NULL;
+	struct bp_map late_files;
+	size_t nlate = 0;
 	struct bp_replay_scan scan;
 	struct bp_preloaded *res;
 	struct bp_map replay_tids;
@@ -459,6 +503,7 @@ struct bp_preloaded *bp_preloaded_build(struct bp_session *session, const struct
 
 	bp_replay_scan_init(&scan, w ? w->since_ns : 0, w ? w->until_ns : 0);
 	scan.want_inserts = 1;
+	scan.want_waits = 1;
 	hooks.arg = &scan;
 	m = bp_session_build(session, w, &hooks, 1);
 	if (!m) {
@@ -470,6 +515,8 @@ struct bp_preloaded *bp_preloaded_build(struct bp_session *session, const struct
 	res->access_missing = !!(m->missing & BP_MISSING_ACCESS);
 	bp_map_init(&replay_tids);
 	res->replay_pids = bp_preloader_processes(m, &replay_tids);
+	bp_map_init(&late_files);
+	late_waits(&scan, &replay_tids, &late_files, &late, &nlate);
 	for (i = 0; i < m->nfiles; i++) {
 		const struct bp_file *f = &m->files[i];
 		struct bp_preloaded_file pf = { 0 };
@@ -505,6 +552,11 @@ struct bp_preloaded *bp_preloaded_build(struct bp_session *session, const struct
 		}
 		if (!pf.preloaded)
 			continue;
+		tid = bp_map_get(&late_files, f->dev, f->ino);
+		if (tid) {
+			pf.late_waits = late[*tid - 1].late_waits;
+			pf.late_ns = late[*tid - 1].late_ns;
+		}
 		pf.path = xstrdup(f->path);
 		BP_GROW(res->files, res->nfiles, cap);
 		res->files[res->nfiles++] = pf;
@@ -514,10 +566,14 @@ struct bp_preloaded *bp_preloaded_build(struct bp_session *session, const struct
 		res->total.mapped += pf.mapped;
 		res->total.reread += pf.reread;
 		res->total.other_read += pf.other_read;
+		res->total.late_waits += pf.late_waits;
+		res->total.late_ns += pf.late_ns;
 	}
 	if (res->nfiles)
 		qsort(res->files, res->nfiles, sizeof(*res->files), cmp_preloaded);
 	free(st);
+	free(late);
+	bp_map_release(&late_files);
 	bp_map_release(&replay_tids);
 	bp_model_free(m);
 	bp_replay_scan_release(&scan);

@@ -48,10 +48,14 @@ struct bp_pack *bp_pack_build(struct bp_session *session, const struct bp_pack_b
  * @mapped: of those, bytes fault-around mapped, not known to be used
  * @reread: of those, bytes evicted and read again
  * @other_read: bytes of the file the other processes still read from storage
+ * @late_waits: I/O waits of other processes on pages of the file a
+ *              preloader had inserted and was still reading (late)
+ * @late_ns: their time
  */
 struct bp_preloaded_file {
 	char *path;
 	uint64_t preloaded, used, never_used, mapped, reread, other_read;
+	uint64_t late_waits, late_ns;
 };
 
 /**

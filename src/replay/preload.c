@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "replay/preload.h"
+#include "replay/resident.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -31,6 +32,10 @@
 /* The init wrapper's preloader: never longer than this. */
 #define SPAWN_DEADLINE_NS (60ull * 1000000000ull)
 #define SPAWN_ROOT "/proc/1/root"
+
+/* A readahead(2) chunk when the disk's queue says nothing (no such device in /sys). */
+#define DEFAULT_CHUNK_KB 128
+#define MIN_CHUNK_KB 16
 
 #define IOPRIO_CLASS_SHIFT 13
 #define IOPRIO_CLASS_BE 2
@@ -59,6 +64,8 @@ struct run {
 	uint64_t start_ns, deadline_ns;
 	atomic_uint_fast64_t preloaded, stale, missing, unreadable, cut, bytes;
 	atomic_int deadline_hit;
+	size_t *requested;         /* per file: ranges whose reads were started */
+	uint64_t *chunk;           /* per file: bytes one readahead(2) reads at most */
 };
 
 static int past_deadline(struct run *r)
@@ -79,12 +86,12 @@ static int same_identity(const struct bp_pack_file *f, const struct stat *st)
 }
 
 /* Open without following a final link, never blocking on a FIFO put in its place. */
-static int open_entry(struct run *r, const struct bp_pack_file *f)
+static int open_entry(const char *root, const struct bp_pack_file *f)
 {
 	char path[4096];
 	int flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, fd;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s%s", r->root, f->path) >= sizeof(path)) {
+	if ((size_t)snprintf(path, sizeof(path), "%s%s", root, f->path) >= sizeof(path)) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
@@ -94,27 +101,37 @@ static int open_entry(struct run *r, const struct bp_pack_file *f)
 	return fd;
 }
 
-static void preload_file(struct run *r, const struct bp_pack_file *f)
+int bp_replay_open(const char *root, const struct bp_pack_file *f)
 {
-	unsigned ps = r->pack->page_size;
 	struct stat st;
+	int fd = open_entry(root, f);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !same_identity(f, &st)) {
+		close(fd);
+		errno = ESTALE;
+		return -1;
+	}
+	return fd;
+}
+
+static void preload_file(struct run *r, size_t idx)
+{
+	const struct bp_pack_file *f = &r->pack->files[idx];
+	unsigned ps = r->pack->page_size;
 	uint64_t done = 0;
 	size_t i;
 	int fd;
 
-	fd = open_entry(r, f);
+	fd = bp_replay_open(r->root, f);
 	if (fd < 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			atomic_fetch_add(&r->missing, 1);
-		else if (errno == ELOOP)
-			atomic_fetch_add(&r->stale, 1);  /* a link now stands there */
+		else if (errno == ELOOP || errno == ESTALE)
+			atomic_fetch_add(&r->stale, 1);  /* changed, or a link now stands there */
 		else
 			atomic_fetch_add(&r->unreadable, 1);
-		return;
-	}
-	if (fstat(fd, &st) || !same_identity(f, &st)) {
-		atomic_fetch_add(&r->stale, 1);
-		close(fd);
 		return;
 	}
 	for (i = 0; i < f->nranges; i++) {
@@ -129,19 +146,13 @@ static void preload_file(struct run *r, const struct bp_pack_file *f)
 			atomic_fetch_add(&r->cut, 1);
 			break;
 		}
-		if (r->o->fadvise) {
-			rc = posix_fadvise(fd, (off_t)off, (off_t)len, POSIX_FADV_WILLNEED);
-		} else {
-			rc = readahead(fd, (off64_t)off, (size_t)len) ? errno : 0;
-			/* A filesystem without readahead support: the advice path. */
-			if (rc == EINVAL)
-				rc = posix_fadvise(fd, (off_t)off, (off_t)len, POSIX_FADV_WILLNEED);
-		}
+		rc = bp_replay_chunk(fd, off, len, r->chunk[idx], r->o->fadvise);
 		if (rc) {
 			atomic_fetch_add(&r->unreadable, 1);
 			break;
 		}
 		done += len;
+		r->requested[idx] = i + 1;
 	}
 	atomic_fetch_add(&r->bytes, done);
 	if (i == f->nranges || f->ranges[i].start * ps >= f->size)
@@ -183,56 +194,113 @@ static void *worker_main(void *arg)
 			atomic_fetch_add(&r->cut, 1);
 			continue;
 		}
-		preload_file(r, &r->pack->files[w->q->idx[k]]);
+		preload_file(r, w->q->idx[k]);
 	}
 	return NULL;
 }
 
-/* 1 rotating, 0 not, -1 unknown: the whole disk's queue/rotational. */
-static int rotational(const char *root, unsigned maj, unsigned min)
+/* A number in the whole disk's queue/NAME (a partition's is one level up), or -1. */
+static long queue_value(const char *root, unsigned maj, unsigned min, const char *name)
 {
-	char path[512], buf[8];
+	char path[512], buf[24];
 	int fd, i;
 	ssize_t n;
 
-	/* A partition's queue is its disk's: one level up. */
 	for (i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/sys/dev/block/%u:%u/%squeue/rotational", root, maj,
-			 min, i ? "../" : "");
+		snprintf(path, sizeof(path), "%s/sys/dev/block/%u:%u/%squeue/%s", root, maj, min,
+			 i ? "../" : "", name);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			continue;
 		n = read(fd, buf, sizeof(buf) - 1);
 		close(fd);
-		if (n > 0)
-			return buf[0] == '1';
+		if (n > 0) {
+			buf[n] = '\0';
+			return strtol(buf, NULL, 10);
+		}
 	}
 	return -1;
 }
 
-struct dev_rot {
+struct dev_queue {
 	unsigned maj, min;
 	int rot;
+	uint64_t chunk;
 };
 
-static int file_rotational(struct run *r, const struct bp_pack_file *f, struct dev_rot **cache,
-			   size_t *n, size_t *cap)
+/*
+ * readahead(2) and WILLNEED read at most max(read_ahead_kb, max_sectors_kb)
+ * of what they are asked for and drop the rest without a word
+ * (force_page_cache_ra()): a range is asked for in pieces that size.
+ */
+static uint64_t chunk_bytes(const char *root, unsigned maj, unsigned min)
 {
+	long ra = queue_value(root, maj, min, "read_ahead_kb");
+	long io = queue_value(root, maj, min, "max_sectors_kb");
+	long kb = ra > io ? ra : io;
+
+	return (uint64_t)(kb >= MIN_CHUNK_KB ? kb : DEFAULT_CHUNK_KB) * 1024u;
+}
+
+/* The file's disk: rotating or not, and its chunk (bp_replay_chunk()). */
+static const struct dev_queue *file_queue(struct run *r, const struct bp_pack_file *f,
+					  struct dev_queue **cache, size_t *n, size_t *cap)
+{
+	struct dev_queue *d;
 	size_t i;
-	int rot;
 
 	for (i = 0; i < *n; i++) {
 		if ((*cache)[i].maj == f->major && (*cache)[i].min == f->minor)
-			return (*cache)[i].rot;
+			return &(*cache)[i];
 	}
-	rot = rotational(r->root, f->major, f->minor);
-	if (rot < 0)
-		rot = r->pack->disk_order;  /* unknown here: trust the pack's maker */
 	BP_GROW(*cache, *n, *cap);
-	(*cache)[*n].maj = f->major;
-	(*cache)[*n].min = f->minor;
-	(*cache)[(*n)++].rot = rot;
-	return rot;
+	d = &(*cache)[(*n)++];
+	d->maj = f->major;
+	d->min = f->minor;
+	d->rot = (int)queue_value(r->root, f->major, f->minor, "rotational");
+	if (d->rot < 0)
+		d->rot = r->pack->disk_order;  /* unknown here: trust the pack's maker */
+	d->chunk = chunk_bytes(r->root, f->major, f->minor);
+	return d;
+}
+
+int bp_replay_chunk(int fd, uint64_t off, uint64_t len, uint64_t chunk, int fadvise)
+{
+	while (len) {
+		uint64_t n = len < chunk ? len : chunk;
+		int rc;
+
+		if (fadvise) {
+			rc = posix_fadvise(fd, (off_t)off, (off_t)n, POSIX_FADV_WILLNEED);
+		} else {
+			rc = readahead(fd, (off64_t)off, (size_t)n) ? errno : 0;
+			/* A filesystem without readahead support: the advice path. */
+			if (rc == EINVAL)
+				rc = posix_fadvise(fd, (off_t)off, (off_t)n, POSIX_FADV_WILLNEED);
+		}
+		if (rc)
+			return rc;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* What of the requested ranges is resident now, or, with --wait, once it all is. */
+static void settle(struct run *r, struct bp_replay_stats *st)
+{
+	struct bp_settle_opts so = { r->root, r->requested, r->chunk, r->o->wait, r->deadline_ns };
+	struct bp_settle s;
+
+	bp_replay_settle(r->pack, &so, &s);
+	st->resident = s.resident;
+	st->resident_files = s.files_resident;
+	st->waited = r->o->wait;
+	st->wait_gave_up = s.gave_up;
+	if (s.gave_up && r->deadline_ns && now_ns() >= r->deadline_ns)
+		atomic_store(&r->deadline_hit, 1);
+	/* Nothing became resident: it took as long as starting the reads. */
+	st->resident_ns = s.last_ns > r->start_ns ? s.last_ns - r->start_ns : st->started_ns;
 }
 
 int bp_replay_run(const struct bp_pack *p, const struct bp_replay_opts *o,
@@ -240,7 +308,7 @@ int bp_replay_run(const struct bp_pack *p, const struct bp_replay_opts *o,
 {
 	static const struct bp_replay_opts defaults = { 0 };
 	struct queue seq = { 0 }, par = { 0 };
-	struct dev_rot *devs = NULL;
+	struct dev_queue *devs = NULL;
 	size_t ndevs = 0, cdevs = 0, i, nworkers;
 	struct worker *w;
 	struct run r;
@@ -255,10 +323,15 @@ int bp_replay_run(const struct bp_pack *p, const struct bp_replay_opts *o,
 	r.root = o->root ? o->root : "";
 	r.start_ns = now_ns();
 	r.deadline_ns = o->deadline_ns ? r.start_ns + o->deadline_ns : 0;
+	r.requested = xcalloc(p->nfiles + 1, sizeof(*r.requested));
+	r.chunk = xcalloc(p->nfiles + 1, sizeof(*r.chunk));
 	seq.idx = xcalloc(p->nfiles + 1, sizeof(*seq.idx));
 	par.idx = xcalloc(p->nfiles + 1, sizeof(*par.idx));
 	for (i = 0; i < p->nfiles; i++) {
-		if (file_rotational(&r, &p->files[i], &devs, &ndevs, &cdevs) > 0)
+		const struct dev_queue *d = file_queue(&r, &p->files[i], &devs, &ndevs, &cdevs);
+
+		r.chunk[i] = d->chunk;
+		if (d->rot > 0)
 			seq.idx[seq.n++] = i;
 		else
 			par.idx[par.n++] = i;
@@ -303,27 +376,53 @@ int bp_replay_run(const struct bp_pack *p, const struct bp_replay_opts *o,
 	st->bytes = atomic_load(&r.bytes);
 	st->rotational_files = seq.n;
 	st->threads = nthreads + (seq.n ? 1 : 0);
+	st->started_ns = now_ns() - r.start_ns;
+	settle(&r, st);
 	st->elapsed_ns = now_ns() - r.start_ns;
 	st->deadline_hit = atomic_load(&r.deadline_hit);
+	free(r.requested);
+	free(r.chunk);
 	free(w);
 	free(seq.idx);
 	free(par.idx);
 	return 0;
 }
 
+/* "S.mmm": seconds with milliseconds. */
+static void secs(char *buf, size_t size, uint64_t ns)
+{
+	snprintf(buf, size, "%" PRIu64 ".%03" PRIu64, ns / 1000000000u, ns / 1000000u % 1000u);
+}
+
 void bp_replay_summary(const struct bp_replay_stats *st, char *buf, size_t size)
 {
-	snprintf(buf, size,
-		 "preloaded %" PRIu64 " of %" PRIu64 " files, %" PRIu64 " bytes in %" PRIu64
-		 ".%03" PRIu64 " s (threads %d, %" PRIu64 " files in disk order); skipped %" PRIu64
+	char started[32], resident[32], elapsed[32];
+	size_t n;
+
+	secs(started, sizeof(started), st->started_ns);
+	secs(resident, sizeof(resident), st->resident_ns);
+	secs(elapsed, sizeof(elapsed), st->elapsed_ns);
+	/* "preloaded" only for pages a reader finds without waiting. */
+	if (st->waited && !st->wait_gave_up)
+		snprintf(buf, size,
+			 "preloaded %" PRIu64 " of %" PRIu64 " files, %" PRIu64
+			 " bytes resident in %s s (reads started in %s s",
+			 st->resident_files, st->files, st->resident, resident, started);
+	else
+		snprintf(buf, size,
+			 "started reads of %" PRIu64 " of %" PRIu64 " files, %" PRIu64
+			 " bytes in %s s; %" PRIu64 " bytes resident %s %s s (",
+			 st->preloaded, st->files, st->bytes, started, st->resident,
+			 st->waited ? "when waiting stopped after" : "at exit, after", elapsed);
+	n = strlen(buf);
+	snprintf(buf + n, size > n ? size - n : 0,
+		 "%sthreads %d, %" PRIu64 " files in disk order); skipped %" PRIu64
 		 " stale, %" PRIu64 " missing, %" PRIu64 " unreadable; %s",
-		 st->preloaded, st->files, st->bytes, st->elapsed_ns / 1000000000u,
-		 st->elapsed_ns / 1000000u % 1000u, st->threads, st->rotational_files, st->stale,
-		 st->missing, st->unreadable,
+		 st->waited && !st->wait_gave_up ? "; " : "", st->threads, st->rotational_files,
+		 st->stale, st->missing, st->unreadable,
 		 st->deadline_hit ? "stopped at the deadline" : "deadline not reached");
 	if (st->deadline_hit && size > 0) {
-		size_t n = strlen(buf);
-
+		n = strlen(buf);
 		snprintf(buf + n, size - n, " (%" PRIu64 " files not preloaded)", st->cut);
 	}
 }
@@ -401,6 +500,8 @@ int bp_replay_spawn(const char *pack_path)
 		_exit(0);
 	}
 	o.root = SPAWN_ROOT;
+	/* Waiting costs PID 1 nothing and makes the summary say what is resident. */
+	o.wait = 1;
 	o.deadline_ns = deadline - now_ns();
 	bp_replay_run(p, &o, &st);
 	bp_replay_summary(&st, line, sizeof(line));

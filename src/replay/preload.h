@@ -23,6 +23,9 @@ enum bp_ioprio {
  * @ioprio: I/O priority of the preloading threads
  * @deadline_ns: stop issuing reads this long after the start (0: none)
  * @fadvise: use posix_fadvise(WILLNEED) instead of readahead(2)
+ * @wait: return only once every requested page is resident and up to date
+ *        (or the deadline passed, or no page more became resident for
+ *        BP_SETTLE_STALL_NS)
  * @root: prefix of every path the pack names and of /sys (NULL: "");
  *        the init wrapper's preloader uses "/proc/1/root", so it follows
  *        PID 1 from the initramfs into the real root
@@ -32,13 +35,14 @@ struct bp_replay_opts {
 	enum bp_ioprio ioprio;
 	uint64_t deadline_ns;
 	int fadvise;
+	int wait;
 	const char *root;
 };
 
 /**
  * struct bp_replay_stats - what a replay did
  * @files: entries in the pack
- * @preloaded: files whose ranges were all requested
+ * @preloaded: files whose ranges were all requested (reads started)
  * @stale: identity changed (dev, ino, size, mtime or ctime): skipped
  * @missing: path gone: skipped
  * @unreadable: open or read refused (permissions, I/O error): skipped
@@ -46,6 +50,12 @@ struct bp_replay_opts {
  * @bytes: bytes requested
  * @rotational_files: files read by the one in-order thread
  * @threads: threads used for the other files
+ * @started_ns: wall time until every read was started
+ * @resident: bytes of the requested ranges resident and up to date at the end
+ * @resident_files: files whose requested ranges were all resident at the end
+ * @resident_ns: from the start until the last range was seen resident
+ * @waited: 1 when asked to wait (bp_replay_opts.wait)
+ * @wait_gave_up: 1 when waiting stopped with pages still not resident
  * @elapsed_ns: wall time of the replay
  * @deadline_hit: 1 when the deadline stopped it
  */
@@ -59,6 +69,9 @@ struct bp_replay_stats {
 	uint64_t bytes;
 	uint64_t rotational_files;
 	int threads;
+	uint64_t started_ns;
+	uint64_t resident, resident_files, resident_ns;
+	int waited, wait_gave_up;
 	uint64_t elapsed_ns;
 	int deadline_hit;
 };
@@ -70,7 +83,9 @@ struct bp_replay_stats {
  * @st: filled
  *
  * Files whose identity no longer matches are skipped and counted, never
- * read. Returns when every range was requested or the deadline passed.
+ * read. Returns when every range was requested or the deadline passed;
+ * with @o->wait, once every requested page is resident. Either way @st
+ * says how much of what was requested is resident (mincore(2)).
  *
  * When threads cannot be started, the calling thread does their share.
  *
@@ -78,6 +93,29 @@ struct bp_replay_stats {
  */
 int bp_replay_run(const struct bp_pack *p, const struct bp_replay_opts *o,
 		  struct bp_replay_stats *st);
+
+/**
+ * bp_replay_open() - open a pack's file, if it is still the file of the pack
+ * @root: prefix of its path ("" for none)
+ * @f: the entry
+ *
+ * Does not follow a final link, never blocks on a FIFO.
+ *
+ * Return: a file descriptor, or -1 with errno (ESTALE: another file now).
+ */
+int bp_replay_open(const char *root, const struct bp_pack_file *f);
+
+/**
+ * bp_replay_chunk() - start reads of [off, off + len) of a file
+ * @fd: the file
+ * @off, @len: bytes
+ * @chunk: bytes one call may ask for: readahead(2) and WILLNEED read at most
+ *         max(read_ahead_kb, max_sectors_kb) of a request and drop the rest
+ * @fadvise: posix_fadvise(WILLNEED) rather than readahead(2)
+ *
+ * Return: 0, or an errno value.
+ */
+int bp_replay_chunk(int fd, uint64_t off, uint64_t len, uint64_t chunk, int fadvise);
 
 /**
  * bp_replay_summary() - the one-line summary of a replay
@@ -93,7 +131,7 @@ void bp_replay_summary(const struct bp_replay_stats *st, char *buf, size_t size)
  *
  * For the init wrapper: forks a child named BP_REPLAY_COMM that loads the
  * pack, preloads it (one in-order thread on rotational disks, several
- * otherwise; a 60 s deadline) and writes one summary line to /dev/kmsg,
+ * otherwise; a 60 s deadline), waits until the pages are resident and writes one summary line to /dev/kmsg,
  * then exits. The caller only pays for the fork; nothing the child meets
  * (missing or corrupt pack, unreadable files) reaches it.
  *

@@ -14,14 +14,24 @@
 #include "util/xalloc.h"
 
 enum { K_NONE, K_ACCESS, K_ADD };
+/* Which access: what an I/O wait was for comes from a fault or a read. */
+enum { A_MAP, A_FAULT, A_GET };
 
 struct fld {
 	int off, size;
 };
 
 struct scan_kind {
-	int kind;
-	struct fld dev, ino, index, order, pid;
+	int kind, access;
+	struct fld dev, ino, index, last, order, pid;
+};
+
+/* A task's last fault, and its I/O wait in a read still waiting for its pages. */
+struct scan_task {
+	uint32_t fault_dev;
+	uint64_t fault_ino, fault_index, fault_ts;
+	uint64_t wait_start, wait_ns;
+	int waiting;
 };
 
 static struct fld field(struct tep_event *e, const char *name, const char *alt, int common)
@@ -63,6 +73,10 @@ static const struct scan_kind *kind_of(struct bp_replay_scan *s, const struct bp
 			k.kind = K_ACCESS;
 		else if (!strcmp(e->name, "mm_filemap_add_to_page_cache"))
 			k.kind = K_ADD;
+		k.access = !strcmp(e->name, "mm_filemap_get_pages") ? A_GET
+			   : !strcmp(e->name, "mm_filemap_fault")   ? A_FAULT
+								     : A_MAP;
+		k.last = field(e, "last_index", NULL, 0);
 		k.dev = field(e, "s_dev", NULL, 0);
 		k.ino = field(e, "i_ino", NULL, 0);
 		k.index = field(e, "index", "start_index", 0);
@@ -85,6 +99,8 @@ void bp_replay_scan_init(struct bp_replay_scan *s, uint64_t since_ns, uint64_t u
 	s->until_ns = until_ns ? until_ns : UINT64_MAX;
 	bp_map_init(&s->first_use);
 	bp_map_init(&s->inserts);
+	bp_map_init(&s->insert_ts);
+	bp_map_init(&s->tasks);
 	bp_map_init(&s->kinds);
 }
 
@@ -92,9 +108,99 @@ void bp_replay_scan_release(struct bp_replay_scan *s)
 {
 	bp_map_release(&s->first_use);
 	bp_map_release(&s->inserts);
+	bp_map_release(&s->insert_ts);
+	bp_map_release(&s->tasks);
 	bp_map_release(&s->kinds);
 	free(s->k);
+	free(s->t);
+	free(s->waits);
 	s->k = NULL;
+	s->t = NULL;
+	s->waits = NULL;
+}
+
+static struct scan_task *task(struct bp_replay_scan *s, int tid)
+{
+	int inserted;
+	uint64_t *slot = bp_map_put(&s->tasks, (uint64_t)(int64_t)tid, 0, &inserted);
+
+	if (inserted) {
+		BP_GROW(s->t, s->nt, s->ct);
+		memset(&s->t[s->nt], 0, sizeof(s->t[s->nt]));
+		*slot = s->nt++;
+	}
+	return &s->t[*slot];
+}
+
+static void add_wait(struct bp_replay_scan *s, int tid, uint32_t dev, uint64_t ino, uint64_t first,
+		     uint64_t last, uint64_t start_ns, uint64_t ns)
+{
+	struct bp_replay_wait *w;
+
+	BP_GROW(s->waits, s->nwaits, s->cwaits);
+	w = &s->waits[s->nwaits++];
+	w->tid = tid;
+	w->dev = dev;
+	w->ino = ino;
+	w->first = first;
+	w->last = last < first ? first : last;
+	w->start_ns = start_ns;
+	w->ns = ns;
+}
+
+void bp_replay_scan_span(void *arg, const struct bp_span *span)
+{
+	struct bp_replay_scan *s = arg;
+	struct scan_task *t;
+
+	if (!s->want_waits || span->state != BP_SPAN_IO_WAIT || span->tid <= 0)
+		return;
+	t = task(s, span->tid);
+	if (span->cause == BP_CAUSE_FAULT) {
+		/* The fault event came at its entry, before the wait. */
+		if (t->fault_dev == span->dev && t->fault_ino == span->ino &&
+		    t->fault_ts <= span->start_ns)
+			add_wait(s, span->tid, span->dev, span->ino, t->fault_index,
+				 t->fault_index, span->start_ns, span->end_ns - span->start_ns);
+		return;
+	}
+	/*
+	 * A read or an exec: the kernel reports the pages it got
+	 * (mm_filemap_get_pages) once it has them, after the wait, and they
+	 * name the file it waited for (the wait may be charged to another one
+	 * when the reader inserted nothing itself: bp_span). Waits in other
+	 * syscalls (open, getdents: metadata) are for no page of a file.
+	 */
+	if (span->cause != BP_CAUSE_READ && span->cause != BP_CAUSE_EXEC)
+		return;
+	t->waiting = 1;
+	t->wait_start = span->start_ns;
+	t->wait_ns = span->end_ns - span->start_ns;
+}
+
+/* A task's access: remember its fault, or give its pending wait its pages. */
+static void access_seen(struct bp_replay_scan *s, const struct scan_kind *k,
+			const struct bp_event *ev, uint32_t dev, uint64_t ino, uint64_t index)
+{
+	struct scan_task *t;
+	uint64_t pid, last = index;
+
+	if (k->access == A_MAP || get(ev, k->pid, &pid) || (int)pid <= 0)
+		return;
+	t = task(s, (int)pid);
+	if (k->access == A_FAULT) {
+		t->fault_dev = dev;
+		t->fault_ino = ino;
+		t->fault_index = index;
+		t->fault_ts = ev->ts;
+		return;
+	}
+	if (!t->waiting)
+		return;
+	if (k->last.size && get(ev, k->last, &last))
+		last = index;
+	add_wait(s, (int)pid, dev, ino, index, last, t->wait_start, t->wait_ns);
+	t->waiting = 0;
 }
 
 void bp_replay_scan_event(void *arg, const struct bp_event *ev)
@@ -111,6 +217,8 @@ void bp_replay_scan_event(void *arg, const struct bp_event *ev)
 	    get(ev, k->index, &index))
 		return;
 	if (k->kind == K_ACCESS) {
+		if (s->want_waits)
+			access_seen(s, k, ev, (uint32_t)dev, ino, index);
 		/* The first access at or after the window's start: the file's first use. */
 		if (ev->ts < s->since_ns)
 			return;
@@ -126,5 +234,7 @@ void bp_replay_scan_event(void *arg, const struct bp_event *ev)
 	for (i = 0; i < (1ull << order); i++) {
 		bp_replay_page_key((uint32_t)dev, ino, index + i, &k1, &k2);
 		*bp_map_put(&s->inserts, k1, k2, NULL) = pid;
+		if (s->want_waits)
+			*bp_map_put(&s->insert_ts, k1, k2, NULL) = ev->ts;
 	}
 }

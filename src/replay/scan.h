@@ -13,11 +13,32 @@
  * each file was first used, and who inserted each page last (to tell a
  * preloader's reads from the boot's own).
  */
+/*
+ * An I/O wait and the pages it was for: a fault names its page at entry
+ * (mm_filemap_fault, before the wait), a read the pages it got after it
+ * (mm_filemap_get_pages).
+ */
+struct bp_replay_wait {
+	int tid;
+	uint32_t dev;
+	uint64_t ino;
+	uint64_t first, last;         /* page indices */
+	uint64_t start_ns, ns;
+};
+
 struct bp_replay_scan {
 	uint64_t since_ns, until_ns;  /* first uses are looked for inside these */
 	int want_inserts;             /* fill @inserts (costs a slot per page) */
+	int want_waits;               /* fill @insert_ts and @waits */
 	struct bp_map first_use;      /* (dev, ino) -> first access ts + 1 */
 	struct bp_map inserts;        /* (ino, dev << 32 | index) -> inserting tid */
+	struct bp_map insert_ts;      /* the same key -> the insertion's ts */
+	struct bp_replay_wait *waits; /* I/O waits on a file, with their pages */
+	size_t nwaits, cwaits;
+	/* private: per tid, its last fault and its wait not yet given pages */
+	struct bp_map tasks;
+	struct scan_task *t;
+	size_t nt, ct;
 	/* private: per event id, how to read it */
 	struct bp_map kinds;
 	struct scan_kind *k;
@@ -29,6 +50,11 @@ void bp_replay_scan_init(struct bp_replay_scan *s, uint64_t since_ns, uint64_t u
 void bp_replay_scan_release(struct bp_replay_scan *s);
 /* The bp_build_hooks.event callback; arg is the struct bp_replay_scan. */
 void bp_replay_scan_event(void *arg, const struct bp_event *ev);
+/*
+ * The bp_build_hooks.span callback (with want_waits): an I/O wait on a
+ * file gets its pages from the task's fault before it or read after it.
+ */
+void bp_replay_scan_span(void *arg, const struct bp_span *span);
 /* The key pair for bp_replay_scan.inserts. */
 static inline void bp_replay_page_key(uint32_t dev, uint64_t ino, uint64_t index, uint64_t *k1,
 				      uint64_t *k2)

@@ -403,14 +403,59 @@ struct id_fields {
 	int known;                      /* looked up already */
 	struct tep_format_field *dev;   /* NULL: the event names no inode */
 	struct tep_format_field *ino;
+	struct tep_format_field *exec;  /* sched_process_exec's filename, else NULL */
 };
+
+/* The distinct paths exec events name. */
+struct exec_paths {
+	char **v;
+	size_t n, cap;
+};
+
+/* Copy a string field (fixed or __data_loc) of @ev into @buf; "" when out of bounds. */
+static void read_str_field(const struct tep_format_field *f, const struct bp_event *ev, char *buf,
+			   size_t len)
+{
+	size_t off = (size_t)f->offset, n = (size_t)f->size;
+	unsigned long long loc;
+
+	buf[0] = '\0';
+	if (f->offset < 0 || off > (size_t)ev->size || n > (size_t)ev->size - off)
+		return;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		if (n != 4 || tep_read_number_field((struct tep_format_field *)f, ev->data, &loc) < 0)
+			return;
+		off = loc & 0xffff;
+		n = (size_t)(loc >> 16);
+		if (off > (size_t)ev->size || n > (size_t)ev->size - off)
+			return;
+	}
+	n = strnlen((const char *)ev->data + off, n);
+	if (n >= len)
+		return;
+	memcpy(buf, (const char *)ev->data + off, n);
+	buf[n] = '\0';
+}
+
+static void add_exec_path(struct exec_paths *x, const char *path)
+{
+	size_t i;
+
+	/* Few distinct paths, many execs of each: a linear look is enough. */
+	for (i = x->n; i > 0; i--) {
+		if (!strcmp(x->v[i - 1], path))
+			return;
+	}
+	BP_GROW(x->v, x->n, x->cap);
+	x->v[x->n++] = xstrdup(path);
+}
 
 static int field_fits(const struct tep_format_field *f, int size)
 {
 	return f->offset >= 0 && f->size > 0 && f->size <= 8 && f->offset + f->size <= size;
 }
 
-static int collect_inodes(struct bp_reader *r, struct bp_map *inodes)
+static int collect_inodes(struct bp_reader *r, struct bp_map *inodes, struct exec_paths *execs)
 {
 	struct id_fields *ids = NULL;
 	size_t nids = 0;
@@ -420,6 +465,7 @@ static int collect_inodes(struct bp_reader *r, struct bp_map *inodes)
 	while ((ret = bp_reader_next(r, &ev)) == 1) {
 		unsigned long long dev, ino;
 		struct id_fields *f;
+		char path[4096];
 
 		if (!ev.format || ev.id < 0 || ev.id >= 65536)
 			continue;
@@ -437,6 +483,14 @@ static int collect_inodes(struct bp_reader *r, struct bp_map *inodes)
 			f->ino = tep_find_field(ev.format, "i_ino");
 			if (!f->dev || !f->ino)
 				f->dev = f->ino = NULL;
+			if (ev.format->name && !strcmp(ev.format->name, "sched_process_exec"))
+				f->exec = tep_find_field(ev.format, "filename");
+		}
+		if (f->exec) {
+			read_str_field(f->exec, &ev, path, sizeof(path));
+			if (path[0] && strncmp(path, "/proc/", 6))
+				add_exec_path(execs, path);
+			continue;
 		}
 		if (!f->dev || !field_fits(f->dev, ev.size) || !field_fits(f->ino, ev.size))
 			continue;
@@ -451,6 +505,60 @@ static int collect_inodes(struct bp_reader *r, struct bp_map *inodes)
 	if (ret < 0)
 		return -1;
 	return 0;
+}
+
+/* ---- exec'd programs ---- */
+
+/*
+ * The interpreter a script names ("#!/bin/sh -e" -> "/bin/sh") into @out,
+ * or 0 when @path is no script (or cannot be read).
+ */
+static int interpreter(const char *path, char *out, size_t len)
+{
+	char head[256];
+	struct stat st;
+	ssize_t n;
+	size_t i = 2, k = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+
+	if (fd < 0)
+		return 0;
+	n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, head, sizeof(head) - 1) : -1;
+	close(fd);
+	if (n < 3 || head[0] != '#' || head[1] != '!')
+		return 0;
+	head[n] = '\0';
+	while (head[i] == ' ' || head[i] == '\t')
+		i++;
+	while (head[i] && !strchr(" \t\r\n", head[i]) && k + 1 < len)
+		out[k++] = head[i++];
+	out[k] = '\0';
+	return out[0] == '/';
+}
+
+/*
+ * What each exec'd path runs when that is another file: a script's
+ * interpreter (the kernel follows a few levels), then the file behind
+ * symbolic links. Busybox re-executing itself through /proc/self/exe is
+ * then named as the binary it is, not as the script or link it ran as.
+ */
+static void resolve_programs(struct bp_meta *m, const struct exec_paths *x)
+{
+	char cur[PATH_MAX], next[PATH_MAX], real[PATH_MAX];
+	size_t i;
+	int depth;
+
+	for (i = 0; i < x->n; i++) {
+		if (bp_meta_find_program(m, x->v[i]) || strlen(x->v[i]) >= sizeof(cur))
+			continue;
+		strcpy(cur, x->v[i]);
+		for (depth = 0; depth < 4 && interpreter(cur, next, sizeof(next)); depth++)
+			strcpy(cur, next);
+		if (!realpath(cur, real))
+			strcpy(real, cur);
+		if (strcmp(real, x->v[i]))
+			bp_meta_add_program(m, x->v[i], real);
+	}
 }
 
 /* ---- finding paths ---- */
@@ -685,13 +793,15 @@ int bp_resolve_paths_how(struct bp_meta *m, struct bp_reader *r,
 	struct bp_map inodes, devs;
 	const struct bp_map_slot *slot;
 	struct mount_table t;
+	struct exec_paths execs = { 0 };
 	size_t pos = 0;
 	int ret = -1;
 
 	bp_map_init(&inodes);
 	bp_map_init(&devs);
-	if (collect_inodes(r, &inodes) < 0)
+	if (collect_inodes(r, &inodes, &execs) < 0)
 		goto out_release;
+	resolve_programs(m, &execs);
 	if (mount_table_read(&t) < 0)
 		goto out_release;
 	while (bp_map_next(&inodes, &pos, &slot)) {
@@ -723,6 +833,9 @@ int bp_resolve_paths_how(struct bp_meta *m, struct bp_reader *r,
 	mount_table_release(&t);
 	ret = 0;
 out_release:
+	for (pos = 0; pos < execs.n; pos++)
+		free(execs.v[pos]);
+	free(execs.v);
 	bp_map_release(&devs);
 	bp_map_release(&inodes);
 	return ret;

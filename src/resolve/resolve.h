@@ -59,6 +59,8 @@ int bp_mountinfo_parse_line(char *line, struct bp_mountinfo *mi);
  * device 0:3 (metadata read through a block device) is skipped and not
  * counted. When *stop (may be NULL) becomes non-zero, e.g. from a signal
  * handler, the search ends early and the rest counts as unresolved.
+ * The same pass names the file each exec'd path runs when it is another
+ * one (a script's interpreter, links followed: m->programs).
  * 0 or -1.
  */
 int bp_resolve_paths(struct bp_meta *m, struct bp_reader *r, const volatile sig_atomic_t *stop);

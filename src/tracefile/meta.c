@@ -8,6 +8,7 @@
  *   hostname box
  *   mount 265289728 ext4 / /dev/vda
  *   path 265289728 1234 /usr/lib/libc.so.6
+ *   program /sbin/init-script /bin/busybox
  *   cpustat 0 1200 0 0 0 1200
  *   task 4321 4321 0
  *   asleep 4321 0 dd
@@ -107,6 +108,11 @@ void bp_meta_release(struct bp_meta *m)
 	for (i = 0; i < m->npaths; i++)
 		free(m->paths[i].path);
 	free(m->paths);
+	for (i = 0; i < m->nprograms; i++) {
+		free(m->programs[i].path);
+		free(m->programs[i].program);
+	}
+	free(m->programs);
 	free(m->cpu_stats);
 	free(m->tasks);
 	bp_meta_init(m);
@@ -169,6 +175,26 @@ void bp_meta_add_path(struct bp_meta *m, uint32_t dev, uint64_t ino, const char 
 	p->dev = dev;
 	p->ino = ino;
 	p->path = dup_or_empty(path);
+}
+
+void bp_meta_add_program(struct bp_meta *m, const char *path, const char *program)
+{
+	struct bp_program *p = APPEND(m->programs, m->nprograms);
+
+	p->path = dup_or_empty(path);
+	p->program = dup_or_empty(program);
+}
+
+const char *bp_meta_find_program(const struct bp_meta *m, const char *path)
+{
+	size_t i;
+
+	/* A few entries: the distinct programs exec'd that are scripts or links. */
+	for (i = 0; i < m->nprograms; i++) {
+		if (!strcmp(m->programs[i].path, path))
+			return m->programs[i].program;
+	}
+	return NULL;
 }
 
 void bp_meta_add_task(struct bp_meta *m, int tid, int tgid, unsigned flags)
@@ -409,6 +435,12 @@ char *bp_meta_serialize(const struct bp_meta *m, size_t *len)
 		sb_putc(&sb, '\n');
 	}
 	sb_printf(&sb, "unresolved %llu\n", (unsigned long long)m->unresolved);
+	for (i = 0; i < m->nprograms; i++) {
+		sb_printf(&sb, "program");
+		sb_word(&sb, m->programs[i].path);
+		sb_word(&sb, m->programs[i].program);
+		sb_putc(&sb, '\n');
+	}
 	if (m->cpu_stats) {
 		for (i = 0; i < (size_t)m->ncpus; i++) {
 			const struct bp_cpu_stat *c = &m->cpu_stats[i];
@@ -787,6 +819,12 @@ static int parse_record(struct bp_meta *m, struct line *l, int *seen_once)
 		if (unescape(l->word[3]))
 			return parse_fail(l, "bad escape");
 		bp_meta_add_path(m, dev, v, l->word[3]);
+		return 0;
+	}
+	if (!strcmp(key, "program")) {
+		if (want_words(l, 3) || unescape_words(l, 1))
+			return -1;
+		bp_meta_add_program(m, l->word[1], l->word[2]);
 		return 0;
 	}
 	if (!strcmp(key, "cpustat"))

@@ -40,6 +40,16 @@ struct bp_path {
 };
 
 /*
+ * The file an exec'd path runs, when it is another file: the interpreter
+ * of a script ("#!"), with symbolic links followed (/bin/sh ->
+ * /bin/busybox). Read at the recording's stop, where the path still exists.
+ */
+struct bp_program {
+	char *path;        /* as sched_process_exec names it */
+	char *program;
+};
+
+/*
  * One task alive at record start or stop, read from /proc: which process
  * (tgid) a thread belongs to, since 6.x sched_process_fork has no tgid.
  * One in an uninterruptible sleep (state D) as the recording started
@@ -127,6 +137,8 @@ struct bp_meta {
 	struct bp_path *paths;   /* sorted by (dev, ino) after bp_meta_sort_paths() */
 	size_t npaths;
 	uint64_t unresolved;     /* (dev, ino) pairs seen in events but not resolved */
+	struct bp_program *programs; /* exec'd paths that run another file */
+	size_t nprograms;
 
 	struct bp_cpu_stat *cpu_stats; /* ncpus entries, or NULL when unknown */
 
@@ -156,6 +168,7 @@ void bp_meta_add_disk(struct bp_meta *m, uint32_t dev, const char *name, int rot
 		      uint64_t size);
 void bp_meta_add_path(struct bp_meta *m, uint32_t dev, uint64_t ino, const char *path);
 void bp_meta_add_task(struct bp_meta *m, int tid, int tgid, unsigned flags);
+void bp_meta_add_program(struct bp_meta *m, const char *path, const char *program);
 /*
  * The last task added with tid was asleep (state D) when the recording
  * started, in syscall (or BP_SYSCALL_*), named comm (may be NULL).
@@ -167,6 +180,8 @@ int bp_meta_task_asleep(struct bp_meta *m, int tid, int syscall, const char *com
 void bp_meta_sort_paths(struct bp_meta *m);
 /* The path of (dev, ino), or NULL. Needs bp_meta_sort_paths() first. */
 const char *bp_meta_find_path(const struct bp_meta *m, uint32_t dev, uint64_t ino);
+/* The file exec'd @path runs (struct bp_program), or NULL when it is @path itself or unknown. */
+const char *bp_meta_find_program(const struct bp_meta *m, const char *path);
 /* The disk with this device number, or NULL. */
 const struct bp_disk *bp_meta_find_disk(const struct bp_meta *m, uint32_t dev);
 

@@ -42,6 +42,7 @@ void bp_json_init(struct bp_json *jw, FILE *out, int depth)
 	jw->base = depth;
 	jw->first = 1;
 	jw->compact = 0;
+	jw->newline = 0;
 }
 
 void bp_json_init_compact(struct bp_json *jw, FILE *out)
@@ -51,6 +52,13 @@ void bp_json_init_compact(struct bp_json *jw, FILE *out)
 }
 
 /* Before a member: the comma, the line break and indentation, the key. */
+static int in_lines(const struct bp_json *jw)
+{
+	int level = jw->depth - jw->base - 1;
+
+	return jw->compact && level >= 0 && level < BP_JSON_MAX_DEPTH && jw->lines[level];
+}
+
 static void member(struct bp_json *jw, const char *key)
 {
 	if (jw->depth > jw->base) {
@@ -58,8 +66,11 @@ static void member(struct bp_json *jw, const char *key)
 			fputc(',', jw->out);
 		if (!jw->compact)
 			fprintf(jw->out, "\n%*s", jw->depth * 2, "");
+		else if (jw->newline || in_lines(jw))
+			fputc('\n', jw->out);
 	}
 	jw->first = 0;
+	jw->newline = 0;
 	if (key) {
 		bp_json_str(jw->out, key);
 		fputs(jw->compact ? ":" : ": ", jw->out);
@@ -72,8 +83,10 @@ static void begin(struct bp_json *jw, const char *key, char bracket)
 
 	member(jw, key);
 	fputc(bracket, jw->out);
-	if (level >= 0 && level < BP_JSON_MAX_DEPTH)
+	if (level >= 0 && level < BP_JSON_MAX_DEPTH) {
 		jw->close[level] = bracket == '[' ? ']' : '}';
+		jw->lines[level] = 0;
+	}
 	jw->depth++;
 	jw->first = 1;
 }
@@ -88,15 +101,32 @@ void bp_json_array_begin(struct bp_json *jw, const char *key)
 	begin(jw, key, '[');
 }
 
+void bp_json_array_begin_lines(struct bp_json *jw, const char *key)
+{
+	int level = jw->depth - jw->base;
+
+	begin(jw, key, '[');
+	if (level >= 0 && level < BP_JSON_MAX_DEPTH)
+		jw->lines[level] = 1;
+}
+
+void bp_json_newline(struct bp_json *jw)
+{
+	jw->newline = 1;
+}
+
 void bp_json_end(struct bp_json *jw)
 {
 	int level = jw->depth - jw->base - 1;
+	int lines = in_lines(jw);
 
 	if (level < 0)
 		return;
 	jw->depth--;
 	if (!jw->first && !jw->compact)
 		fprintf(jw->out, "\n%*s", jw->depth * 2, "");
+	else if (!jw->first && lines)
+		fputc('\n', jw->out);
 	fputc(level < BP_JSON_MAX_DEPTH ? jw->close[level] : '}', jw->out);
 	jw->first = 0;
 }
@@ -138,6 +168,22 @@ void bp_json_null(struct bp_json *jw, const char *key)
 {
 	member(jw, key);
 	fputs("null", jw->out);
+}
+
+void bp_json_u64_known(struct bp_json *jw, const char *key, uint64_t value, int known)
+{
+	if (known)
+		bp_json_u64(jw, key, value);
+	else
+		bp_json_null(jw, key);
+}
+
+void bp_json_i64_known(struct bp_json *jw, const char *key, int64_t value, int known)
+{
+	if (known)
+		bp_json_i64(jw, key, value);
+	else
+		bp_json_null(jw, key);
 }
 
 void bp_json_raw(struct bp_json *jw, const char *key, const char *json)

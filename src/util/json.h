@@ -36,7 +36,9 @@ struct bp_json {
 	int base;       /* the initial level */
 	int first;      /* nothing written yet in the innermost value */
 	int compact;    /* one line, no spaces */
+	int newline;    /* compact: a line break before the next member */
 	char close[BP_JSON_MAX_DEPTH]; /* '}' or ']' per open value */
+	char lines[BP_JSON_MAX_DEPTH]; /* compact: one element a line in this array */
 };
 
 /**
@@ -53,6 +55,14 @@ void bp_json_init_compact(struct bp_json *jw, FILE *out);
 void bp_json_object_begin(struct bp_json *jw, const char *key);
 void bp_json_array_begin(struct bp_json *jw, const char *key);
 /*
+ * In a compact writer, an array with each element on a line of its own
+ * and the closing bracket on the next (a long list a reader greps line by
+ * line, like a trace's events); elsewhere the same as bp_json_array_begin().
+ */
+void bp_json_array_begin_lines(struct bp_json *jw, const char *key);
+/* In a compact writer, a line break before the next member (after its comma). */
+void bp_json_newline(struct bp_json *jw);
+/*
  * Close the innermost open object or array ("{}" / "[]" when empty).
  * Values nested deeper than BP_JSON_MAX_DEPTH are a caller's bug: they
  * are written, but closed as objects.
@@ -67,6 +77,9 @@ void bp_json_i64(struct bp_json *jw, const char *key, int64_t value);
 void bp_json_double(struct bp_json *jw, const char *key, double value);
 void bp_json_bool(struct bp_json *jw, const char *key, int value);
 void bp_json_null(struct bp_json *jw, const char *key);
+/* @value when @known, else null: a number the recording could not measure. */
+void bp_json_u64_known(struct bp_json *jw, const char *key, uint64_t value, int known);
+void bp_json_i64_known(struct bp_json *jw, const char *key, int64_t value, int known);
 /* A value already in JSON form, written as it is (e.g. a one-line array). */
 void bp_json_raw(struct bp_json *jw, const char *key, const char *json);
 

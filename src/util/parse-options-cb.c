@@ -81,6 +81,12 @@ int bp_opt_choice(const struct bp_option *opt, const char *arg)
 	const char *p = opt->complete;
 	char noun[64], words[256];
 
+	/* "md" is Markdown wherever a format is taken: one spelling for the code to compare. */
+	if (!strcmp(arg, "md") && !strcmp(opt->long_name, "format") &&
+	    strstr(opt->complete, "markdown")) {
+		*(const char **)opt->value = "markdown";
+		return 0;
+	}
 	while (len && *p) {
 		p += strspn(p, " ");
 		k = strcspn(p, " ");

@@ -5,15 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/critical.h"
 #include "analysis/focus.h"
 #include "doc/format.h"
 #include "util/error.h"
+#include "util/json.h"
 #include "util/xalloc.h"
 #include "views/chrome.h"
 #include "views/timeline.h"
 
 struct bp_chrome {
 	FILE *out;
+	struct bp_json jw;        /* the document; its events one a line */
 	const struct bp_model *m;
 	struct bp_chrome_opts o;
 	/* The last I/O-wait lookup: a task waits on the same file many times in a row. */
@@ -26,40 +29,41 @@ struct bp_chrome {
 	int focus_pid;
 };
 
-/* Every string goes through here: one place to switch the JSON writer. */
-static void jstr(FILE *out, const char *s)
+/* A length of @ns (negative when @neg) in microseconds, with ns decimals. */
+static void jus(struct bp_chrome *x, const char *key, int neg, uint64_t ns)
 {
-	bp_json_str(out, s);
+	char buf[48];
+
+	snprintf(buf, sizeof(buf), "%s%" PRIu64 ".%03" PRIu64, neg ? "-" : "", ns / 1000, ns % 1000);
+	bp_json_raw(&x->jw, key, buf);
 }
 
 /* Microseconds from the origin, with ns decimals. */
-static void jts(const struct bp_chrome *x, const char *key, uint64_t ns)
+static void jts(struct bp_chrome *x, const char *key, uint64_t ns)
 {
-	uint64_t d = ns >= x->o.origin_ns ? ns - x->o.origin_ns : x->o.origin_ns - ns;
-
-	fprintf(x->out, ",\"%s\":%s%" PRIu64 ".%03" PRIu64, key, ns >= x->o.origin_ns ? "" : "-",
-		d / 1000, d % 1000);
+	if (ns >= x->o.origin_ns)
+		jus(x, key, 0, ns - x->o.origin_ns);
+	else
+		jus(x, key, 1, x->o.origin_ns - ns);
 }
 
+/* An event's object, left open for its other members. */
 static void event_head(struct bp_chrome *x, const char *ph, const char *name, int pid, int tid)
 {
-	fprintf(x->out, ",\n{\"ph\":\"%s\",\"name\":", ph);
-	jstr(x->out, name);
-	fprintf(x->out, ",\"pid\":%d,\"tid\":%d", pid, tid);
+	bp_json_object_begin(&x->jw, NULL);
+	bp_json_string(&x->jw, "ph", ph);
+	bp_json_string(&x->jw, "name", name);
+	bp_json_i64(&x->jw, "pid", pid);
+	bp_json_i64(&x->jw, "tid", tid);
 }
 
 static void name_meta(struct bp_chrome *x, const char *what, int pid, int tid, const char *name)
 {
 	event_head(x, "M", what, pid, tid);
-	fputs(",\"args\":{\"name\":", x->out);
-	jstr(x->out, name);
-	fputs("}}", x->out);
-}
-
-static void other_str(FILE *out, const char *key, const char *v)
-{
-	fprintf(out, ",\"%s\":", key);
-	jstr(out, v);
+	bp_json_object_begin(&x->jw, "args");
+	bp_json_string(&x->jw, "name", name);
+	bp_json_end(&x->jw);
+	bp_json_end(&x->jw);
 }
 
 struct bp_chrome *bp_chrome_begin(FILE *out, const struct bp_model *m,
@@ -67,28 +71,34 @@ struct bp_chrome *bp_chrome_begin(FILE *out, const struct bp_model *m,
 {
 	struct bp_chrome *x = xcalloc(1, sizeof(*x));
 	const struct bp_model_header *h = &m->header;
+	struct bp_json *jw = &x->jw;
 	size_t i;
 
 	x->out = out;
 	x->m = m;
 	x->o = *o;
 	x->focus_pid = bp_focus_command(m, o->all, &x->focus);
-	fprintf(out, "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":\"bootprof %s\"",
-		BOOTPROF_VERSION);
-	other_str(out, "recording", o->file);
-	other_str(out, "host", h->hostname);
-	other_str(out, "kernel", h->kernel_release);
-	other_str(out, "clock", h->clock);
-	other_str(out, "stop_reason", h->stop_reason);
-	other_str(out, "iowait_source", bp_iowait_source_name(m->totals.iowait_source));
+	bp_json_init_compact(jw, out);
+	bp_json_object_begin(jw, NULL);
+	bp_json_string(jw, "displayTimeUnit", "ms");
+	bp_json_object_begin(jw, "otherData");
+	bp_json_string(jw, "generator", "bootprof " BOOTPROF_VERSION);
+	bp_json_string(jw, "recording", o->file);
+	bp_json_string(jw, "host", h->hostname);
+	bp_json_string(jw, "kernel", h->kernel_release);
+	bp_json_string(jw, "clock", h->clock);
+	bp_json_string(jw, "stop_reason", h->stop_reason);
+	bp_json_string(jw, "iowait_source", bp_iowait_source_name(m->totals.iowait_source));
 	if (x->focus_pid)
-		fprintf(out, ",\"command_pid\":%d", x->focus_pid);
-	fprintf(out, ",\"origin_ns\":%" PRIu64 ",\"since_ns\":%" PRIu64 ",\"until_ns\":%" PRIu64
-		",\"lost_events\":%" PRIu64 "},\n\"traceEvents\":[\n", o->origin_ns,
-		m->window.since_ns, m->window.until_ns, m->totals.lost_events);
-	/* The first element, so that every later one starts with a comma. */
-	fputs("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,\"tid\":0,"
-	      "\"args\":{\"name\":\"system (counters, phases)\"}}", out);
+		bp_json_i64(jw, "command_pid", x->focus_pid);
+	bp_json_u64(jw, "origin_ns", o->origin_ns);
+	bp_json_u64(jw, "since_ns", m->window.since_ns);
+	bp_json_u64(jw, "until_ns", m->window.until_ns);
+	bp_json_u64(jw, "lost_events", m->totals.lost_events);
+	bp_json_end(jw);
+	bp_json_newline(jw);
+	bp_json_array_begin_lines(jw, "traceEvents");
+	name_meta(x, "process_name", 0, 0, "system (counters, phases)");
 	for (i = 0; i < m->nprocesses; i++) {
 		const struct bp_process *p = &m->processes[i];
 		char *name;
@@ -165,29 +175,27 @@ void bp_chrome_span(void *arg, const struct bp_span *span)
 	if (span->tid <= 0 || span->end_ns <= span->start_ns)
 		return;
 	t = bp_model_find_thread(x->m, span->tid, span->start_ns);
-	/* Outside the focus: not in the trace (the counters stay the machine's). */
+	/* Outside the focus: not in the trace (the disk counters stay the machine's). */
 	if (x->focus_pid && (!t || !t->process || !bp_process_matches(x->m, t->process, &x->focus)))
 		return;
 	pid = t && t->process ? t->process->pid : span->tid;
 	event_head(x, "X", name, pid, span->tid);
 	jts(x, "ts", span->start_ns);
-	fprintf(x->out, ",\"dur\":%" PRIu64 ".%03" PRIu64, (span->end_ns - span->start_ns) / 1000,
-		(span->end_ns - span->start_ns) % 1000);
+	jus(x, "dur", 0, span->end_ns - span->start_ns);
 	if (span->state == BP_SPAN_RUN) {
-		fprintf(x->out, ",\"args\":{\"cpu\":%d}}", span->cpu);
-		return;
+		bp_json_object_begin(&x->jw, "args");
+		bp_json_i64(&x->jw, "cpu", span->cpu);
+		bp_json_end(&x->jw);
+	} else if (span->state == BP_SPAN_IO_WAIT) {
+		f = span->dev || span->ino ?
+			    wait_file(x, t ? t->process : NULL, span->dev, span->ino, &bytes) : NULL;
+		bp_json_object_begin(&x->jw, "args");
+		bp_json_string(&x->jw, "cause", bp_cause_name(span->cause));
+		bp_json_string(&x->jw, "file", f ? f->path : NULL);
+		bp_json_u64(&x->jw, "bytes", f ? bytes : 0);
+		bp_json_end(&x->jw);
 	}
-	if (span->state != BP_SPAN_IO_WAIT) {
-		fputs("}", x->out);
-		return;
-	}
-	fputs(",\"args\":{\"cause\":", x->out);
-	jstr(x->out, bp_cause_name(span->cause));
-	f = span->dev || span->ino ?
-		    wait_file(x, t ? t->process : NULL, span->dev, span->ino, &bytes) : NULL;
-	fputs(",\"file\":", x->out);
-	jstr(x->out, f ? f->path : NULL);
-	fprintf(x->out, ",\"bytes\":%" PRIu64 "}}", f ? bytes : 0);
+	bp_json_end(&x->jw);
 }
 
 /* A counter sample, written only when the value changes (and at the end). */
@@ -199,7 +207,10 @@ static void counter(struct bp_chrome *x, const char *name, const char *key, uint
 	*last = v;
 	event_head(x, "C", name, 0, 0);
 	jts(x, "ts", ns);
-	fprintf(x->out, ",\"args\":{\"%s\":%.3f}}", key, v);
+	bp_json_object_begin(&x->jw, "args");
+	bp_json_double(&x->jw, key, v);
+	bp_json_end(&x->jw);
+	bp_json_end(&x->jw);
 }
 
 /*
@@ -264,7 +275,9 @@ static void counters(struct bp_chrome *x, const struct bp_model *m)
 	if (!m->nbuckets || !m->window.bucket_ns)
 		return;
 	for (k = 0; k <= m->nbuckets && (width = bucket_width(m, k, &ns)); k++) {
-		const struct bp_bucket *b = k < m->nbuckets ? &m->timeline[k] : NULL;
+		/* Disk reads are the machine's; tasks waiting, the focus's. */
+		const struct bp_bucket *b = k < m->nbuckets ?
+					    &bp_focus_timeline_of(m, x->focus_pid)[k] : NULL;
 
 		counter(x, "disk read", "MB/s", ns, b ? mb_per_s(b->rq_read_bytes, width) : 0,
 			&last_mb, 0);
@@ -298,10 +311,13 @@ static void first_reads(struct bp_chrome *x, const struct bp_model *m)
 			continue;
 		event_head(x, "i", "first read", first->process->pid, first->process->pid);
 		jts(x, "ts", first->first_ns);
-		fputs(",\"s\":\"t\",\"args\":{\"file\":", x->out);
-		jstr(x->out, f->path);
+		bp_json_string(&x->jw, "s", "t");
+		bp_json_object_begin(&x->jw, "args");
+		bp_json_string(&x->jw, "file", f->path);
 		bp_file_part(m, f, &x->focus, &part);
-		fprintf(x->out, ",\"bytes\":%" PRIu64 "}}", part.bytes_read);
+		bp_json_u64(&x->jw, "bytes", part.bytes_read);
+		bp_json_end(&x->jw);
+		bp_json_end(&x->jw);
 	}
 }
 
@@ -315,8 +331,53 @@ static void phases(struct bp_chrome *x)
 
 		event_head(x, "i", name, 0, 0);
 		jts(x, "ts", p->ns);
-		fputs(",\"s\":\"g\"}", x->out);
+		bp_json_string(&x->jw, "s", "g");
+		bp_json_end(&x->jw);
 		free(name);
+	}
+}
+
+/* One end of a flow event: "s" on the waker, "f" on the woken. */
+static void flow_end(struct bp_chrome *x, const char *ph, size_t id,
+		     const struct bp_crit_task *t, uint64_t ns)
+{
+	event_head(x, ph, "critical path", t->pid, t->tid);
+	bp_json_string(&x->jw, "cat", "critical");
+	bp_json_u64(&x->jw, "id", id);
+	jts(x, "ts", ns);
+	bp_json_end(&x->jw);
+}
+
+/*
+ * Whether task @t's spans at @ns are in the trace: a thread of the model
+ * (not the recorder's), in the focus.
+ */
+static int in_trace(const struct bp_chrome *x, const struct bp_crit_task *t, uint64_t ns)
+{
+	const struct bp_thread *th = bp_model_find_thread(x->m, t->tid, ns);
+
+	if (!th || th->tid <= 0)
+		return 0;
+	return !x->focus_pid || (th->process && bp_process_matches(x->m, th->process, &x->focus));
+}
+
+/*
+ * From each waker to the woken, for the waits the critical path went
+ * around; a flow with an end outside the trace would bind to nothing.
+ */
+static void critical_flows(struct bp_chrome *x)
+{
+	const struct bp_critical_path *p = x->o.critical;
+	size_t i;
+
+	for (i = 0; p && i < p->nwaits; i++) {
+		const struct bp_crit_wait *w = &p->waits[i];
+
+		if (w->end_ns < x->m->window.since_ns || w->end_ns > x->m->window.until_ns ||
+		    !in_trace(x, &w->waker, w->end_ns) || !in_trace(x, &w->sleeper, w->end_ns))
+			continue;
+		flow_end(x, "s", i + 1, &w->waker, w->end_ns);
+		flow_end(x, "f", i + 1, &w->sleeper, w->end_ns);
 	}
 }
 
@@ -330,8 +391,11 @@ int bp_chrome_end(struct bp_chrome *x, const struct bp_model *m)
 		counters(x, m);
 		first_reads(x, m);
 		phases(x);
+		critical_flows(x);
 	}
-	fputs("\n]}\n", x->out);
+	bp_json_end(&x->jw);
+	bp_json_end(&x->jw);
+	fputc('\n', x->out);
 	if (fflush(x->out) || ferror(x->out)) {
 		bp_set_error_errno("cannot write the trace");
 		rc = -1;

@@ -8,6 +8,8 @@
 #include "analysis/model.h"
 #include "views/marks.h"
 
+struct bp_critical_path;
+
 /*
  * The Trace Event Format (Chrome's JSON trace, which Perfetto UI,
  * chrome://tracing and speedscope open), written as the recording streams:
@@ -24,7 +26,12 @@
  * disk read from, "disk read NAME" (MB/s) and "in flight NAME" (most
  * requests in flight in the bucket), on pid 0; "i"
  * instants: each file's first read (thread scope, on its first reader)
- * and each phase (global scope).
+ * and each phase (global scope); "s" and "f" flow events (cat "critical",
+ * name "critical path", one id per pair) from each waker to the task it
+ * woke, for every wait the critical path went around (struct
+ * bp_crit_wait) between two tasks in the trace, both at the waking: the
+ * "s" binds to the waker's running slice, the "f" to the woken's next
+ * one, so Perfetto UI draws the chain as arrows.
  */
 
 struct bp_chrome_opts {
@@ -32,6 +39,8 @@ struct bp_chrome_opts {
 	uint64_t origin_ns;        /* the timeline's 0 (bp_timeline_origin()) */
 	const struct bp_marks *marks; /* phases, or NULL; borrowed until bp_chrome_end() */
 	int all;                   /* every process; 0: a `record -- CMD` recording's CMD tree */
+	/* The critical path whose wakings become flow events, or NULL; borrowed likewise. */
+	const struct bp_critical_path *critical;
 };
 
 struct bp_chrome;

@@ -6,12 +6,16 @@
  * {
  *   "schema_version": 1,
  *   "recording": string,
- *   "end": { "what": "exit"|"exec"|"last-run", "why": string (--to, the
+ *   "end": { "what": "exit"|"exec"|"file"|"last-run", "on": the file or the
+ *            unit's cgroup (file:PATH, service:UNIT ends only), "why": string (--to, the
  *            recorded command, the recording's stop condition, PID 1's
  *            last run, the last task to run), "ns", TASK },
  *   "start_ns", "end_ns", "duration_ns",
  *   "wakers_known": bool (the recording has sched_waking),
  *   "by_state": { STATE: ns }          (sums to duration_ns)
+ *   "what_if": { "files", "ns" }      (every file with a path on the path
+ *                                      in the page cache at the start: the
+ *                                      end about ns earlier, an estimate)
  *   "files": [ { "path": string|null (null: I/O of no known file),
  *                "dev": "MAJ:MIN"|null, "ino", "io_ns", "segments" } ]
  *                                      by io_ns; --top
@@ -180,8 +184,11 @@ static void header_section(struct bp_doc *d, const struct bp_critical_path *p,
 	char name[96], at[BP_FMT_LEN], from[BP_FMT_LEN], len[BP_FMT_LEN];
 
 	bp_section_line(s, "recording: %s", o->file ? o->file : "-");
-	bp_section_line(s, "end: %s of %s at %s (%s)",
-			!strcmp(p->end_what, "last-run") ? "last run" : p->end_what,
+	bp_section_line(s, "end: %s%s%s of %s at %s (%s)",
+			!strcmp(p->end_what, "last-run") ? "last run" :
+			!strcmp(p->end_what, "file") ? "first event on" : p->end_what,
+			!p->end_on ? "" : strcmp(p->end_what, "file") ? " in " : " ",
+			p->end_on ? p->end_on : "",
 			task_name(name, sizeof(name), &p->end_task), instant(at, p->end_ns),
 			p->end_why);
 	bp_section_line(s, "path: %s to %s, %s, %zu segments", instant(from, p->start_ns),
@@ -331,7 +338,7 @@ static void files_section(struct bp_doc *d, const struct bp_critical_path *p, si
 	static const enum bp_type types[] = { BP_NS, BP_TEXT, BP_U64, BP_PATH };
 	struct bp_section *s = bp_doc_section(d, "Files on the path");
 	uint64_t total = p->end_ns - p->start_ns;
-	char pct[BP_FMT_LEN];
+	char pct[BP_FMT_LEN], len[BP_FMT_LEN];
 	size_t i;
 
 	bp_section_columns(s, 4, titles, types, "rrrl");
@@ -353,6 +360,10 @@ static void files_section(struct bp_doc *d, const struct bp_critical_path *p, si
 	if (p->nfiles)
 		bp_section_line(s, "what-if: the path's I/O time on a file is the most that "
 				   "preloading it can save here (another chain may then be the path)");
+	if (p->pack_files)
+		bp_section_line(s, "what-if: all %zu files in the page cache at the start would bring "
+				   "the end about %s earlier (an estimate, other readers share the disk)",
+				p->pack_files, bp_fmt_ns(len, p->pack_ns));
 }
 
 /* A wait as the list shows it: from the path's start at the earliest. */
@@ -501,6 +512,8 @@ int bp_view_critical_json(FILE *out, const struct bp_critical_path *p,
 	bp_json_object_begin(&j, "end");
 	bp_json_string(&j, "what", p->end_what);
 	bp_json_string(&j, "why", p->end_why);
+	if (p->end_on)
+		bp_json_string(&j, "on", p->end_on);
 	bp_json_u64(&j, "ns", p->end_ns);
 	json_task(&j, &p->end_task);
 	bp_json_end(&j);
@@ -511,6 +524,10 @@ int bp_view_critical_json(FILE *out, const struct bp_critical_path *p,
 	bp_json_object_begin(&j, "by_state");
 	for (st = 0; st < BP_CRIT_NSTATES; st++)
 		bp_json_u64(&j, bp_crit_state_name((enum bp_crit_state)st), p->state_ns[st]);
+	bp_json_end(&j);
+	bp_json_object_begin(&j, "what_if");
+	bp_json_u64(&j, "files", p->pack_files);
+	bp_json_u64(&j, "ns", p->pack_ns);
 	bp_json_end(&j);
 	bp_json_array_begin(&j, "files");
 	for (i = 0; i < p->nfiles && (!o->top || i < o->top); i++) {

@@ -22,4 +22,12 @@ int bp_view_critical_text(FILE *out, const struct bp_critical_path *p,
 int bp_view_critical_json(FILE *out, const struct bp_critical_path *p,
 			  const struct bp_critical_opts *o);
 
+/*
+ * bp_view_critical_compare() - two paths side by side (diff --critical):
+ * @format "text", "markdown" or "json"; @top rows per list, 0 all.
+ */
+int bp_view_critical_compare(FILE *out, const char *format, const struct bp_critical_path *b,
+			     const char *bfile, const struct bp_critical_path *a, const char *afile,
+			     size_t top);
+
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/focus.h"
 #include "doc/format.h"
 #include "replay/build.h"
 #include "util/error.h"
@@ -170,7 +171,7 @@ static void preloaded(FILE *out, const struct bp_report_opts *o)
 	size_t i;
 
 	fputs("path,preloaded_bytes,used_bytes,never_used_bytes,mapped_unknown_bytes,"
-	      "reread_bytes,other_read_bytes\n", out);
+	      "reread_bytes,other_read_bytes,late_waits,late_wait_ns\n", out);
 	for (i = 0; p && i < cap(o, p->nfiles); i++) {
 		const struct bp_preloaded_file *f = &p->files[i];
 
@@ -180,17 +181,19 @@ static void preloaded(FILE *out, const struct bp_report_opts *o)
 		else
 			fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, f->preloaded,
 				f->used, f->never_used, f->mapped);
-		fprintf(out, ",%" PRIu64 ",%" PRIu64 "\n", f->reread, f->other_read);
+		fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", f->reread,
+			f->other_read, f->late_waits, f->late_ns);
 	}
 }
 
-static void timeline(FILE *out, const struct bp_model *m)
+static void timeline(FILE *out, const struct bp_model *m, const struct bp_report_opts *o)
 {
+	const struct bp_bucket *tl = bp_focus_timeline_of(m, o->focus_pid);
 	size_t i;
 
 	fputs("start_ns,wait_ns,idle_wait_ns,read_bytes,rq_read_bytes,waiting_max\n", out);
 	for (i = 0; i < m->nbuckets; i++) {
-		const struct bp_bucket *b = &m->timeline[i];
+		const struct bp_bucket *b = &tl[i];
 
 		fprintf(out, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%u\n",
 			m->timeline_start_ns + i * m->window.bucket_ns, b->wait_ns, b->idle_wait_ns,
@@ -198,9 +201,9 @@ static void timeline(FILE *out, const struct bp_model *m)
 	}
 }
 
-static void totals(FILE *out, const struct bp_model *m)
+static void totals(FILE *out, const struct bp_model *m, const struct bp_report_opts *o)
 {
-	const struct bp_totals *t = &m->totals;
+	const struct bp_totals *t = bp_focus_totals_of(m, o->focus_pid);
 	int c;
 
 	fputs("key,value\n", out);
@@ -245,13 +248,13 @@ int bp_view_csv(FILE *out, const struct bp_model *m, const struct bp_report_opts
 	else if (!strcmp(t, "execs"))
 		execs(out, m, o);
 	else if (!strcmp(t, "timeline"))
-		timeline(out, m);
+		timeline(out, m, o);
 	else if (!strcmp(t, "services"))
 		services(out, m, o);
 	else if (!strcmp(t, "preloaded"))
 		preloaded(out, o);
 	else if (!strcmp(t, "totals") || !strcmp(t, "summary"))
-		totals(out, m);
+		totals(out, m, o);
 	else {
 		bp_set_error("unknown table '%s'", t);
 		return -1;

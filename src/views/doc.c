@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The human report's content, in its order: header, summary, processes,
+ * The human report's content, in its order: verdict, header, summary, processes,
  * files, never used, re-read, preloaded (a replayed boot), metadata,
  * repeated work. text.c and
  * markdown.c only lay it out (doc/doc.h).
@@ -10,12 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/focus.h"
 #include "analysis/phases.h"
 #include "doc/doc.h"
 #include "doc/format.h"
 #include "replay/build.h"
 #include "util/xalloc.h"
+#include "views/brief.h"
 #include "views/report.h"
+#include "views/verdict.h"
 
 static struct bp_section *section(struct bp_doc *d, const char *title)
 {
@@ -79,11 +82,46 @@ static int disk_busy(const struct bp_disk_stat *k)
 	return k->rq_read_bytes || k->rq_write_bytes || k->metadata_bytes || k->file_bytes;
 }
 
+/*
+ * "LABEL WORDS" on one line of the report's width (whole words, then
+ * "(+N more)"), or in full with --verbose.
+ */
+static void header_words(struct bp_section *s, const struct bp_report_opts *o, const char *label,
+			 const char *words, int lists)
+{
+	size_t width = o->width ? o->width : 100, room;
+	char *brief;
+
+	if (o->verbose) {
+		line(s, "%s%s", label, words);
+		return;
+	}
+	room = width > strlen(label) + 20 ? width - strlen(label) : 20;
+	brief = bp_brief_words(words, room, lists);
+	line(s, "%s%s", label, brief);
+	free(brief);
+}
+
+/* The names, separated by spaces; the caller frees it. */
+static char *join_words(char *const *v, size_t n)
+{
+	size_t len = 1, i, k = 0;
+	char *out;
+
+	for (i = 0; i < n; i++)
+		len += strlen(v[i]) + 1;
+	out = xmalloc(len);
+	out[0] = 0;
+	for (i = 0; i < n; i++)
+		k += (size_t)snprintf(out + k, len - k, "%s%s", i ? " " : "", v[i]);
+	return out;
+}
+
 static void header(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
 {
 	const struct bp_model_header *h = &m->header;
 	const struct bp_totals *t = &m->totals;
-	struct bp_section *s = section(d, "bootprof report");
+	struct bp_section *s = section(d, "Recording");
 	char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN];
 	unsigned bit;
 	size_t i, busy;
@@ -95,7 +133,7 @@ static void header(struct bp_doc *d, const struct bp_model *m, const struct bp_r
 	     h->machine ? " (" : "", h->machine ? h->machine : "", h->machine ? ")" : "",
 	     h->ncpus, h->clock ? h->clock : "?");
 	if (h->cmdline)
-		line(s, "cmdline: %s", h->cmdline);
+		header_words(s, o, "cmdline: ", h->cmdline, 1);
 	if (h->command || h->stop_reason)
 		line(s, "command: %s%s%s%s   stopped: %s", h->command ? h->command : "-",
 		     h->command_pid ? (snprintf(a, sizeof(a), " (pid %d)", h->command_pid), a) : "",
@@ -152,8 +190,12 @@ static void header(struct bp_doc *d, const struct bp_model *m, const struct bp_r
 			     "not available on this kernel" : "not in the recording",
 			     bp_missing_text(bit));
 	}
-	for (i = 0; i < h->nunavailable; i++)
-		line(s, "unavailable on that kernel: %s", h->unavailable[i]);
+	if (h->nunavailable) {
+		char *names = join_words(h->unavailable, h->nunavailable);
+
+		header_words(s, o, "unavailable on that kernel: ", names, 0);
+		free(names);
+	}
 	if (o->filter.comm || (o->filter.pid && !o->focus_pid) || o->filter.file)
 		line(s, "filter:%s%s%s%s%s%s%s (totals are not filtered)",
 		     o->filter.pid && !o->focus_pid ? " pid " : "",
@@ -194,7 +236,7 @@ static void iowait_source(struct bp_section *s, const struct bp_model *m)
  * "other D-sleep: 1.2 s, not I/O wait (kworker/0:1[12] 0.8 s, udevd[99] 0.3 s)":
  * uninterruptible sleep without I/O evidence, and who slept most.
  */
-static void other_sleep(struct bp_section *s, const struct bp_model *m,
+static void other_sleep(struct bp_section *s, const struct bp_totals *t, const struct bp_model *m,
 			const struct bp_report_opts *o)
 {
 	struct bp_process **v;
@@ -207,37 +249,45 @@ static void other_sleep(struct bp_section *s, const struct bp_model *m,
 					bp_fmt_ns(a, v[i]->other_wait_ns));
 	}
 	free(v);
-	line(s, "other D-sleep:           %s, not I/O wait%s%s%s", bp_fmt_ns(a, m->totals.other_wait_ns),
+	line(s, "other D-sleep:           %s, not I/O wait%s%s%s", bp_fmt_ns(a, t->other_wait_ns),
 	     top[0] ? " (" : "", top, top[0] ? ")" : "");
 }
 
-/* "command's tree: I/O wait 1.2 s, read 9.9 MiB, 3 processes" (the totals are everyone's). */
+/*
+ * Whose numbers the summary and phases are: "of: the command's tree: sh
+ * (pid 12), 4 processes (--all: every process)"; nothing for a recording
+ * without a command.
+ */
 static void focus_line(struct bp_section *s, const struct bp_model *m,
 		       const struct bp_report_opts *o)
 {
 	const struct bp_process *p = bp_model_find_process(m, o->focus_pid);
-	char a[BP_FMT_LEN], b[BP_FMT_LEN];
 
-	if (!p)
-		return;
-	line(s, "command's tree:          I/O wait %s, read %s, %zu process%s (above: all processes)",
-	     bp_fmt_ns(a, p->tree_wait_ns), bp_fmt_bytes(b, p->tree_bytes_read), p->tree_processes,
-	     p->tree_processes == 1 ? "" : "es");
+	if (p)
+		line(s, "of:                      the command's tree: %s (pid %d), %zu process%s "
+		     "(--all: every process)", p->comm, p->pid, p->tree_processes,
+		     p->tree_processes == 1 ? "" : "es");
+	else if (m->header.command_pid > 0)
+		line(s, "of:                      every process (the command's tree alone: "
+		     "without --all)");
 }
 
 static void summary(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
 {
-	const struct bp_totals *t = &m->totals;
+	const struct bp_totals *t = bp_focus_totals_of(m, o->focus_pid);
 	struct bp_section *s = section(d, "Summary");
 	char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], e[BP_FMT_LEN], causes[256];
 	size_t len;
 
+	focus_line(s, m, o);
+
 	line(s, "read from storage:       %s (files %s, metadata %s)", bp_fmt_bytes(a, t->read_bytes),
 	     bp_fmt_bytes(b, t->read_bytes - t->metadata_bytes), bp_fmt_bytes(c, t->metadata_bytes));
+	/* Not kept per process: the machine's, and said so under a focus. */
 	if (t->write_insert_bytes || t->nonblock_bytes)
 		line(s, "  not counted:           %s written (created by buffered writes), %s on "
-		     "tmpfs/ramfs", bp_fmt_bytes(a, t->write_insert_bytes),
-		     bp_fmt_bytes(b, t->nonblock_bytes));
+		     "tmpfs/ramfs%s", bp_fmt_bytes(a, t->write_insert_bytes),
+		     bp_fmt_bytes(b, t->nonblock_bytes), t != &m->totals ? " (all processes)" : "");
 	causes_text(causes, sizeof(causes), t->wait_by_cause);
 	len = strlen(causes);
 	if (m->missing & BP_MISSING_SCHED)
@@ -261,7 +311,7 @@ static void summary(struct bp_doc *d, const struct bp_model *m, const struct bp_
 	if (!(m->missing & BP_MISSING_SCHED))
 		line(s, "CPU idle while waiting:  %s", bp_fmt_ns(a, t->idle_wait_ns));
 	if (t->other_wait_ns)
-		other_sleep(s, m, o);
+		other_sleep(s, t, m, o);
 	if (m->missing & BP_MISSING_ACCESS)
 		line(s, "never used:              %s", missing_why(m, BP_MISSING_ACCESS));
 	else
@@ -276,8 +326,6 @@ static void summary(struct bp_doc *d, const struct bp_model *m, const struct bp_
 		line(s, "re-read:                 %s", missing_why(m, BP_MISSING_DELETE));
 	else
 		line(s, "re-read:                 %s", bp_fmt_bytes(a, t->reread_bytes));
-	if (o->focus_pid)
-		focus_line(s, m, o);
 }
 
 static const char *const phase_head[] = { "PHASE", "START", "END", "DURATION", "I/O WAIT",
@@ -330,16 +378,52 @@ static void causes_text(char *buf, size_t len, const uint64_t *w)
 	}
 }
 
+/* Earlier programs listed in a process's detail line; the ones before them are counted. */
+#define EARLIER_EXECS 4
+
+/*
+ * "PROG", or with earlier execs "PROG (after A 1.2 MiB 3.0 ms, B, ...)":
+ * what each earlier program read and waited for, when it did; the last
+ * EARLIER_EXECS of them, after "N more".
+ */
+static char *exe_text(const struct bp_process *p)
+{
+	char *s = xstrdup(p->nexec ? p->exec[p->nexec - 1] : "-"), *t;
+	size_t k, first = p->nexec > EARLIER_EXECS + 1 ? p->nexec - 1 - EARLIER_EXECS : 0;
+
+	for (k = first; k + 1 < p->nexec; k++) {
+		const struct bp_exec_part *x = &p->exec_part[k];
+		char a[BP_FMT_LEN], b[BP_FMT_LEN], more[32] = "";
+
+		if (k == first && first)
+			snprintf(more, sizeof(more), "%zu more, ", first);
+		if (x->bytes_read || x->wait_ns)
+			t = xasprintf("%s%s%s%s %s %s", s, k == first ? " (after " : ", ", more,
+				      p->exec[k], bp_fmt_bytes(a, x->bytes_read), bp_fmt_ns(b, x->wait_ns));
+		else
+			t = xasprintf("%s%s%s%s", s, k == first ? " (after " : ", ", more, p->exec[k]);
+		free(s);
+		s = t;
+	}
+	if (p->nexec > 1) {
+		t = xasprintf("%s)", s);
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
 static void process_row(struct bp_section *s, const struct bp_process *p)
 {
 	char pid[16], nfiles[24], wait[BP_FMT_LEN], bytes[BP_FMT_LEN], causes[256], *detail;
-	const char *exe = p->nexec ? p->exec[p->nexec - 1] : "-";
+	char *exe = exe_text(p);
 
 	snprintf(pid, sizeof(pid), "%d", p->pid);
 	snprintf(nfiles, sizeof(nfiles), "%zu", p->nfiles);
 	causes_text(causes, sizeof(causes), p->wait_by_cause);
 	detail = xasprintf("exe: %s%s%s%s%s", exe, p->service ? "   service: " : "",
 			   p->service ? p->service->path : "", causes[0] ? "   waits: " : "", causes);
+	free(exe);
 	row(s, detail, pid, p->comm, bp_fmt_ns(wait, p->wait_ns), bp_fmt_bytes(bytes, p->bytes_read),
 	    nfiles, p->worst_file ? p->worst_file->path : "-");
 	free(detail);
@@ -599,7 +683,8 @@ static void never_used(struct bp_doc *d, const struct bp_model *m, const struct 
 }
 
 static const char *const preloaded_head[] = { "PRELOADED", "THEN USED", "NEVER USED", "MAPPED",
-					      "READ AGAIN", "OTHERS READ", "PATH" };
+					      "READ AGAIN", "OTHERS READ", "LATE", "LATE WAIT",
+					      "PATH" };
 
 /*
  * A replayed boot: what the preloader read, per file, and what became of
@@ -610,7 +695,7 @@ static void preloaded(struct bp_doc *d, const struct bp_report_opts *o)
 {
 	const struct bp_preloaded *p = o->preloaded;
 	char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], e[BP_FMT_LEN], g[BP_FMT_LEN],
-		h[BP_FMT_LEN], k[BP_FMT_LEN];
+		h[BP_FMT_LEN], k[BP_FMT_LEN], c2[BP_FMT_LEN], nlate[24];
 	const struct bp_preloaded_file *t;
 	struct bp_section *s;
 	size_t i;
@@ -632,17 +717,21 @@ static void preloaded(struct bp_doc *d, const struct bp_report_opts *o)
 		     bp_fmt_bytes(k, t->reread));
 	line(s, "other processes still read %s of these files from storage",
 	     bp_fmt_bytes(a, t->other_read));
-	columns(s, preloaded_head, "rrrrrrl");
+	line(s, "late: %" PRIu64 " I/O waits of other processes, %s, on pages still being preloaded",
+	     t->late_waits, bp_fmt_ns(a, t->late_ns));
+	columns(s, preloaded_head, "rrrrrrrrl");
 	for (i = 0; i < p->nfiles; i++) {
 		const struct bp_preloaded_file *f = &p->files[i];
 
 		if (!shown(s, o, i))
 			continue;
+		snprintf(nlate, sizeof(nlate), "%" PRIu64, f->late_waits);
 		row(s, NULL, bp_fmt_bytes(a, f->preloaded),
 		    p->access_missing ? "n/a" : bp_fmt_bytes(b, f->used),
 		    p->access_missing ? "n/a" : bp_fmt_bytes(c, f->never_used),
 		    p->access_missing ? "n/a" : bp_fmt_bytes(e, f->mapped),
-		    bp_fmt_bytes(g, f->reread), bp_fmt_bytes(h, f->other_read), f->path);
+		    bp_fmt_bytes(g, f->reread), bp_fmt_bytes(h, f->other_read),
+		    nlate, bp_fmt_ns(c2, f->late_ns), f->path);
 	}
 }
 
@@ -757,9 +846,21 @@ static void repeated(struct bp_doc *d, const struct bp_model *m, const struct bp
 	free(v);
 }
 
+/* What was slow, and why, before anything else (verdict.c has the rules). */
+static void verdict(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
+{
+	char lines[BP_VERDICT_LINES][BP_VERDICT_LEN];
+	struct bp_section *s = section(d, "bootprof report");
+	size_t n = bp_verdict(m, o, lines), i;
+
+	for (i = 0; i < n; i++)
+		line(s, "%s", lines[i]);
+}
+
 void bp_doc_build(struct bp_doc *d, const struct bp_model *m, const struct bp_report_opts *o)
 {
 	memset(d, 0, sizeof(*d));
+	verdict(d, m, o);
 	header(d, m, o);
 	summary(d, m, o);
 	phases(d, o);

@@ -5,6 +5,7 @@
  *
  * {
  *   "schema_version": 1,
+ *   "verdict": [string]   the report's first lines: what was slow, and why
  *   "recording": { "file", "hostname", "kernel_release", "kernel_version",
  *                  "machine", "cmdline", "clock", "command", "stop_reason":
  *                  string|null, "command_pid": int|null (record -- CMD),
@@ -43,7 +44,10 @@
  *               "events", "events_total", "lost_events", "lost_pages",
  *               "lower_bound": bool (events were lost), "truncated": bool,
  *               "first_ns", "last_ns", "span_ns" },
- *   "processes": [ { "pid", "ppid", "comm", "exec": [string], "start_ns",
+ *   "processes": [ { "pid", "ppid", "comm", "exec": [string] (the last is its
+ *                    program), "exec_parts": [ { "path", "exec_ns",
+ *                    "wait_ns", "bytes_read" } ] (what it did under each
+ *                    program, from the execve to the next exec), "start_ns",
  *                    "exit_ns" (0: before/after the recording), "threads",
  *                    "wait_ns", "wait_by_cause": { CAUSE: ns },
  *                    "wait_unknown_ns", "other_wait_ns", "run_ns", "bytes_read",
@@ -74,7 +78,9 @@
  *                "mapped_unknown_bytes": int|null (of those: used later, never
  *                used, mapped by fault-around; null: not available),
  *                "reread_bytes" (of those: evicted and read again),
- *                "other_read_bytes" (of the file: read by other processes) }
+ *                "other_read_bytes" (of the file: read by other processes),
+ *                "late_waits", "late_wait_ns" (other processes' I/O waits on
+ *                pages the preloader was still reading: late) }
  *   "disks": [ { "name", "dev", "rotational": bool|null, "size",
  *                "metadata_bytes", "metadata_wait_ns", "file_bytes",
  *                "rq_read_bytes", "rq_reads", "rq_write_bytes" } ]
@@ -96,18 +102,21 @@
  * }
  *
  * CAUSE is one of read, open-stat, exec, getdents, fault, sync, other. Lists
- * honour --top N (0: all) and the filters; totals never do. New keys may
+ * honour --top N (0: all) and the filters; totals follow the focus (the
+ * traced command's tree, as "focus" says), never another filter. New keys may
  * be added within a schema version; a key is never renamed or removed
  * without bumping it.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "analysis/focus.h"
 #include "analysis/phases.h"
 #include "doc/doc.h"
 #include "replay/build.h"
 #include "util/json.h"
 #include "views/report.h"
+#include "views/verdict.h"
 
 #define SCHEMA_VERSION 1
 
@@ -136,27 +145,15 @@ static void recording(struct bp_json *j, const struct bp_model *m, const struct 
 	bp_json_string(j, "cmdline", h->cmdline);
 	bp_json_string(j, "clock", h->clock);
 	bp_json_string(j, "command", h->command);
-	if (h->command_pid)
-		bp_json_i64(j, "command_pid", h->command_pid);
-	else
-		bp_json_null(j, "command_pid");
+	bp_json_i64_known(j, "command_pid", h->command_pid, h->command_pid);
 	bp_json_string(j, "stop_reason", h->stop_reason);
 	bp_json_i64(j, "ncpus", h->ncpus);
 	bp_json_u64(j, "page_size", h->page_size);
 	bp_json_u64(j, "start_ns", h->start_ns);
 	bp_json_u64(j, "stop_ns", h->stop_ns);
-	if (h->recorder_cpu_ns)
-		bp_json_u64(j, "recorder_cpu_ns", h->recorder_cpu_ns);
-	else
-		bp_json_null(j, "recorder_cpu_ns");
-	if (h->system_cpu_ns)
-		bp_json_u64(j, "system_cpu_ns", h->system_cpu_ns);
-	else
-		bp_json_null(j, "system_cpu_ns");
-	if (h->fault_around_bytes)
-		bp_json_u64(j, "fault_around_bytes", h->fault_around_bytes);
-	else
-		bp_json_null(j, "fault_around_bytes");
+	bp_json_u64_known(j, "recorder_cpu_ns", h->recorder_cpu_ns, h->recorder_cpu_ns);
+	bp_json_u64_known(j, "system_cpu_ns", h->system_cpu_ns, h->system_cpu_ns);
+	bp_json_u64_known(j, "fault_around_bytes", h->fault_around_bytes, h->fault_around_bytes);
 	bp_json_array_begin(j, "unavailable_events");
 	for (i = 0; i < h->nunavailable; i++) {
 		bp_json_string(j, NULL, h->unavailable[i]);
@@ -187,28 +184,22 @@ static void recording(struct bp_json *j, const struct bp_model *m, const struct 
 
 	/* What the lists show: the traced command's tree by default. */
 	bp_json_object_begin(j, "focus");
-	if (o->focus_pid)
-		bp_json_i64(j, "command_pid", o->focus_pid);
-	else
-		bp_json_null(j, "command_pid");
+	bp_json_i64_known(j, "command_pid", o->focus_pid, o->focus_pid);
 	bp_json_string(j, "processes", o->focus_pid ? "command" : o->filter.pid || o->filter.comm ?
 		       "filter" : "all");
 	bp_json_end(j);
 
 	bp_json_object_begin(j, "filter");
-	if (o->filter.pid)
-		bp_json_i64(j, "pid", o->filter.pid);
-	else
-		bp_json_null(j, "pid");
+	bp_json_i64_known(j, "pid", o->filter.pid, o->filter.pid);
 	bp_json_string(j, "comm", o->filter.comm);
 	bp_json_string(j, "file", o->filter.file);
 	bp_json_bool(j, "tree", o->filter.tree);
 	bp_json_end(j);
 }
 
-static void totals(struct bp_json *j, const struct bp_model *m)
+static void totals(struct bp_json *j, const struct bp_model *m, const struct bp_report_opts *o)
 {
-	const struct bp_totals *t = &m->totals;
+	const struct bp_totals *t = bp_focus_totals_of(m, o->focus_pid);
 
 	bp_json_object_begin(j, "totals");
 	bp_json_u64(j, "read_bytes", t->read_bytes);
@@ -216,10 +207,8 @@ static void totals(struct bp_json *j, const struct bp_model *m)
 	bp_json_u64(j, "nonblock_bytes", t->nonblock_bytes);
 	bp_json_u64(j, "write_insert_bytes", t->write_insert_bytes);
 	bp_json_u64(j, "rq_read_bytes", t->rq_read_bytes);
-	if (t->attributed_permille >= 0)
-		bp_json_i64(j, "attributed_permille", t->attributed_permille);
-	else
-		bp_json_null(j, "attributed_permille");
+	bp_json_i64_known(j, "attributed_permille", t->attributed_permille,
+			  t->attributed_permille >= 0);
 	bp_json_u64(j, "wait_ns", t->wait_ns);
 	causes(j, t->wait_by_cause);
 	bp_json_u64(j, "wait_metadata_ns", t->wait_metadata_ns);
@@ -297,6 +286,16 @@ static void processes(struct bp_json *j, const struct bp_model *m, const struct 
 		bp_json_array_begin(j, "exec");
 		for (k = 0; k < p->nexec; k++) {
 			bp_json_string(j, NULL, p->exec[k]);
+		}
+		bp_json_end(j);
+		bp_json_array_begin(j, "exec_parts");
+		for (k = 0; k < p->nexec; k++) {
+			bp_json_object_begin(j, NULL);
+			bp_json_string(j, "path", p->exec[k]);
+			bp_json_u64(j, "exec_ns", p->exec_part[k].ns);
+			bp_json_u64(j, "wait_ns", p->exec_part[k].wait_ns);
+			bp_json_u64(j, "bytes_read", p->exec_part[k].bytes_read);
+			bp_json_end(j);
 		}
 		bp_json_end(j);
 		bp_json_u64(j, "start_ns", p->start_ns);
@@ -434,6 +433,8 @@ static void preloaded_row(struct bp_json *j, const struct bp_preloaded *p,
 	}
 	bp_json_u64(j, "reread_bytes", f->reread);
 	bp_json_u64(j, "other_read_bytes", f->other_read);
+	bp_json_u64(j, "late_waits", f->late_waits);
+	bp_json_u64(j, "late_wait_ns", f->late_ns);
 	bp_json_end(j);
 }
 
@@ -498,10 +499,7 @@ static void disks_execs_timeline(struct bp_json *j, const struct bp_model *m,
 		bp_json_u64(j, "run_ns", r->run_ns);
 		bp_json_string(j, "unit", r->unit);
 		bp_json_u64(j, "first_start_ns", r->first_start_ns);
-		if (r->first_exec)
-			bp_json_u64(j, "first_exec_ns", r->first_exec_ns);
-		else
-			bp_json_null(j, "first_exec_ns");
+		bp_json_u64_known(j, "first_exec_ns", r->first_exec_ns, r->first_exec != NULL);
 		bp_json_string(j, "first_exec", r->first_exec);
 		if (r->running)
 			bp_json_null(j, "last_exit_ns");
@@ -531,13 +529,25 @@ static void disks_execs_timeline(struct bp_json *j, const struct bp_model *m,
 		    "\"rq_read_bytes\", \"waiting_max\"]");
 	bp_json_array_begin(j, "buckets");
 	for (i = 0; i < m->nbuckets; i++) {
-		const struct bp_bucket *b = &m->timeline[i];
+		const struct bp_bucket *b = &bp_focus_timeline_of(m, o->focus_pid)[i];
 
 		snprintf(row, sizeof(row), "[%" PRIu64 ", %" PRIu64 ", %" PRIu64 ", %" PRIu64 ", %u]",
 			 b->wait_ns, b->idle_wait_ns, b->read_bytes, b->rq_read_bytes, b->waiting_max);
 		bp_json_raw(j, NULL, row);
 	}
 	bp_json_end(j);
+	bp_json_end(j);
+}
+
+/* The text report's first lines (verdict.c), as they are printed. */
+static void verdict(struct bp_json *j, const struct bp_model *m, const struct bp_report_opts *o)
+{
+	char lines[BP_VERDICT_LINES][BP_VERDICT_LEN];
+	size_t n = bp_verdict(m, o, lines), i;
+
+	bp_json_array_begin(j, "verdict");
+	for (i = 0; i < n; i++)
+		bp_json_string(j, NULL, lines[i]);
 	bp_json_end(j);
 }
 
@@ -548,8 +558,9 @@ int bp_view_json(FILE *out, const struct bp_model *m, const struct bp_report_opt
 	bp_json_init(&j, out, 0);
 	bp_json_object_begin(&j, NULL);
 	bp_json_u64(&j, "schema_version", SCHEMA_VERSION);
+	verdict(&j, m, o);
 	recording(&j, m, o);
-	totals(&j, m);
+	totals(&j, m, o);
 	phases(&j, o);
 	processes(&j, m, o);
 	files(&j, m, o);

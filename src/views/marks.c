@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Phase markers and initcalls for timelines, from plugins run during the
- * model's pass (see marks.h).
+ * Phase markers and initcalls for timelines (see marks.h): PID 1's execs
+ * as the phase finder saw them, and the marks plugins gave (host->mark).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -10,61 +10,15 @@
 
 #include "analysis/phases.h"
 #include "bootprof/plugin.h"
-#include "doc/doc.h"
-#include "plugin/plugins.h"
 #include "util/xalloc.h"
 #include "views/marks.h"
 
-#define PHASES_SECTION "phases: PID 1 execs"
-#define INITCALL_SECTION "initcall: slowest initcalls"
 #define BOOT_WINDOW_NS (120ull * 1000000000ull)
 
-/* ---- the phases plugin: PID 1's execs ---- */
-
-struct pid1_exec {
-	uint64_t ns;
-	char *path;
-};
-
-struct phases {
-	int exec_id;
-	const struct bootprof_field *f_pid, *f_filename;
-	struct pid1_exec *execs;
-	size_t nexecs;
-};
-
-static int phases_init(struct bootprof_ctx *ctx)
-{
-	const struct bootprof_host *h = ctx->host;
-	struct phases *st = xcalloc(1, sizeof(*st));
-
-	ctx->priv = st;
-	st->exec_id = h->event_id(ctx, "sched", "sched_process_exec");
-	st->f_pid = h->field(ctx, st->exec_id, "pid");
-	st->f_filename = h->field(ctx, st->exec_id, "filename");
-	return 0;
-}
-
-static void phases_event(struct bootprof_ctx *ctx, const struct bootprof_event *ev)
-{
-	const struct bootprof_host *h = ctx->host;
-	struct phases *st = ctx->priv;
-	char path[256];
-
-	/* Few: PID 1 execs a handful of times per boot; a hard cap all the same. */
-	if (ev->id != st->exec_id || h->field_u64(ev, st->f_pid) != 1 || st->nexecs >= 64)
-		return;
-	h->field_str(ev, st->f_filename, path, sizeof(path));
-	st->execs = xrealloc(st->execs, (st->nexecs + 1) * sizeof(*st->execs));
-	st->execs[st->nexecs].ns = ev->ts;
-	st->execs[st->nexecs].path = xstrdup(path);
-	st->nexecs++;
-}
-
 /* What an exec of PID 1 begins; NULL for one that begins nothing (a wrapper, a re-exec). */
-static const char *phase_of(const char *path)
+static const char *phase_of(enum bp_pid1_exec kind)
 {
-	switch (bp_pid1_exec_kind(path)) {
+	switch (kind) {
 	case BP_PID1_SWITCH:
 		return "real root";
 	case BP_PID1_INITRAMFS:
@@ -75,86 +29,6 @@ static const char *phase_of(const char *path)
 		return NULL;
 	}
 }
-
-/* One row per exec: the exact time, the phase it begins, the path. */
-static const struct bootprof_column phase_cols[] = {
-	{ "NS", NULL, BOOTPROF_U64 },
-	{ "PHASE", NULL, BOOTPROF_TEXT },
-	{ "PATH", NULL, BOOTPROF_TEXT },
-};
-
-static int phases_model(struct bootprof_ctx *ctx, const struct bootprof_model *m)
-{
-	const struct bootprof_table_spec spec = { NULL, phase_cols, 3, 0 };
-	const struct bootprof_host *h = ctx->host;
-	struct phases *st = ctx->priv;
-	size_t i;
-
-	(void)m;
-	if (!st->nexecs)
-		return 0;
-	h->section(ctx, PHASES_SECTION);
-	h->table(ctx, &spec);
-	for (i = 0; i < st->nexecs; i++) {
-		const char *phase = phase_of(st->execs[i].path);
-		union bootprof_value v[3];
-
-		if (!phase)
-			continue;
-		v[0].u = st->execs[i].ns;
-		v[1].s = phase;
-		v[2].s = st->execs[i].path;
-		h->row(ctx, v);
-	}
-	h->table_end(ctx);
-	return 0;
-}
-
-static void phases_release(struct bootprof_ctx *ctx)
-{
-	struct phases *st = ctx->priv;
-	size_t i;
-
-	if (!st)
-		return;
-	for (i = 0; i < st->nexecs; i++)
-		free(st->execs[i].path);
-	free(st->execs);
-	free(st);
-}
-
-static const char *const phases_events[] = { "sched:sched_process_exec", NULL };
-
-static const struct bootprof_plugin phases_plugin = {
-	.abi = BOOTPROF_PLUGIN_ABI,
-	.name = "phases",
-	.summary = "PID 1's execs: the boot's phase boundaries",
-	.events = phases_events,
-	.init = phases_init,
-	.event = phases_event,
-	.model = phases_model,
-	.release = phases_release,
-};
-
-/* ---- the set ---- */
-
-static const char *const initcall_opts[] = { "initcall.top=0" };
-
-struct bp_plugin_set *bp_marks_plugins(void)
-{
-	struct bp_plugin_opts o = { .disabled = 1, .opts = initcall_opts, .nopts = 1 };
-	struct bp_plugin_set *set = bp_plugins_load(&o);
-	size_t i;
-
-	for (i = 0; bp_builtin_plugins[i]; i++) {
-		if (!strcmp(bp_builtin_plugins[i]->name, "initcall"))
-			bp_plugins_add(set, bp_builtin_plugins[i], "built-in");
-	}
-	bp_plugins_add(set, &phases_plugin, "built-in");
-	return set;
-}
-
-/* ---- reading the sections back ---- */
 
 static void add_mark(struct bp_marks *out, uint64_t ns, char *name)
 {
@@ -199,38 +73,39 @@ static uint64_t first_service_start(const struct bp_model *m)
 	return first;
 }
 
-void bp_marks_collect(struct bp_plugin_set *set, const struct bp_model *m, uint64_t origin_ns,
+static void add_call(struct bp_marks *out, const struct bootprof_mark *span)
+{
+	struct bp_initcall_bar *b;
+
+	out->calls = xrealloc(out->calls, (out->ncalls + 1) * sizeof(*out->calls));
+	b = &out->calls[out->ncalls++];
+	b->start_ns = span->ns;
+	b->duration_ns = span->duration_ns;
+	b->name = xstrdup(span->name);
+	b->level = xstrdup(span->detail ? span->detail : "-");
+}
+
+void bp_marks_collect(const struct bp_phase_finder *finder, const struct bootprof_mark *given,
+		      size_t ngiven, const struct bp_model *m, uint64_t origin_ns,
 		      struct bp_marks *out)
 {
-	const struct bp_doc *doc;
+	const struct bp_pid1_exec_at *x = NULL;
+	size_t i, nx = finder ? bp_phase_finder_pid1_execs(finder, &x) : 0;
 	uint64_t ns;
-	size_t i, r;
 
 	memset(out, 0, sizeof(*out));
-	bp_plugins_finish(set, m, NULL);
-	doc = bp_plugins_doc(set);
-	for (i = 0; doc && i < doc->nsections; i++) {
-		const struct bp_section *s = &doc->sections[i];
+	for (i = 0; i < nx; i++) {
+		const char *phase = phase_of(x[i].kind);
 
-		if (!strcmp(s->title, PHASES_SECTION) && s->ncols == 3) {
-			for (r = 0; r < s->nrows; r++) {
-				const union bp_value *c = &s->cells[r * 3];
-
-				add_mark(out, c[0].u, !strcmp(c[1].s, "real root") ? xstrdup(c[1].s) :
-					 xasprintf("%s %s", c[1].s, c[2].s));
-			}
-		} else if (!strcmp(s->title, INITCALL_SECTION) && s->ncols == 5) {
-			out->calls = xcalloc(s->nrows ? s->nrows : 1, sizeof(*out->calls));
-			for (r = 0; r < s->nrows; r++) {
-				const union bp_value *c = &s->cells[r * 5];
-				struct bp_initcall_bar *b = &out->calls[out->ncalls++];
-
-				b->duration_ns = c[0].u;
-				b->start_ns = c[1].u;
-				b->level = xstrdup(c[2].s ? c[2].s : "-");
-				b->name = xstrdup(c[4].s ? c[4].s : "?");
-			}
-		}
+		if (phase)
+			add_mark(out, x[i].ns, x[i].kind == BP_PID1_SWITCH ?
+					       xstrdup(phase) : xasprintf("%s %s", phase, x[i].path));
+	}
+	for (i = 0; i < ngiven; i++) {
+		if (given[i].kind == BOOTPROF_MARK_PHASE)
+			add_mark(out, given[i].ns, xstrdup(given[i].name));
+		else
+			add_call(out, &given[i]);
 	}
 	/* The kernel phase: from boot to PID 1's first exec (boot recordings only). */
 	if (out->nphases && origin_ns == 0)

@@ -9,20 +9,22 @@
 
 /*
  * What a timeline (chart, export) shows besides processes: the boot's
- * phase markers and the kernel's initcalls. Both come from plugins run
- * during the model's pass, never from parsing events here:
- *  - phases: a private plugin watches PID 1's execs (the initramfs's /init,
- *    switch_root/run-init/pivot_root, the real init), plus the first
- *    service start from the model and the stop condition from the header;
- *  - initcalls: the initcall plugin's table (all calls: initcall.top=0).
+ * phase markers and the kernel's initcalls, from the model's pass, never
+ * from parsing events here:
+ *  - PID 1's execs (the initramfs's /init, switch_root/run-init/
+ *    pivot_root, the real init) as the phase finder saw them
+ *    (analysis/phases.h), plus the first service start from the model and
+ *    the stop condition from the header;
+ *  - the marks plugins give (host->mark): initcalls as spans, a plugin's
+ *    own phase boundaries.
  *
- *   set = bp_marks_plugins();            bp_plugins_hooks(set): a hook of the model's pass
- *   bp_marks_collect(set, model, &marks);
+ *   bp_marks_collect(finder, marks, nmarks, model, origin, &out);
  *   ...
- *   bp_marks_release(&marks); bp_plugins_free(set);
+ *   bp_marks_release(&out);
  */
 
-struct bp_plugin_set;
+struct bp_phase_finder;
+struct bootprof_mark;
 
 /* One phase marker: the instant a phase begins. */
 struct bp_mark {
@@ -33,7 +35,7 @@ struct bp_mark {
 /* One initcall, as the initcall plugin measured it. */
 struct bp_initcall_bar {
 	uint64_t start_ns;
-	uint64_t duration_ns;  /* as the plugin printed it: 3 significant digits */
+	uint64_t duration_ns;
 	char *name;            /* function name or address; owned */
 	char *level;           /* initcall level, or "?"; owned */
 };
@@ -46,23 +48,16 @@ struct bp_marks {
 };
 
 /**
- * bp_marks_plugins() - the plugins whose output bp_marks_collect() reads
- *
- * Return: a new plugin set (bp_plugins_free()), not started.
- */
-struct bp_plugin_set *bp_marks_plugins(void);
-
-/**
  * bp_marks_collect() - phases and initcalls after the model's pass
- * @set: the set from bp_marks_plugins(), started and fed by the pass
+ * @finder: a phase finder that saw the pass (its PID 1 execs), or NULL
+ * @given: the marks plugins gave (bp_plugins_marks()), @ngiven of them
  * @m: the finished model
  * @origin_ns: the timeline's 0 (bp_timeline_origin()): a "kernel" phase
  *             from 0 when it is the kernel's start
  * @out: filled; release with bp_marks_release()
- *
- * Runs the plugins' model callbacks (bp_plugins_finish()).
  */
-void bp_marks_collect(struct bp_plugin_set *set, const struct bp_model *m, uint64_t origin_ns,
+void bp_marks_collect(const struct bp_phase_finder *finder, const struct bootprof_mark *given,
+		      size_t ngiven, const struct bp_model *m, uint64_t origin_ns,
 		      struct bp_marks *out);
 
 /* Free what bp_marks_collect() filled; safe on a zeroed struct. */

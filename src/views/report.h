@@ -13,6 +13,7 @@
  * Output is deterministic: every list is sorted with tie-breaks.
  */
 struct bp_doc;
+struct bp_critical_path;
 struct bp_phase;
 struct bp_preloaded;
 
@@ -24,11 +25,14 @@ struct bp_report_opts {
 	int tree;                 /* processes as a tree with descendant totals */
 	const char *table;        /* csv: which table (see bp_csv_tables) */
 	size_t width;             /* text: columns per line (0: 100) */
+	int verbose;              /* long header values in full, not summarised on one line */
 	const struct bp_doc *plugins; /* the plugins' sections and JSON, after ours; NULL: none */
 	const struct bp_phase *phases; /* analysis/phases.h, by end; NULL: none */
 	size_t nphases;
 	const struct bp_preloaded *preloaded; /* replay/build.h: the preloader's reads, not
 					       * filtered; NULL: no preloader in the recording */
+	/* analysis/critical.h: the path to the default end point, for the verdict; NULL: none */
+	const struct bp_critical_path *critical;
 };
 
 /* The report's own content from the model (doc.c). Release with bp_doc_release(). */

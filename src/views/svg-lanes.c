@@ -151,12 +151,88 @@ void bp_chart_span(void *arg, const struct bp_span *span)
 }
 
 
+/* Under 1 % of the window's CPU time and no I/O wait: nothing worth a lane of its own. */
+static int idle(const struct bp_chart *c, const struct bp_process *p)
+{
+	return !p->wait_ns && p->run_ns * 100 < c->until - c->since;
+}
+
+/* A kernel thread: kthreadd or one of its children that never exec'd. */
+static int kernel_thread(const struct bp_process *p)
+{
+	return !p->nexec && (p->pid == 2 || p->ppid == 2);
+}
+
 static enum lane lane_of(const struct bp_chart *c, const struct bp_process *p)
 {
 	if (!bp_process_matches(c->m, p, &c->focus))
 		return LANE_NONE;
-	return p->wait_ns >= c->o.min_wait_ns && p->bytes_read >= c->o.min_bytes ? LANE_OWN :
-										  LANE_OTHERS;
+	if (p->wait_ns < c->o.min_wait_ns || p->bytes_read < c->o.min_bytes)
+		return LANE_OTHERS;
+	if (!c->o.all_lanes && kernel_thread(p) && idle(c, p))
+		return LANE_KTHREAD;
+	return LANE_OWN;
+}
+
+static int by_start_desc(const void *a, const void *b, void *arg)
+{
+	const struct bp_model *m = arg;
+	uint64_t x = m->processes[*(const size_t *)a].start_ns;
+	uint64_t y = m->processes[*(const size_t *)b].start_ns;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/*
+ * Short-lived children into their parent's lane: a process with a lane of
+ * its own that was forked and exited inside the window, idle, and whose
+ * children would not be drawn either, goes to the "short-lived" lane of
+ * its nearest ancestor that keeps its own.
+ */
+static void collapse(struct bp_chart *c)
+{
+	const struct bp_model *m = c->m;
+	size_t n = m->nprocesses, i, k, *order = xcalloc(n + 1, sizeof(*order));
+	unsigned char *can = xcalloc(n + 1, 1);
+
+	/* Children start after their parent: latest first, each child is known before its parent. */
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	qsort_r(order, n, sizeof(*order), by_start_desc, (void *)m);
+	for (k = 0; k < n; k++) {
+		const struct bp_process *p = &m->processes[order[k]];
+		size_t j;
+
+		if (c->shown[order[k]] != LANE_OWN || !p->exit_ns || p->exit_ns > c->until ||
+		    p->start_ns <= c->since || !p->parent || !idle(c, p))
+			continue;
+		can[order[k]] = 1;
+		for (j = 0; j < p->nchildren; j++) {
+			size_t ch = (size_t)(p->children[j] - m->processes);
+
+			if (ch < n && c->shown[ch] == LANE_OWN && !can[ch])
+				can[order[k]] = 0;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		const struct bp_process *a;
+		int guard = 0;
+
+		if (!can[i])
+			continue;
+		for (a = m->processes[i].parent; a && guard < 100000; a = a->parent, guard++) {
+			size_t ai = (size_t)(a - m->processes);
+
+			if (ai < n && c->shown[ai] == LANE_OWN && !can[ai]) {
+				c->shown[i] = LANE_COLLAPSED;
+				c->into[i] = ai;
+				c->ncollapsed[ai]++;
+				break;
+			}
+		}
+	}
+	free(can);
+	free(order);
 }
 
 /* Add the columns of task acc t inside [k0, k1] to lane acc a. */
@@ -190,16 +266,35 @@ void bp_chart_attach(struct bp_chart *c, const struct bp_model *m)
 		c->ncpus = c->nbusy;
 	c->shown = xcalloc(m->nprocesses + 1, 1);
 	c->acc = xcalloc(m->nprocesses + 1, sizeof(*c->acc));
+	c->collapsed = xcalloc(m->nprocesses + 1, sizeof(*c->collapsed));
+	c->ncollapsed = xcalloc(m->nprocesses + 1, sizeof(*c->ncollapsed));
+	c->into = xcalloc(m->nprocesses + 1, sizeof(*c->into));
 	c->focus_pid = bp_focus_command(m, c->o.all, &c->focus);
+	for (i = 0; i < m->nprocesses; i++)
+		c->shown[i] = (unsigned char)lane_of(c, &m->processes[i]);
+	if (!c->o.all_lanes)
+		collapse(c);
 	for (i = 0; i < m->nprocesses; i++) {
 		const struct bp_process *p = &m->processes[i];
 		struct lane_acc *lane;
 
-		c->shown[i] = (unsigned char)lane_of(c, p);
-		if (c->shown[i] == LANE_NONE)
+		switch (c->shown[i]) {
+		case LANE_NONE:
 			continue;
-		c->nothers += c->shown[i] == LANE_OTHERS;
-		lane = c->shown[i] == LANE_OWN ? &c->acc[i] : &c->others;
+		case LANE_OWN:
+			lane = &c->acc[i];
+			break;
+		case LANE_KTHREAD:
+			lane = &c->kthreads;
+			c->nkthreads++;
+			break;
+		case LANE_COLLAPSED:
+			lane = &c->collapsed[c->into[i]];
+			break;
+		default:
+			lane = &c->others;
+			c->nothers++;
+		}
 		/* A thread's columns only: a reused tid's other tasks belong elsewhere. */
 		for (j = 0; j < p->nthreads; j++) {
 			const struct bp_thread *t = p->threads[j];
@@ -226,8 +321,14 @@ void bp_chart_free(struct bp_chart *c)
 
 	if (!c)
 		return;
-	for (i = 0; c->m && i < c->m->nprocesses; i++)
+	for (i = 0; c->m && i < c->m->nprocesses; i++) {
 		free(c->acc[i].col);
+		free(c->collapsed[i].col);
+	}
+	free(c->collapsed);
+	free(c->ncollapsed);
+	free(c->into);
+	free(c->kthreads.col);
 	for (i = 0; i < c->ntacc; i++)
 		free(c->tacc[i].col);
 	free(c->tacc);

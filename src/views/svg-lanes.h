@@ -3,6 +3,7 @@
 #define BP_VIEWS_SVG_LANES_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "analysis/focus.h"
 #include "util/map.h"
@@ -54,6 +55,12 @@ struct bp_chart {
 	struct lane_acc *acc;    /* by process index, after bp_chart_attach() */
 	struct lane_acc others;
 	size_t nothers;
+	struct lane_acc kthreads; /* the idle kernel threads' lane */
+	size_t nkthreads;
+	/* By process index: its short-lived children's lane (LANE_COLLAPSED into it) */
+	struct lane_acc *collapsed;
+	size_t *ncollapsed;
+	size_t *into;            /* by process index: for LANE_COLLAPSED, the lane's owner */
 };
 
 /* Where a process is drawn. */
@@ -61,9 +68,32 @@ enum lane {
 	LANE_OTHERS,    /* folded into the "others" lane */
 	LANE_OWN,       /* its own lane */
 	LANE_NONE,      /* outside the focus: not drawn */
+	LANE_KTHREAD,   /* an idle kernel thread: the kernel threads' lane */
+	LANE_COLLAPSED, /* short-lived and idle: its parent's "short-lived" lane (into) */
 };
 
 /* The x of instant @ns, clamped to the plot. */
 double bp_chart_x(const struct bp_chart *c, uint64_t ns);
+
+/*
+ * The critical path (c->o.critical) over the lanes (svg-critical.c):
+ * @lane_y by process index, the y of the lane it is drawn in or -1.
+ * Nothing without a path.
+ */
+void bp_chart_critical(FILE *out, const struct bp_chart *c, const int *lane_y);
+
+/* A lane's bars: one path per state, the runs of columns it dominates (svg.c). */
+void bp_chart_lane_runs(FILE *out, const struct lane_acc *a, int y);
+
+/* The folded lanes (svg-folded.c): the short-lived children collapsed into @owner ... */
+void bp_chart_collapsed_lane(FILE *out, const struct bp_chart *c, size_t owner, int depth, int y);
+/* ... and the idle kernel threads. */
+void bp_chart_kthreads_lane(FILE *out, const struct bp_chart *c, int y);
+
+/* Characters of UTF-8 text; cut @s after @chars of them, ending it with an ellipsis. */
+size_t bp_chart_text_chars(const char *s);
+void bp_chart_text_cut(char *s, size_t chars);
+/* Its legend entry at (x, y), or nothing. */
+void bp_chart_critical_legend(FILE *out, const struct bp_chart *c, int x, int y);
 
 #endif

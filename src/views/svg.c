@@ -70,8 +70,7 @@ static int dominant(const float *v)
 	return best;
 }
 
-/* One path per drawn state: the runs of columns where that state dominates. */
-static void lane_runs(FILE *out, const struct lane_acc *a, int y)
+void bp_chart_lane_runs(FILE *out, const struct lane_acc *a, int y)
 {
 	unsigned char dom[PLOT_W];
 	int s, k, start;
@@ -203,11 +202,25 @@ static void header(FILE *out, const struct bp_chart *c, const struct bp_model *m
 
 /* ---- axis and phases ---- */
 
+/*
+ * Widths of a character, px, at least (sans-serif digits and lowercase are
+ * narrower): enough to keep a label inside the picture.
+ */
+#define PHASE_CHAR_W 6.0   /* the phase labels' 10 px */
+#define TICK_CHAR_W 6.5    /* the axis's 11 px */
+
+/* The width of @s drawn, estimated from its characters. */
+static double label_width(const char *s, double char_w)
+{
+	return (double)bp_chart_text_chars(s) * char_w;
+}
+
 static void axis(FILE *out, const struct bp_chart *c, const struct layout *l)
 {
 	double span_s = (double)(c->until - c->since) / 1e9, step = tick_step(span_s);
 	double from = ((double)c->since - (double)c->o.origin_ns) / 1e9, t;
 	int decimals = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
+	char label[48];
 	long i;
 
 	fprintf(out, "<path class=\"axis\" d=\"M%d %dh%d\"/>\n", X0, l->y_axis, PLOT_W);
@@ -220,8 +233,11 @@ static void axis(FILE *out, const struct bp_chart *c, const struct layout *l)
 		if (x > X0 + PLOT_W + 0.01)
 			break;
 		fprintf(out, "<path class=\"grid\" d=\"M%.1f %dV%d\"/>", x, l->y_axis, l->y_legend - 10);
-		fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.*f s</text>", x,
-			l->y_axis - 4, decimals, t);
+		snprintf(label, sizeof(label), "%.*f s", decimals, t);
+		/* Centred on its line; the last one ends there rather than pass the edge. */
+		fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"%s\">%s</text>", x,
+			l->y_axis - 4, x + label_width(label, TICK_CHAR_W) / 2 > WIDTH - 4 ? "end" :
+			"middle", label);
 	}
 	fputs("</g>\n", out);
 }
@@ -246,9 +262,14 @@ static void phases(FILE *out, const struct bp_chart *c, const struct layout *l)
 		fprintf(out, "<g><title>%s: ", at);
 		bp_xml_put(out, p->name);
 		fprintf(out, "</title><path class=\"ph\" d=\"M%.1f %dV%d\"/>", x,
-			l->y_axis - 30 + (int)(row % 2) * 11, l->y_legend - 10);
-		fprintf(out, "<text class=\"phl\" x=\"%.1f\" y=\"%d\">", x + 2,
-			l->y_axis - 22 + (int)(row % 2) * 11);
+			l->y_axis - 37 + (int)(row % 2) * 11, l->y_legend - 10);
+		/* Right of its line, or left of it where it would pass the picture's edge. */
+		if (x + 2 + label_width(p->name, PHASE_CHAR_W) > WIDTH - 4)
+			fprintf(out, "<text class=\"phl\" x=\"%.1f\" y=\"%d\" text-anchor=\"end\">",
+				x - 2, l->y_axis - 29 + (int)(row % 2) * 11);
+		else
+			fprintf(out, "<text class=\"phl\" x=\"%.1f\" y=\"%d\">", x + 2,
+				l->y_axis - 29 + (int)(row % 2) * 11);
 		bp_xml_put(out, p->name);
 		fputs("</text></g>", out);
 		row++;
@@ -284,7 +305,8 @@ static void cpu_strip(FILE *out, const struct bp_chart *c, const struct bp_model
 			b += c->busy[cpu][k] < c->col_ns ? c->busy[cpu][k] : c->col_ns;
 		b /= c->col_ns * c->ncpus;
 		if ((size_t)k < m->nbuckets && m->window.bucket_ns)
-			iw = (double)m->timeline[k].idle_wait_ns / (double)m->window.bucket_ns;
+			iw = (double)bp_focus_timeline_of(m, c->focus_pid)[k].idle_wait_ns /
+			     (double)m->window.bucket_ns;
 		if (iw > 1 - b)
 			iw = 1 - b;
 		busy[k] = b * STRIP_H;
@@ -302,30 +324,49 @@ static void cpu_strip(FILE *out, const struct bp_chart *c, const struct bp_model
 #define TPUT_MIN_NS 1000000.0
 
 /*
- * Read throughput per column from the bytes issued per column: a moving
- * average over TPUT_MIN_NS at least, in bytes per ns. *half is the
- * average's half width in columns (0: none). Returns the largest.
+ * Read throughput per column from the bytes completed per column (what
+ * the disk delivered, not what was asked of it): a moving average over
+ * TPUT_MIN_NS at least, in bytes per ns. The largest is returned, with
+ * the columns it averages over in *lo and *hi.
  */
-static double throughput(const struct bp_chart *c, const double *bytes, double *tput, int *half)
+static double throughput(const struct bp_model *m, const double *bytes, double *tput, int *lo,
+			 int *hi)
 {
-	double most = 0, sum = 0;
-	int k, h = c->col_ns < TPUT_MIN_NS ? (int)(TPUT_MIN_NS / c->col_ns / 2) : 0;
+	/* The bytes are the timeline's: one bucket a column. */
+	double most = 0, sum = 0, col_ns = m->window.bucket_ns ? (double)m->window.bucket_ns : 1;
+	int k, h = col_ns < TPUT_MIN_NS ? (int)(TPUT_MIN_NS / col_ns / 2) : 0;
 
+	*lo = *hi = 0;
 	for (k = 0; k < h && k < PLOT_W; k++)
 		sum += bytes[k];
 	for (k = 0; k < PLOT_W; k++) {
-		int lo = k - h > 0 ? k - h : 0, hi = k + h < PLOT_W ? k + h : PLOT_W - 1;
+		int a = k - h > 0 ? k - h : 0, b = k + h < PLOT_W ? k + h : PLOT_W - 1;
 
 		if (k + h < PLOT_W)
 			sum += bytes[k + h];
 		if (k - h - 1 >= 0)
 			sum -= bytes[k - h - 1];
-		tput[k] = sum / ((hi - lo + 1) * c->col_ns);
-		if (tput[k] > most)
+		tput[k] = sum / ((b - a + 1) * col_ns);
+		if (tput[k] > most) {
 			most = tput[k];
+			*lo = a;
+			*hi = b + 1;
+		}
 	}
-	*half = h;
 	return most;
+}
+
+/*
+ * Where the largest throughput was measured: its columns [lo, hi) as the
+ * timeline's buckets on the recording clock, to the ns.
+ */
+static void tput_where(FILE *out, const struct bp_model *m, int lo, int hi)
+{
+	uint64_t a = m->timeline_start_ns + (uint64_t)lo * m->window.bucket_ns;
+	uint64_t b = m->timeline_start_ns + (uint64_t)hi * m->window.bucket_ns;
+
+	fprintf(out, " from %" PRIu64 ".%09" PRIu64 " to %" PRIu64 ".%09" PRIu64 " s",
+		a / 1000000000u, a % 1000000000u, b / 1000000000u, b % 1000000000u);
 }
 
 /* A throughput (bytes per ns) as MB/s, or kB/s below 0.1 MB/s (decimal units, as disks are sold). */
@@ -370,16 +411,17 @@ static void disk_strip(FILE *out, const struct bp_chart *c, const struct bp_mode
 	double bytes[PLOT_W], tput[PLOT_W], most;
 	uint32_t waiting[PLOT_W], waiting_most = 1;
 	char label[64], names[48] = "", rate[BP_FMT_LEN];
-	int k, half;
+	int k, lo, hi;
 	size_t i, len = 0;
 
 	for (k = 0; k < PLOT_W; k++) {
-		bytes[k] = (size_t)k < m->nbuckets ? (double)m->timeline[k].rq_read_bytes : 0;
-		waiting[k] = (size_t)k < m->nbuckets ? m->timeline[k].waiting_max : 0;
+		bytes[k] = (size_t)k < m->nbuckets ? (double)m->timeline[k].rq_done_read_bytes : 0;
+		waiting[k] = (size_t)k < m->nbuckets ?
+				     bp_focus_timeline_of(m, c->focus_pid)[k].waiting_max : 0;
 		if (waiting[k] > waiting_most)
 			waiting_most = waiting[k];
 	}
-	most = throughput(c, bytes, tput, &half);
+	most = throughput(m, bytes, tput, &lo, &hi);
 	tput_heights(tput, most, STRIP_H);
 	for (i = 0; i < m->ndisks && len + 1 < sizeof(names); i++)
 		len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", i ? "," : "",
@@ -387,10 +429,12 @@ static void disk_strip(FILE *out, const struct bp_chart *c, const struct bp_mode
 	fmt_rate(rate, most);
 	snprintf(label, sizeof(label), "max %s, %u waiting", rate, (unsigned)waiting_most);
 	strip_frame(out, y, STRIP_H, "disk reads", label);
-	fputs("<g class=\"disk\"><title>block-layer read throughput (", out);
+	fputs("<g class=\"disk\"><title>block-layer reads completed (", out);
 	bp_xml_put(out, len ? names : "no disks");
-	fprintf(out, "), max %s%s; tasks in I/O wait, max %u</title>", rate,
-		half ? " over 1 ms" : "", (unsigned)waiting_most);
+	fprintf(out, "), max %s", rate);
+	if (most > 0)
+		tput_where(out, m, lo, hi);
+	fprintf(out, "; tasks in I/O wait, max %u</title>", (unsigned)waiting_most);
 	columns(out, "tput", tput, PLOT_W, y + STRIP_H, 1);
 	count_line(out, "wq", waiting, waiting_most, y, STRIP_H);
 	fputs("</g>\n", out);
@@ -419,21 +463,22 @@ static void disk_read_strip(FILE *out, const struct bp_chart *c, const struct bp
 {
 	double bytes[PLOT_W], tput[PLOT_W], most, span = (double)(c->until - c->since);
 	uint32_t flight[PLOT_W], flight_most = 0;
-	uint64_t sum = 0, flight_ns = 0;
-	int k, half, no_flight = !!(m->missing & BP_MISSING_RQ_COMPLETE);
+	uint64_t sum = 0, done = 0, flight_ns = 0;
+	int k, lo, hi, no_flight = !!(m->missing & BP_MISSING_RQ_COMPLETE);
 	char label[64], note[128], b[BP_FMT_LEN], rate[BP_FMT_LEN];
 
 	for (k = 0; k < PLOT_W; k++) {
 		const struct bp_disk_bucket *bk = (size_t)k < d->ntimeline ? &d->timeline[k] : NULL;
 
-		bytes[k] = bk ? (double)bk->rq_read_bytes : 0;
+		bytes[k] = bk ? (double)bk->rq_done_read_bytes : 0;
 		flight[k] = bk ? bk->inflight_max : 0;
 		sum += bk ? bk->rq_read_bytes : 0;
+		done += bk ? bk->rq_done_read_bytes : 0;
 		flight_ns += bk ? bk->inflight_ns : 0;
 		if (flight[k] > flight_most)
 			flight_most = flight[k];
 	}
-	most = throughput(c, bytes, tput, &half);
+	most = throughput(m, bytes, tput, &lo, &hi);
 	tput_heights(tput, most, DISK_STRIP_H);
 	fmt_rate(rate, most);
 	snprintf(label, sizeof(label), "disk %s", d->name);
@@ -447,8 +492,10 @@ static void disk_read_strip(FILE *out, const struct bp_chart *c, const struct bp
 	strip_frame(out, y, DISK_STRIP_H, label, note);
 	fputs("<g class=\"disk1\"><title>", out);
 	bp_xml_put(out, d->name);
-	fprintf(out, ": read %" PRIu64 " bytes at the block layer (%s), max %s%s", sum,
-		bp_fmt_bytes(b, sum), rate, half ? " over 1 ms" : "");
+	fprintf(out, ": read %" PRIu64 " bytes at the block layer (%s), %" PRIu64 " completed; "
+		"max %s", sum, bp_fmt_bytes(b, sum), done, rate);
+	if (most > 0)
+		tput_where(out, m, lo, hi);
 	if (no_flight)
 		fputs("\nrequests in flight: not recorded (no block_rq_complete)", out);
 	else
@@ -798,7 +845,7 @@ static void process_lane(FILE *out, const struct bp_chart *c, const struct bp_pr
 	process_title(out, c, p);
 	fprintf(out, "<rect class=\"sl\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\"/>", x0, y,
 		x1 - x0 < 1 ? 1 : x1 - x0, BAR_H);
-	lane_runs(out, a, y);
+	bp_chart_lane_runs(out, a, y);
 	file_marks(out, c, p, y);
 	snprintf(label, sizeof(label), "%s [%d]", name, p->pid);
 	if (room > 4 && (int)strlen(label) > room)
@@ -831,14 +878,40 @@ static void others_lane(FILE *out, const struct bp_chart *c, const struct bp_mod
 	fprintf(out, "\nread %s from storage</title>", bp_fmt_bytes(a, bytes));
 	fprintf(out, "<rect class=\"sl\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", X0, y,
 		PLOT_W, BAR_H);
-	lane_runs(out, &c->others, y);
+	bp_chart_lane_runs(out, &c->others, y);
 	fprintf(out, "<text x=\"4\" y=\"%d\">others (%zu processes)</text></g>\n", y + BAR_H,
 		c->nothers);
 }
 
+/*
+ * The y of the folded processes' lanes (lane_y by process index, the own
+ * lanes' set): a collapsed lane under its owner's, the kernel threads'
+ * lane at y, the others' after it.
+ */
+static void folded_y(const struct bp_chart *c, int *lane_y, int y)
+{
+	size_t i, n = c->m->nprocesses;
+
+	for (i = 0; i < n; i++) {
+		switch (c->shown[i]) {
+		case LANE_COLLAPSED:
+			lane_y[i] = lane_y[c->into[i]] + LANE_H;
+			break;
+		case LANE_KTHREAD:
+			lane_y[i] = y;
+			break;
+		case LANE_OTHERS:
+			lane_y[i] = y + (c->nkthreads ? LANE_H : 0);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
 /* ---- legend ---- */
 
-static void legend(FILE *out, int y)
+static void legend(FILE *out, const struct bp_chart *c, int y)
 {
 	static const struct {
 		const char *cls, *text;
@@ -850,7 +923,7 @@ static void legend(FILE *out, int y)
 		{ "sl", "sleeping" },
 		{ "busy", "CPU busy" },
 		{ "iw", "CPU idle while a task waited on I/O" },
-		{ "tput", "disk read throughput" },
+		{ "tput", "disk reads completed (MB/s)" },
 		{ "ic", "initcall" },
 		{ "svc", "service" },
 	};
@@ -879,6 +952,10 @@ static void legend(FILE *out, int y)
 	x += 150;
 	fprintf(out, "<path class=\"ph\" d=\"M%d %dv%d\"/><text x=\"%d\" y=\"%d\">phase</text>",
 		x + 6, y - 2, BAR_H + 4, x + 12, y + BAR_H);
+	if (c->o.critical) {
+		y += 16;
+		bp_chart_critical_legend(out, c, 8, y);
+	}
 	fprintf(out, "<text x=\"8\" y=\"%d\" class=\"small\">Each pixel column of a lane shows the "
 		"state its tasks spent most time in. Hover a bar for its numbers.</text>", y + 28);
 	fputs("</g>\n", out);
@@ -888,11 +965,11 @@ static const char style[] =
 	"<style>"
 	"text{fill:#222;white-space:pre}.h{font-size:15px;font-weight:bold}.small{font-size:9px;fill:#555}"
 	".run,.busy{fill:#2c7bb6}.rq{fill:#abd9e9}.io,.iw{fill:#d7191c}.dw{fill:#fdae61}"
-	".sl{fill:#dcdcdc}.tput{fill:#1a9641}.wq{fill:none;stroke:#7b3294;stroke-width:1}"
+	".sl{fill:#dcdcdc}.tput{fill:#1a9641}.wq{fill:none;stroke:#8c510a;stroke-width:1}"
 	".rqf{fill:none;stroke:#e66101;stroke-width:1}"
-	".ic{fill:#8c6bb1}.svc{fill:#66a61e}.fm{stroke:#000;stroke-width:1}"
+	".ic{fill:#8c6bb1}.svc{fill:#35978f}.fm{stroke:#000;stroke-width:1}"
 	".ph{stroke:#444;stroke-width:1;stroke-dasharray:4 3}.phl{font-size:10px;fill:#444}"
-	".grid{stroke:#e6e6e6;stroke-width:1}.axis{stroke:#222}.strip{fill:#f6f6f6}"
+	".cpo{fill:none;stroke:#e7298a;stroke-width:1.5}.cpl{fill:none;stroke:#e7298a;stroke-width:0.6;stroke-opacity:0.6}.grid{stroke:#e6e6e6;stroke-width:1}.axis{stroke:#222}.strip{fill:#f6f6f6}"
 	"</style>\n";
 
 int bp_chart_write(struct bp_chart *c, FILE *out)
@@ -902,6 +979,7 @@ int bp_chart_write(struct bp_chart *c, FILE *out)
 	struct lane_order lo;
 	struct layout l = { 0 };
 	int *row_of = xcalloc(c->o.marks ? c->o.marks->ncalls + 1 : 1, sizeof(int));
+	int *lane_y = xcalloc(m->nprocesses + 1, sizeof(int));
 	int y;
 	size_t i;
 
@@ -909,7 +987,9 @@ int bp_chart_write(struct bp_chart *c, FILE *out)
 	l.initcall_rows = initcall_rows(c, row_of);
 	l.ndisks = disk_strips(m, disks);
 	l.nservices = m->nservices;
-	l.nlanes = lo.n + (c->nothers ? 1 : 0);
+	l.nlanes = lo.n + (c->nothers ? 1 : 0) + (c->nkthreads ? 1 : 0);
+	for (i = 0; i < lo.n; i++)
+		l.nlanes += c->ncollapsed[lo.idx[i]] ? 1 : 0;
 	l.y_axis = 116;
 	l.y_cpu = l.y_axis + 10;
 	l.y_disk = l.y_cpu + STRIP_H + 10;
@@ -918,7 +998,7 @@ int bp_chart_write(struct bp_chart *c, FILE *out)
 	l.y_services = l.y_initcalls + (l.initcall_rows ? l.initcall_rows * LANE_H + 16 : 0) + 14;
 	l.y_lanes = l.y_services + (int)l.nservices * LANE_H + (l.nservices ? 18 : 0);
 	l.y_legend = l.y_lanes + (int)l.nlanes * LANE_H + 20;
-	l.height = l.y_legend + 64;
+	l.height = l.y_legend + 64 + (c->o.critical ? 16 : 0);
 
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
@@ -937,16 +1017,31 @@ int bp_chart_write(struct bp_chart *c, FILE *out)
 	services(out, c, m, &l);
 	fprintf(out, "<text x=\"8\" y=\"%d\" font-weight=\"bold\">processes</text>\n",
 		l.y_lanes - 3);
-	for (i = 0, y = l.y_lanes; i < lo.n; i++, y += LANE_H)
+	for (i = 0; i < m->nprocesses; i++)
+		lane_y[i] = -1;
+	for (i = 0, y = l.y_lanes; i < lo.n; i++, y += LANE_H) {
 		process_lane(out, c, &m->processes[lo.idx[i]], &c->acc[lo.idx[i]], lo.depth[i], y);
+		lane_y[lo.idx[i]] = y;
+		/* Its short-lived children, under it. */
+		if (c->ncollapsed[lo.idx[i]]) {
+			y += LANE_H;
+			bp_chart_collapsed_lane(out, c, lo.idx[i], lo.depth[i] + 1, y);
+		}
+	}
+	folded_y(c, lane_y, y);
+	if (c->nkthreads)
+		bp_chart_kthreads_lane(out, c, y);
+	y += c->nkthreads ? LANE_H : 0;
 	if (c->nothers)
 		others_lane(out, c, m, y);
+	bp_chart_critical(out, c, lane_y);
 	phases(out, c, &l);
-	legend(out, l.y_legend);
+	legend(out, c, l.y_legend);
 	fputs("</svg>\n", out);
 	free(lo.idx);
 	free(lo.depth);
 	free(row_of);
+	free(lane_y);
 	free(disks);
 	if (fflush(out) || ferror(out)) {
 		bp_set_error_errno("cannot write the chart");

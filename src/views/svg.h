@@ -8,6 +8,8 @@
 #include "analysis/model.h"
 #include "views/marks.h"
 
+struct bp_critical_path;
+
 /*
  * The bootchart: one self-contained SVG (no scripts, fonts or links) of a
  * model — header, time axis with phase markers, CPU and disk strips (all
@@ -43,6 +45,13 @@
  * @all: every process of a `record -- CMD` recording; 0: only CMD's
  *       process tree has lanes (analysis/focus.h); the CPU and disk strips
  *       are always the whole machine's
+ * @critical: the critical path, outlined across the lanes, or NULL
+ *            (bp_chart_set_critical())
+ * @all_lanes: a lane for every process; 0: kernel threads that neither
+ *             waited on I/O nor used 1 % of the CPU share one lane, and
+ *             short-lived children (forked and exited in the window, no I/O
+ *             wait, under 1 % of the CPU, nothing of their own drawn) one
+ *             lane under their parent
  */
 struct bp_chart_opts {
 	const char *file;
@@ -51,6 +60,8 @@ struct bp_chart_opts {
 	uint64_t min_bytes;
 	const struct bp_marks *marks;
 	int all;
+	const struct bp_critical_path *critical;
+	int all_lanes;
 };
 
 struct bp_chart;
@@ -93,6 +104,9 @@ void bp_chart_attach(struct bp_chart *c, const struct bp_model *m);
  * Return: 0, or -1 with bp_set_error() on a write error.
  */
 int bp_chart_write(struct bp_chart *c, FILE *out);
+
+/* Outline @p (borrowed until bp_chart_write(); NULL: none) across the lanes. */
+void bp_chart_set_critical(struct bp_chart *c, const struct bp_critical_path *p);
 
 /* Free a chart; NULL is a no-op. */
 void bp_chart_free(struct bp_chart *c);

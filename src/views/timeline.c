@@ -7,8 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/critical.h"
 #include "analysis/session.h"
-#include "plugin/plugins.h"
+#include "analysis/phases.h"
 #include "tracefile/meta.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
@@ -54,10 +55,7 @@ int bp_timeline_open(struct bp_timeline *t, const char *file, const struct bp_wi
 	t->window.since_ns = asked->since_ns > first ? asked->since_ns : first;
 	t->window.until_ns = asked->until_ns ? asked->until_ns : stop;
 	t->known = stop && t->window.until_ns <= stop && t->window.since_ns < stop;
-	t->plugins = bp_marks_plugins();
-	bp_plugins_start(t->plugins, bp_reader_tep(r), meta ? meta->machine : NULL);
-	bp_plugins_kallsyms(t->plugins, bp_reader_kallsyms(r));
-	bp_plugins_window(t->plugins, t->window.since_ns, t->window.until_ns);
+	t->finder = bp_phase_finder_new(bp_reader_tep(r), NULL, 0);
 	return 0;
 }
 
@@ -97,35 +95,61 @@ int bp_timeline_resolve(struct bp_timeline *t)
 struct bp_model *bp_timeline_pass(struct bp_timeline *t, uint64_t bucket_ns,
 				  void (*span)(void *arg, const struct bp_span *span), void *arg)
 {
-	struct bp_build_hooks hooks[2];
+	struct bp_build_hooks hooks[3];
+	const struct bootprof_mark *given = NULL;
 	struct bp_window w = t->window;
 	struct bp_model *m;
-	size_t n = 0;
-	int first = !t->plugins_fed;
+	size_t n = 0, ngiven = 0;
+	int first = !t->marks_fed;
 
 	w.bucket_ns = bucket_ns;
-	/* The plugins behind the phases and initcalls see the first pass only. */
-	if (first)
-		bp_plugins_hooks(t->plugins, &hooks[n++]);
-	if (span)
-		hooks[n++] = (struct bp_build_hooks){ .span = span, .arg = arg };
+	/* The phases and the source's marks come from the first pass only. */
+	if (first) {
+		hooks[n++] = (struct bp_build_hooks){ .event = bp_phase_finder_event,
+						      .arg = t->finder };
+		if (t->source.marks)
+			hooks[n++] = t->source.hooks;
+	}
+	if (span || t->critical)
+		hooks[n++] = (struct bp_build_hooks){ .span = span, .arg = arg,
+						      .critical = t->critical };
 	m = build(t, &w, hooks, n);
 	if (!m)
 		return NULL;
 	if (first) {
-		t->plugins_fed = 1;
+		t->marks_fed = 1;
 		t->window.since_ns = m->window.since_ns;
 		t->window.until_ns = m->window.until_ns;
 		t->known = 1;
-		bp_marks_collect(t->plugins, m, t->origin_ns, &t->marks);
+		if (t->source.marks)
+			ngiven = t->source.marks(t->source.arg, m, &given);
+		bp_marks_collect(t->finder, given, ngiven, m, t->origin_ns, &t->marks);
 	}
 	return m;
+}
+
+struct bp_critical_path *bp_timeline_critical(const struct bp_timeline *t,
+					      const struct bp_model *m)
+{
+	static const struct bp_crit_end end = { BP_CRIT_END_DEFAULT, 0, NULL };
+
+	if (!t->critical || !m) {
+		bp_set_error("no critical path recorded in the pass");
+		return NULL;
+	}
+	if (m->missing & BP_MISSING_SCHED) {
+		bp_set_error("no sched_switch events: no path to walk");
+		return NULL;
+	}
+	return bp_critical_walk(t->critical, m, &end);
 }
 
 void bp_timeline_release(struct bp_timeline *t)
 {
 	bp_marks_release(&t->marks);
-	bp_plugins_free(t->plugins);
+	bp_phase_finder_free(t->finder);
+	if (t->source.release)
+		t->source.release(t->source.arg);
 	bp_session_free(t->session);
 	memset(t, 0, sizeof(*t));
 }

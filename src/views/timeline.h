@@ -17,8 +17,8 @@
  *                                         known (no stop time in the recording)
  *   m = bp_timeline_pass(&t, bucket_ns, span_hook, arg)
  *                                         a pass with the span hook; the first one
- *                                         also runs the plugins behind the phases
- *                                         and initcalls (t.marks)
+ *                                         also finds the phases and runs
+ *                                         t.source's hook (t.marks)
  *   ...
  *   bp_model_free(m); bp_timeline_release(&t);
  *
@@ -29,7 +29,21 @@
  */
 
 struct bp_session;
-struct bp_plugin_set;
+struct bp_phase_finder;
+struct bootprof_mark;
+struct bp_critical_log;
+
+/*
+ * Marks from outside the analysis (the plugins' host->mark), set by the
+ * caller after bp_timeline_open(): a hook of the first pass, then the marks
+ * once its model exists; @release frees @arg with the timeline.
+ */
+struct bp_mark_source {
+	struct bp_build_hooks hooks;
+	size_t (*marks)(void *arg, const struct bp_model *m, const struct bootprof_mark **out);
+	void (*release)(void *arg);
+	void *arg;
+};
 
 struct bp_timeline {
 	struct bp_session *session;
@@ -38,9 +52,12 @@ struct bp_timeline {
 	int known;                     /* @window is known (no pass needed to find it) */
 	uint64_t origin_ns;            /* the timeline's 0, recording clock */
 	int ncpus;
-	struct bp_plugin_set *plugins;
-	int plugins_fed;               /* the first pass ran them */
+	struct bp_phase_finder *finder; /* PID 1's execs, fed by the first pass */
+	struct bp_mark_source source;  /* optional */
+	int marks_fed;                 /* the first pass ran */
 	struct bp_marks marks;         /* after the first pass */
+	/* Given to every pass (bp_build_hooks.critical), or NULL; borrowed. */
+	struct bp_critical_log *critical;
 };
 
 /**
@@ -82,6 +99,20 @@ int bp_timeline_resolve(struct bp_timeline *t);
  */
 struct bp_model *bp_timeline_pass(struct bp_timeline *t, uint64_t bucket_ns,
 				  void (*span)(void *arg, const struct bp_span *span), void *arg);
+
+/**
+ * bp_timeline_critical() - the critical path to the default end point
+ * @t: a timeline whose pass filled @t->critical (bp_critical_log_new())
+ * @m: that pass's model
+ *
+ * The walk of analysis/critical.h, ended where `bootprof critical` ends it
+ * by default. Timelines draw it when it can be walked, and say nothing
+ * otherwise: a recording without sched_switch, or no end point.
+ *
+ * Return: the path (bp_critical_path_free()), or NULL with bp_set_error().
+ */
+struct bp_critical_path *bp_timeline_critical(const struct bp_timeline *t,
+					      const struct bp_model *m);
 
 /* Free what bp_timeline_open() made; safe after a failed open. */
 void bp_timeline_release(struct bp_timeline *t);

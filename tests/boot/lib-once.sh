@@ -1,5 +1,5 @@
 # bootprof boot --once under a real boot loader: the shared part of
-# t4560-boot-once-grub.sh and t4561-boot-once-sdboot.sh. Source after
+# t4580-boot-once-grub.sh and t4581-boot-once-sdboot.sh. Source after
 # ../test-lib.sh and lib.sh; then once_boot LOADER and once_checks LOADER.
 #
 # The disk is scripts/loader-image.sh's (cached, never written: the boots

@@ -1,15 +1,21 @@
 # QEMU boot helpers for tests/boot/t4*.sh and scripts/demo-boot.sh.
 # Source after ../test-lib.sh (tests) or standalone with TOP and TEST_DIR set.
 #
+# BOOT_ARCH=arm64 (set before sourcing) boots Debian's arm64 kernels under
+# qemu-system-aarch64 -M virt (TCG) with the static arm64 bootprof, the arm64
+# busybox and cross-built test programs; i386 likewise Debian's 686 kernels
+# under qemu-system-i386; default amd64.
+#
 #   boot_kernel 6.1|6.12       KDIR, KREL, KIMAGE of a cached Debian kernel, or return 1
 #   boot_modules DIR [MODS]    copy MODS (default: virtio/ext4) and their deps to DIR/lib/modules,
 #                              DIR/lib/modules/order lists them in load order
-#   boot_busybox DIR           busybox-static and a link per applet in DIR/bin
+#   boot_busybox DIR           busybox-static (of BOOT_ARCH) and a link per applet in DIR/bin
 #   boot_cpio DIR OUT          initramfs (cpio newc, gzip) from DIR
 #   boot_ext4 DIR OUT MB       ext4 image populated from DIR (mkfs.ext4 -d, no mount)
 #   boot_qemu NAME TIMEOUT APPEND [qemu args...]
 #                              boot $KIMAGE with $BOOT_INITRD, console in $TEST_DIR/NAME.console;
 #                              BOOT_SECONDS is set to the wall time
+#   boot_systemd_image         SD: the cached systemd image's directory, or skip
 #
 # The kernels are cached in tests/boot/cache (BOOT_CACHE), not committed.
 
@@ -20,9 +26,41 @@ BOOT_MODULES=${BOOT_MODULES:-"virtio_pci virtio_blk crc32c_generic ext4"}
 BOOT_ROOT_MODULES=${BOOT_ROOT_MODULES:-"isofs vfat"}
 BOOT_MEM=${BOOT_MEM:-512}
 BOOT_SMP=${BOOT_SMP:-2}
+BOOT_ARCH=${BOOT_ARCH:-amd64}
+case "$BOOT_ARCH" in
+arm64)
+	# pauth-impdef: TCG's cheap pointer authentication (the architected
+	# QARMA is several times slower to emulate).
+	BOOT_QEMU="qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on"
+	BOOT_CONSOLE=ttyAMA0
+	BOOT_CC=aarch64-linux-gnu-gcc
+	BOOT_STATIC=${BOOT_STATIC:-$TOP/build-static-arm64/bootprof}
+	BOOT_STATIC_MAKE="static ARCH=arm64"
+	# The arm64 bootprof on this machine (qemu-aarch64, user mode): its
+	# syscall table is arm64's (no open, no access).
+	BOOT_TARGET_RUN=qemu-aarch64-static
+	;;
+i386)
+	# Debian's 686 kernel: 32-bit longs in the events (the fixture
+	# tests/fixtures/i386-boot.dat).
+	BOOT_QEMU=qemu-system-i386
+	BOOT_CONSOLE=ttyS0
+	BOOT_CC=i686-linux-gnu-gcc
+	BOOT_STATIC=${BOOT_STATIC:-$TOP/build-static-i386/bootprof}
+	BOOT_STATIC_MAKE="static ARCH=i386"
+	BOOT_TARGET_RUN=qemu-i386-static
+	;;
+*)
+	BOOT_QEMU=qemu-system-x86_64
+	BOOT_CONSOLE=ttyS0
+	BOOT_CC=cc
+	BOOT_STATIC_MAKE=static
+	BOOT_TARGET_RUN=
+	;;
+esac
 
 boot_kernel() {
-	KDIR=$("$TOP/scripts/boot-kernel.sh" "$1" "$BOOT_CACHE") || return 1
+	KDIR=$("$TOP/scripts/boot-kernel.sh" "$1" "$BOOT_CACHE" "$BOOT_ARCH") || return 1
 	KREL=$(ls "$KDIR/lib/modules" | head -n 1)
 	KIMAGE=$KDIR/vmlinuz
 	[ -n "$KREL" ] && [ -f "$KIMAGE" ]
@@ -83,10 +121,26 @@ boot_modules() {
 	done
 }
 
+# The arm64 busybox-static is not installed (it would replace the host's):
+# its package is downloaded and unpacked into the cache once.
+boot_busybox_binary() {
+	[ "$BOOT_ARCH" = amd64 ] && { echo /bin/busybox; return; }
+	_bb=$BOOT_CACHE/busybox-$BOOT_ARCH/bin/busybox
+	if [ ! -x "$_bb" ]; then
+		_t=$(mktemp -d "$BOOT_CACHE/.busybox.XXXXXX") || return 1
+		(cd "$_t" && apt-get download -q "busybox-static:$BOOT_ARCH" >/dev/null 2>&1) &&
+			dpkg-deb -x "$_t"/*.deb "$_t/x" && rm -rf "$BOOT_CACHE/busybox-$BOOT_ARCH" &&
+			mv "$_t/x" "$BOOT_CACHE/busybox-$BOOT_ARCH"
+		rm -rf "$_t"
+	fi
+	[ -x "$_bb" ] && echo "$_bb"
+}
+
 boot_busybox() {
 	local a
 	mkdir -p "$1/bin"
-	cp /bin/busybox "$1/bin/busybox"
+	cp "$(boot_busybox_binary)" "$1/bin/busybox" || return 1
+	# The applets of the host's busybox: the same Debian package.
 	for a in $(/bin/busybox --list); do
 		[ -e "$1/bin/$a" ] || ln -s busybox "$1/bin/$a"
 	done
@@ -107,10 +161,10 @@ boot_qemu() {
 	_name=$1 _timeout=$2 _append=$3
 	shift 3
 	_start=$(date +%s.%N)
-	timeout -k 5 "$_timeout" qemu-system-x86_64 -accel tcg -m "$BOOT_MEM" -smp "$BOOT_SMP" \
+	timeout -k 5 "$_timeout" $BOOT_QEMU -accel tcg -m "$BOOT_MEM" -smp "$BOOT_SMP" \
 		-nographic -no-reboot -nodefaults -serial stdio -display none \
 		-kernel "$KIMAGE" -initrd "$BOOT_INITRD" \
-		-append "console=ttyS0 panic=-1 $_append" "$@" \
+		-append "console=$BOOT_CONSOLE panic=-1 $_append" "$@" \
 		</dev/null >"$TEST_DIR/$_name.console" 2>&1
 	_rc=$?
 	BOOT_SECONDS=$(echo "$(date +%s.%N) $_start" | awk '{ printf "%.1f", $1 - $2 }')
@@ -120,17 +174,18 @@ boot_qemu() {
 # Fail unless QEMU, the host tools and the static bootprof are here (the
 # static build is made on the way: make static is incremental).
 boot_require_tools() {
-	if ! make -s -C "$TOP" static >/dev/null 2>&1 || [ ! -x "$BOOT_STATIC" ]; then
-		echo "cannot build the static bootprof (make static)"
+	if ! make -s -C "$TOP" $BOOT_STATIC_MAKE >/dev/null 2>&1 || [ ! -x "$BOOT_STATIC" ]; then
+		echo "cannot build the static bootprof (make $BOOT_STATIC_MAKE)"
 		return 1
 	fi
-	for t in qemu-system-x86_64 mkfs.ext4 debugfs cpio gzip xz timeout; do
+	for t in ${BOOT_QEMU%% *} $BOOT_TARGET_RUN mkfs.ext4 debugfs cpio gzip xz timeout; do
 		command -v $t >/dev/null 2>&1 || { echo "$t not installed"; return 1; }
 	done
 	[ -x /bin/busybox ] && ! readelf -l /bin/busybox 2>/dev/null | grep -q INTERP ||
 		{ echo "busybox-static not installed"; return 1; }
-	[ -r /usr/include/stdio.h ] && command -v cc >/dev/null ||
-		{ echo "no C compiler for the test programs"; return 1; }
+	[ -r /usr/include/stdio.h ] && command -v $BOOT_CC >/dev/null ||
+		{ echo "no C compiler for the test programs ($BOOT_CC)"; return 1; }
+	boot_busybox_binary >/dev/null || { echo "cannot download busybox-static:$BOOT_ARCH"; return 1; }
 }
 
 # ---- the boot scenario shared by the t45xx tests and scripts/demo-boot.sh ----
@@ -188,8 +243,8 @@ boot_build_disk() {
 	rm -rf "$_d"
 	mkdir -p "$_d/proc" "$_d/sys" "$_d/dev" "$_d/run" "$_d/sbin" "$_d/data" "$_d/var/log"
 	boot_busybox "$_d" && boot_modules "$_d" "$BOOT_ROOT_MODULES" || return 1
-	cc -static -O2 -o "$_d/bin/mmap-touch" "$TOP/tests/boot/mmap-touch.c" || return 1
-	cc -static -O2 -o "$_d/bin/boot-reader" "$TOP/tests/boot/boot-reader.c" || return 1
+	$BOOT_CC -static -O2 -o "$_d/bin/mmap-touch" "$TOP/tests/boot/mmap-touch.c" || return 1
+	$BOOT_CC -static -O2 -o "$_d/bin/boot-reader" "$TOP/tests/boot/boot-reader.c" || return 1
 	ln "$_d/bin/mmap-touch" "$_d/bin/stop-marker"
 	# Known contents: sizes are the ground truth for bytes read.
 	head -c 12288 /dev/urandom >"$_d/data/small.txt"
@@ -289,6 +344,21 @@ boot_scenario() {
 		-drive "file=$BOOT_OUT,format=raw,if=virtio"
 }
 
+# SD: the directory of the cached systemd image (scripts/systemd-image.sh),
+# built on the way; the test is skipped when it cannot be had here, and
+# fails when building it failed.
+boot_systemd_image() {
+	SD=$("$TOP/scripts/systemd-image.sh" "$BOOT_CACHE" 2>"$TEST_DIR/.why")
+	case $? in
+	0) ;;
+	3) skip_all "no systemd image: $(cat "$TEST_DIR/.why")" ;;
+	*)
+		not_ok "build the systemd image: $(cat "$TEST_DIR/.why")"
+		exit 0
+		;;
+	esac
+}
+
 # The recording the boot saved, extracted to $TEST_DIR/latest.dat.
 boot_fetch_recording() {
 	rm -rf "$TEST_DIR/out"
@@ -343,6 +413,15 @@ boot_exec_ts() {
 	awk -v f="filename=$2" '$5 == "sched_process_exec:" && $3 == 1 && $6 == f { print $1; exit }' "$1"
 }
 
+# bootprof cmdline ARGS... of the bootprof that will run in the guest.
+boot_words() {
+	if [ -n "$BOOT_TARGET_RUN" ]; then
+		$BOOT_TARGET_RUN "$BOOT_STATIC" cmdline "$@"
+	else
+		"$BOOTPROF" cmdline "$@"
+	fi
+}
+
 # The main boot test of one kernel: build, boot with bootprof as init and
 # the tracing words 'bootprof cmdline' prints, and check the recording.
 boot_main_test() {
@@ -351,7 +430,7 @@ boot_main_test() {
 	boot_kernel "$series" 2>"$TEST_DIR/.why" || skip_all "no $series kernel: $(cat "$TEST_DIR/.why")"
 	boot_build_initramfs || { not_ok "build the initramfs"; return; }
 	boot_build_disk || { not_ok "build the disk image"; return; }
-	words=$("$BOOTPROF" cmdline --kernel "$KREL" --buffer-size 8192 2>/dev/null)
+	words=$(boot_words --kernel "$KREL" --buffer-size 8192 2>/dev/null)
 	boot_scenario boot 240 "$words $stop"
 	rc=$?
 	con=$TEST_DIR/boot.console
@@ -426,12 +505,53 @@ boot_main_test() {
 	fi
 	boot_syscall_checks "$series" "$dump" "$con"
 	boot_module_checks "$series" "$dump"
+	boot_self_exe_checks "$series" "$dump"
 	boot_recorder_checks "$series: " "$TEST_DIR/latest.dat" "$dump"
 	boot_recorder_cost "$series" "$TEST_DIR/latest.dat"
-	[ -n "$BOOT_READ_BPS" ] && boot_truth_checks "$series" "$dump" "$con"
+	[ -n "$BOOT_READ_BPS" ] && boot_truth_checks "$series" "$dump" "$con" "$words $stop"
 	boot_schedstats_checks "$series" "$dump" "$con" "$words"
 	expect "$series: the boot buffer is gone afterwards" \
 		"grep -q 'TEST-INIT: instances \[\]' '$con' && grep -q 'TEST-INIT: top-level events \[\]' '$con'"
+}
+
+# boot_self_exe_checks SERIES DUMP: busybox re-executing itself through
+# /proc/self/exe is reported as the busybox binary it is. Truth from the
+# raw events: each task's last exec'd path (a forked child inherits its
+# parent's), what that path runs in the disk image (a script's
+# interpreter, links followed; a file of the initramfs, gone when the
+# recording is saved, stays as named), plus every other exec as named:
+# the report's execs table is exactly that.
+boot_self_exe_checks() {
+	awk '/ sched_process_fork: / {
+		p = $0; sub(/.* pid=/, "", p); sub(/ .*/, "", p)
+		c = $0; sub(/.*child_pid=/, "", c); sub(/ .*/, "", c)
+		if (p in prog) prog[c] = prog[p]
+	}
+	/ sched_process_exec: / {
+		f = $0; sub(/.*filename=/, "", f); sub(/ pid=.*/, "", f)
+		o = $0; sub(/.*old_pid=/, "", o); sub(/ .*/, "", o)
+		n = $0; sub(/.* pid=/, "", n); sub(/ .*/, "", n)
+		if (f == "/proc/self/exe") print "self", (o in prog ? prog[o] : f)
+		else { print "direct", f; prog[o] = f }
+		prog[n] = prog[o]
+	}' "$2" >"$TEST_DIR/execs.raw"
+	_root=$TEST_DIR/rootdir
+	while read -r _how _p; do
+		if [ "$_how" = self ] && [ -e "$_root$_p" ]; then
+			_i=$(head -c 256 "$_root$_p" | sed -n '1s/^#! *\([^ ]*\).*/\1/p')
+			_r=$(readlink -f "$_root${_i:-$_p}")
+			_p=${_r#"$_root"}
+		fi
+		echo "$_p"
+	done <"$TEST_DIR/execs.raw" | sort | uniq -c | awk '{ print $2 "," $1 }' | sort >"$TEST_DIR/execs.want"
+	"$BOOTPROF" report --format csv --table execs --top 0 "$TEST_DIR/latest.dat" |
+		awk -F, 'NR > 1 { print $1 "," $2 }' | sort >"$TEST_DIR/execs.got"
+	_self=$(grep -c '^self ' "$TEST_DIR/execs.raw")
+	_bb=$(grep -c '^/bin/busybox,' "$TEST_DIR/execs.got")
+	echo "# $1: $_self execs through /proc/self/exe; the report's execs:" $(cat "$TEST_DIR/execs.got")
+	expect "$1: the report's execs are the events' with /proc/self/exe named by the file it runs" \
+		"diff -u '$TEST_DIR/execs.want' '$TEST_DIR/execs.got'"
+	expect "$1: no exec is reported as /proc/self/exe" "! grep -q '^/proc/self/exe,' '$TEST_DIR/execs.got'"
 }
 
 # boot_initcall_checks PREFIX DUMP: initcalls are named (the kernel keeps
@@ -579,7 +699,11 @@ boot_schedstats_checks() {
 		"[ -n '$_t0' ] && [ -n '$_t1' ] && awk -v a='$_sum' -v b='$4' 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 0.01 * b) }'"
 }
 
+# boot_truth_checks SERIES DUMP CONSOLE WORDS: with delayacct among the
+# words, the reader's I/O wait is also checked against the kernel's blkio
+# delay (/proc/PID/stat field 42, 10 ms ticks).
 boot_truth_checks() {
+	_words=$4
 	set -- "$1" "$2" "$3" $(sed -n 's/.*boot-reader pid \([0-9]*\) truth_ns \([0-9]*\) wall_ns \([0-9]*\) bytes \([0-9]*\).*/\1 \2 \3 \4/p' "$3" | head -n 1)
 	if [ $# -lt 7 ]; then
 		not_ok "$1: the reader printed its truth"
@@ -599,6 +723,17 @@ for p in json.load(sys.stdin)["processes"]:
 	expect "$1: the reader waited at least 0.2 s (emulated)" "[ '$_truth' -gt 200000000 ]"
 	expect "$1: the reader's I/O wait within 2 % of its schedstat truth" \
 		"[ -n '$_got' ] && awk -v a='$_got' -v b='$_truth' 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.02 * b) }'"
+	case " $_words " in
+	*" delayacct "*)
+		_blk=$(sed -n 's/.*boot-reader pid .* blkio_ticks \(-*[0-9]*\).*/\1/p' "$3" | head -n 1)
+		echo "# reader pid $_pid: blkio delay (delayacct) ${_blk:-?} ticks of 10 ms"
+		# Each end of the delta is rounded down to a tick: 2 ticks, and one
+		# for the wake-up the delay ends at and the switch-in the wait ends at.
+		expect "$1: the reader's I/O wait within 3 ticks (30 ms) of its blkio delay (delayacct)" \
+			"[ -n '$_got' ] && [ '${_blk:--1}' -gt 0 ] &&
+			 awk -v a='$_got' -v b='$_blk' 'BEGIN { d = a - b * 10000000; if (d < 0) d = -d; exit !(d <= 30000000) }'"
+		;;
+	esac
 	"$BOOTPROF" report --format json "$TEST_DIR/latest.dat" 2>/dev/null | python3 -c '
 import json, sys
 for p in json.load(sys.stdin)["processes"]:

@@ -24,15 +24,7 @@ boot_require_tools >"$TEST_DIR/.why" || skip_all "$(cat "$TEST_DIR/.why")"
 command -v jq >/dev/null || skip_all "jq not installed"
 boot_kernel 6.12 2>"$TEST_DIR/.why" || skip_all "no 6.12 kernel: $(cat "$TEST_DIR/.why")"
 t0=$(date +%s)
-SD=$("$TOP/scripts/systemd-image.sh" "$BOOT_CACHE" 2>"$TEST_DIR/.why")
-case $? in
-0) ;;
-3) skip_all "no systemd image: $(cat "$TEST_DIR/.why")" ;;
-*)
-	not_ok "build the systemd image: $(cat "$TEST_DIR/.why")"
-	exit 0
-	;;
-esac
+boot_systemd_image
 echo "# systemd image ready in $(($(date +%s) - t0)) s: $SD"
 boot_build_initramfs /sbin/init || { not_ok "build the initramfs"; exit 0; }
 BOOT_DISK=$SD/root.img

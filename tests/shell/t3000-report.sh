@@ -19,7 +19,7 @@ expect 'missing file: one line, exit 1' \
 expect 'not a recording: exit 1' "echo junk >'$TEST_DIR/junk.dat'; $R report '$TEST_DIR/junk.dat'; test \$? = 1"
 # Plugins' sections follow the report's own.
 expect 'text report has all sections in order' \
-	"$R report $F | grep '^== ' | head -n 12 | tr '\\n' '|' | grep -q '^== bootprof report|== Summary|== Phases|== Top processes by I/O wait|== Top files by I/O wait|== Top files by bytes read from storage|== Read from storage but never used|== Mapped by fault-around, not known to be used|== Re-read pages|== Metadata reads per disk|== Repeated work: programs exec.d more than once|== Repeated work: files read from storage by several processes|\$'"
+	"$R report $F | grep '^== ' | head -n 13 | tr '\\n' '|' | grep -q '^== bootprof report|== Recording|== Summary|== Phases|== Top processes by I/O wait|== Top files by I/O wait|== Top files by bytes read from storage|== Read from storage but never used|== Mapped by fault-around, not known to be used|== Re-read pages|== Metadata reads per disk|== Repeated work: programs exec.d more than once|== Repeated work: files read from storage by several processes|\$'"
 expect 'json is valid and versioned' \
 	"$R report --format json $F | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[\"schema_version\"] == 1'"
 expect 'json totals equal the sums over files' \
@@ -43,6 +43,8 @@ for t in processes files readers never-used mapped-unknown reread disks execs ti
 done
 expect 'markdown has headings and tables' \
 	"$R report --format markdown $F >'$TEST_DIR/r.md' && grep -q '^# bootprof report' '$TEST_DIR/r.md' && grep -q '^| PID |' '$TEST_DIR/r.md'"
+expect '--format md is markdown (report and diff)' \
+	"$R report -f md $F | cmp -s - '$TEST_DIR/r.md' && $R diff -f md $F $F | grep -q '^#'"
 expect '--top 1 lists one process' \
 	"test \$($R report --format csv --table processes --top 1 $F | wc -l) = 2"
 expect '--comm keeps only matching processes' \

@@ -12,7 +12,9 @@
 #  - show B's 300 ms of CPU: its time on a CPU, summed from the raw
 #    sched_switch events;
 #  - not hold the decoy at all (no segment, no file, no wait);
-#  - tile the recording's start to the command's exit.
+#  - tile the recording's start to the command's exit;
+#  - be outlined on the chart over the lanes of its processes (A's, B's);
+#  - be the chrome export's flow events, waker to woken, one pair a wait.
 # A recording that lost events is made again (up to 3 times).
 # tags: serial
 . "$(dirname "$0")/../test-lib.sh"
@@ -40,21 +42,15 @@ sh -c 'echo \$\$ >$CG/cgroup.procs; exec "$TEST_DIR/t3-chain" read "$D/chain.bin
 EOF
 
 # A lost waking or switch makes the raw events no truth: record again.
-for attempt in 1 2 3; do
+t3_before_record() {
 	for p in $(cat "$DECOYS/cgroup.procs" 2>/dev/null); do kill "$p"; done
 	drop_caches
 	# Only the two data files are cold: the programs are read again now.
 	echo x | "$TEST_DIR/t3-chain" wait 0
 	"$TEST_DIR/bp-decoy" </dev/null
 	sh -c 'sleep 0'
-	t3_record "$TEST_DIR/r.dat" sh "$TEST_DIR/run.sh" || { not_ok 'the command is recorded'; exit 0; }
-	lost=$("$BOOTPROF" report --format json "$TEST_DIR/r.dat" 2>/dev/null |
-		jq '.totals.lost_events + .totals.lost_pages')
-	[ "$lost" = 0 ] && break
-	echo "# attempt $attempt: the recording lost events ($lost)"
-	rm -f "$TEST_DIR/r.dat"
-done
-[ "$lost" = 0 ] || skip_all "every recording lost events (a busy machine)"
+}
+t3_record_whole "$TEST_DIR/r.dat" sh "$TEST_DIR/run.sh"
 "$BOOTPROF" critical --format json "$TEST_DIR/r.dat" >"$TEST_DIR/c.json" ||
 	{ not_ok 'bootprof critical --format json'; exit 0; }
 "$BOOTPROF" critical "$TEST_DIR/r.dat" >"$TEST_DIR/c.txt" || not_ok 'bootprof critical'
@@ -172,3 +168,114 @@ expect 'the decoy is not on the path: no segment, no wait, no file' '
 		([.waits[] | select(.tid == \$d or .waker.tid == \$d)] | length == 0) and
 		([.files[] | select(.path == \$f)] | length == 0)" "$TEST_DIR/c.json" &&
 	! grep -q "bp-decoy\|decoy.bin" "$TEST_DIR/c.txt"'
+
+# The chart draws the path: one outline per run of segments on one lane,
+# at that lane's y. With --all-lanes (a lane per process) the outlined
+# processes are those of the path's segments that have a lane, A and B
+# among them; by default (short-lived children folded under their
+# parent) every outline is a task of the path, A's and B's among them;
+# --no-critical draws none.
+"$BOOTPROF" chart --all-lanes "$TEST_DIR/r.dat" -o "$TEST_DIR/c.svg" 2>/dev/null &&
+	"$BOOTPROF" chart "$TEST_DIR/r.dat" -o "$TEST_DIR/folded.svg" 2>/dev/null ||
+	not_ok 'bootprof chart of the chain'
+# "PID Y" per lane (its title starts "pid N", its first rect is the bar)
+# and per outline (the rect is 1.5 px above its lane), one <g> a record.
+svg_pid_y() { # KIND ("lane" or "cp") SVG
+	awk -v kind="$1" -v RS='<g class=' '
+	function y_of(rect,   s) {
+		if (!match($0, rect " x=\"[0-9.]*\" y=\"[0-9.]*\"")) return ""
+		s = substr($0, RSTART, RLENGTH); sub(/.*y="/, "", s); sub(/"$/, "", s)
+		return s
+	}
+	kind == "lane" && /^"lane"><title>pid [0-9]+/ {
+		split($0, w, /[ (:\n]/); print w[2], y_of("<rect class=\"sl\"") + 0
+	}
+	kind == "cp" && /^"cp"><title>critical path: / {
+		s = $0; sub(/\], .*/, "", s); sub(/.*\[/, "", s); print s, y_of("<rect class=\"cpo\"") + 1.5
+	}' "$2" | sort -u
+}
+svg_pid_y lane "$TEST_DIR/c.svg" >"$TEST_DIR/lanes"
+svg_pid_y cp "$TEST_DIR/c.svg" >"$TEST_DIR/outlined"
+jq -r '.segments[].pid' "$TEST_DIR/c.json" | sort -u >"$TEST_DIR/path.pids"
+awk 'NR == FNR { on[$1] = 1; next } on[$1]' "$TEST_DIR/path.pids" "$TEST_DIR/lanes" \
+	>"$TEST_DIR/path.lanes"
+echo "# outlined lanes (pid y): $(tr '\n' ' ' <"$TEST_DIR/outlined")"
+expect "--all-lanes: the chart outlines the lanes of the path's processes, each at its lane, A's and B's among them" '
+	[ -s "$TEST_DIR/lanes" ] && diff "$TEST_DIR/path.lanes" "$TEST_DIR/outlined" &&
+	grep -q "^$A " "$TEST_DIR/outlined" && grep -q "^$B " "$TEST_DIR/outlined"'
+svg_pid_y cp "$TEST_DIR/folded.svg" | cut -d" " -f1 | sort -u >"$TEST_DIR/folded.outlined"
+expect "by default every outline is a process of the path, A's and B's among them" '
+	[ -s "$TEST_DIR/folded.outlined" ] && ! comm -23 "$TEST_DIR/folded.outlined" "$TEST_DIR/path.pids" | grep . &&
+	grep -qx "$A" "$TEST_DIR/folded.outlined" && grep -qx "$B" "$TEST_DIR/folded.outlined"'
+expect "the legend names the path's end: the command's exit" '
+	grep -q "critical path to the exit of [^<]* \[$CMD\] (bootprof critical)</text>" "$TEST_DIR/c.svg"'
+expect "--no-critical draws no path" '
+	"$BOOTPROF" chart --no-critical "$TEST_DIR/r.dat" -o "$TEST_DIR/none.svg" 2>/dev/null &&
+	! grep -q "class=\"cp\"" "$TEST_DIR/none.svg"'
+
+# The chrome export's flow events: one "s" on the waker and one "f" on the
+# woken per wait of the path, at the waking; the "s" inside a running
+# slice of the waker (what Perfetto binds it to), a running slice of the
+# woken starting at or after the "f". With --all every task but the
+# recorder's is in the trace; by default only the command's tree: only
+# the waits between two threads of the trace have flows.
+"$BOOTPROF" export -f chrome --all "$TEST_DIR/r.dat" -o "$TEST_DIR/all.trace.json" 2>/dev/null &&
+	"$BOOTPROF" export -f chrome "$TEST_DIR/r.dat" -o "$TEST_DIR/cmd.trace.json" 2>/dev/null ||
+	not_ok 'bootprof export of the chain'
+expect 'the traces load in jq' '
+	jq -e .traceEvents "$TEST_DIR/all.trace.json" >/dev/null &&
+	jq -e .traceEvents "$TEST_DIR/cmd.trace.json" >/dev/null'
+flows() { # TRACE: "waker woken ns" per flow pair
+	jq -r '.otherData.origin_ns as $o |
+		[.traceEvents[] | select(.cat == "critical")] | group_by(.id)[] |
+		if length == 2 and .[0].ph == "s" and .[1].ph == "f" and .[0].ts == .[1].ts then
+			"\(.[0].tid) \(.[1].tid) \(.[0].ts * 1000 + $o | round)"
+		else "bad pair \(.)" end' "$1" | sort
+}
+jq -r '.waits[] | "\(.waker.tid) \(.tid) \(.end_ns)"' "$TEST_DIR/c.json" | sort >"$TEST_DIR/waits"
+# WHICH TRACE: the waits between two threads the trace has (named in it).
+waits_in() {
+	jq -r '.traceEvents[] | select(.ph == "M" and .name == "thread_name") | .tid' "$2" |
+		sort -u >"$TEST_DIR/$1.tids"
+	awk 'NR == FNR { in_[$1] = 1; next } in_[$1] && in_[$2]' "$TEST_DIR/$1.tids" \
+		"$TEST_DIR/waits" >"$TEST_DIR/$1.waits"
+}
+waits_in all "$TEST_DIR/all.trace.json"
+waits_in cmd "$TEST_DIR/cmd.trace.json"
+echo "# waits on the path (waker woken ns): $(wc -l <"$TEST_DIR/waits"), between threads of the trace: $(wc -l <"$TEST_DIR/all.waits"), of the command's tree: $(wc -l <"$TEST_DIR/cmd.waits")"
+expect "--all: one flow pair per wait of the path between its threads, waker to woken at the waking, B to A among them" '
+	[ -s "$TEST_DIR/all.waits" ] && flows "$TEST_DIR/all.trace.json" | diff "$TEST_DIR/all.waits" - &&
+	grep -q "^$B $A " "$TEST_DIR/all.waits"'
+expect "the command's tree: the pairs of the waits between its threads, B to A among them" '
+	[ -s "$TEST_DIR/cmd.waits" ] && flows "$TEST_DIR/cmd.trace.json" | diff "$TEST_DIR/cmd.waits" - &&
+	grep -q "^$B $A " "$TEST_DIR/cmd.waits"'
+expect "each flow starts in a running slice of its waker and ends before a running slice of the woken" '
+	jq -e "[.traceEvents[] | select(.ph == \"X\" and .name == \"running\")] as \$run |
+		[.traceEvents[] | select(.cat == \"critical\")] | length > 0 and
+		all(.[]; . as \$e | if \$e.ph == \"s\" then
+			any(\$run[]; .tid == \$e.tid and .ts <= \$e.ts and \$e.ts <= .ts + .dur)
+		else any(\$run[]; .tid == \$e.tid and .ts >= \$e.ts) end)" "$TEST_DIR/all.trace.json"'
+# The other ends, on the same recording. --to file: chain.bin's first
+# event, found here in the raw events naming its inode (readahead,
+# filemap): B's.
+first=$(awk -v on="dev[= ]$(stat -c %Hd:%Ld "$D/chain.bin") ino[= ]$chain_ino( |\$)" \
+	'$0 ~ on { print $1; exit }' "$TEST_DIR/dump.txt")
+echo "# chain.bin's first event: $first"
+expect "--to file:chain.bin ends at its first event ($first), on B" '
+	"$BOOTPROF" critical --format json --to "file:$D/chain.bin" "$TEST_DIR/r.dat" >"$TEST_DIR/f.json" &&
+	t3_critical_tiles "$TEST_DIR/f.json" && [ -n "'"$first"'" ] &&
+	[ "$(t3_us "$(jq .end_ns "$TEST_DIR/f.json")")" = "'"$first"'" ] &&
+	jq -e --argjson b "$B" ".end.what == \"file\" and .end.tid == \$b" "$TEST_DIR/f.json"'
+expect "before its first event, chain.bin is on no segment of that path" '
+	jq -e "[.segments[] | select(.state == \"io\" and .file.path == \"$D/chain.bin\")] | length == 0" \
+		"$TEST_DIR/f.json"'
+# A recording stopped by its duration has no end of its own: refused.
+"$BOOTPROF_FAST" record -o "$TEST_DIR/d.dat" --duration 0.3 2>/dev/null
+expect "a recording stopped by its duration needs --to (1, one line)" '
+	"$BOOTPROF" critical "$TEST_DIR/d.dat" 2>"$TEST_DIR/err"; rc=$?; cat "$TEST_DIR/err"
+	[ $rc -eq 1 ] && [ $(wc -l <"$TEST_DIR/err") -eq 1 ] &&
+	grep -q "stopped by duration: .*--to" "$TEST_DIR/err"'
+printf 'critical_path io 1h\n' >"$TEST_DIR/c.budget"
+expect "check: a critical_path limit on it fails and says why" '
+	"$BOOTPROF" check --budget "$TEST_DIR/c.budget" "$TEST_DIR/d.dat" >"$TEST_DIR/out"; rc=$?
+	cat "$TEST_DIR/out"; [ $rc -eq 1 ] && grep -q "^FAIL  critical_path io 1h: - (no path: the recording stopped by duration" "$TEST_DIR/out"'

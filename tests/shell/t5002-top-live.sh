@@ -26,19 +26,22 @@ tracing_started() {
 	return 1
 }
 
-# 1. --batch, per interval (-n 2 -d 1) while a reader runs: its file shows.
+# 1. --batch, per interval (-n 3 -d 1) while a reader runs: its file shows.
+# Intervals count from top's start, and under a loaded machine tracing may
+# start late in the first: three leave the read a whole interval after it.
 tracing_snapshot
 drop_caches
-"$BOOTPROF" top --live --batch -n 2 -d 1 --width 200 >"$TEST_DIR/live.txt" 2>"$TEST_DIR/err" &
+"$BOOTPROF" top --live --batch -n 3 -d 1 --width 200 >"$TEST_DIR/live.txt" 2>"$TEST_DIR/err" &
 pid=$!
 tracing_started $pid
 cat "$TEST_DIR/workload.bin" >/dev/null
 wait $pid
 status=$?
-expect "--live --batch -n 2 -d 1: exit 0" "[ $status = 0 ]"
-expect "--live --batch: two screens of an interval each" \
-	"[ \$(grep -c '^span .*  interval ' '$TEST_DIR/live.txt') = 2 ]"
-expect "--live --batch: the workload's file is on a screen" "grep -q 'workload.bin\$' '$TEST_DIR/live.txt'"
+expect "--live --batch -n 3 -d 1: exit 0" "[ $status = 0 ]"
+expect "--live --batch: three screens of an interval each" \
+	"[ \$(grep -c '^span .*  interval ' '$TEST_DIR/live.txt') = 3 ]"
+expect "--live --batch: the workload's file is on a screen" \
+	"grep -q 'workload.bin\$' '$TEST_DIR/live.txt' || { grep '^span \|workload' '$TEST_DIR/live.txt'; false; }"
 expect_tracing_clean "--live --batch" $pid
 expect "--live --batch: no temporary files left" "[ -z \"\$(ls -A '$TMP_LIVE')\" ]"
 

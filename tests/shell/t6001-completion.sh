@@ -28,7 +28,7 @@ zpty -w z "tab() { zle complete-word; : > $out.end; }; zle -N tab; bindkey '^I' 
 zpty -w z "print rea''dy"
 zpty -r z l '*ready*'
 zpty -w -n z "$line"$'\t'
-for i in {1..300}; do [[ -e $out.end ]] && break; sleep 0.05; done
+for i in {1..1000}; do [[ -e $out.end ]] && break; sleep 0.05; done
 zpty -d z
 cat $out
 rm -f $out $out.end
@@ -43,7 +43,7 @@ complete_words() {
 	mode=$1
 	shift
 	if [ "$mode" = zsh ]; then
-		TMPDIR=$TEST_DIR timeout 30 zsh -f "$TEST_DIR/zcomp.zsh" "$TOP/completions" "$TEST_DIR/cwd" \
+		TMPDIR=$TEST_DIR timeout 60 zsh -f "$TEST_DIR/zcomp.zsh" "$TOP/completions" "$TEST_DIR/cwd" \
 			"$TEST_DIR/bin" "bootprof $*" "$TEST_DIR/zcompdump" 2>>"$TEST_DIR/zsh.err" |
 			tr -d '\r' | sed 's|/$||; /^$/d' | sort -u
 		return

@@ -4,8 +4,10 @@
 # and JSON key appear in the report, with the event count of the
 # recording); the same directory or file made writable by others, or a
 # file owned by another user, is refused with a warning; a plugin built for
-# another ABI version is refused with a message naming both versions;
-# --no-plugins runs none; --plugin selects.
+# another ABI version is refused with a message naming both versions,
+# one built for ABI 3 (whose host functions are a prefix of 4's) loads;
+# --no-plugins runs none; --plugin selects; the marks it gives
+# (host->mark) are drawn on the chart.
 # tags: records
 . "$(dirname "$0")/../test-lib.sh"
 
@@ -29,13 +31,13 @@ cat >"$TEST_DIR/hello.c" <<'EOF'
 #define ABI BOOTPROF_PLUGIN_ABI
 #endif
 
-static unsigned long long switches;
+static unsigned long long switches, first_ns;
 
 static void hello_event(struct bootprof_ctx *ctx, const struct bootprof_event *ev)
 {
 	(void)ctx;
-	(void)ev;
-	switches++;
+	if (!switches++)
+		first_ns = ev->ts;
 }
 
 static int hello_model(struct bootprof_ctx *ctx, const struct bootprof_model *m)
@@ -59,6 +61,11 @@ static int hello_model(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 	row[0].s = "\x1b]0;pwned\x07\x1b[2J.service";
 	ctx->host->row(ctx, row);
 	ctx->host->table_end(ctx);
+#if ABI >= 4
+	if (switches)
+		ctx->host->mark(ctx, &(struct bootprof_mark){ .kind = BOOTPROF_MARK_PHASE,
+			.ns = first_ns, .name = "hello first switch" });
+#endif
 	return 0;
 }
 
@@ -123,6 +130,15 @@ expect 'a plugin of ABI 1 (text rows and json_* calls) is refused: rebuild it' \
 	"list; ! grep -q '^old' '$TEST_DIR/list' &&
 	 grep -q \"warning: refusing plugin '$P/old.so': plugin ABI version 1, this bootprof uses $abi (rebuild it\" '$TEST_DIR/err'"
 rm -f "$P/old.so"
+build "$P/abi3.so" abi3 -DABI=3
+expect 'a plugin built for ABI 3 loads: ABI 4 only appended host functions' \
+	"list; grep -q '^abi3' '$TEST_DIR/list' && ! grep -q abi3 '$TEST_DIR/err'"
+rm -f "$P/abi3.so"
+build "$P/two.so" two -DABI=2
+expect 'a plugin of ABI 2 (host functions in another order) is refused' \
+	"list; ! grep -q '^two' '$TEST_DIR/list' &&
+	 grep -q \"warning: refusing plugin '$P/two.so': plugin ABI version 2, this bootprof uses $abi\" '$TEST_DIR/err'"
+rm -f "$P/two.so"
 
 build "$P/polling.so" polling
 expect 'a plugin named like a loaded one is ignored with a warning' \
@@ -156,6 +172,10 @@ expect 'its rows, added once, are in the JSON with their types; bytes that are n
 expect 'and in the text report, escapes shown as text: no ESC or BEL byte' \
 	"grep -q '1.5 ms' '$TEST_DIR/r.txt' && grep -qF '\\x1b]0;pwned\\x07\\x1b[2J.service' '$TEST_DIR/r.txt' &&
 	 ! grep -q \"\$(printf '[\\033\\007]')\" '$TEST_DIR/r.txt'"
+BOOTPROF_PLUGIN_DIR=$P "$BOOTPROF" chart -o "$TEST_DIR/c.svg" "$TEST_DIR/r.dat" 2>/dev/null
+"$BOOTPROF" chart -o "$TEST_DIR/c0.svg" "$TEST_DIR/r.dat" 2>/dev/null
+expect 'its mark (host->mark) is a phase line on the chart, and only with the plugin loaded' \
+	"grep -q '>hello first switch<' '$TEST_DIR/c.svg' && ! grep -q 'hello first switch' '$TEST_DIR/c0.svg'"
 BOOTPROF_PLUGIN_DIR=$P "$BOOTPROF" report --no-plugins --format json "$TEST_DIR/r.dat" >"$TEST_DIR/n.json" 2>/dev/null
 expect '--no-plugins: no plugin runs, no plugins key' \
 	"jq -e 'has(\"plugins\") | not' '$TEST_DIR/n.json' >/dev/null && jq -e .totals '$TEST_DIR/n.json' >/dev/null"

@@ -137,7 +137,7 @@ expect 'readahead --explain says what was left out and why' \
 # Replay into a cold cache: exactly the packed pages become resident.
 drop_caches
 expect 'replay preloads the pack' \
-	"'$BOOTPROF' replay '$P' >'$TEST_DIR/replay.out' && grep -q '^preloaded ' '$TEST_DIR/replay.out'"
+	"'$BOOTPROF' replay --wait '$P' >'$TEST_DIR/replay.out' && grep -q '^preloaded ' '$TEST_DIR/replay.out'"
 cat "$TEST_DIR/replay.out" | sed 's/^/# /'
 res() { fincore --bytes --noheadings --output RES "$1"; }
 expect 'small and big are resident whole' "[ \$(res '$D/small') = 12288 ] && [ \$(res '$D/big') = 1048576 ]"
@@ -164,27 +164,27 @@ done
 sed 's/^/# /' "$TEST_DIR/preloaded.txt" | grep -F "$D" 
 expect 'readahead --preloaded: one preloader process' "grep -q ': 1 preloader process ' '$TEST_DIR/preloaded.txt'"
 expect 'readahead --preloaded: big preloaded and then used, none never used' \
-	"grep -Eq '^ +1048576 +1048576 +0 +0 +0 +0  $D/big\$' '$TEST_DIR/preloaded.txt'"
+	"grep -Eq '^ +1048576 +1048576 +0 +0 +0 +0 +[0-9]+ +[0-9]+  $D/big\$' '$TEST_DIR/preloaded.txt'"
 expect 'readahead --preloaded: part preloaded exactly its used pages, all used' \
-	"grep -Eq '^ +$((32 * PAGE)) +$((32 * PAGE)) +0 +0 +0 +[0-9]+  $D/part\$' '$TEST_DIR/preloaded.txt'"
+	"grep -Eq '^ +$((32 * PAGE)) +$((32 * PAGE)) +0 +0 +0 +[0-9]+ +[0-9]+ +[0-9]+  $D/part\$' '$TEST_DIR/preloaded.txt'"
 
 # The report says the same, from the same computation: JSON, CSV and text.
 "$BOOTPROF" report --format json "$TEST_DIR/warm.dat" >"$TEST_DIR/warm.json"
-awk '$1 ~ /^[0-9]+$/ && NF == 7 { print $1, $2, $3, $4, $5, $6, $7 }' "$TEST_DIR/preloaded.txt" >"$TEST_DIR/pre-readahead"
+awk '$1 ~ /^[0-9]+$/ && NF == 9 { print $1, $2, $3, $4, $5, $6, $7, $8, $9 }' "$TEST_DIR/preloaded.txt" >"$TEST_DIR/pre-readahead"
 jq -r '.preloaded | (.files[], .total) |
-	"\(.preloaded_bytes) \(.used_bytes) \(.never_used_bytes) \(.mapped_unknown_bytes) \(.reread_bytes) \(.other_read_bytes) \(.path // "total")"' \
+	"\(.preloaded_bytes) \(.used_bytes) \(.never_used_bytes) \(.mapped_unknown_bytes) \(.reread_bytes) \(.other_read_bytes) \(.late_waits) \(.late_wait_ns) \(.path // "total")"' \
 	"$TEST_DIR/warm.json" >"$TEST_DIR/pre-json"
 expect 'report --format json: "preloaded" is readahead --preloaded, file by file and in total' \
 	"grep -q ' $D/big\$' '$TEST_DIR/pre-json' && cmp '$TEST_DIR/pre-readahead' '$TEST_DIR/pre-json' &&
 	 [ \"\$(jq .preloaded.processes '$TEST_DIR/warm.json')\" = 1 ]"
 "$BOOTPROF" report --table preloaded "$TEST_DIR/warm.dat" | tail -n +2 |
-	awk -F, '{ print $2, $3, $4, $5, $6, $7, $1 }' >"$TEST_DIR/pre-csv"
+	awk -F, '{ print $2, $3, $4, $5, $6, $7, $8, $9, $1 }' >"$TEST_DIR/pre-csv"
 expect 'report --table preloaded: the same rows' \
 	"grep -v ' total\$' '$TEST_DIR/pre-readahead' | cmp - '$TEST_DIR/pre-csv'"
 "$BOOTPROF" report --width 200 "$TEST_DIR/warm.dat" >"$TEST_DIR/warm.txt"
 expect 'report: a section "Preloaded by bootprof-replay", big preloaded and then used whole' \
 	"grep -qx '== Preloaded by bootprof-replay' '$TEST_DIR/warm.txt' &&
-	 grep -Eq '^ +1\.0 MiB +1\.0 MiB +0 B +0 B +0 B +[0-9.]+ [KMG]?i?B +$D/big\$' '$TEST_DIR/warm.txt'"
+	 grep -Eq '^ +1\.0 MiB +1\.0 MiB +0 B +0 B +0 B +[0-9.]+ [KMG]?i?B +[0-9]+ +[0-9.]+ m?s +$D/big\$' '$TEST_DIR/warm.txt'"
 expect 'report of a boot without a preloader: no such section, no "preloaded" key' \
 	"! '$BOOTPROF' report '$TEST_DIR/cold.dat' | grep -q 'Preloaded by' &&
 	 [ \"\$('$BOOTPROF' report --format json '$TEST_DIR/cold.dat' | jq 'has(\"preloaded\")')\" = false ]"

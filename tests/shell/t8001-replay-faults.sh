@@ -21,7 +21,9 @@ good() {
 }
 good >"$TEST_DIR/good.pack"
 expect 'a well-formed pack replays: 2 of 2 files' \
-	"'$BOOTPROF' replay '$TEST_DIR/good.pack' | grep -q '^preloaded 2 of 2 files, $((16 * 4096 + 12 * 4096)) bytes'"
+	"'$BOOTPROF' replay '$TEST_DIR/good.pack' | grep -q '^started reads of 2 of 2 files, $((16 * 4096 + 12 * 4096)) bytes in '"
+expect 'replay --wait: preloaded, all of it resident' \
+	"'$BOOTPROF' replay --wait '$TEST_DIR/good.pack' | grep -q '^preloaded 2 of 2 files, $((16 * 4096 + 12 * 4096)) bytes resident in '"
 expect '--explain reads it' "'$BOOTPROF' readahead --explain '$TEST_DIR/good.pack' | grep -q '2 files'"
 
 # fails WHAT FILE: one line on stderr, status 1, nothing on stdout.
@@ -68,7 +70,7 @@ expect 'a pack over the size cap: the message says so' "grep -q 'too large' '$TE
 # Skipped, counted, exit 0: a file on another disk (the pack of another machine).
 good | sed '4s/^file [0-9]*:[0-9]*/file 8:99/' >"$TEST_DIR/other-disk.pack"
 expect 'a pack for another disk: the file is stale, skipped' \
-	"'$BOOTPROF' replay '$TEST_DIR/other-disk.pack' | grep -q '^preloaded 1 of 2 files, .* skipped 1 stale, 0 missing'"
+	"'$BOOTPROF' replay '$TEST_DIR/other-disk.pack' | grep -q '^started reads of 1 of 2 files, .* skipped 1 stale, 0 missing'"
 good | sed "4s#$D/one#$D/absent#" >"$TEST_DIR/missing-file.pack"
 expect 'a file that is gone: missing, skipped' \
 	"'$BOOTPROF' replay '$TEST_DIR/missing-file.pack' | grep -q 'skipped 0 stale, 1 missing'"
@@ -83,9 +85,9 @@ good | sed "4s#$D/one#$TEST_DIR/link#" >"$TEST_DIR/link.pack"
 expect 'a symbolic link where a file was: not followed, skipped as stale' \
 	"'$BOOTPROF' replay '$TEST_DIR/link.pack' | grep -q 'skipped 1 stale'"
 expect 'a deadline already past: nothing preloaded, said so' \
-	"'$BOOTPROF' replay --deadline 0.000000001 '$TEST_DIR/good.pack' | grep -q '^preloaded 0 of 2 files, 0 bytes.*stopped at the deadline (2 files not preloaded)'"
+	"'$BOOTPROF' replay --deadline 0.000000001 '$TEST_DIR/good.pack' | grep -q '^started reads of 0 of 2 files, 0 bytes.*stopped at the deadline (2 files not preloaded)'"
 expect 'options: threads, idle I/O priority, fadvise' \
-	"'$BOOTPROF' replay -j 2 --ioprio idle --fadvise '$TEST_DIR/good.pack' | grep -q '^preloaded 2 of 2'"
+	"'$BOOTPROF' replay -j 2 --ioprio idle --fadvise '$TEST_DIR/good.pack' | grep -q '^started reads of 2 of 2'"
 expect 'a bad option value is a usage error (2)' \
 	"'$BOOTPROF' replay --ioprio fast '$TEST_DIR/good.pack' 2>/dev/null; [ \$? = 2 ]"
 
@@ -96,7 +98,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	chmod 700 "$D"
 	expect 'unreadable files: skipped as unreadable, exit 0' \
 		"setpriv --reuid=65534 --regid=65534 --clear-groups '$BOOTPROF' replay '$TEST_DIR/pub.pack' |
-		 grep -q '^preloaded 0 of 2 files.* 2 unreadable'"
+		 grep -q '^started reads of 0 of 2 files.* 2 unreadable'"
 	chmod 700 "$TEST_DIR"
 else
 	skip 'unreadable files' 'needs root and setpriv'

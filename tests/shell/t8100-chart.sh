@@ -12,7 +12,12 @@ REC=$FIX/basic.dat
 command -v jq >/dev/null || skip_all "jq not installed (scripts/deps.sh check)"
 
 # 1. Usage and failures.
-expect "no -o is a usage error (2)" '"$BOOTPROF" chart "$REC"; [ $? -eq 2 ]'
+expect "without -o the chart is FILE.svg beside the recording, said on stderr" '
+	cp "$REC" "$TEST_DIR/beside.dat" && "$BOOTPROF" chart "$TEST_DIR/beside.dat" 2>"$TEST_DIR/err" &&
+	cat "$TEST_DIR/err" && grep -qx "bootprof: wrote '"'$TEST_DIR/beside.svg'"'" "$TEST_DIR/err" &&
+	"$BOOTPROF" chart "$TEST_DIR/beside.dat" -o - | cmp - "$TEST_DIR/beside.svg"'
+expect "... and not over an existing one without --force (1)" '
+	"$BOOTPROF" chart "$TEST_DIR/beside.dat"; [ $? -eq 1 ]'
 expect "a bad --since is a usage error (2)" '"$BOOTPROF" chart --since 1x "$REC" -o -; [ $? -eq 2 ]'
 expect "a bad --min-bytes is a usage error (2)" \
 	'"$BOOTPROF" chart --min-bytes lots "$REC" -o -; [ $? -eq 2 ]'
@@ -139,6 +144,65 @@ expect "the tooltip says the requests never completed count until the end" '
 			exit 1
 	done <"$TEST_DIR/unfinished"'
 
+# Disk throughput is what the disks completed: the largest rate a strip
+# gives is the read bytes of the block_rq_complete events inside the
+# window its tooltip names (dump: µs, so the bounds are taken ±1 µs) over
+# that window's length, and at most those bytes over the time the disk
+# was busy in the window (a request in flight, issue to completion).
+tput_truth() { # DUMP DEV|all A B: "LOW HIGH BOUND" in MB/s
+	awk -v dev="$2" -v a="$3" -v b="$4" '
+	function fields(   i) {
+		for (i = 1; i <= NF; i++) if ($i ~ /^block_rq_/) break
+		d = $(i + 1); sub(",", ":", d); rw = $(i + 2)
+		for (; i <= NF; i++) if ($i == "()") break
+		sector = $(i + 1); n = $(i + 3)
+	}
+	function busy_to(t,   lo, hi) {
+		lo = since > a ? since : a; hi = t < b ? t : b
+		if (open_ > 0 && hi > lo) busy += hi - lo
+		since = t
+	}
+	/ block_rq_(issue|complete): / {
+		fields(); if (dev != "all" && d != dev) next
+		t = $1
+	}
+	/ block_rq_issue: / && n > 0 && !((d, sector) in left) {
+		busy_to(t); left[d, sector] = n; open_++
+	}
+	/ block_rq_complete: / {
+		if (rw ~ /R/) {
+			if (t >= a + 1e-6 && t < b - 1e-6) low += n * 512
+			if (t >= a - 1e-6 && t < b + 1e-6) high += n * 512
+		}
+		if (!((d, sector) in left)) next
+		l = left[d, sector]; delete left[d, sector]
+		if (n > 0 && n < l) { left[d, sector + n] = l - n; next }
+		busy_to(t); open_--
+	}
+	END {
+		busy_to(b); len = b - a
+		printf "%.3f %.3f %.3f\n", low / len / 1e6, high / len / 1e6, (busy > 0 ? high / busy / 1e6 : 0)
+	}' "$1"
+}
+for rec in "$FIX/basic.dat" "$FIX/boot.dat"; do
+	name=$(basename "$rec" .dat)
+	"$BOOTPROF" dump --events block:block_rq_issue,block:block_rq_complete "$rec" >"$TEST_DIR/$name.rq"
+	"$BOOTPROF" report --format json "$rec" | jq -r '.disks[] | "\(.name) \(.dev)"' >"$TEST_DIR/$name.devs"
+	# "DEV RATE A B" per strip: the all-disks one and each disk's.
+	grep -A1 -E '<g class="disk1?"><title>' "$TEST_DIR/$name-disks.svg" | sed 's/<[^>]*>//g' |
+		sed -n 's/^\(.*\): read [0-9]* bytes.* max \([0-9.]*\) MB\/s from \([0-9.]*\) to \([0-9.]*\) s$/\1 \2 \3 \4/p
+			s/^block-layer reads completed (.*), max \([0-9.]*\) MB\/s from \([0-9.]*\) to \([0-9.]*\) s;.*/all \1 \2 \3/p' |
+		while read -r disk rate a b; do
+			dev=$(awk -v n="$disk" '$1 == n { print $2 }' "$TEST_DIR/$name.devs")
+			echo "$disk ${dev:-all} $rate $a $b $(tput_truth "$TEST_DIR/$name.rq" "${dev:-all}" "$a" "$b")"
+		done >"$TEST_DIR/$name.tput"
+	expect "$name: each disk strip's largest MB/s is the reads completed in its window, at most those bytes over the busy time" '
+		echo "strip dev chart-MB/s from to truth-low truth-high bytes/busy"; cat "$TEST_DIR/'$name'.tput"
+		[ $(wc -l <"$TEST_DIR/'$name'.tput") -ge 2 ] &&
+		awk "{ if (!(\$3 >= \$6 - 0.06 && \$3 <= \$7 + 0.06 && \$3 <= \$8 + 0.06 && \$3 > 0)) bad = 1 }
+			END { exit bad }" "$TEST_DIR/'$name'.tput"'
+done
+
 # Folding: processes below --min-wait share the "others" lane.
 waited=$("$BOOTPROF" report --format json "$REC" | jq '[.processes[] | select(.wait_ns >= 1000000)] | length')
 rest=$("$BOOTPROF" report --format json "$REC" | jq '[.processes[] | select(.wait_ns < 1000000)] | length')
@@ -146,6 +210,63 @@ expect "--min-wait 1ms: $waited lanes and one others lane of $rest processes" '
 	"$BOOTPROF" chart --min-wait 1ms "$REC" -o "$TEST_DIR/fold.svg" &&
 	[ $(grep -c "<g class=\"lane\">" "$TEST_DIR/fold.svg") -eq '"$waited"' ] &&
 	grep -q "others ('"$rest"' processes)" "$TEST_DIR/fold.svg"'
+# Folded lanes, from the report's processes (jq and awk, the rule of the
+# man page): kernel threads (kthreadd and its children that never
+# exec'd) without I/O wait and under 1 % of the window's CPU share one
+# lane; a process forked and exited in the window, without I/O wait and
+# under 1 % of the CPU, whose children with a lane are folded likewise,
+# goes to one "short-lived" lane under its nearest ancestor that keeps
+# its own. --all-lanes: one lane per process.
+lanes_truth() { # REPORT-JSON: "LANES KTHREADS COLLAPSED"
+	jq -r '.window as $w | .processes[] |
+		"\(.pid) \(.ppid // 0) \(.start_ns) \(.exit_ns) \(.wait_ns) \(.run_ns) \(.exec | length) \($w.since_ns) \($w.until_ns) \(.children | join(","))"' "$1" |
+	sort -k3,3nr -k1,1nr | awk '
+	{
+		pid = $1; ppid[pid] = $2; span = $9 - $8
+		idle = $5 == 0 && $6 * 100 < span
+		if ($7 == 0 && (pid == 2 || $2 == 2) && idle) { kthread[pid] = 1; nk++; next }
+		own[pid] = 1; order[n++] = pid
+		can[pid] = idle && $4 > 0 && $4 <= $9 && $3 > $8 && $2 > 0
+		kids[pid] = $10
+	}
+	END {
+		# Latest first: children are decided before their parents.
+		for (i = 0; i < n; i++) {
+			p = order[i]
+			if (!can[p]) continue
+			k = split(kids[p], ch, ",")
+			for (j = 1; j <= k; j++) if ((ch[j] in own) && !can[ch[j]]) can[p] = 0
+			# The rule needs a parent in the recording.
+			if (!(ppid[p] in own) && !(ppid[p] in kthread)) can[p] = 0
+		}
+		for (i = 0; i < n; i++) {
+			p = order[i]
+			if (!can[p]) { lanes++; continue }
+			for (a = ppid[p]; a in ppid; a = ppid[a])
+				if ((a in own) && !can[a]) break
+			if ((a in own) && !can[a]) { coll++; owner[a] = 1 } else lanes++
+		}
+		for (a in owner) lanes++
+		print lanes + (nk > 0), nk + 0, coll + 0
+	}'
+}
+"$BOOTPROF" report --format json "$FIX/boot.dat" >"$TEST_DIR/boot.json"
+set -- $(lanes_truth "$TEST_DIR/boot.json")
+nprocs=$(jq '.processes | length' "$TEST_DIR/boot.json")
+"$BOOTPROF" chart "$FIX/boot.dat" -o "$TEST_DIR/folded.svg" 2>/dev/null
+"$BOOTPROF" chart --all-lanes "$FIX/boot.dat" -o "$TEST_DIR/all-lanes.svg" 2>/dev/null
+expect "boot: $1 lanes, $2 idle kernel threads in one, $3 short-lived children collapsed" '
+	echo "lanes: $(grep -c "<g class=\"lane" "$TEST_DIR/folded.svg")"
+	grep -o "kernel threads ([0-9]* idle)\|+[0-9]* short-lived" "$TEST_DIR/folded.svg" | sort | uniq -c | head
+	[ $(grep -c "<g class=\"lane" "$TEST_DIR/folded.svg") -eq '"$1"' ] &&
+	grep -q ">kernel threads ('"$2"' idle)</text>" "$TEST_DIR/folded.svg" &&
+	[ "$(grep -o ">+[0-9]* short-lived:" "$TEST_DIR/folded.svg" | tr -dc "0-9\n" | awk "{ s += \$1 } END { print s + 0 }")" = '"$3"' ]'
+expect "boot --all-lanes: one lane per process of the report ($nprocs)" '
+	[ $(grep -c "<g class=\"lane" "$TEST_DIR/all-lanes.svg") -eq '"$nprocs"' ] &&
+	! grep -q "short-lived\|kernel threads (" "$TEST_DIR/all-lanes.svg"'
+expect "boot: folding leaves under a quarter of the lanes" '
+	[ $(($(grep -c "<g class=\"lane" "$TEST_DIR/folded.svg") * 4)) -lt '"$nprocs"' ]'
+
 # The window is on the recording clock (+T: after the first event, here the
 # chart's 0); the header says where the axis is on that clock.
 first=$("$BOOTPROF" report --format json --all "$REC" | jq .totals.first_ns)
@@ -175,8 +296,19 @@ expect "boot: the initramfs phase starts at the exec of /init" '
 calls=$("$BOOTPROF" report --format json "$BOOT" | jq .plugins.initcall.count)
 expect "boot: one bar per initcall of the initcall plugin ($calls)" '
 	[ "$(grep -o "<rect class=\"ic\" x=" "$TEST_DIR/boot.svg" | wc -l)" -eq $((calls + 1)) ]'
-expect "examples/chart.svg is up to date (make chart-example)" '
-	sed "s|$BOOT|boot.dat|" "$TEST_DIR/boot.svg" | cmp -s - "$TOP/examples/chart.svg"'
+# The README's picture: a systemd boot (scripts/chart-example.sh), up to
+# date when its recording is in the boot cache.
+EXAMPLE_REC=${BOOT_CACHE:-$TOP/tests/boot/cache}/chart-example.dat
+expect "examples/chart.svg is the chart of a systemd boot, with its critical path" '
+	grep -q "<title>bootprof chart: systemd-boot.dat</title>" "$TOP/examples/chart.svg" &&
+	grep -q "<g class=\"cp\">" "$TOP/examples/chart.svg"'
+if [ -s "$EXAMPLE_REC" ]; then
+	expect "examples/chart.svg is up to date (make chart-example)" '
+		"$BOOTPROF" chart "$EXAMPLE_REC" -o - 2>/dev/null |
+			sed "s|$EXAMPLE_REC|systemd-boot.dat|" | cmp -s - "$TOP/examples/chart.svg"'
+else
+	skip "examples/chart.svg is up to date" "no systemd boot recording in the boot cache (scripts/chart-example.sh)"
+fi
 
 # 4. A real browser.
 CHROMIUM=$(command -v chromium || command -v chromium-browser)
@@ -216,3 +348,36 @@ expect "chromium lays out $n lanes, each with its tooltip" '
 expect "chromium's screenshot of the SVG is not blank" '
 	browse --screenshot="$TEST_DIR/shot.png" --window-size=1400,900 "file://$SVG" >/dev/null &&
 	python3 "$TOP/tests/helpers/png-ink.py" "$TEST_DIR/shot.png" 0.05'
+# Every text element inside the picture, as the browser lays it out (its
+# bounding box, not an estimate), and the axis's labels (ticks, phases)
+# clear of each other: the boot's stop label sits at the right edge.
+texts_page() { # SVG: a page whose script reports texts past an edge and overlaps on the axis
+	echo '<!DOCTYPE html><html><body style="margin:0">'
+	sed 1d "$1"
+	cat <<'EOT'
+<pre id="out"></pre><script>
+var s = document.querySelector("svg"), w = s.viewBox.baseVal.width;
+var t = s.querySelectorAll("text"), past = [], over = [], i, j;
+for (i = 0; i < t.length; i++) {
+	var b = t[i].getBBox();
+	if (b.x < 0 || b.x + b.width > w) past.push(t[i].textContent);
+}
+var a = s.querySelectorAll("g.ticks text, g.phases text");
+for (i = 0; i < a.length; i++)
+	for (j = i + 1; j < a.length; j++) {
+		var p = a[i].getBBox(), q = a[j].getBBox();
+		if (p.x < q.x + q.width && q.x < p.x + p.width && p.y < q.y + q.height && q.y < p.y + p.height)
+			over.push(a[i].textContent + " / " + a[j].textContent);
+	}
+document.getElementById("out").textContent = "texts=" + t.length + " past=" + past.length +
+	" overlaps=" + over.length + " [" + past.concat(over).join(" | ") + "]";
+</script></body></html>
+EOT
+}
+for svg in "$SVG" "$TEST_DIR/boot.svg" "$TEST_DIR/win.svg" "$TOP/examples/chart.svg"; do
+	texts_page "$svg" >"$TEST_DIR/texts.html"
+	expect "chromium: no text of $(basename "$svg") past the picture's edges, no axis labels overlapping" '
+		browse --dump-dom "file://$TEST_DIR/texts.html" >"$TEST_DIR/texts.dom"
+		grep -o "texts=[^<]*" "$TEST_DIR/texts.dom"
+		grep -q "texts=[1-9][0-9]* past=0 overlaps=0 " "$TEST_DIR/texts.dom"'
+done

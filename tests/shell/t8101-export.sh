@@ -35,18 +35,23 @@ expect "a JSON object with a traceEvents array and displayTimeUnit" '
 
 # Every event: name (string), ph (known), pid and tid (integers); by phase,
 # ts (number >= 0), dur (X, >= 0), s (i: g, p or t), args (M, C: an object
-# of numbers for C).
+# of numbers for C), cat and id (s, f: the critical path's flows, an
+# integer id shared by one s and one f).
 expect "every event has the fields its phase requires" '
 	jq -e "[.traceEvents[] |
-		(.name | type == \"string\") and (.ph | IN(\"M\", \"X\", \"C\", \"i\")) and
+		(.name | type == \"string\") and (.ph | IN(\"M\", \"X\", \"C\", \"i\", \"s\", \"f\")) and
 		(.pid | type == \"number\" and floor == .) and (.tid | type == \"number\" and floor == .) and
 		(if .ph == \"M\" then (.args.name | type == \"string\")
 		 else (.ts | type == \"number\" and . >= 0) end) and
 		(if .ph == \"X\" then (.dur | type == \"number\" and . >= 0) else true end) and
 		(if .ph == \"i\" then (.s | IN(\"g\", \"p\", \"t\")) else true end) and
 		(if .ph == \"C\" then (.args | type == \"object\" and length > 0 and
-			all(.[]; type == \"number\")) else true end)
-	] | all" "$J"'
+			all(.[]; type == \"number\")) else true end) and
+		(if .ph == \"s\" or .ph == \"f\" then (.cat == \"critical\" and
+			(.id | type == \"number\" and floor == . and . > 0)) else true end)
+	] | all" "$J" &&
+	jq -e "[.traceEvents[] | select(.ph == \"s\" or .ph == \"f\")] | group_by(.id) |
+		all(length == 2 and .[0].ph == \"s\" and .[1].ph == \"f\")" "$J"'
 span_us=$(jq '(.otherData.until_ns - .otherData.origin_ns) / 1000' "$J")
 expect "timestamps are microseconds from the origin, inside the window" '
 	jq -e "[.traceEvents[] | select(.ts != null) | .ts + (.dur // 0)] | max <= '"$span_us"' + 0.001" "$J"'

@@ -156,7 +156,7 @@ expect "db add: 20 recordings (exit $rc)" \
 expect 'db: the recording id is on every row' \
 	"test \$(sqlite3 '$DB' 'SELECT COUNT(*) FROM files WHERE recording_id NOT IN (SELECT id FROM recordings)') = 0 &&
 	 test \$(sqlite3 '$DB' 'SELECT COUNT(DISTINCT recording_id) FROM processes') = 20"
-expect 'db: schema version 1' "test \$(sqlite3 '$DB' 'PRAGMA user_version') = 1"
+expect 'db: schema version 2' "test \$(sqlite3 '$DB' 'PRAGMA user_version') = 2"
 sqlite3 "$DB" .dump >"$TEST_DIR/before.sql"
 "$BOOTPROF" db add "$DB" "$TEST_DIR/fleet-a3.dat" 2>"$TEST_DIR/dup.err"
 rc=$?

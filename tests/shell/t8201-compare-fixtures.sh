@@ -72,6 +72,54 @@ expect "check: over budget: exit 1 (got $rc)" "test $rc = 1"
 expect 'check: a phase the recording does not hold fails' \
 	"grep -q '^FAIL  phase kernel 1s: - (phase .kernel. not in the recording)' '$T/out'"
 
+# critical_path limits: the path's length, I/O and I/O on files are what
+# `bootprof critical` says of the same default end; a limit 1 ms under
+# fails, one at the value passes.
+B=tests/fixtures/boot.dat
+for line in 'critical_path 1s' 'critical_path file 1s' 'critical_path io /x 1s' 'critical_path cpu 1s' \
+	'critical_path total 1' 'critical_path file /x /y 1s'; do
+	printf '# a budget\n\n%s\n' "$line" >"$T/bad.budget"
+	expect "check: bad line '$line': exit 2, one line naming line 3" \
+		"'$R' check --budget '$T/bad.budget' '$B' >'$T/out' 2>'$T/err'; test \$? = 2 && test \$(wc -l <'$T/err') = 1 && grep -q 'bad.budget:3: ' '$T/err'"
+done
+"$R" critical --format json "$B" >"$T/c.json"
+total=$(jq .duration_ns "$T/c.json") io=$(jq .by_state.io "$T/c.json")
+data=$(jq '[.files[] | select(.path != null and (.path | startswith("/data/"))) | .io_ns] | add' "$T/c.json")
+echo "# boot.dat's path: $total ns, I/O $io ns, on /data/* $data ns"
+for m in "total $total" "io $io" "file /data/* $data"; do
+	set -- $m
+	v=$(eval echo "\${$#}")
+	printf 'critical_path %sns\n' "$m" >"$T/at.budget"
+	printf 'critical_path %s%sns\n' "${m% *} " "$((v - 1000000))" >"$T/under.budget"
+	expect "check: critical_path ${m% *} at $v ns holds, 1 ms under fails" \
+		"'$R' check --budget '$T/at.budget' '$B' >'$T/out' && grep -q '^ok    critical_path' '$T/out' &&
+		 '$R' check --budget '$T/under.budget' '$B' >'$T/out'; test \$? = 1 && grep -q '^FAIL  critical_path' '$T/out'"
+done
+
+# diff --critical: the paths of two recordings by task and file, the
+# sums of each path's own segments and files (bootprof critical).
+expect 'diff --critical: a recording against itself: every task and file the same' \
+	"'$R' diff --critical -f json --top 0 '$B' '$B' >'$T/dc.json' &&
+	 jq -e '(.tasks + .files | length > 0 and all(.[]; .status == \"same\" and .before_ns == .after_ns)) and
+		.before.duration_ns == .after.duration_ns' '$T/dc.json'"
+"$R" critical --format json "$A" >"$T/ca.json"
+"$R" diff --critical -f json --top 0 "$A" "$B" >"$T/dc.json"
+expect 'diff --critical: each task'"'"'s time is the sum of its segments on either path' "
+	jq -e --slurpfile a '$T/ca.json' --slurpfile b '$T/c.json' '
+		def by(p): reduce p[0].segments[] as \$g ({}; .[\$g.comm] += \$g.ns);
+		by(\$a) as \$x | by(\$b) as \$y |
+		(.tasks | length) == ([\$x, \$y] | add | keys | length) and
+		all(.tasks[]; .before_ns == (\$x[.comm] // 0) and .after_ns == (\$y[.comm] // 0))' '$T/dc.json'"
+expect 'diff --critical: files moved onto the path are those only the second path holds' "
+	jq -e --slurpfile a '$T/ca.json' '([\$a[0].files[].path] - [null]) as \$p |
+		all(.files[]; (.status == \"onto\") == (([.path] - \$p) | length == 1))' '$T/dc.json'"
+expect 'diff --critical: the text has the three sections' "
+	'$R' diff --critical '$A' '$B' >'$T/dc.txt' &&
+	grep -qx '== Critical paths' '$T/dc.txt' && grep -qx '== Tasks on the paths' '$T/dc.txt' &&
+	grep -qx '== Files on the paths (I/O)' '$T/dc.txt'"
+expect 'diff --critical on groups is a usage error' \
+	"'$R' diff --critical --before '$A' --after '$B'; test \$? = 2"
+
 # db
 DB=$T/f.db
 expect 'db add: two recordings' "'$R' db add '$DB' '$A' '$N' 2>/dev/null && test \$(sqlite3 '$DB' 'SELECT COUNT(*) FROM recordings') = 2"
@@ -79,6 +127,26 @@ expect 'db: never-used is NULL without access events' \
 	"test \"\$(sqlite3 '$DB' 'SELECT never_used_bytes IS NULL FROM recordings ORDER BY id')\" = \"\$(printf '0\n1')\""
 expect 'db: totals are the report totals' \
 	"test \$(sqlite3 '$DB' 'SELECT read_bytes FROM recordings WHERE id = 1') = \$(jq .totals.read_bytes '$T/r.json')"
+cols() { sqlite3 "$1" "PRAGMA table_info($2)" | cut -d'|' -f2 | tr '\n' ' '; }
+expect 'db: processes, files and services name their bytes bytes_read, as JSON and CSV do' "
+	for t in processes files services; do
+		cols '$DB' \$t | grep -q ' bytes_read ' && ! cols '$DB' \$t | grep -q read_bytes || exit 1
+	done && jq -e '.processes[0] | has(\"bytes_read\")' '$T/r.json' >/dev/null"
+expect 'db: schema 1 names are kept by views' \
+	"v=\$(sqlite3 '$DB' 'SELECT SUM(read_bytes) FROM files_v1') && test -n \"\$v\" && test \"\$v\" = \"\$(sqlite3 '$DB' 'SELECT SUM(bytes_read) FROM files')\""
+# A database of schema 1 (read_bytes, no views) gets the new names when added to.
+cp "$DB" "$T/v1.db"
+sqlite3 "$T/v1.db" 'DROP VIEW processes_v1; DROP VIEW files_v1; DROP VIEW services_v1;
+	ALTER TABLE processes RENAME COLUMN bytes_read TO read_bytes;
+	ALTER TABLE files RENAME COLUMN bytes_read TO read_bytes;
+	ALTER TABLE services RENAME COLUMN bytes_read TO read_bytes;
+	DELETE FROM processes WHERE recording_id = 2; DELETE FROM files WHERE recording_id = 2;
+	DELETE FROM services WHERE recording_id = 2; DELETE FROM phases WHERE recording_id = 2;
+	DELETE FROM recordings WHERE id = 2; PRAGMA user_version = 1'
+expect 'db add to a schema 1 database: schema 2, bytes_read, the old names in views' \
+	"'$R' db add '$T/v1.db' '$N' 2>/dev/null && test \$(sqlite3 '$T/v1.db' 'PRAGMA user_version') = 2 &&
+	 cols '$T/v1.db' processes | grep -q ' bytes_read ' &&
+	 test \"\$(sqlite3 '$T/v1.db' 'SELECT SUM(read_bytes) FROM processes_v1')\" = \"\$(sqlite3 '$T/v1.db' 'SELECT SUM(bytes_read) FROM processes')\""
 sqlite3 "$DB" .dump >"$T/before.sql"
 cp "$A" "$T/copy.dat"
 echo junk >"$T/junk.dat"

@@ -1114,6 +1114,14 @@ static const struct bytes_case bytes_cases[] = {
 	  { BIO_WRITE(0, 1, 70), ENTER(1, 0, 100, 0), ADD(2, 0, 100, 0), ADD(3, 0, 100, 1),
 	    EXIT(4, 0, 100, 0), BIO_READ(5, 1, 60, 8), END },
 	  0, 0, 0, 2, 0 },
+	{ "the stop comes while the reader sleeps in read() (a throttle holds its bios): read",
+	  { BIO_WRITE(0, 1, 70), ENTER(1, 0, 100, 0), ADD(2, 0, 100, 0), ADD(3, 0, 100, 1),
+	    EXIT(4, 0, 100, 0), ENTER(5, 0, 100, 0), ADD(6, 0, 100, 2), SLEEP(7, 0, 100), END },
+	  3, 0, 3, 0, 0 },
+	{ "the stop comes while the reader is awake in read() (or zeroing a hole): not known read",
+	  { BIO_WRITE(0, 1, 70), ENTER(1, 0, 100, 0), ADD(2, 0, 100, 0), ADD(3, 0, 100, 1),
+	    END },
+	  0, 0, 0, 2, 0 },
 	{ "execve: the binary's pages, a kworker's bio: read",
 	  { ENTER(1, 0, 100, 59), ADD(2, 0, 100, 0), SLEEP(3, 0, 100), BIO_READ(4, 1, 60, 8),
 	    EXIT(5, 0, 100, 59), END },
@@ -1958,6 +1966,8 @@ static void test_critical_missing_end(void **state)
 		{ "pid:99", "no process 99" },
 		{ "pid:10", "did not exit" },
 		{ "exec:nothing", "no exec of 'nothing'" },
+		{ "file:/nothing", "no file '/nothing'" },
+		{ "service:nothing", "no unit 'nothing'" },
 	};
 	struct bp_crit_end end;
 	size_t i;
@@ -1976,7 +1986,15 @@ static void test_critical_missing_end(void **state)
 	}
 	assert_int_equal(bp_crit_end_parse("pid:x", &end), -1);
 	assert_int_equal(bp_crit_end_parse("exec:", &end), -1);
-	assert_int_equal(bp_crit_end_parse("file:/x", &end), -1);
+	assert_int_equal(bp_crit_end_parse("file:", &end), -1);
+	assert_int_equal(bp_crit_end_parse("bogus:/x", &end), -1);
+	/* The ends of user phases, in their grammar. */
+	assert_int_equal(bp_crit_end_parse("file:/x/*.so", &end), 0);
+	assert_int_equal(end.kind, BP_CRIT_END_FILE);
+	assert_string_equal(end.prog, "/x/*.so");
+	assert_int_equal(bp_crit_end_parse("service:udev", &end), 0);
+	assert_int_equal(end.kind, BP_CRIT_END_SERVICE);
+	assert_string_equal(end.prog, "udev");
 }
 
 /* Every fixture with task switches: the path to its default end tiles the recording. */

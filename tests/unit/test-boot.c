@@ -45,7 +45,7 @@ static void test_listed(void **state)
 static void test_old_kernel(void **state)
 {
 	char *missing = NULL;
-	char *w = bp_boot_cmdline(BP_KVER(6, 1), "bootprof", NULL, 1, 16384, &missing);
+	char *w = bp_boot_cmdline(BP_KVER(6, 1), "bootprof", NULL, NULL, 1, 16384, &missing);
 
 	(void)state;
 	assert_true(!strncmp(w, "trace_event=sched:sched_switch,", 31));
@@ -65,7 +65,7 @@ static void test_old_kernel(void **state)
 static void test_instance_kernel(void **state)
 {
 	char *missing = NULL;
-	char *w = bp_boot_cmdline(BP_KVER(6, 12), "early", NULL, 1, 8192, &missing);
+	char *w = bp_boot_cmdline(BP_KVER(6, 12), "early", NULL, NULL, 1, 8192, &missing);
 
 	(void)state;
 	assert_true(!strncmp(w, "trace_instance=early,sched:sched_switch,", 40));
@@ -77,12 +77,56 @@ static void test_instance_kernel(void **state)
 	free(missing);
 }
 
+/*
+ * An architecture's missing syscalls are left out, and not missed: arm64
+ * has no open or access, i386 no newfstatat; names from uname -m, Debian
+ * and kernel flavours.
+ */
+static void test_arch(void **state)
+{
+	char *missing = NULL;
+	char *w = bp_boot_cmdline(BP_KVER(6, 12), "bootprof", NULL, "arm64", 1, 8192, &missing);
+
+	(void)state;
+	assert_null(strstr(w, "sys_enter_open,"));
+	assert_null(strstr(w, "sys_exit_open,"));
+	assert_null(strstr(w, "sys_enter_access,"));
+	assert_non_null(strstr(w, ",syscalls:sys_enter_openat,syscalls:sys_exit_openat,"));
+	assert_non_null(strstr(w, ",syscalls:sys_enter_newfstatat,"));
+	assert_non_null(strstr(w, ",syscalls:sys_enter_faccessat,"));
+	assert_true(missing == NULL || !strstr(missing, "sys_enter_open "));
+	free(w);
+	free(missing);
+
+	w = bp_boot_cmdline(BP_KVER(6, 1), "bootprof", NULL, "i386", 1, 8192, &missing);
+	assert_null(strstr(w, "newfstatat"));
+	assert_non_null(strstr(w, ",syscalls:sys_enter_open,"));
+	free(w);
+	free(missing);
+
+	w = bp_boot_cmdline(BP_KVER(6, 12), "bootprof", NULL, "x86_64", 1, 8192, &missing);
+	assert_non_null(strstr(w, ",syscalls:sys_enter_open,"));
+	assert_non_null(strstr(w, ",syscalls:sys_enter_newfstatat,"));
+	free(w);
+	free(missing);
+
+	assert_string_equal(bp_boot_arch("aarch64"), "arm64");
+	assert_string_equal(bp_boot_arch("amd64"), "x86_64");
+	assert_string_equal(bp_boot_arch("i686"), "i386");
+	assert_null(bp_boot_arch("vax"));
+	assert_null(bp_boot_arch(NULL));
+	assert_string_equal(bp_boot_release_arch("6.12.95+deb12-arm64"), "arm64");
+	assert_string_equal(bp_boot_release_arch("6.1.0-50-686-pae"), "i386");
+	assert_string_equal(bp_boot_release_arch("6.1.0-50-686"), "i386");
+	assert_null(bp_boot_release_arch("6.1.25-android14-11-g1234"));
+}
+
 /* A live list decides, and an old event stands in for a missing one. */
 static void test_live_list_and_fallback(void **state)
 {
 	const char *live = "sched:sched_switch\nsched:sched_wakeup\ninitcall:initcall_level\n";
 	char *missing = NULL;
-	char *w = bp_boot_cmdline(BP_KVER(6, 12), "bootprof", live, 1, 1024, &missing);
+	char *w = bp_boot_cmdline(BP_KVER(6, 12), "bootprof", live, NULL, 1, 1024, &missing);
 
 	(void)state;
 	assert_string_equal(w, "trace_instance=bootprof,sched:sched_switch,sched:sched_wakeup,"
@@ -103,7 +147,7 @@ static void test_schedstats(void **state)
 {
 	const char *live = "sched:sched_switch\nsched:sched_stat_iowait\n";
 	char *missing = NULL;
-	char *w = bp_boot_cmdline(BP_KVER(6, 12), "bootprof", NULL, 1, 8192, &missing);
+	char *w = bp_boot_cmdline(BP_KVER(6, 12), "bootprof", NULL, NULL, 1, 8192, &missing);
 
 	(void)state;
 	assert_non_null(strstr(w, ",sched:sched_process_exit,sched:sched_stat_iowait,"
@@ -113,33 +157,33 @@ static void test_schedstats(void **state)
 	free(w);
 	free(missing);
 
-	w = bp_boot_cmdline(BP_KVER(6, 1), "bootprof", NULL, 1, 8192, &missing);
+	w = bp_boot_cmdline(BP_KVER(6, 1), "bootprof", NULL, NULL, 1, 8192, &missing);
 	assert_non_null(strstr(w, ",sched:sched_stat_iowait,sched:sched_stat_blocked,"));
 	assert_non_null(strstr(w, " trace_clock=boot schedstats=enable"));
 	free(w);
 	free(missing);
 
-	w = bp_boot_cmdline(BP_KVER(6, 12), "bootprof", NULL, 0, 8192, &missing);
+	w = bp_boot_cmdline(BP_KVER(6, 12), "bootprof", NULL, NULL, 0, 8192, &missing);
 	assert_null(strstr(w, "sched_stat"));
 	assert_null(strstr(w, "schedstats"));
 	assert_null(strstr(missing, "sched_stat"));
 	free(w);
 	free(missing);
 
-	w = bp_boot_cmdline(BP_KVER(4, 5), "bootprof", NULL, 1, 8192, &missing);
+	w = bp_boot_cmdline(BP_KVER(4, 5), "bootprof", NULL, NULL, 1, 8192, &missing);
 	assert_non_null(strstr(w, ",sched:sched_stat_iowait,sched:sched_stat_blocked,"));
 	assert_null(strstr(w, "schedstats="));
 	free(w);
 	free(missing);
 
-	w = bp_boot_cmdline(BP_KVER(6, 12), "bootprof", live, 1, 1024, &missing);
+	w = bp_boot_cmdline(BP_KVER(6, 12), "bootprof", live, NULL, 1, 1024, &missing);
 	assert_string_equal(w, "trace_instance=bootprof,sched:sched_switch,sched:sched_stat_iowait"
 			       " trace_buf_size=1024K schedstats=enable");
 	assert_non_null(strstr(missing, "sched:sched_stat_blocked"));
 	free(w);
 	free(missing);
 
-	w = bp_boot_cmdline(BP_KVER(6, 12), "bootprof", "sched:sched_switch\n", 1, 1024, &missing);
+	w = bp_boot_cmdline(BP_KVER(6, 12), "bootprof", "sched:sched_switch\n", NULL, 1, 1024, &missing);
 	assert_string_equal(w, "trace_instance=bootprof,sched:sched_switch trace_buf_size=1024K");
 	free(w);
 	free(missing);
@@ -200,6 +244,7 @@ int main(void)
 		cmocka_unit_test(test_listed),
 		cmocka_unit_test(test_old_kernel),
 		cmocka_unit_test(test_instance_kernel),
+		cmocka_unit_test(test_arch),
 		cmocka_unit_test(test_live_list_and_fallback),
 		cmocka_unit_test(test_schedstats),
 		cmocka_unit_test(test_kallsyms_keep),

@@ -41,6 +41,8 @@ static void fill(struct bp_meta *m)
 	bp_meta_add_path(m, BP_DEV(254, 0), 99, "/usr/lib/z");
 	bp_meta_add_path(m, BP_DEV(254, 0), 12, "/etc/with space\nand\\newline\x01");
 	bp_meta_add_path(m, BP_DEV(8, 1), 5, "");
+	bp_meta_add_program(m, "/sbin/init script", "/bin/busybox");
+	bp_meta_add_program(m, "./run", "/usr/bin/python3.11");
 	m->unresolved = 7;
 	m->cpu_stats = calloc(2, sizeof(*m->cpu_stats));
 	m->cpu_stats[0].entries = 10;
@@ -151,6 +153,13 @@ static void assert_same(const struct bp_meta *a, const struct bp_meta *b)
 		assert_string_equal(a->paths[i].path, b->paths[i].path);
 	}
 	assert_true(a->unresolved == b->unresolved);
+	assert_int_equal(a->nprograms, b->nprograms);
+	for (i = 0; i < a->nprograms; i++) {
+		assert_string_equal(a->programs[i].path, b->programs[i].path);
+		assert_string_equal(a->programs[i].program, b->programs[i].program);
+	}
+	assert_string_equal(bp_meta_find_program(b, "/sbin/init script"), "/bin/busybox");
+	assert_null(bp_meta_find_program(b, "/bin/busybox"));
 	assert_memory_equal(a->cpu_stats, b->cpu_stats, a->ncpus * sizeof(*a->cpu_stats));
 	assert_int_equal(a->ntasks, b->ntasks);
 	for (i = 0; i < a->ntasks; i++) {

@@ -116,7 +116,7 @@ static void test_boot_phases(void **state)
 	exec_event(f, 5 * S, 200, "/usr/bin/Xorg");
 	exec_event(f, 6 * S, 201, "/usr/bin/Xorg");
 	exec_event(f, 8 * S, 300, "/usr/bin/gnome-panel");
-	n = bp_phases_compute(f, NULL, m, &v);
+	n = bp_phases_compute(f, NULL, m, 1, &v);
 	assert_int_equal(n, 6);
 	p = find(v, n, "kernel");
 	assert_non_null(p);
@@ -155,7 +155,7 @@ static void test_wrapper_is_not_a_root_switch(void **state)
 	(void)state;
 	exec_event(f, S / 2, 1, "/usr/local/bin/bootprof-init");
 	exec_event(f, S / 2 + 1000, 1, "/sbin/init");
-	n = bp_phases_compute(f, NULL, m, &v);
+	n = bp_phases_compute(f, NULL, m, 1, &v);
 	assert_int_equal(n, 2);
 	assert_string_equal(v[0].name, "kernel");
 	assert_int_equal(v[0].end_ns, S / 2);
@@ -176,7 +176,7 @@ static void test_live_recording(void **state)
 	long n;
 
 	(void)state;
-	n = bp_phases_compute(f, NULL, m, &v);
+	n = bp_phases_compute(f, NULL, m, 1, &v);
 	assert_int_equal(n, 1);
 	assert_string_equal(v[0].name, "userspace");
 	assert_int_equal(v[0].start_ns, 5 * S);

@@ -113,11 +113,17 @@ static void test_builtins(void **state)
 			assert_string_not_equal(p->name, bp_builtin_plugins[j]->name);
 	}
 	assert_int_equal(n, 4);
-	/* android reads the model's waits only: no event of its own to decide one from. */
+	/*
+	 * android reads the model's waits only: its events are the boot marks'
+	 * (an exec, a trace_marker line), none a wait could be decided from.
+	 */
 	for (i = 0; strcmp(bp_builtin_plugins[i]->name, "android"); i++)
 		;
-	assert_null(bp_builtin_plugins[i]->events);
-	assert_null(bp_builtin_plugins[i]->event);
+	assert_non_null(bp_builtin_plugins[i]->events);
+	for (j = 0; bp_builtin_plugins[i]->events[j]; j++)
+		assert_true(!strcmp(bp_builtin_plugins[i]->events[j], "sched:sched_process_exec") ||
+			    !strcmp(bp_builtin_plugins[i]->events[j], "ftrace:print"));
+	assert_int_equal(j, 2);
 }
 
 static void test_untrusted(void **state)
@@ -575,6 +581,7 @@ static void add_process(struct bp_model *m, int pid, const char *comm, const cha
 	if (exec) {
 		p->exec = xcalloc(1, sizeof(*p->exec));
 		p->exec[0] = xstrdup(exec);
+		p->exec_part = xcalloc(1, sizeof(*p->exec_part));
 		p->nexec = 1;
 	}
 	p->parent = parent >= 0 ? &m->processes[parent] : NULL;

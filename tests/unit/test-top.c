@@ -113,6 +113,7 @@ static struct bp_model *make_model(int half)
 	sh->service = &m->services[1];
 	cat->exec = xcalloc(1, sizeof(*cat->exec));
 	cat->exec[cat->nexec++] = xstrdup("/bin/cat");
+	cat->exec_part = xcalloc(1, sizeof(*cat->exec_part));
 	cat->first_exec_ns = cat->service_exec_ns = T0 + 1500 * MS;
 	m->totals.lost_events = lost_events;
 	m->totals.events_total = 1000;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * doc/format: human units, path shortening, JSON and CSV quoting; the
+ * doc/format: human units, path shortening, JSON and CSV quoting, the
+ * compact JSON writer's one-element-a-line arrays; the
  * services section in text, JSON and CSV.
  */
 #include <setjmp.h>
@@ -15,6 +16,7 @@
 
 #include "analysis/model.h"
 #include "doc/format.h"
+#include "util/json.h"
 #include "util/printable.h"
 #include "util/xalloc.h"
 #include "views/report.h"
@@ -133,6 +135,7 @@ static struct bp_model *services_model(void)
 	udevd->wait_ns = 7000000;
 	udevd->exec = xcalloc(1, sizeof(char *));
 	udevd->exec[udevd->nexec++] = xstrdup("/usr/lib/systemd/systemd-udevd");
+	udevd->exec_part = xcalloc(1, sizeof(*udevd->exec_part));
 	udevd->first_exec_ns = udevd->service_exec_ns = 2500000000ull;
 	udevd->service = &m->services[0];
 	getty->pid = 301;
@@ -141,6 +144,7 @@ static struct bp_model *services_model(void)
 	getty->exit_ns = 4 * S;
 	getty->exec = xcalloc(1, sizeof(char *));
 	getty->exec[getty->nexec++] = xstrdup("/sbin/agetty");
+	getty->exec_part = xcalloc(1, sizeof(*getty->exec_part));
 	getty->first_exec_ns = 3100000000ull;
 	getty->service_exec = 1;
 	getty->service = &m->services[1];
@@ -195,6 +199,41 @@ static void test_services(void **state)
 	bp_model_free(m);
 }
 
+/* A compact document with one array element a line (the Trace Event Format's layout). */
+static void test_json_lines(void **state)
+{
+	struct bp_json jw;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	bp_json_init_compact(&jw, f);
+	bp_json_object_begin(&jw, NULL);
+	bp_json_string(&jw, "unit", "ms");
+	bp_json_object_begin(&jw, "other");
+	bp_json_u64(&jw, "n", 1);
+	bp_json_end(&jw);
+	bp_json_newline(&jw);
+	bp_json_array_begin_lines(&jw, "events");
+	bp_json_object_begin(&jw, NULL);
+	bp_json_array_begin(&jw, "a");
+	bp_json_u64(&jw, NULL, 1);
+	bp_json_u64(&jw, NULL, 2);
+	bp_json_end(&jw);
+	bp_json_end(&jw);
+	bp_json_raw(&jw, NULL, "1.500");
+	bp_json_end(&jw);
+	bp_json_array_begin_lines(&jw, "none");
+	bp_json_end(&jw);
+	bp_json_end(&jw);
+	fclose(f);
+	assert_string_equal(buf, "{\"unit\":\"ms\",\"other\":{\"n\":1},\n\"events\":[\n"
+				 "{\"a\":[1,2]},\n1.500\n],\"none\":[]}");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,6 +242,7 @@ int main(void)
 		cmocka_unit_test(test_quoting),
 		cmocka_unit_test(test_printable),
 		cmocka_unit_test(test_services),
+		cmocka_unit_test(test_json_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

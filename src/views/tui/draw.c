@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "analysis/focus.h"
 #include "doc/format.h"
 #include "util/xalloc.h"
 #include "views/tui/internal.h"
@@ -100,7 +101,7 @@ static void put_span_line(struct top *t, struct top_frame *f)
 
 static void put_totals(struct top *t, struct top_frame *f)
 {
-	const struct bp_totals *tot = &t->win->totals;
+	const struct bp_totals *tot = bp_focus_totals_of(t->win, t->focus_pid);
 	struct top_line *l = top_new_line(f, TA_NORMAL);
 	unsigned miss = t->win->missing;
 	char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], d[BP_FMT_LEN];
@@ -145,6 +146,7 @@ static const char strip_levels[] = " .:-=+*#@";
 static void put_strip(struct top *t, struct top_frame *f, int n)
 {
 	const struct bp_model *m = t->full;
+	const struct bp_bucket *tl = bp_focus_timeline_of(m, t->focus_pid);
 	int block = !(m->missing & BP_MISSING_BLOCK);
 	double *wait = xcalloc((size_t)n, sizeof(*wait)), *disk = xcalloc((size_t)n, sizeof(*disk));
 	double maxw = 0, maxd = 0;
@@ -165,9 +167,8 @@ static void put_strip(struct top *t, struct top_frame *f, int n)
 		if (b1 <= b0)
 			b1 = b0 + 1;
 		for (b = b0; b < b1; b++) {
-			wait[c] += (double)m->timeline[b].wait_ns;
-			disk[c] += (double)(block ? m->timeline[b].rq_read_bytes :
-					    m->timeline[b].read_bytes);
+			wait[c] += (double)tl[b].wait_ns;
+			disk[c] += (double)(block ? tl[b].rq_read_bytes : tl[b].read_bytes);
 		}
 		wait[c] /= (double)(b1 - b0);
 		disk[c] /= (double)(b1 - b0);

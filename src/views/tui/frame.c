@@ -84,18 +84,51 @@ void top_frame_release(struct top_frame *f)
 }
 
 /*
- * One table row: cells laid out by the columns, separated by one space;
- * the last column takes the rest of the width (paths keep their ends).
+ * Which columns fit @width: the droppable ones go, highest top_col.drop
+ * first, until the last column (a path: 0 width) has WANT_LAST_COL; @keep
+ * (the sort column, -1: none) stays.
+ */
+static void fit_cols(int width, const struct top_col *cols, int ncols, int keep,
+		     unsigned char *show)
+{
+	int i;
+
+	for (i = 0; i < ncols; i++)
+		show[i] = 1;
+	for (;;) {
+		int need = 0, worst = -1;
+
+		for (i = 0; i < ncols; i++) {
+			if (!show[i])
+				continue;
+			need += cols[i].width ? cols[i].width + 1 : WANT_LAST_COL;
+			if (cols[i].drop && i != keep && (worst < 0 || cols[i].drop > cols[worst].drop))
+				worst = i;
+		}
+		if (need - 1 <= width || worst < 0)
+			return;
+		show[worst] = 0;
+	}
+}
+
+/*
+ * One table row: cells laid out by the columns that fit (fit_cols),
+ * separated by one space; the last column takes the rest of the width
+ * (paths keep their ends).
  */
 void top_put_cells(struct top_frame *f, struct top_line *l, const struct top_col *cols,
-		   int ncols, char cells[][CELL_LEN])
+		   int ncols, int keep, char cells[][CELL_LEN])
 {
 	char buf[TOP_MAX_WIDTH + 1];
+	unsigned char show[TOP_MAX_COLS];
 	int col = 0, i;
 
+	fit_cols(f->width, cols, ncols, keep, show);
 	for (i = 0; i < ncols && col < f->width; i++) {
 		int w = cols[i].width;
 
+		if (!show[i])
+			continue;
 		if (!w) {
 			w = f->width - col;
 			if (w < MIN_LAST_COL)
@@ -116,15 +149,19 @@ void top_put_cells(struct top_frame *f, struct top_line *l, const struct top_col
 void top_put_head(struct top_frame *f, struct top_line *l, const struct top_col *cols,
 		  int ncols, int sort)
 {
-	char cells[16][CELL_LEN];
+	char cells[TOP_MAX_COLS][CELL_LEN];
+	unsigned char show[TOP_MAX_COLS];
 	int col = 0, i;
 
 	for (i = 0; i < ncols; i++)
 		snprintf(cells[i], CELL_LEN, "%s", cols[i].head);
-	top_put_cells(f, l, cols, ncols, cells);
+	top_put_cells(f, l, cols, ncols, sort, cells);
+	fit_cols(f->width, cols, ncols, sort, show);
 	for (i = 0; i < ncols; i++) {
 		int w = cols[i].width ? cols[i].width : f->width - col;
 
+		if (!show[i])
+			continue;
 		if (!cols[i].width && w < MIN_LAST_COL)
 			break;
 		if (i == sort)

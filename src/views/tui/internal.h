@@ -13,6 +13,10 @@
 #define CELL_LEN 256
 /* A last column (a path) narrower than this is left out. */
 #define MIN_LAST_COL 8
+/* Columns are dropped (top_col.drop) until the last one has this much room. */
+#define WANT_LAST_COL 14
+/* The most columns a view has. */
+#define TOP_MAX_COLS 16
 
 struct top_col {
 	const char *head;
@@ -21,6 +25,7 @@ struct top_col {
 	int width;          /* 0: what is left (the last column) */
 	int right;
 	int order;          /* the view's sort key */
+	int drop;           /* as the width shrinks, the highest drops first; 0: never */
 };
 
 /* Sort keys of the processes view: the model's, then sort.c's, offset. */
@@ -63,11 +68,12 @@ void top_put_span(struct top_frame *f, struct top_line *l, int start, int len, e
 int top_put_attr(struct top_frame *f, struct top_line *l, int col, const char *s,
 		 enum top_attr attr);
 /*
- * Cells under their headers; the last column takes the rest of the width
- * (paths keep their ends).
+ * Cells under their headers, in the columns that fit the width (top_col.drop;
+ * column @keep stays, -1: none); the last column takes the rest of the
+ * width (paths keep their ends).
  */
 void top_put_cells(struct top_frame *f, struct top_line *l, const struct top_col *cols, int n,
-		   char cells[][CELL_LEN]);
+		   int keep, char cells[][CELL_LEN]);
 void top_put_head(struct top_frame *f, struct top_line *l, const struct top_col *cols, int n,
 		  int sort);
 

@@ -13,53 +13,53 @@
 #include "views/tui/internal.h"
 
 static const struct top_col file_cols[] = {
-	{ "WAIT", "wait", NULL, 9, 1, BP_SORT_FILE_WAIT },
-	{ "READ", "read", "bytes", 9, 1, BP_SORT_FILE_BYTES },
-	{ "NEVER USED", "never-used", "never", 10, 1, BP_SORT_FILE_NEVER_USED },
-	{ "RE-READ", "reread", "re-read", 9, 1, BP_SORT_FILE_REREAD },
-	{ "READERS", "readers", NULL, 7, 1, BP_SORT_FILE_READERS },
-	{ "PATH", "path", "name", 0, 0, BP_SORT_FILE_PATH },
+	{ "WAIT", "wait", NULL, 9, 1, BP_SORT_FILE_WAIT, 0 },
+	{ "READ", "read", "bytes", 9, 1, BP_SORT_FILE_BYTES, 2 },
+	{ "NEVER USED", "never-used", "never", 10, 1, BP_SORT_FILE_NEVER_USED, 4 },
+	{ "RE-READ", "reread", "re-read", 9, 1, BP_SORT_FILE_REREAD, 5 },
+	{ "READERS", "readers", NULL, 7, 1, BP_SORT_FILE_READERS, 3 },
+	{ "PATH", "path", "name", 0, 0, BP_SORT_FILE_PATH, 0 },
 };
 
 static const struct top_col proc_cols[] = {
-	{ "PID", "pid", NULL, 7, 1, BP_SORT_PROC_PID },
-	{ "COMM", "comm", "name", 15, 0, PROC_ORDER_EXTRA + BP_ORDER_PROC_COMM },
-	{ "WAIT", "wait", NULL, 9, 1, BP_SORT_PROC_WAIT },
-	{ "TREE WAIT", "tree-wait", "tree", 9, 1, BP_SORT_PROC_TREE_WAIT },
-	{ "CPU", "cpu", "run", 9, 1, BP_SORT_PROC_RUN },
-	{ "READ", "read", "bytes", 9, 1, BP_SORT_PROC_BYTES },
-	{ "FILES", "files", NULL, 5, 1, PROC_ORDER_EXTRA + BP_ORDER_PROC_FILES },
-	{ "START", "start", NULL, 10, 1, BP_SORT_PROC_START },
-	{ "WORST FILE", "worst", "worst-file", 0, 0, PROC_ORDER_EXTRA + BP_ORDER_PROC_WORST },
+	{ "PID", "pid", NULL, 7, 1, BP_SORT_PROC_PID, 3 },
+	{ "COMM", "comm", "name", 15, 0, PROC_ORDER_EXTRA + BP_ORDER_PROC_COMM, 0 },
+	{ "WAIT", "wait", NULL, 9, 1, BP_SORT_PROC_WAIT, 0 },
+	{ "TREE WAIT", "tree-wait", "tree", 9, 1, BP_SORT_PROC_TREE_WAIT, 5 },
+	{ "CPU", "cpu", "run", 9, 1, BP_SORT_PROC_RUN, 4 },
+	{ "READ", "read", "bytes", 9, 1, BP_SORT_PROC_BYTES, 2 },
+	{ "FILES", "files", NULL, 5, 1, PROC_ORDER_EXTRA + BP_ORDER_PROC_FILES, 6 },
+	{ "START", "start", NULL, 10, 1, BP_SORT_PROC_START, 7 },
+	{ "WORST FILE", "worst", "worst-file", 0, 0, PROC_ORDER_EXTRA + BP_ORDER_PROC_WORST, 1 },
 };
 
 static const struct top_col reader_cols[] = {
-	{ "PID", "pid", NULL, 7, 1, BP_ORDER_ACCESS_PID },
-	{ "COMM", "comm", "name", 15, 0, BP_ORDER_ACCESS_COMM },
-	{ "WAIT", "wait", NULL, 9, 1, BP_ORDER_ACCESS_WAIT },
-	{ "READ", "read", "bytes", 9, 1, BP_ORDER_ACCESS_BYTES },
-	{ "FIRST", "first", NULL, 10, 1, BP_ORDER_ACCESS_FIRST },
-	{ "LAST", "last", NULL, 10, 1, BP_ORDER_ACCESS_LAST },
+	{ "PID", "pid", NULL, 7, 1, BP_ORDER_ACCESS_PID, 0 },
+	{ "COMM", "comm", "name", 15, 0, BP_ORDER_ACCESS_COMM, 0 },
+	{ "WAIT", "wait", NULL, 9, 1, BP_ORDER_ACCESS_WAIT, 0 },
+	{ "READ", "read", "bytes", 9, 1, BP_ORDER_ACCESS_BYTES, 1 },
+	{ "FIRST", "first", NULL, 10, 1, BP_ORDER_ACCESS_FIRST, 2 },
+	{ "LAST", "last", NULL, 10, 1, BP_ORDER_ACCESS_LAST, 3 },
 };
 
 static const struct top_col access_cols[] = {
-	{ "WAIT", "wait", NULL, 9, 1, BP_ORDER_ACCESS_WAIT },
-	{ "READ", "read", "bytes", 9, 1, BP_ORDER_ACCESS_BYTES },
-	{ "FIRST", "first", NULL, 10, 1, BP_ORDER_ACCESS_FIRST },
-	{ "LAST", "last", NULL, 10, 1, BP_ORDER_ACCESS_LAST },
-	{ "PATH", "path", "name", 0, 0, BP_ORDER_ACCESS_PATH },
+	{ "WAIT", "wait", NULL, 9, 1, BP_ORDER_ACCESS_WAIT, 0 },
+	{ "READ", "read", "bytes", 9, 1, BP_ORDER_ACCESS_BYTES, 1 },
+	{ "FIRST", "first", NULL, 10, 1, BP_ORDER_ACCESS_FIRST, 2 },
+	{ "LAST", "last", NULL, 10, 1, BP_ORDER_ACCESS_LAST, 3 },
+	{ "PATH", "path", "name", 0, 0, BP_ORDER_ACCESS_PATH, 0 },
 };
 
 /* The report's services section, as a list (views/services.c sorts it). */
 static const struct top_col service_cols[] = {
-	{ "WAIT", "wait", NULL, 9, 1, BP_ORDER_SVC_WAIT },
-	{ "READ", "read", "bytes", 9, 1, BP_ORDER_SVC_BYTES },
-	{ "CPU", "cpu", "run", 9, 1, BP_ORDER_SVC_RUN },
-	{ "PROCS", "procs", "processes", 5, 1, BP_ORDER_SVC_PROCS },
-	{ "STARTED", "start", "started", 9, 1, BP_ORDER_SVC_START },
-	{ "FIRST EXEC", "exec", "first-exec", 10, 1, BP_ORDER_SVC_EXEC },
-	{ "ENDED", "end", "ended", 9, 1, BP_ORDER_SVC_END },
-	{ "SERVICE", "unit", "service", 0, 0, BP_ORDER_SVC_UNIT },
+	{ "WAIT", "wait", NULL, 9, 1, BP_ORDER_SVC_WAIT, 0 },
+	{ "READ", "read", "bytes", 9, 1, BP_ORDER_SVC_BYTES, 2 },
+	{ "CPU", "cpu", "run", 9, 1, BP_ORDER_SVC_RUN, 4 },
+	{ "PROCS", "procs", "processes", 5, 1, BP_ORDER_SVC_PROCS, 3 },
+	{ "STARTED", "start", "started", 9, 1, BP_ORDER_SVC_START, 6 },
+	{ "FIRST EXEC", "exec", "first-exec", 10, 1, BP_ORDER_SVC_EXEC, 5 },
+	{ "ENDED", "end", "ended", 9, 1, BP_ORDER_SVC_END, 7 },
+	{ "SERVICE", "unit", "service", 0, 0, BP_ORDER_SVC_UNIT, 0 },
 };
 
 #define NCOLS(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -361,14 +361,26 @@ void top_build_rows(struct top *t)
 			free(t->services);
 			t->services = bp_view_services(t->win, &t->focus, &t->nservices);
 			service = top_level_service(t, lv);
-		} else if (t->filter[0]) {
-			filter.comm = t->filter;
 		}
 		n = bp_model_select_processes(t->win, &filter,
 					      order < PROC_ORDER_EXTRA ? (enum bp_process_sort)order :
 					      BP_SORT_PROC_PID, &v);
 		if (lv->kind == LEVEL_SERVICE)
 			n = service ? bp_service_select(t->win, service, v, n) : 0;
+		/*
+		 * The filter picks among the focus's rows: the focus names a tree, the
+		 * filter a row. A service's processes are what its numbers add up.
+		 */
+		if (t->filter[0] && lv->kind == LEVEL_PROCS) {
+			struct bp_filter by_name = { .comm = t->filter };
+			size_t kept = 0;
+
+			for (i = 0; i < n; i++) {
+				if (bp_process_matches(t->win, v[i], &by_name))
+					v[kept++] = v[i];
+			}
+			n = kept;
+		}
 		if (order >= PROC_ORDER_EXTRA)
 			bp_sort_processes(v, n, (enum bp_process_order)(order - PROC_ORDER_EXTRA));
 		if (lv->reverse)
@@ -470,16 +482,31 @@ static void file_cells(const struct top *t, const struct bp_file *file, char c[]
 	snprintf(c[5], CELL_LEN, "%s", file->path);
 }
 
-/* @depth: the tree view's indentation of the command (two columns a generation). */
+/*
+ * The tree view's indentation of a name at @depth in a column @width wide:
+ * two columns a generation, then one, then what the name leaves; the name
+ * is never cut for it.
+ */
+static int tree_indent(int depth, int len, int width)
+{
+	if (2 * depth + len <= width)
+		return 2 * depth;
+	if (depth + len <= width)
+		return depth;
+	return len < width ? width - len : 0;
+}
+
+/* @depth: the command's generation in the tree view (0: a root, or no tree). */
 static void proc_cells(const struct top *t, const struct bp_process *p, int depth,
 		       char c[][CELL_LEN])
 {
 	char a[BP_FMT_LEN];
 	unsigned miss = t->win->missing;
+	const char *name = p->comm[0] ? p->comm : "?";
 
 	snprintf(c[0], CELL_LEN, "%d", p->pid);
-	snprintf(c[1], CELL_LEN, "%*s%s", 2 * (depth < 8 ? depth : 8), "",
-		 p->comm[0] ? p->comm : "?");
+	snprintf(c[1], CELL_LEN, "%*s%s", tree_indent(depth, (int)strlen(name), proc_cols[1].width),
+		 "", name);
 	na_or(c[2], miss & BP_MISSING_SCHED, bp_fmt_ns(a, p->wait_ns));
 	na_or(c[3], miss & BP_MISSING_SCHED, bp_fmt_ns(a, p->tree_wait_ns));
 	na_or(c[4], miss & BP_MISSING_SCHED, bp_fmt_ns(a, p->run_ns));
@@ -527,32 +554,55 @@ static void service_cells(const struct top *t, const struct bp_service_row *r, c
 	snprintf(c[7], CELL_LEN, "%s", r->unit);
 }
 
+/* The columns a row of @kind is laid out in, or NULL. */
+static const struct top_col *row_cols(enum top_row_kind kind)
+{
+	switch (kind) {
+	case ROW_FILE:
+		return file_cols;
+	case ROW_PROC:
+		return proc_cols;
+	case ROW_READER:
+		return reader_cols;
+	case ROW_ACCESS:
+		return access_cols;
+	case ROW_SERVICE:
+		return service_cols;
+	default:
+		return NULL;
+	}
+}
+
 void top_put_row(struct top *t, struct top_frame *f, const struct top_row *r, int selected)
 {
 	struct top_line *l = top_new_line(f, selected ? TA_SEL : TA_NORMAL);
-	char cells[16][CELL_LEN];
+	char cells[TOP_MAX_COLS][CELL_LEN];
 	const struct bp_process *p;
+	int ncols, keep;
+
+	/* The sort column stays in the level's own rows (a process's children are not). */
+	keep = top_level_cols(top_cur(t)->kind, &ncols) == row_cols(r->kind) ? top_cur(t)->sort : -1;
 
 	switch (r->kind) {
 	case ROW_FILE:
 		file_cells(t, r->obj, cells);
-		top_put_cells(f, l, file_cols, NCOLS(file_cols), cells);
+		top_put_cells(f, l, file_cols, NCOLS(file_cols), keep, cells);
 		break;
 	case ROW_PROC:
 		proc_cells(t, r->obj, r->depth, cells);
-		top_put_cells(f, l, proc_cols, NCOLS(proc_cols), cells);
+		top_put_cells(f, l, proc_cols, NCOLS(proc_cols), keep, cells);
 		break;
 	case ROW_READER:
 		reader_cells(t, r->obj, cells);
-		top_put_cells(f, l, reader_cols, NCOLS(reader_cols), cells);
+		top_put_cells(f, l, reader_cols, NCOLS(reader_cols), keep, cells);
 		break;
 	case ROW_ACCESS:
 		access_cells(t, r->obj, cells);
-		top_put_cells(f, l, access_cols, NCOLS(access_cols), cells);
+		top_put_cells(f, l, access_cols, NCOLS(access_cols), keep, cells);
 		break;
 	case ROW_SERVICE:
 		service_cells(t, r->obj, cells);
-		top_put_cells(f, l, service_cols, NCOLS(service_cols), cells);
+		top_put_cells(f, l, service_cols, NCOLS(service_cols), keep, cells);
 		break;
 	case ROW_TITLE:
 		p = r->obj;

@@ -94,6 +94,8 @@ int top_init(struct top *t, const struct bp_top_source *src, const struct bp_top
 	t->batch = batch;
 	t->max_rows = batch && o->rows > 0 ? (size_t)o->rows : 0;
 	t->tree = o->tree;
+	if (o->filter)
+		snprintf(t->filter, sizeof(t->filter), "%s", o->filter);
 	t->cumulative = o->cumulative;
 	t->since_ns = o->since_ns;
 	t->until_ns = o->until_ns;

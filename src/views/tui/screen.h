@@ -125,7 +125,7 @@ struct top_row {
 };
 
 #define TOP_MAX_DEPTH 32
-#define TOP_FILTER_LEN 128
+#define TOP_FILTER_LEN (BP_TOP_FILTER_MAX + 1)
 
 struct top {
 	const struct bp_top_source *src;

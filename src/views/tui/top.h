@@ -40,6 +40,9 @@ struct bp_top_source {
 
 enum bp_top_view { BP_TOP_FILES, BP_TOP_PROCS, BP_TOP_SERVICES };
 
+/* The longest filter (key /, --filter), in characters. */
+#define BP_TOP_FILTER_MAX 127
+
 /**
  * struct bp_top_opts - how top starts
  * @view: files, processes or services
@@ -54,6 +57,8 @@ enum bp_top_view { BP_TOP_FILES, BP_TOP_PROCS, BP_TOP_SERVICES };
  * @reverse: the sort order reversed
  * @tree: the processes view as a tree
  * @all: every process of a `record -- CMD` recording, not only CMD's tree
+ * @filter: the filter to start with (key /), or NULL; printable ASCII, at
+ *          most BP_TOP_FILTER_MAX characters
  * @stop: set asynchronously (signals) to leave at once; may be NULL
  */
 struct bp_top_opts {
@@ -68,6 +73,7 @@ struct bp_top_opts {
 	int reverse;
 	int tree;
 	int all;
+	const char *filter;
 	volatile sig_atomic_t *stop;
 };
 

@@ -6,7 +6,7 @@
 # loader/entries/bootprof-once.conf from the entry booted now and runs
 # bootctl set-oneshot; the next boot is recorded and its recorder removes
 # the entry; the boot after is the default one.
-# Checked as t4560: one recording, of boot 2; the one-shot EFI variable
+# Checked as t4580: one recording, of boot 2; the one-shot EFI variable
 # consumed by systemd-boot; the entry file gone; boot 3 plain.
 # tags: serial
 . "$(dirname "$0")/../test-lib.sh"
