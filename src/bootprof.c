@@ -30,6 +30,7 @@ static const struct bp_cmd commands[] = {
 	CMD(init, "run as PID 1: record the boot, then exec the real init"),
 	CMD(cmdline, "print the kernel command-line words that trace from early boot"),
 	CMD(collect, "drain the boot-time trace instance into a recording"),
+	CMD(boot, "record the next boot, once: a boot loader entry of its own"),
 	CMD(report, "report I/O wait and reads per process and per file"),
 	CMD(critical, "what delayed an end point: the chain of waits back from it"),
 	CMD(top, "interactive view of a recording, or of the live system"),

@@ -75,6 +75,7 @@ BP_DECLARE_CMD(record);
 BP_DECLARE_CMD(init);
 BP_DECLARE_CMD(cmdline);
 BP_DECLARE_CMD(collect);
+BP_DECLARE_CMD(boot);
 BP_DECLARE_CMD(report);
 BP_DECLARE_CMD(critical);
 BP_DECLARE_CMD(top);

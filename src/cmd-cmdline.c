@@ -27,7 +27,8 @@ static const struct bp_usage cmdline_usage = {
 	"trace_event=EVENTS (the top-level buffer) and trace_clock=boot before;\n"
 	"both with trace_buf_size=, and schedstats=enable where the kernel has\n"
 	"schedstats. Add them to the boot loader's command line, then\n"
-	"run 'bootprof collect' after boot, or boot with init=bootprof.\n",
+	"run 'bootprof collect' after boot, or boot with init=bootprof-init;\n"
+	"'bootprof boot --once' does it all for the next boot.\n",
 	"Events a kernel lacks are left out, with a warning on stderr.\n",
 	NULL,
 };

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bootprof init: run as PID 1 (init=/usr/sbin/bootprof, rdinit=, or a
+ * bootprof init: run as PID 1 (init=/usr/local/bin/bootprof-init, rdinit=, or a
  * bootprof-init link). PID 1 mounts what it needs, forks the recorder and
  * execs the real init at once; the recorder drains the boot-time buffer
  * (or records from now), stops on a condition, waits for the real root to
@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "capture/boot-once.h"
 #include "capture/boot.h"
 #include "capture/fault-around.h"
 #include "replay/preload.h"
@@ -73,7 +74,9 @@ static const struct bp_usage init_usage = {
 	"                            T after the stop (default 600 s)\n"
 	"  bootprof.replay=PACK      preload a readahead pack meanwhile (bootprof-replay(1))\n"
 	"  bootprof.exact-mmap=1     fault-around off until the recording stops (as\n"
-	"                            record --exact-mmap)\n",
+	"                            record --exact-mmap)\n"
+	"  bootprof.once=1           once saved, remove the boot entry of\n"
+	"                            'bootprof boot --once' (bootprof-boot(1))\n",
 	NULL,
 };
 
@@ -89,6 +92,7 @@ struct init_opts {
 	double save_timeout;
 	int test;           /* bootprof.test=1: honour bootprof.fault= */
 	int exact_mmap;     /* bootprof.exact-mmap=1: fault-around at one page */
+	int once;           /* bootprof.once=1: remove the entry of 'bootprof boot --once' */
 	unsigned long fault_around_saved; /* its value before PID 1 set it, 0: not set */
 	char fault[64];
 	char warnings[1024];/* problems found while parsing, logged by the recorder */
@@ -215,6 +219,8 @@ static void parse_cmdline(struct init_opts *o, char *cmdline)
 				o->buffer_kb = (size_t)kb;
 		} else if (!strcmp(key, "bootprof.exact-mmap")) {
 			o->exact_mmap = !strcmp(val, "1");
+		} else if (!strcmp(key, "bootprof.once")) {
+			o->once = !strcmp(val, "1");
 		} else if (!strcmp(key, "bootprof.test")) {
 			o->test = !strcmp(val, "1");
 		} else if (!strcmp(key, "bootprof.fault")) {
@@ -442,6 +448,20 @@ static void detach(void)
 	}
 }
 
+/*
+ * The boot of 'bootprof boot --once' is recorded: remove its boot loader
+ * entry (we are in PID 1's root now), so no later boot is recorded.
+ */
+static void remove_once_entry(void)
+{
+	const char *what;
+
+	if (bp_once_remove("/", &what) < 0)
+		kmsg("cannot remove the one-shot boot entry: %s", bp_last_error());
+	else if (*what)
+		kmsg("removed %s", what);
+}
+
 static int recorder_run(struct recorder *rec, char *argv0)
 {
 	const struct init_opts *o = rec->opts;
@@ -504,6 +524,8 @@ static int recorder_run(struct recorder *rec, char *argv0)
 	     run.buffer, (double)run.bytes / (1024.0 * 1024.0), run.stop_reason,
 	     (unsigned long long)run.lost);
 	bp_boot_run_release(&run);
+	if (o->once)
+		remove_once_entry();
 	return 0;
 }
 

@@ -347,3 +347,25 @@ char *bp_boot_cmdline(int version, const char *instance, const char *available,
 	*missing = miss;
 	return out;
 }
+
+char *bp_boot_cmdline_for(const char *release, int live, const char *instance,
+			  const char *arch, size_t buffer_kb, char **missing, char **no_list)
+{
+	int version = bp_kernel_version(release);
+	char *available = NULL, *words;
+
+	*missing = *no_list = NULL;
+	if (version < 0) {
+		bp_set_error("bad kernel release '%s' (want MAJOR.MINOR...)", release);
+		return NULL;
+	}
+	if (live) {
+		available = bp_boot_available_events();
+		if (!available)
+			*no_list = xstrdup(bp_last_error());
+	}
+	words = bp_boot_cmdline(version, instance, available, arch,
+				bp_boot_kernel_schedstats(release, live), buffer_kb, missing);
+	free(available);
+	return words;
+}

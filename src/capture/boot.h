@@ -80,6 +80,15 @@ char *bp_boot_cmdline(int version, const char *instance, const char *available,
 const char *bp_boot_arch(const char *name);
 const char *bp_boot_release_arch(const char *release);
 
+/*
+ * bp_boot_cmdline() for kernel release (MAJOR.MINOR...) of arch: with live (it is
+ * the running kernel), by the live event list; when that cannot be read,
+ * *no_list is set to why (a heap string) and the known versions are used.
+ * NULL with bp_set_error() for a release that is no version.
+ */
+char *bp_boot_cmdline_for(const char *release, int live, const char *instance,
+			  const char *arch, size_t buffer_kb, char **missing, char **no_list);
+
 
 
 #include <signal.h>

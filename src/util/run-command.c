@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -135,4 +137,76 @@ int bp_command_exit_code(const struct bp_command *cmd)
 	if (WIFSIGNALED(cmd->status))
 		return 128 + WTERMSIG(cmd->status);
 	return -1;
+}
+
+int bp_command_run(const char *const *argv, char *out, size_t size)
+{
+	/* execvp() takes char *const []; nothing is written through it. */
+	struct bp_command cmd = { .argv = (char **)(uintptr_t)argv };
+	int pipefd[2] = { -1, -1 }, saved = -1, null, status;
+	size_t len = 0;
+	ssize_t n;
+
+	/* The child gets these as fds 0 and 1 from the fork; ours are put back after it. */
+	null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (null < 0 || (out && pipe2(pipefd, O_CLOEXEC) < 0)) {
+		bp_set_error_errno("cannot run '%s'", argv[0]);
+		goto out_close;
+	}
+	saved = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+	dup2(null, STDIN_FILENO);
+	if (out) {
+		int saved_out = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+
+		fflush(stdout);
+		dup2(pipefd[1], STDOUT_FILENO);
+		status = bp_command_prepare(&cmd);
+		dup2(saved_out, STDOUT_FILENO);
+		close(saved_out);
+	} else {
+		status = bp_command_prepare(&cmd);
+	}
+	dup2(saved, STDIN_FILENO);
+	if (status < 0 || bp_command_start(&cmd) < 0) {
+		bp_command_finish(&cmd, 0);
+		goto out_close;
+	}
+	if (out) {
+		close(pipefd[1]);
+		pipefd[1] = -1;
+		while ((n = read(pipefd[0], out + len, size - 1 - len)) != 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				break;
+			len += (size_t)n;
+			if (len == size - 1) {
+				char sink[512];
+
+				while (read(pipefd[0], sink, sizeof(sink)) > 0)
+					; /* the rest, so the command never blocks on a full pipe */
+				break;
+			}
+		}
+		while (len && out[len - 1] == '\n')
+			len--;
+		out[len] = '\0';
+	}
+	while (waitpid(cmd.pid, &status, 0) < 0 && errno == EINTR)
+		;
+	bp_command_reaped(&cmd, status);
+	status = bp_command_exit_code(&cmd);
+	goto out_done;
+out_close:
+	status = -1;
+out_done:
+	if (saved >= 0)
+		close(saved);
+	if (null >= 0)
+		close(null);
+	if (pipefd[0] >= 0)
+		close(pipefd[0]);
+	if (pipefd[1] >= 0)
+		close(pipefd[1]);
+	return status;
 }

@@ -50,4 +50,13 @@ void bp_command_finish(struct bp_command *cmd, int grace_ms);
  */
 int bp_command_exit_code(const struct bp_command *cmd);
 
+/*
+ * Run argv to its end, its stdin /dev/null. With out, its stdout is read
+ * into out (NUL-terminated, cut to size, trailing newlines dropped);
+ * without, it shares bootprof's. Its stderr is bootprof's. Return: its
+ * exit code as bp_command_exit_code() gives it, or -1 with bp_set_error()
+ * when it could not be run.
+ */
+int bp_command_run(const char *const *argv, char *out, size_t size);
+
 #endif
