@@ -204,6 +204,18 @@ static char *under(const char *root, const char *path)
 	return xasprintf("%s%s", strcmp(root, "/") ? root : "", path);
 }
 
+/* Remove root's @path; one already gone is no error. Return: 0 or -1 (bp_set_error). */
+static int remove_under(const char *root, const char *path)
+{
+	char *p = under(root, path);
+	int rc = unlink(p) < 0 && errno != ENOENT ? -1 : 0;
+
+	if (rc)
+		bp_set_error_errno("cannot remove '%s'", p);
+	free(p);
+	return rc;
+}
+
 /* Where a systemd-boot entry file is looked for: the ESP's and XBOOTLDR's mount points. */
 static const char *const sdboot_dirs[] = { "/efi/", "/boot/", "/boot/efi/" };
 
@@ -330,13 +342,8 @@ int bp_once_remove(const char *root, const char **what)
 	if (bp_once_read(root, &state) < 0)
 		return -1;
 	if (!strcmp(state.loader, "systemd-boot")) {
-		path = under(root, state.config);
-		if (unlink(path) < 0 && errno != ENOENT) {
-			bp_set_error_errno("cannot remove '%s'", path);
-			free(path);
+		if (remove_under(root, state.config))
 			return -1;
-		}
-		free(path);
 		path = under(root, BP_ONCE_STOP_UNIT);
 		unlink(path);
 		free(path);
@@ -350,13 +357,8 @@ int bp_once_remove(const char *root, const char **what)
 		if (cut < 0)
 			return -1;
 	}
-	path = under(root, BP_ONCE_GRUB_SCRIPT);
-	if (unlink(path) < 0 && errno != ENOENT) {
-		bp_set_error_errno("cannot remove '%s'", path);
-		free(path);
+	if (remove_under(root, BP_ONCE_GRUB_SCRIPT))
 		return -1;
-	}
-	free(path);
 	path = under(root, BP_ONCE_STOP_UNIT);
 	unit = unlink(path) == 0;
 	free(path);
