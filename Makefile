@@ -122,6 +122,15 @@ $(O)/examples/%: examples/%.c
 examples: $(EXAMPLE_BINS)
 unit-tests: $(UNIT_BINS)
 
+# Recordings kept as text (gzip, base64): tests/fixtures/NAME.dat.gz.b64
+# gives the NAME.dat the tests read. Text, because a recording is random
+# bytes to any tool that reads the tree as text.
+FIXTURE_TEXT := $(wildcard tests/fixtures/*.dat.gz.b64)
+FIXTURE_DATS := $(FIXTURE_TEXT:%.gz.b64=%)
+tests/fixtures/%.dat: tests/fixtures/%.dat.gz.b64
+	$(call quiet,FIXTURE,$@)base64 -d <$< | gunzip >$@.tmp && mv $@.tmp $@
+fixtures: $(FIXTURE_DATS)
+
 deps-build:
 	@scripts/deps.sh build
 
@@ -141,7 +150,7 @@ deps-i386:
 # The test build: -Werror, AddressSanitizer and UndefinedBehaviorSanitizer.
 ASAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
 TEST_JOBS := $(if $(J),-j $(J))
-check: deps
+check: deps fixtures
 	$(Q)$(MAKE) --no-print-directory O=build EXTRA_CFLAGS=-Werror all
 	$(Q)$(MAKE) --no-print-directory O=build-asan EXTRA_CFLAGS="-Werror $(ASAN_FLAGS)" \
 		LDFLAGS="-fsanitize=address,undefined" build-asan/bootprof unit-tests examples plugins \
@@ -151,7 +160,7 @@ check: deps
 
 # No root, no tracefs, no sanitizers: the unit tests and the tests on
 # fixtures, in parallel (tests tagged serial are left to make check).
-test: all unit-tests
+test: all unit-tests fixtures
 	$(Q)BOOTPROF=$(CURDIR)/build/bootprof BUILD=$(CURDIR)/build tests/run.sh --quick $(TEST_JOBS) $(T)
 
 demo: deps-demo
@@ -213,9 +222,9 @@ fuzz: deps-fuzz
 	$(Q)tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 clean:
-	rm -rf build build-asan build-static build-fuzz bootprof
+	rm -rf build build-asan build-static build-fuzz bootprof $(FIXTURE_DATS)
 
-.PHONY: all bootprof examples plugins unit-tests deps deps-build deps-demo deps-fuzz deps-arm64 deps-i386 check test demo bench clean install uninstall fuzz static
+.PHONY: all bootprof examples plugins unit-tests fixtures deps deps-build deps-demo deps-fuzz deps-arm64 deps-i386 check test demo bench clean install uninstall fuzz static
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
 
