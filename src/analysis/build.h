@@ -428,6 +428,9 @@ void bp_crit_asleep_at_start(struct state *s, uint32_t ti, uint64_t ts);
 void bp_crit_fork(struct state *s, uint32_t parent, uint32_t child, int cpu, uint64_t ts);
 void bp_crit_exit(struct state *s, uint32_t ti, uint64_t ts);
 void bp_crit_exec(struct state *s, uint32_t ti, uint64_t ts, const char *path);
+/* A syscall boundary of ti: futex(uaddr, op ...) entered, else op -1 (none, or left). */
+void bp_crit_futex(struct state *s, const struct bp_event *ev, uint32_t ti, uint64_t uaddr,
+		   int op);
 void bp_crit_bio(struct state *s, uint32_t ti, uint32_t dev, uint64_t sector, uint32_t sectors);
 void bp_crit_rq_issue(struct state *s, const struct bp_event *ev, const struct task *t,
 		      uint32_t dev, uint64_t sector, uint32_t sectors);

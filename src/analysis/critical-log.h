@@ -68,10 +68,18 @@ struct crit_task {
 	uint32_t parent;       /* forking task, NONE */
 	uint64_t exit_ns;      /* sched_process_exit, 0: none */
 	uint64_t last_on_ns;   /* its last moment on a CPU, 0: never */
+	uint64_t futex;        /* the futex(2) call in progress: its uaddr ... */
+	int8_t futex_op;       /* ... and command (FUTEX_WAIT ...), -1: none */
 	struct crit_req done;  /* the last request it completed itself (process context) */
 	int tid;               /* tid, comm, recorder: from the pass, at its end */
 	char comm[16];
 	uint8_t recorder;
+};
+
+/* A futex requeue: when, by whom (a task index). */
+struct crit_requeue {
+	uint64_t ns;
+	uint32_t task;
 };
 
 struct crit_exec {
@@ -110,6 +118,12 @@ struct bp_critical_log {
 	struct bp_map unmet;           /* tid -> index in unmet_wakes */
 	struct crit_wake *unmet_wakes; /* the first waking of tasks the pass had not met */
 	size_t nunmet, cunmet;
+	struct bp_map requeues;        /* futex uaddr -> its last requeue, index in rq_last */
+	struct crit_requeue *rq_last;
+	size_t nrq_last, crq_last;
+	struct bp_map moved;           /* (task, off) -> index in moves */
+	struct crit_requeue *moves;    /* sleeps a requeue moved to another futex: the requeue */
+	size_t nmoves, cmoves;
 	struct crit_exec *execs;       /* in time order */
 	size_t nexecs, cexecs;
 	struct crit_file *files;       /* the pass's files, at its end */

@@ -41,6 +41,10 @@ static void log_release(struct bp_critical_log *L)
 	free(L->cpu_switched);
 	bp_map_release(&L->unmet);
 	free(L->unmet_wakes);
+	bp_map_release(&L->requeues);
+	free(L->rq_last);
+	bp_map_release(&L->moved);
+	free(L->moves);
 	for (i = 0; i < L->nexecs; i++)
 		free(L->execs[i].path);
 	free(L->execs);
@@ -93,6 +97,7 @@ static struct crit_task *ctask(struct bp_critical_log *L, uint32_t ti)
 		for (i = L->ntasks; i <= ti; i++) {
 			L->tasks[i].parent = NONE;
 			L->tasks[i].done.issuer = NONE;
+			L->tasks[i].futex_op = -1;
 		}
 		L->ntasks = ti + 1;
 	}
@@ -229,6 +234,82 @@ static void describe(const struct state *s, const struct bp_event *ev, int kind,
 		w->rq = L->tasks[waker].done;
 }
 
+/* futex(2) commands (linux/futex.h), the op without its flags */
+#define FUTEX_CMD(op) ((op) & 127)
+enum {
+	FX_WAIT = 0, FX_REQUEUE = 3, FX_CMP_REQUEUE = 4, FX_WAIT_BITSET = 9,
+	FX_WAIT_REQUEUE_PI = 11, FX_CMP_REQUEUE_PI = 12,
+};
+
+static int futex_waits(int op)
+{
+	return op >= 0 && (FUTEX_CMD(op) == FX_WAIT || FUTEX_CMD(op) == FX_WAIT_BITSET ||
+			   FUTEX_CMD(op) == FX_WAIT_REQUEUE_PI);
+}
+
+static int futex_requeues(int op)
+{
+	return op >= 0 && (FUTEX_CMD(op) == FX_REQUEUE || FUTEX_CMD(op) == FX_CMP_REQUEUE ||
+			   FUTEX_CMD(op) == FX_CMP_REQUEUE_PI);
+}
+
+/*
+ * A syscall boundary: the futex call ti is in, and a requeue, which moves
+ * the waiters of uaddr onto another futex: whoever wakes them there later
+ * ended a wait that, up to the requeue, was on the requeuer.
+ */
+void bp_crit_futex(struct state *s, const struct bp_event *ev, uint32_t ti, uint64_t uaddr,
+		   int op)
+{
+	struct bp_critical_log *L = s->crit;
+	struct crit_task *t = ctask(L, ti);
+	uint64_t *slot;
+	int inserted;
+
+	t->futex = op >= 0 ? uaddr : 0;
+	t->futex_op = (int8_t)(op >= 0 ? FUTEX_CMD(op) : -1);
+	if (!futex_requeues(op) || !uaddr)
+		return;
+	slot = bp_map_put(&L->requeues, uaddr, 0, &inserted);
+	if (inserted) {
+		BP_GROW(L->rq_last, L->nrq_last, L->crq_last);
+		*slot = L->nrq_last++;
+	}
+	L->rq_last[*slot].ns = ev->ts;
+	L->rq_last[*slot].task = ti;
+}
+
+/*
+ * o of task ti, in a futex wait, was woken by another task: when a
+ * requeue of its futex by a third task came during the sleep (and the
+ * waker did not wake that futex itself), the wait was moved, and was on
+ * the requeuer until then. The requeue is matched by address here; the
+ * walk checks that requeuer and sleeper are one process.
+ */
+static void note_requeued(struct bp_critical_log *L, uint32_t ti, const struct crit_off *o,
+			  const struct crit_wake *w)
+{
+	const struct crit_task *t = &L->tasks[ti], *waker;
+	const struct crit_requeue *r;
+	uint64_t *slot;
+
+	if (!futex_waits(t->futex_op) || !t->futex || w->waker >= L->ntasks)
+		return;
+	waker = &L->tasks[w->waker];
+	if (waker->futex_op >= 0 && waker->futex == t->futex)
+		return;   /* woken on that futex itself */
+	slot = bp_map_get(&L->requeues, t->futex, 0);
+	if (!slot)
+		return;
+	r = &L->rq_last[*slot];
+	if (r->ns <= o->out || r->ns > w->ts || r->task == w->waker || r->task == ti)
+		return;
+	slot = bp_map_put(&L->moved, ti, (uint64_t)(o - t->off), NULL);
+	BP_GROW(L->moves, L->nmoves, L->cmoves);
+	L->moves[L->nmoves] = *r;
+	*slot = L->nmoves++;
+}
+
 void bp_crit_waking(struct state *s, const struct bp_event *ev, int kind, uint32_t ti, int by)
 {
 	struct bp_critical_log *L = s->crit;
@@ -257,6 +338,8 @@ void bp_crit_waking(struct state *s, const struct bp_event *ev, int kind, uint32
 		return;
 	}
 	off_woken(L, o, &w);
+	if (w.by == BY_TASK)
+		note_requeued(L, ti, o, &w);
 }
 
 void bp_crit_waking_unmet(struct state *s, const struct bp_event *ev, int kind, int tid)
@@ -499,6 +582,20 @@ struct handoff {
 	uint64_t since;
 };
 
+/*
+ * A wait a futex requeue moved: once back at the requeue (ns), the walk
+ * goes on from the requeuer, with the sleeps it went around and the fork
+ * it was inside of as they were when it took that wait.
+ */
+struct redirect {
+	const struct crit_off *o;   /* the moved wait */
+	uint32_t sleeper, requeuer;
+	uint64_t ns;
+	size_t nhandoffs;
+	uint32_t gate, gate_kid;
+	uint64_t gate_ns;
+};
+
 struct walk {
 	const struct bp_critical_log *L;
 	const struct bp_model *m;
@@ -510,6 +607,8 @@ struct walk {
 	size_t nwaits, cwaits;
 	struct handoff *handoffs;       /* the sleeps the walk is inside of, latest last */
 	size_t nhandoffs, chandoffs;
+	struct redirect *redirects;     /* the moved waits the walk is inside of, latest last */
+	size_t nredirects, credirects;
 	/* Children's exits: of parent task p, kids[kid_at[p] .. kid_at[p + 1]), by exit time */
 	uint32_t *kid_at, *kids;
 };
@@ -699,7 +798,9 @@ static void push_sleep(struct walk *w, uint32_t ti, const struct crit_off *o, ui
 	}
 }
 
-static void push_wait(struct walk *w, uint32_t sleeper, const struct crit_off *o)
+/* sleeper's sleep o, over [a, b) a wait on waker (up to its requeue when @requeue). */
+static void push_wait(struct walk *w, uint32_t sleeper, const struct crit_off *o,
+		      uint32_t waker, uint64_t a, uint64_t b, int requeue)
 {
 	struct bp_crit_wait *k;
 
@@ -707,10 +808,27 @@ static void push_wait(struct walk *w, uint32_t sleeper, const struct crit_off *o
 	k = &w->waits[w->nwaits++];
 	memset(k, 0, sizeof(*k));
 	name_task(w, sleeper, o->out, &k->sleeper);
-	name_task(w, o->waker, o->wake, &k->waker);
-	k->start_ns = o->out;
-	k->end_ns = o->wake;
+	name_task(w, waker, b, &k->waker);
+	k->start_ns = a;
+	k->end_ns = b;
 	k->uninterruptible = o->how == CRIT_SLEEP_D;
+	k->requeue = requeue;
+}
+
+/* The requeue that moved sleep k of task ti, when requeuer and sleeper are one process. */
+static const struct crit_requeue *moved_by(const struct walk *w, uint32_t ti, long k)
+{
+	const struct bp_critical_log *L = w->L;
+	const struct crit_requeue *r;
+	const struct bp_thread *a, *b;
+	uint64_t *slot = bp_map_get(&L->moved, ti, (uint64_t)k);
+
+	if (!slot)
+		return NULL;
+	r = &L->moves[*slot];
+	a = bp_model_find_thread(w->m, L->tasks[ti].tid, r->ns);
+	b = bp_model_find_thread(w->m, L->tasks[r->task].tid, r->ns);
+	return a && b && a->process && a->process == b->process ? r : NULL;
 }
 
 long bp_crit_off_before(const struct crit_task *t, uint64_t ts)
@@ -751,23 +869,43 @@ static int passive(const struct crit_off *o)
 static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 {
 	const struct bp_critical_log *L = w->L;
-	uint64_t start = L->first_ns, a;
+	uint64_t start, a;
 	size_t steps = 0, limit = 64 + 2 * L->ntasks, i, still = 0;
 	uint32_t gate = NONE, gate_kid = NONE;
 	uint64_t gate_ns = 0;
 
 	/*
 	 * Time only goes back: each interval off a CPU gives at most its
-	 * sleep, its run-queue delay, the run before it and one jump.
+	 * sleep, its run-queue delay, the run before it and one jump (two
+	 * for a wait a requeue moved).
 	 */
 	for (i = 0; i < L->ntasks; i++)
-		limit += 4 * L->tasks[i].noff;
-	while (t > start) {
-		const struct crit_task *ct = &L->tasks[cur];
+		limit += 5 * L->tasks[i].noff;
+	for (;;) {
+		const struct crit_task *ct;
 		const struct crit_off *o;
+		const struct crit_requeue *mv;
+		struct redirect *rd;
 		uint64_t in, wake;
 		long k;
 
+		/* Inside a moved wait, the walk goes no further back than its requeue. */
+		start = w->nredirects ? w->redirects[w->nredirects - 1].ns : L->first_ns;
+		if (t <= start) {
+			if (!w->nredirects)
+				break;
+			/* Back at the requeue: the wait was on the requeuer until then. */
+			rd = &w->redirects[--w->nredirects];
+			push_wait(w, rd->sleeper, rd->o, rd->requeuer, rd->o->out, rd->ns, 1);
+			w->nhandoffs = rd->nhandoffs;
+			gate = rd->gate;
+			gate_kid = rd->gate_kid;
+			gate_ns = rd->gate_ns;
+			cur = rd->requeuer;
+			still++;
+			continue;
+		}
+		ct = &L->tasks[cur];
 		if (++steps > limit || still > L->ntasks + 1) {
 			/* Wakeups in a circle: only lost events make one. */
 			push_unknown(w, cur, start, t, BP_CRIT_WHY_LOOP);
@@ -801,7 +939,8 @@ static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 			if (ct->fork_ns) {
 				/* Forked by the kernel itself (pid 0): no task before it. */
 				push_unknown(w, cur, start, t, BP_CRIT_WHY_KERNEL);
-				return;
+				t = start;
+				continue;
 			}
 			/* Met running: it ran since then, or since the start. */
 			a = ct->since_start || ct->met_ns < start ? start : ct->met_ns;
@@ -811,7 +950,8 @@ static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 				a = t;
 			if (a > start)
 				push_unknown(w, cur, start, a, BP_CRIT_WHY_NOT_SEEN);
-			return;
+			t = start;
+			continue;
 		}
 		still = 0;
 		o = &ct->off[k];
@@ -831,15 +971,29 @@ static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 		if (cur == gate) {
 			/* The parent's own time before a fork: no task it woke for. */
 			a = o->out > gate_ns ? o->out : gate_ns;
+			a = a > start ? a : start;
 			push_sleep(w, cur, o, a, t);
 			t = a;
 			continue;
 		}
 		if (o->by == BY_TASK && o->io != JUDGED_IO && t == wake && o->waker < L->ntasks) {
-			push_wait(w, cur, o);
+			mv = moved_by(w, cur, k);
+			push_wait(w, cur, o, o->waker, mv ? mv->ns : o->out, o->wake, 0);
 			BP_GROW(w->handoffs, w->nhandoffs, w->chandoffs);
 			w->handoffs[w->nhandoffs].sleeper = cur;
 			w->handoffs[w->nhandoffs++].since = o->out;
+			if (mv && mv->ns > start) {
+				BP_GROW(w->redirects, w->nredirects, w->credirects);
+				rd = &w->redirects[w->nredirects++];
+				rd->o = o;
+				rd->sleeper = cur;
+				rd->requeuer = mv->task;
+				rd->ns = mv->ns;
+				rd->nhandoffs = w->nhandoffs;
+				rd->gate = gate;
+				rd->gate_kid = gate_kid;
+				rd->gate_ns = gate_ns;
+			}
 			cur = o->waker;
 			still++;
 			continue;
@@ -959,6 +1113,7 @@ struct bp_critical_path *bp_critical_walk(const struct bp_critical_log *log,
 	walk_back(&w, ti, p->end_ns);
 	free(w.seg_task);
 	free(w.handoffs);
+	free(w.redirects);
 	free(w.kid_at);
 	free(w.kids);
 	sum_up(&w, p);

@@ -156,9 +156,12 @@ struct bp_crit_segment {
  * struct bp_crit_wait - a sleep the walk went around: another task ended it
  * @sleeper: the task that slept
  * @waker: the task that woke it; the path goes on from it
- * @start_ns: the sleep's start (0: before the recording)
- * @end_ns: the waking
+ * @start_ns: the sleep's start (0: before the recording), or the requeue
+ *	that moved it to the futex its waker woke
+ * @end_ns: the waking, or the requeue (@requeue)
  * @uninterruptible: a D-sleep (else S)
+ * @requeue: the part of a futex wait up to a requeue by @waker, which
+ *	moved it to the futex another task woke later (a wait of its own)
  *
  * Its time is covered by the waker's segments: never added to a total.
  */
@@ -168,6 +171,7 @@ struct bp_crit_wait {
 	uint64_t start_ns;
 	uint64_t end_ns;
 	int uninterruptible;
+	int requeue;
 };
 
 /**

@@ -164,6 +164,11 @@ int bp_syscall_prefetch(enum bp_arch arch, long nr)
 	return arch == BP_ARCH_AARCH64 ? nr == 213 : nr == 187;
 }
 
+int bp_syscall_futex(enum bp_arch arch, long nr)
+{
+	return arch == BP_ARCH_AARCH64 ? nr == 98 : nr == 202;
+}
+
 int bp_syscall_prefetch_name(const char *name)
 {
 	return !strcmp(name, "readahead");

@@ -34,5 +34,7 @@ int bp_syscall_copies_name(const char *name);
  */
 int bp_syscall_prefetch(enum bp_arch arch, long nr);
 int bp_syscall_prefetch_name(const char *name);
+/* 1 for futex(2): the critical path reads its waits and requeues (critical.c). */
+int bp_syscall_futex(enum bp_arch arch, long nr);
 
 #endif

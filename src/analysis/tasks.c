@@ -427,6 +427,7 @@ static void on_sys(struct state *s, const struct bp_event *ev, const struct hand
 		   int enter)
 {
 	struct task *t = bp_task_cur(s, ev);
+	int futex = 0;
 
 	if (!t)
 		return;
@@ -447,9 +448,13 @@ static void on_sys(struct state *s, const struct bp_event *ev, const struct hand
 		t->sys = bp_syscall_class(s->arch, nr);
 		t->sys_copies = (uint8_t)bp_syscall_copies(s->arch, nr);
 		t->sys_prefetch = (uint8_t)bp_syscall_prefetch(s->arch, nr);
+		futex = enter && bp_syscall_futex(s->arch, nr) && h->f[F_SYS_ARGS].size >= 16;
 	}
 	if (enter)
 		t->sys_arg0 = h->f[F_SYS_ARGS].size ? rd(s, ev, (struct fld){ h->f[F_SYS_ARGS].off, 8, 0 }) : 0;
+	if (s->crit)
+		bp_crit_futex(s, ev, (uint32_t)(t - s->tasks), futex ? t->sys_arg0 : 0,
+			      futex ? (int)rd(s, ev, (struct fld){ h->f[F_SYS_ARGS].off + 8, 8, 0 }) : -1);
 	/* What an exec reads and waits for belongs to the program it loads (see bp_on_exec). */
 	t->in_execve = enter && t->sys == BP_CAUSE_EXEC;
 	if (t->in_execve) {

@@ -84,6 +84,12 @@ const struct bp_syscall bp_syscalls[] = {
 	SC(execve), SC(execveat),
 	/* waiting for writes to reach storage (writeback/sync waits, not reads) */
 	SC(sync), SC(syncfs), SC(fsync), SC(fdatasync), SC(sync_file_range), SC(msync),
+	/*
+	 * Not I/O: a futex wait and the requeue that moves it to another
+	 * futex, which the critical path needs (docs/design.md, 'Critical
+	 * path'). Its waits are S-sleeps: no I/O wait is charged to it.
+	 */
+	SC(futex),
 };
 
 const size_t bp_nsyscalls = sizeof(bp_syscalls) / sizeof(bp_syscalls[0]);

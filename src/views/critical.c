@@ -21,7 +21,9 @@
  *                                      by io_ns; --top
  *   "waits": [ { TASK (the sleeper), "waker": { TASK }, "start_ns" (0:
  *                asleep since before the recording), "end_ns", "ns" (from
- *                start_ns or the recording's start), "uninterruptible": bool } ]
+ *                start_ns or the recording's start), "uninterruptible": bool,
+ *                "requeue": bool (the wait up to a futex requeue by the
+ *                waker, which moved it to a futex another task woke) } ]
  *                                      in time order; all (their time is
  *                                      the wakers' segments: in no total)
  *   "segments": [ { "start_ns", "end_ns", "ns", TASK, "state": STATE,
@@ -168,7 +170,8 @@ static char *woke_line(const struct bp_critical_path *p, size_t *wi,
 			continue;
 		if (k->start_ns)
 			bp_fmt_ns(len, k->end_ns - k->start_ns);
-		more = xasprintf("%s%swoke %s (asleep %s)", line ? line : "", line ? "; " : "",
+		more = xasprintf("%s%s%s %s (asleep %s)", line ? line : "", line ? "; " : "",
+				 k->requeue ? "requeued" : "woke",
 				 task_name(name, sizeof(name), &k->sleeper),
 				 k->start_ns ? len : "since before the recording");
 		free(line);
@@ -409,7 +412,10 @@ static void waits_section(struct bp_doc *d, const struct bp_critical_path *p, si
 		v[0].u = w[i].from;
 		v[1].u = w[i].len;
 		v[2].s = bp_cell_str(task_name(name, sizeof(name), &w[i].wait->sleeper));
-		v[3].s = bp_cell_str(task_name(name, sizeof(name), &w[i].wait->waker));
+		task_name(name, sizeof(name), &w[i].wait->waker);
+		if (w[i].wait->requeue)
+			strncat(name, " (requeue)", sizeof(name) - strlen(name) - 1);
+		v[3].s = bp_cell_str(name);
 		v[4].s = bp_cell_str(w[i].wait->uninterruptible ? "D" : "S");
 	}
 	free(w);
@@ -557,6 +563,7 @@ int bp_view_critical_json(FILE *out, const struct bp_critical_path *p,
 		bp_json_u64(&j, "ns", k->end_ns - (k->start_ns > p->start_ns ? k->start_ns :
 						      p->start_ns));
 		bp_json_bool(&j, "uninterruptible", k->uninterruptible);
+		bp_json_bool(&j, "requeue", k->requeue);
 		bp_json_end(&j);
 	}
 	bp_json_end(&j);
