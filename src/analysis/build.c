@@ -109,6 +109,7 @@ static const struct kind_spec specs[] = {
 	{ "raw_syscalls", "sys_enter", EV_SYS_ENTER, bp_on_sys_enter, { { "id" }, { "args" } }, 1 },
 	{ "raw_syscalls", "sys_exit", EV_SYS_EXIT, bp_on_sys_exit, { { "id" } }, 1 },
 	{ "cgroup", "cgroup_attach_task", EV_CGROUP, bp_on_cgroup, { { "pid" }, { "dst_path" } }, 2 },
+	{ "lock", "contention_begin", EV_LOCK, bp_on_lock, { { "lock_addr" }, { "flags" } }, 2 },
 	{ "sched", "sched_stat_iowait", EV_STAT_IOWAIT, bp_on_stat_sleep, { { "pid" }, { "delay" } }, 2 },
 	{ "sched", "sched_stat_blocked", EV_STAT_BLOCKED, bp_on_stat_sleep,
 	  { { "pid" }, { "delay" } }, 2 },

@@ -53,6 +53,7 @@ enum kind {
 	EV_CGROUP,
 	EV_STAT_IOWAIT,
 	EV_STAT_BLOCKED,
+	EV_LOCK,
 	EV_NKINDS
 };
 
@@ -388,6 +389,7 @@ void bp_on_sys_enter(struct state *s, const struct bp_event *ev, const struct ha
 void bp_on_sys_exit(struct state *s, const struct bp_event *ev, const struct handler *h);
 void bp_on_wake(struct state *s, const struct bp_event *ev, const struct handler *h);
 void bp_on_cgroup(struct state *s, const struct bp_event *ev, const struct handler *h);
+void bp_on_lock(struct state *s, const struct bp_event *ev, const struct handler *h);
 void bp_tasks_asleep_at_start(struct state *s, uint64_t ts);
 
 /* pages.c: devices, files, disks, page states; insert, delete, fault, access, readahead, bios */
@@ -428,6 +430,8 @@ void bp_crit_asleep_at_start(struct state *s, uint32_t ti, uint64_t ts);
 void bp_crit_fork(struct state *s, uint32_t parent, uint32_t child, int cpu, uint64_t ts);
 void bp_crit_exit(struct state *s, uint32_t ti, uint64_t ts);
 void bp_crit_exec(struct state *s, uint32_t ti, uint64_t ts, const char *path);
+/* ti queues on a sleeping rwsem: lock:contention_begin (LCB_F_* flags). */
+void bp_crit_lock(struct state *s, uint32_t ti, uint64_t lock, unsigned flags);
 /* A syscall boundary of ti: futex(uaddr, op ...) entered, else op -1 (none, or left). */
 void bp_crit_futex(struct state *s, const struct bp_event *ev, uint32_t ti, uint64_t uaddr,
 		   int op);

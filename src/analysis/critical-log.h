@@ -70,16 +70,30 @@ struct crit_task {
 	uint64_t last_on_ns;   /* its last moment on a CPU, 0: never */
 	uint64_t futex;        /* the futex(2) call in progress: its uaddr ... */
 	int8_t futex_op;       /* ... and command (FUTEX_WAIT ...), -1: none */
+	uint8_t lock_read;     /* queued on rwsem lock for reading, since its last sleep */
+	uint64_t lock;
 	struct crit_req done;  /* the last request it completed itself (process context) */
 	int tid;               /* tid, comm, recorder: from the pass, at its end */
 	char comm[16];
 	uint8_t recorder;
 };
 
-/* A futex requeue: when, by whom (a task index). */
+/*
+ * When a wait's hold-up ended, by whom (a task index): a futex requeue
+ * (MOVED_REQUEUE), or the waking that first let readers have the rwsem a
+ * reader queued on (MOVED_RWSEM).
+ */
+enum { MOVED_REQUEUE = 1, MOVED_RWSEM };
 struct crit_requeue {
 	uint64_t ns;
 	uint32_t task;
+	uint8_t why;   /* MOVED_* */
+};
+
+/* The wakings of an rwsem's queued readers (each a batch of them): in time order. */
+struct crit_rwsem {
+	struct crit_requeue *grants;
+	size_t n, c;
 };
 
 struct crit_exec {
@@ -122,8 +136,12 @@ struct bp_critical_log {
 	struct crit_requeue *rq_last;
 	size_t nrq_last, crq_last;
 	struct bp_map moved;           /* (task, off) -> index in moves */
-	struct crit_requeue *moves;    /* sleeps a requeue moved to another futex: the requeue */
+	struct crit_requeue *moves;    /* waits whose hold-up ended before their waking */
 	size_t nmoves, cmoves;
+	struct bp_map read_waits;      /* (task, off) -> rwsem index: a reader queued on it */
+	struct bp_map rwsem_of;        /* rwsem address -> index in rwsems */
+	struct crit_rwsem *rwsems;
+	size_t nrwsems, crwsems;
 	struct crit_exec *execs;       /* in time order */
 	size_t nexecs, cexecs;
 	struct crit_file *files;       /* the pass's files, at its end */

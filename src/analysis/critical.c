@@ -45,6 +45,11 @@ static void log_release(struct bp_critical_log *L)
 	free(L->rq_last);
 	bp_map_release(&L->moved);
 	free(L->moves);
+	bp_map_release(&L->read_waits);
+	bp_map_release(&L->rwsem_of);
+	for (i = 0; i < L->nrwsems; i++)
+		free(L->rwsems[i].grants);
+	free(L->rwsems);
 	for (i = 0; i < L->nexecs; i++)
 		free(L->execs[i].path);
 	free(L->execs);
@@ -150,6 +155,108 @@ static uint32_t ctx_task(const struct state *s, const struct bp_event *ev)
 	return slot ? (uint32_t)*slot : NONE;
 }
 
+/*
+ * lock:contention_begin of a sleeping rwsem (the recording keeps no
+ * other): the task queued on it, for reading with LCB_F_READ alone.
+ */
+#define LCB_F_READ 2
+
+void bp_crit_lock(struct state *s, uint32_t ti, uint64_t lock, unsigned flags)
+{
+	struct crit_task *t = ctask(s->crit, ti);
+
+	t->lock = flags == LCB_F_READ ? lock : 0;
+}
+
+/* ti's last interval off a CPU is a reader's wait on the rwsem t->lock. */
+static void read_wait(struct bp_critical_log *L, uint32_t ti, const struct crit_task *t)
+{
+	uint64_t *slot;
+	int inserted;
+	uint32_t i;
+
+	slot = bp_map_put(&L->rwsem_of, t->lock, 0, &inserted);
+	if (inserted) {
+		BP_GROW(L->rwsems, L->nrwsems, L->crwsems);
+		memset(&L->rwsems[L->nrwsems], 0, sizeof(*L->rwsems));
+		*slot = L->nrwsems++;
+	}
+	i = (uint32_t)*slot;
+	*bp_map_put(&L->read_waits, ti, t->noff - 1, NULL) = i;
+}
+
+/*
+ * A reader queued on rwsem r is woken by w: the kernel grants the lock
+ * to every queued reader it wakes (rwsem_mark_wake(), up to 256 at
+ * once), so each waking is a grant; a waker's wakings in one run are
+ * one batch, kept once.
+ */
+static void grant(struct bp_critical_log *L, struct crit_rwsem *r, const struct crit_wake *w)
+{
+	const struct crit_requeue *last = r->n ? &r->grants[r->n - 1] : NULL;
+
+	if (last && last->task == w->waker &&
+	    (w->waker == NONE || L->tasks[w->waker].last_on_ns < last->ns))
+		return;
+	BP_GROW(r->grants, r->n, r->c);
+	r->grants[r->n].ns = w->ts;
+	r->grants[r->n].task = w->waker;
+	r->grants[r->n++].why = MOVED_RWSEM;
+}
+
+/* The first grant of r after ns, or NULL. */
+static const struct crit_requeue *grant_after(const struct crit_rwsem *r, uint64_t ns)
+{
+	size_t lo = 0, hi = r->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->grants[mid].ns <= ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r->n ? &r->grants[lo] : NULL;
+}
+
+/* Sleep o of task ti: its hold-up ended at m, before its waking. */
+static void moved(struct bp_critical_log *L, uint32_t ti, const struct crit_off *o,
+		  const struct crit_requeue *m)
+{
+	uint64_t *slot = bp_map_put(&L->moved, ti, (uint64_t)(o - L->tasks[ti].off), NULL);
+
+	BP_GROW(L->moves, L->nmoves, L->cmoves);
+	L->moves[L->nmoves] = *m;
+	*slot = L->nmoves++;
+}
+
+/*
+ * A reader queued on an rwsem, woken by a task: readers never hold up
+ * readers, so its wait was for the lock to turn reader-owned, at the
+ * first grant since it queued (a writer's unlock waking the queued
+ * readers). Woken later, by a reader (past the 256 of that grant, the
+ * last of them to unlock, or one that queued while the lock was
+ * reader-owned), its wait was on that grant's waker until then.
+ */
+static void note_read_wait(struct bp_critical_log *L, uint32_t ti, const struct crit_off *o,
+			   const struct crit_wake *w)
+{
+	uint64_t *slot = bp_map_get(&L->read_waits, ti, (uint64_t)(o - L->tasks[ti].off));
+	const struct crit_requeue *g;
+	struct crit_rwsem *r;
+
+	if (!slot)
+		return;
+	r = &L->rwsems[*slot];
+	grant(L, r, w);
+	if (w->by != BY_TASK)
+		return;
+	g = grant_after(r, o->out);
+	if (g && g->ns < w->ts && g->task < L->ntasks && g->task != w->waker && g->task != ti)
+		moved(L, ti, o, g);
+}
+
 void bp_crit_switch_out(struct state *s, uint32_t ti, int cpu, uint64_t ts, int how)
 {
 	struct bp_critical_log *L = s->crit;
@@ -170,6 +277,11 @@ void bp_crit_switch_out(struct state *s, uint32_t ti, int cpu, uint64_t ts, int 
 	if (how == CRIT_PREEMPT || t->early)
 		o->wake = ts;
 	t->early = 0;
+	if (how == CRIT_PREEMPT)
+		return;   /* it may still go to sleep on the rwsem it queued on */
+	if (t->lock && how == CRIT_SLEEP_D && !o->wake)
+		read_wait(L, ti, t);
+	t->lock = 0;
 }
 
 /* Keep the request of an I/O waking; its index in L->reqs. */
@@ -266,6 +378,7 @@ void bp_crit_futex(struct state *s, const struct bp_event *ev, uint32_t ti, uint
 	uint64_t *slot;
 	int inserted;
 
+	t->lock = 0;   /* a syscall boundary: no longer on its way to an rwsem wait */
 	t->futex = op >= 0 ? uaddr : 0;
 	t->futex_op = (int8_t)(op >= 0 ? FUTEX_CMD(op) : -1);
 	if (!futex_requeues(op) || !uaddr)
@@ -277,6 +390,7 @@ void bp_crit_futex(struct state *s, const struct bp_event *ev, uint32_t ti, uint
 	}
 	L->rq_last[*slot].ns = ev->ts;
 	L->rq_last[*slot].task = ti;
+	L->rq_last[*slot].why = MOVED_REQUEUE;
 }
 
 /*
@@ -304,10 +418,7 @@ static void note_requeued(struct bp_critical_log *L, uint32_t ti, const struct c
 	r = &L->rq_last[*slot];
 	if (r->ns <= o->out || r->ns > w->ts || r->task == w->waker || r->task == ti)
 		return;
-	slot = bp_map_put(&L->moved, ti, (uint64_t)(o - t->off), NULL);
-	BP_GROW(L->moves, L->nmoves, L->cmoves);
-	L->moves[L->nmoves] = *r;
-	*slot = L->nmoves++;
+	moved(L, ti, o, r);
 }
 
 void bp_crit_waking(struct state *s, const struct bp_event *ev, int kind, uint32_t ti, int by)
@@ -338,6 +449,7 @@ void bp_crit_waking(struct state *s, const struct bp_event *ev, int kind, uint32
 		return;
 	}
 	off_woken(L, o, &w);
+	note_read_wait(L, ti, o, &w);
 	if (w.by == BY_TASK)
 		note_requeued(L, ti, o, &w);
 }
@@ -591,6 +703,7 @@ struct redirect {
 	const struct crit_off *o;   /* the moved wait */
 	uint32_t sleeper, requeuer;
 	uint64_t ns;
+	int why;                    /* MOVED_* */
 	size_t nhandoffs;
 	uint32_t gate, gate_kid;
 	uint64_t gate_ns;
@@ -798,9 +911,9 @@ static void push_sleep(struct walk *w, uint32_t ti, const struct crit_off *o, ui
 	}
 }
 
-/* sleeper's sleep o, over [a, b) a wait on waker (up to its requeue when @requeue). */
+/* sleeper's sleep o, over [a, b) a wait on waker (BP_CRIT_VIA_*: see bp_crit_wait). */
 static void push_wait(struct walk *w, uint32_t sleeper, const struct crit_off *o,
-		      uint32_t waker, uint64_t a, uint64_t b, int requeue)
+		      uint32_t waker, uint64_t a, uint64_t b, int via)
 {
 	struct bp_crit_wait *k;
 
@@ -812,10 +925,14 @@ static void push_wait(struct walk *w, uint32_t sleeper, const struct crit_off *o
 	k->start_ns = a;
 	k->end_ns = b;
 	k->uninterruptible = o->how == CRIT_SLEEP_D;
-	k->requeue = requeue;
+	k->via = via;
 }
 
-/* The requeue that moved sleep k of task ti, when requeuer and sleeper are one process. */
+/*
+ * Where the hold-up of sleep k of task ti ended before its waking: a
+ * requeue (by a thread of its process: futex addresses are per process)
+ * or an rwsem's grant.
+ */
 static const struct crit_requeue *moved_by(const struct walk *w, uint32_t ti, long k)
 {
 	const struct bp_critical_log *L = w->L;
@@ -826,6 +943,8 @@ static const struct crit_requeue *moved_by(const struct walk *w, uint32_t ti, lo
 	if (!slot)
 		return NULL;
 	r = &L->moves[*slot];
+	if (r->why == MOVED_RWSEM)
+		return r;
 	a = bp_model_find_thread(w->m, L->tasks[ti].tid, r->ns);
 	b = bp_model_find_thread(w->m, L->tasks[r->task].tid, r->ns);
 	return a && b && a->process && a->process == b->process ? r : NULL;
@@ -896,7 +1015,8 @@ static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 				break;
 			/* Back at the requeue: the wait was on the requeuer until then. */
 			rd = &w->redirects[--w->nredirects];
-			push_wait(w, rd->sleeper, rd->o, rd->requeuer, rd->o->out, rd->ns, 1);
+			push_wait(w, rd->sleeper, rd->o, rd->requeuer, rd->o->out, rd->ns,
+				  rd->why == MOVED_REQUEUE ? BP_CRIT_VIA_REQUEUE : BP_CRIT_VIA_RWSEM);
 			w->nhandoffs = rd->nhandoffs;
 			gate = rd->gate;
 			gate_kid = rd->gate_kid;
@@ -989,6 +1109,7 @@ static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 				rd->sleeper = cur;
 				rd->requeuer = mv->task;
 				rd->ns = mv->ns;
+				rd->why = mv->why;
 				rd->nhandoffs = w->nhandoffs;
 				rd->gate = gate;
 				rd->gate_kid = gate_kid;

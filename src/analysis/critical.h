@@ -156,12 +156,16 @@ struct bp_crit_segment {
  * struct bp_crit_wait - a sleep the walk went around: another task ended it
  * @sleeper: the task that slept
  * @waker: the task that woke it; the path goes on from it
- * @start_ns: the sleep's start (0: before the recording), or the requeue
- *	that moved it to the futex its waker woke
- * @end_ns: the waking, or the requeue (@requeue)
+ * @start_ns: the sleep's start (0: before the recording), or where its
+ *	hold-up ended (@via of the wait before it)
+ * @end_ns: the waking, or where its hold-up ended (@via)
  * @uninterruptible: a D-sleep (else S)
- * @requeue: the part of a futex wait up to a requeue by @waker, which
- *	moved it to the futex another task woke later (a wait of its own)
+ * @via: BP_CRIT_VIA_WAKING; or the part of a sleep up to where its
+ *	hold-up ended, before another task woke it (the wait after it):
+ *	BP_CRIT_VIA_REQUEUE, @waker's futex requeue moved it to the futex
+ *	the other task woke; BP_CRIT_VIA_RWSEM, a reader queued on an
+ *	rwsem, @waker's waking of the queued readers let readers have it
+ *	(the other task: a reader, which never holds up readers)
  *
  * Its time is covered by the waker's segments: never added to a total.
  */
@@ -171,8 +175,10 @@ struct bp_crit_wait {
 	uint64_t start_ns;
 	uint64_t end_ns;
 	int uninterruptible;
-	int requeue;
+	int via;
 };
+
+enum { BP_CRIT_VIA_WAKING, BP_CRIT_VIA_REQUEUE, BP_CRIT_VIA_RWSEM };
 
 /**
  * struct bp_crit_file - I/O time on the path charged to one file

@@ -520,6 +520,18 @@ void bp_on_wake(struct state *s, const struct bp_event *ev, const struct handler
 	bp_idle_update(s);
 }
 
+/* A task queues on a sleeping rwsem (the recording filters the others out): the critical path's. */
+void bp_on_lock(struct state *s, const struct bp_event *ev, const struct handler *h)
+{
+	struct task *t;
+
+	if (!s->crit)
+		return;
+	t = bp_task_cur(s, ev);
+	if (t)
+		bp_crit_lock(s, (uint32_t)(t - s->tasks), rd(s, ev, h->f[0]), (unsigned)rd(s, ev, h->f[1]));
+}
+
 /* The cgroup a task moved into: its service, on a systemd machine. */
 void bp_on_cgroup(struct state *s, const struct bp_event *ev, const struct handler *h)
 {

@@ -20,11 +20,18 @@ struct bp_event_spec {
 	const char *system;
 	const char *event;
 	const char *fallback; /* another event of the same system, or NULL */
-	int syscall_filter;   /* restrict to bp_syscalls[] ids */
+	int filter;           /* BP_FILTER_*: what of the event is recorded */
 	const char *feature;  /* a file the kernel has when it has what the
 				 event traces (/proc/modules), or NULL; without
 				 it the event is neither recorded nor missed */
 };
+
+/*
+ * An event's filter: all of it, the syscalls of bp_syscalls[] (raw_syscalls),
+ * a sleeping rwsem's waits (lock:contention_begin: LCB_F_READ or
+ * LCB_F_WRITE alone, not a spinning or percpu lock, mutex or rt-mutex).
+ */
+enum { BP_FILTER_NONE, BP_FILTER_SYSCALLS, BP_FILTER_RWSEM };
 
 /* The default event set (docs/design.md, 'What is recorded'), terminated by { NULL }. */
 extern const struct bp_event_spec bp_default_events[];

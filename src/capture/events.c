@@ -35,8 +35,14 @@ const struct bp_event_spec bp_default_events[] = {
 	{ "filemap", "mm_filemap_map_pages", NULL, 0, NULL },
 	{ "readahead", "page_cache_sync_ra", NULL, 0, NULL },
 	{ "readahead", "page_cache_async_ra", NULL, 0, NULL },
-	{ "raw_syscalls", "sys_enter", NULL, 1, NULL },
-	{ "raw_syscalls", "sys_exit", NULL, 1, NULL },
+	{ "raw_syscalls", "sys_enter", NULL, BP_FILTER_SYSCALLS, NULL },
+	{ "raw_syscalls", "sys_exit", NULL, BP_FILTER_SYSCALLS, NULL },
+	/*
+	 * A task queued on an rwsem, reading or writing: the critical path
+	 * needs to know a reader's wait (docs/design.md, 'Critical path').
+	 * A kernel before 5.19 has no lock events, nothing to miss.
+	 */
+	{ "lock", "contention_begin", NULL, BP_FILTER_RWSEM, "/sys/kernel/tracing/events/lock" },
 	{ "cgroup", "cgroup_attach_task", NULL, 0, NULL },
 	/*
 	 * A module loaded while recording: its init's time, named after the

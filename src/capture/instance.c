@@ -129,12 +129,12 @@ static int event_exists(struct tracefs_instance *inst, const char *system, const
 	return tracefs_event_file_exists(inst, system, event, "enable");
 }
 
-static void add_event(struct bp_capture *c, const char *system, const char *event, int sc)
+static void add_event(struct bp_capture *c, const char *system, const char *event, int filter)
 {
 	BP_GROW(c->events, c->nevents, c->cap_events);
 	c->events[c->nevents].system = xstrdup(system);
 	c->events[c->nevents].event = xstrdup(event);
-	c->events[c->nevents].syscall_filter = sc;
+	c->events[c->nevents].filter = filter;
 	c->nevents++;
 }
 
@@ -174,9 +174,9 @@ static void resolve_default_events(struct bp_capture *c)
 		if (feature_absent(s))
 			continue;
 		if (event_exists(c->instance, s->system, s->event))
-			add_event(c, s->system, s->event, s->syscall_filter);
+			add_event(c, s->system, s->event, s->filter);
 		else if (s->fallback && event_exists(c->instance, s->system, s->fallback))
-			add_event(c, s->system, s->fallback, s->syscall_filter);
+			add_event(c, s->system, s->fallback, s->filter);
 		else
 			add_unavailable(c, s->system, s->event);
 	}
@@ -191,7 +191,7 @@ static int resolve_named_events(struct bp_capture *c, char **names, size_t n)
 	for (i = 0; i < n; i++) {
 		char *name = xstrdup(names[i]);
 		char *colon = strchr(name, ':');
-		int sc = 0;
+		int filter = BP_FILTER_NONE;
 
 		if (!colon || colon == name || !colon[1] || strchr(colon + 1, ':') ||
 		    strpbrk(name, "/*?[. ")) {
@@ -207,10 +207,10 @@ static int resolve_named_events(struct bp_capture *c, char **names, size_t n)
 		}
 		for (s = bp_default_events; s->system; s++) {
 			if (!strcmp(s->system, name) && !strcmp(s->event, colon + 1))
-				sc = s->syscall_filter;
+				filter = s->filter;
 		}
 		if (!has_event(c, name, colon + 1))
-			add_event(c, name, colon + 1, sc);
+			add_event(c, name, colon + 1, filter);
 		free(name);
 	}
 	return 0;
@@ -724,8 +724,12 @@ static char *syscall_condition(void)
 	return s;
 }
 
+/* A sleeping rwsem's waits, reader's or writer's (LCB_F_READ 2, LCB_F_WRITE 4). */
+#define RWSEM_WAITS "flags == 2 || flags == 4"
+
 /*
- * raw_syscalls events carry the filter on the I/O syscall ids; nothing
+ * raw_syscalls events carry the filter on the I/O syscall ids, and
+ * lock:contention_begin the one on a sleeping rwsem's waits; nothing
  * else is filtered. In particular nothing filters on the current task
  * (set_event_notrace_pid, common_pid): that also drops the interrupt-time
  * events of other tasks (block_rq_complete, sched_waking) that arrive
@@ -741,9 +745,10 @@ int bp_capture_set_filters(struct bp_capture *c)
 	for (i = 0; i < c->nevents && !ret; i++) {
 		struct recorded_event *e = &c->events[i];
 
-		if (!e->syscall_filter)
+		if (e->filter == BP_FILTER_NONE)
 			continue;
-		if (tracefs_event_file_write(c->instance, e->system, e->event, "filter", sc) < 0) {
+		if (tracefs_event_file_write(c->instance, e->system, e->event, "filter",
+					     e->filter == BP_FILTER_RWSEM ? RWSEM_WAITS : sc) < 0) {
 			bp_set_error_errno("cannot set the filter of '%s:%s'", e->system, e->event);
 			ret = -1;
 		}

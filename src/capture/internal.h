@@ -19,7 +19,7 @@
 struct recorded_event {
 	char *system;
 	char *event;
-	int syscall_filter;
+	int filter;   /* BP_FILTER_* */
 };
 
 struct cpu_recorder {
@@ -73,7 +73,10 @@ void bp_instance_remove(struct tracefs_instance *inst);
 int bp_instance_own(struct bp_capture *c, const char *name);
 /* Release the lock bp_instance_own() took: unlink its file, close @fd. */
 void bp_instance_unlock(const char *instance, int fd);
-/* Filter raw_syscalls to the I/O syscall ids of bp_syscalls[]; nothing else. 0 or -1. */
+/*
+ * Set the events' filters (BP_FILTER_*): raw_syscalls to the syscall ids of
+ * bp_syscalls[], lock:contention_begin to a sleeping rwsem's waits. 0 or -1.
+ */
 int bp_capture_set_filters(struct bp_capture *c);
 
 /* recorder.c */

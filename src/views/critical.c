@@ -22,8 +22,10 @@
  *   "waits": [ { TASK (the sleeper), "waker": { TASK }, "start_ns" (0:
  *                asleep since before the recording), "end_ns", "ns" (from
  *                start_ns or the recording's start), "uninterruptible": bool,
- *                "requeue": bool (the wait up to a futex requeue by the
- *                waker, which moved it to a futex another task woke) } ]
+ *                "via": null | "requeue" | "rwsem" (the part of a sleep up
+ *                to where its hold-up ended, another task woke it later:
+ *                the waker's futex requeue, or its waking of an rwsem's
+ *                queued readers) } ]
  *                                      in time order; all (their time is
  *                                      the wakers' segments: in no total)
  *   "segments": [ { "start_ns", "end_ns", "ns", TASK, "state": STATE,
@@ -171,7 +173,8 @@ static char *woke_line(const struct bp_critical_path *p, size_t *wi,
 		if (k->start_ns)
 			bp_fmt_ns(len, k->end_ns - k->start_ns);
 		more = xasprintf("%s%s%s %s (asleep %s)", line ? line : "", line ? "; " : "",
-				 k->requeue ? "requeued" : "woke",
+				 k->via == BP_CRIT_VIA_REQUEUE ? "requeued" :
+				 k->via == BP_CRIT_VIA_RWSEM ? "let readers have the rwsem of" : "woke",
 				 task_name(name, sizeof(name), &k->sleeper),
 				 k->start_ns ? len : "since before the recording");
 		free(line);
@@ -413,8 +416,9 @@ static void waits_section(struct bp_doc *d, const struct bp_critical_path *p, si
 		v[1].u = w[i].len;
 		v[2].s = bp_cell_str(task_name(name, sizeof(name), &w[i].wait->sleeper));
 		task_name(name, sizeof(name), &w[i].wait->waker);
-		if (w[i].wait->requeue)
-			strncat(name, " (requeue)", sizeof(name) - strlen(name) - 1);
+		if (w[i].wait->via)
+			strncat(name, w[i].wait->via == BP_CRIT_VIA_REQUEUE ? " (requeue)" : " (rwsem)",
+				sizeof(name) - strlen(name) - 1);
 		v[3].s = bp_cell_str(name);
 		v[4].s = bp_cell_str(w[i].wait->uninterruptible ? "D" : "S");
 	}
@@ -563,7 +567,10 @@ int bp_view_critical_json(FILE *out, const struct bp_critical_path *p,
 		bp_json_u64(&j, "ns", k->end_ns - (k->start_ns > p->start_ns ? k->start_ns :
 						      p->start_ns));
 		bp_json_bool(&j, "uninterruptible", k->uninterruptible);
-		bp_json_bool(&j, "requeue", k->requeue);
+		if (k->via)
+			bp_json_string(&j, "via", k->via == BP_CRIT_VIA_REQUEUE ? "requeue" : "rwsem");
+		else
+			bp_json_null(&j, "via");
 		bp_json_end(&j);
 	}
 	bp_json_end(&j);

@@ -67,9 +67,9 @@ expect "the path holds the signaler's I/O on cond.bin: its D-sleep, within 3 %" 
 # unlocker after it.
 set -- $(jq -r --argjson v "$V" --argjson s "$S" --argjson u "$U" '
 	[.waits[] | select(.tid == $v and .ns > 100000000)] as $w |
-	"\($w | length) \([$w[] | select(.waker.tid == $s and .requeue)] | length)
-	 \([.waits[] | select(.tid == $v and .waker.tid == $s and .requeue) | .end_ns][0] // 0)
-	 \([.waits[] | select(.tid == $v and .waker.tid == $u and (.requeue | not)) | .start_ns][0] // 0)"' \
+	"\($w | length) \([$w[] | select(.waker.tid == $s and .via == "requeue")] | length)
+	 \([.waits[] | select(.tid == $v and .waker.tid == $s and .via == "requeue") | .end_ns][0] // 0)
+	 \([.waits[] | select(.tid == $v and .waker.tid == $u and .via == null) | .start_ns][0] // 0)"' \
 	"$TEST_DIR/c.json")
 nlong=$1 non_s=$2 s_end=$3 u_start=$4
 echo "# long waits of the main thread: $nlong, on the signaler up to the requeue: $non_s (to $s_end), on the unlocker from $u_start"
