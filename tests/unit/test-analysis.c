@@ -273,7 +273,8 @@ static void test_no_access_events(void **state)
 enum {
 	ID_SWITCH = 300, ID_WAKING, ID_WAKEUP, ID_ENTER, ID_EXIT, ID_ADD, ID_FAULT, ID_BIO,
 	ID_ENTER_READ, ID_EXIT_READ, ID_ENTER_FSYNC, ID_FORK, ID_DELETE, ID_MAP_PAGES, ID_GET_PAGES,
-	ID_RQ_ISSUE, ID_RQ_COMPLETE, ID_TASK_EXIT, ID_EXEC, ID_ATTACH, ID_STAT_IOWAIT, ID_STAT_BLOCKED
+	ID_RQ_ISSUE, ID_RQ_COMPLETE, ID_TASK_EXIT, ID_EXEC, ID_ATTACH, ID_STAT_IOWAIT, ID_STAT_BLOCKED,
+	ID_LOCK
 };
 
 static const char *const gen_formats[][2] = {
@@ -390,6 +391,10 @@ static const char *const gen_formats[][2] = {
 	  "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
 	  "\tfield:u64 delay;\toffset:32;\tsize:8;\tsigned:0;\n"
 	  "\nprint fmt: \"%d\", REC->pid\n" },
+	{ "lock", "name: contention_begin\nID: 322\nformat:\n" COMMON_FIELDS
+	  "\tfield:void * lock_addr;\toffset:8;\tsize:8;\tsigned:0;\n"
+	  "\tfield:unsigned int flags;\toffset:16;\tsize:4;\tsigned:0;\n"
+	  "\nprint fmt: \"%p\", REC->lock_addr\n" },
 };
 
 #define US 1000ull
@@ -425,6 +430,10 @@ struct gev {
 #define STAT_IOWAIT(t, cpu, pid, delay) { t, cpu, ID_STAT_IOWAIT, 0, pid, delay, 0, NULL }
 #define STAT_BLOCKED(t, cpu, pid, delay) { t, cpu, ID_STAT_BLOCKED, 0, pid, delay, 0, NULL }
 #define ENTER(t, cpu, pid, nr) { t, cpu, ID_ENTER, pid, nr, 0, 0, NULL }
+/* futex(uaddr, op) entered (raw_syscalls, x86_64's 202) */
+#define FUTEX(t, cpu, pid, uaddr, op) { t, cpu, ID_ENTER, pid, 202, uaddr, op, NULL }
+/* pid queues on the sleeping rwsem at addr (lock:contention_begin, LCB_F_* flags) */
+#define LOCK(t, cpu, pid, addr, flags) { t, cpu, ID_LOCK, pid, addr, flags, 0, NULL }
 #define EXIT(t, cpu, pid, nr) { t, cpu, ID_EXIT, pid, nr, 0, 0, NULL }
 #define ADD(t, cpu, pid, index) { t, cpu, ID_ADD, pid, index, 0, 0, NULL }
 /* A page of another file on the same disk (a metadata block, another file). */
@@ -533,6 +542,18 @@ static void gen_add(struct gen *g, const struct gev *e)
 	case ID_EXIT:
 		i64 = e->a;
 		put(d, 8, &i64, 8);
+		if (e->id == ID_ENTER) {   /* args[0], args[1] */
+			i64 = e->b;
+			put(d, 16, &i64, 8);
+			i64 = e->c;
+			put(d, 24, &i64, 8);
+		}
+		break;
+	case ID_LOCK:
+		i64 = e->a;
+		put(d, 8, &i64, 8);
+		i32 = (int32_t)e->b;
+		put(d, 16, &i32, 4);
 		break;
 	case ID_ADD:
 	case ID_DELETE:
@@ -1959,6 +1980,124 @@ static void test_critical_cases(void **state)
 }
 
 /* An end point the recording does not hold is an error that says so. */
+/* clone(flags) entered (56): a thread (CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD ...), a process */
+#define CLONE(t, cpu, pid, flags) { t, cpu, ID_ENTER, pid, 56, flags, 0, NULL }
+#define CL_THREAD 0x3d0f00
+#define CL_PROCESS 0x1200011
+
+/*
+ * A wait whose hold-up ended before its waking. A (12) starts its thread
+ * B (11) (or a child process), then sleeps; B reads a file (its I/O 150-1150), then at 1200
+ * ends A's wait: by a futex requeue of A's futex, or by waking the other
+ * reader (13) queued with A on an rwsem, as a writer's unlock does; B
+ * exits. The daemon D (20), asleep on its timer since 60, wakes A at
+ * 1310: the path to A's exit goes back through D only to 1200, then B,
+ * its I/O on it.
+ */
+#define HANDOFF_START(a_waits, b_is) \
+	ENTER(50, 0, 12, 0), ENTER(55, 1, 20, 0), SW(60, 1, 20, 1, 0), \
+	CLONE(90, 0, 12, b_is), FORK(100, 0, 12, 11), a_waits, \
+	ENTER_READ(140, 0, 11), ADD(141, 0, 11, 0), ISSUE(143, 0, 11, 1l << 40, 8, 0), \
+	SW(150, 0, 11, 2, 0), WAKING(1150, 0, 0, 11, 0), SW(1160, 0, 0, 0, 11), EXIT_READ(1170, 0, 11)
+#define HANDOFF_END \
+	TASK_EXIT(1205, 0, 11), SW(1210, 0, 11, 16, 0), \
+	TIMER_WAKING(1300, 1, 0, 20), SW(1301, 1, 0, 0, 20), TASK_WAKING(1310, 1, 20, 12), \
+	SW(1320, 1, 20, 1, 12), TASK_EXIT(1400, 1, 12)
+/* A sleeps in a futex wait; in a reader's wait on an rwsem, with 13 (LCB_F_*: how) */
+#define A_FUTEX FUTEX(128, 0, 12, 0x1000, FX_WAIT), SW(130, 0, 12, 1, 11)
+#define A_RWSEM(how) \
+	LOCK(128, 0, 12, 0x2000, how), SW(130, 0, 12, 2, 11), \
+	SW(132, 1, 0, 0, 13), LOCK(133, 1, 13, 0x2000, how), SW(135, 1, 13, 2, 0)
+#define B_GRANTS \
+	TASK_WAKING(1200, 0, 11, 13), SW(1202, 1, 0, 0, 13), TASK_EXIT(1203, 1, 13), SW(1204, 1, 13, 16, 0)
+/* futex commands, private */
+#define FX_WAIT 128
+#define FX_WAKE 129
+#define FX_CMP_REQUEUE 132
+
+static const struct {
+	const char *what;
+	struct gev ev[40];
+	int via;      /* the first part's, BP_CRIT_VIA_WAKING: A's wait is not split */
+} handoff_cases[] = {
+	{ "a futex requeue by B moved A's wait to the futex D woke",
+	  { HANDOFF_START(A_FUTEX, CL_THREAD), FUTEX(1200, 0, 11, 0x1000, FX_CMP_REQUEUE), HANDOFF_END, END },
+	  BP_CRIT_VIA_REQUEUE },
+	{ "B a child process: its requeue at A's address is of another futex, D's waking is A's",
+	  { HANDOFF_START(A_FUTEX, CL_PROCESS), FUTEX(1200, 0, 11, 0x1000, FX_CMP_REQUEUE), HANDOFF_END,
+	    END },
+	  BP_CRIT_VIA_WAKING },
+	{ "a futex wake by B of another futex: D's waking is A's",
+	  { HANDOFF_START(A_FUTEX, CL_THREAD), FUTEX(1200, 0, 11, 0x3000, FX_WAKE), HANDOFF_END, END },
+	  BP_CRIT_VIA_WAKING },
+	{ "B's waking of the readers queued on an rwsem with A let readers have it",
+	  { HANDOFF_START(A_RWSEM(2), CL_THREAD), B_GRANTS, HANDOFF_END, END },
+	  BP_CRIT_VIA_RWSEM },
+	{ "writers queued on an rwsem: no grant to readers, D's waking is A's",
+	  { HANDOFF_START(A_RWSEM(4), CL_THREAD), B_GRANTS, HANDOFF_END, END },
+	  BP_CRIT_VIA_WAKING },
+};
+
+static void test_critical_handoff(void **state)
+{
+	size_t c, i;
+
+	(void)state;
+	for (c = 0; c < sizeof(handoff_cases) / sizeof(handoff_cases[0]); c++) {
+		struct bp_critical_log *log;
+		struct bp_critical_path *p;
+		uint64_t io = 0, d_ns = 0;
+		struct bp_model *m;
+		struct gen g;
+
+		print_message("critical: %s\n", handoff_cases[c].what);
+		p = crit_build(&g, handoff_cases[c].ev, "pid:12", &m, &log);
+		assert_non_null(p);
+		assert_tiles(p);
+		for (i = 0; i < p->nsegments; i++) {
+			const struct bp_crit_segment *got = &p->segments[i];
+
+			print_message("  %s %d %llu-%llu\n", bp_crit_state_name(got->state),
+				      got->task.tid, (unsigned long long)(got->start_ns / US),
+				      (unsigned long long)(got->end_ns / US));
+			if (got->state == BP_CRIT_IO && got->task.tid == 11)
+				io += got->end_ns - got->start_ns;
+			if (got->task.tid == 20)
+				d_ns += got->end_ns - got->start_ns;
+		}
+		for (i = 0; i < p->nwaits; i++)
+			print_message("  wait %d on %d %llu-%llu via %d\n", p->waits[i].sleeper.tid,
+				      p->waits[i].waker.tid,
+				      (unsigned long long)(p->waits[i].start_ns / US),
+				      (unsigned long long)(p->waits[i].end_ns / US), p->waits[i].via);
+		if (handoff_cases[c].via) {
+			/* B's I/O, D from 1200 only; A's wait on B to 1200, on D after */
+			assert_int_equal(io, 1000 * US);
+			assert_int_equal(d_ns, 110 * US);
+			assert_int_equal(p->nwaits, 2);
+			assert_int_equal(p->waits[0].sleeper.tid, 12);
+			assert_int_equal(p->waits[0].waker.tid, 11);
+			assert_int_equal(p->waits[0].via, handoff_cases[c].via);
+			assert_int_equal(p->waits[0].start_ns, 130 * US);
+			assert_int_equal(p->waits[0].end_ns, 1200 * US);
+			assert_int_equal(p->waits[1].waker.tid, 20);
+			assert_int_equal(p->waits[1].via, BP_CRIT_VIA_WAKING);
+			assert_int_equal(p->waits[1].start_ns, 1200 * US);
+			assert_int_equal(p->waits[1].end_ns, 1310 * US);
+		} else {
+			/* D's timer is cut where A fell asleep: A's own time before, no I/O */
+			assert_int_equal(io, 0);
+			assert_int_equal(p->nwaits, 1);
+			assert_int_equal(p->waits[0].waker.tid, 20);
+			assert_int_equal(p->waits[0].via, BP_CRIT_VIA_WAKING);
+		}
+		bp_critical_path_free(p);
+		bp_critical_log_free(log);
+		bp_model_free(m);
+		tep_free(g.tep);
+	}
+}
+
 static void test_critical_missing_end(void **state)
 {
 	static const struct gev ev[] = { CHAIN_READ, TASK_WAKING(2170, 0, 11, 12), CHAIN_END, END };
@@ -2051,6 +2190,7 @@ int main(void)
 		cmocka_unit_test(test_requests_in_flight),
 		cmocka_unit_test(test_first_exec),
 		cmocka_unit_test(test_critical_cases),
+		cmocka_unit_test(test_critical_handoff),
 		cmocka_unit_test(test_critical_missing_end),
 		cmocka_unit_test(test_critical_fixtures),
 	};
