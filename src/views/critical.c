@@ -174,7 +174,7 @@ static char *woke_line(const struct bp_critical_path *p, size_t *wi,
 			bp_fmt_ns(len, k->end_ns - k->start_ns);
 		more = xasprintf("%s%s%s %s (asleep %s)", line ? line : "", line ? "; " : "",
 				 k->via == BP_CRIT_VIA_REQUEUE ? "requeued" :
-				 k->via == BP_CRIT_VIA_RWSEM ? "let readers have the rwsem of" : "woke",
+				 k->via == BP_CRIT_VIA_RWSEM ? "granted the rwsem to" : "woke",
 				 task_name(name, sizeof(name), &k->sleeper),
 				 k->start_ns ? len : "since before the recording");
 		free(line);
