@@ -3,6 +3,8 @@
  * Tasks: fork, exec, exit, context switches, wakeups, syscalls (what a
  * task is doing, for the cause of a wait) and cgroups.
  */
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -347,6 +349,9 @@ void bp_on_exec(struct state *s, const struct bp_event *ev, const struct handler
 	if (!path[0] || ev->ts > s->until)
 		return;
 	set_comm(t, comm);
+	/* The arguments read before this exec were the old program's. */
+	free(t->args);
+	t->args = NULL;
 	BP_GROW(t->exec, t->nexec, t->cexec);
 	x = &t->exec[t->nexec++];
 	x->ts = ev->ts;
@@ -361,6 +366,58 @@ void bp_on_exec(struct state *s, const struct bp_event *ev, const struct handler
 	if (in_window(s, ev->ts)) {
 		t->seen = 1;
 		count_exec(s, path);
+	}
+}
+
+/*
+ * "bootprof-args PID WORDS\n", one or more to a marker: the command line
+ * of process PID as /proc showed it when the line was read, after the
+ * exec it belongs to (or before the recording). It goes to the task that
+ * is PID then (a later process reusing the pid is another task). A line
+ * the kernel cut (no newline) is no line.
+ */
+static void args_line(struct state *s, const char *line, size_t n, uint64_t ts)
+{
+	static const char prefix[] = "bootprof-args ";
+	const char *words;
+	char num[12];
+	size_t k = sizeof(prefix) - 1, d = 0;
+	long pid;
+	uint32_t ti;
+	struct task *t;
+
+	if (n <= k || memcmp(line, prefix, k))
+		return;
+	while (k < n && line[k] >= '0' && line[k] <= '9' && d < sizeof(num) - 1)
+		num[d++] = line[k++];
+	num[d] = 0;
+	pid = d && d < 11 ? strtol(num, NULL, 10) : 0;
+	if (pid <= 0 || pid > INT32_MAX || k >= n || line[k] != ' ')
+		return;
+	words = line + k + 1;
+	n -= k + 1;
+	if (!n)
+		return;
+	ti = bp_task_of(s, (int)pid);  /* may move s->tasks */
+	t = &s->tasks[ti];
+	free(t->args);
+	t->args = xstrndup(words, n);
+	t->args_ts = ts;
+}
+
+void bp_on_print(struct state *s, const struct bp_event *ev, const struct handler *h)
+{
+	size_t off = h->f[0].off, n;
+	const char *buf, *nl;
+
+	if (!off || off >= (size_t)ev->size || ev->ts > s->until)
+		return;
+	buf = (const char *)ev->data + off;
+	n = strnlen(buf, (size_t)ev->size - off);
+	while (n && (nl = memchr(buf, '\n', n))) {
+		args_line(s, buf, (size_t)(nl - buf), ev->ts);
+		n -= (size_t)(nl - buf) + 1;
+		buf = nl + 1;
 	}
 }
 
