@@ -428,7 +428,7 @@ int cmd_record(int argc, char **argv)
 		bp_warn("%s", bp_last_error());
 	bp_resolve_asleep(&meta, "/proc", 0);
 	if (args)
-		bp_args_snapshot(args);
+		bp_args_snapshot(args, trace_clock_now(bp_capture_clock(c)));
 	/*
 	 * Just before the events are enabled: a sleep that began with
 	 * schedstats off is not reported (unless a stamp left from an

@@ -160,6 +160,7 @@ struct task {
 	char *args;            /* its command line as the last argument marker gave it (escaped
 				* words), NULL: none since its last exec */
 	uint64_t args_ts;      /* ... the marker's time */
+	uint64_t exec_ts;      /* its last exec, 0: none seen */
 	uint64_t exec_wait0, exec_bytes0; /* wait_ns and bytes at the entry of its execve */
 	uint8_t in_execve;     /* exec_*0 hold the entry of the execve in progress */
 	struct pend_insert *pend;

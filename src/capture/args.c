@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,9 +49,8 @@ static size_t read_cmdline(int pid, char *buf, size_t len)
 }
 
 /* Queue the marker line of pid (see capture.h) for the next flush. */
-static void mark(int pid, void *arg)
+static void mark_at(struct bp_args *a, int pid, uint64_t read_ns)
 {
-	struct bp_args *a = arg;
 	char cmdline[BP_ARGS_MARK_MAX];
 	size_t n, at, len;
 
@@ -66,7 +66,11 @@ static void mark(int pid, void *arg)
 		a->pending = xrealloc(a->pending, a->cpending);
 	}
 	len = a->npending;
-	len += (size_t)sprintf(a->pending + len, "bootprof-args %d", pid);
+	if (read_ns)
+		len += (size_t)sprintf(a->pending + len, "bootprof-args-at %llu %d",
+				       (unsigned long long)read_ns, pid);
+	else
+		len += (size_t)sprintf(a->pending + len, "bootprof-args %d", pid);
 	for (at = 0; at < n; at += strlen(cmdline + at) + 1) {
 		size_t room = BP_WORD_MAX(strlen(cmdline + at));
 		char *w = xmalloc(room);
@@ -83,6 +87,11 @@ static void mark(int pid, void *arg)
 	}
 	a->pending[len++] = '\n';
 	a->npending = len;
+}
+
+static void mark(int pid, void *arg)
+{
+	mark_at(arg, pid, 0);
 }
 
 /*
@@ -157,7 +166,7 @@ out_free:
 	return NULL;
 }
 
-void bp_args_snapshot(struct bp_args *a)
+void bp_args_snapshot(struct bp_args *a, uint64_t now_ns)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *e;
@@ -167,7 +176,7 @@ void bp_args_snapshot(struct bp_args *a)
 		long pid = strtol(e->d_name, &end, 10);
 
 		if (isdigit((unsigned char)e->d_name[0]) && !*end && pid > 0)
-			mark((int)pid, a);
+			mark_at(a, (int)pid, now_ns);
 	}
 	if (d)
 		closedir(d);

@@ -262,7 +262,8 @@ int bp_boot_record(struct bp_boot_run *r)
 	if (!args)
 		warn(r, "no command lines: %s", bp_last_error());
 	else
-		bp_args_snapshot(args);
+		bp_args_snapshot(args, bp_capture_clock(c) && !strcmp(bp_capture_clock(c), "boot") ?
+					       boottime_ns() : 0);
 	if (bp_capture_start(c, w) < 0)
 		goto out_abort;
 	if (args && bp_args_drain(args) < 0)

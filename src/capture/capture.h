@@ -199,9 +199,13 @@ struct bp_args *bp_args_new(struct bp_capture *c, const char *watch_instance);
 /*
  * Read the command line of every process alive now; they are written at
  * the next bp_args_drain(), many to a marker. Called before tracing
- * starts, the reads are not recorded.
+ * starts, the reads are not recorded; so that a line written after an
+ * exec that followed its read is known stale, it says when it was read
+ * on the trace clock, @now_ns (0: that clock cannot be read here):
+ *
+ *   bootprof-args-at NS PID ARG0 ARG1 ...
  */
-void bp_args_snapshot(struct bp_args *a);
+void bp_args_snapshot(struct bp_args *a, uint64_t now_ns);
 /* A descriptor poll() finds readable once a process exec'd. */
 int bp_args_fd(const struct bp_args *a);
 /* Mark the processes that exec'd since the last call. 0, or -1 (bp_set_error()). */
