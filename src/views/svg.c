@@ -853,32 +853,42 @@ static int utf8_chars(const char *s)
 static void lane_label(char *label, size_t len, const char *name, const struct bp_process *p,
 		       int room)
 {
-	char args[200];
+	char args[200], whole[400];
+	const char *shown = args;
 	int n;
 
 	bp_process_args(p, args, sizeof(args));
+	/*
+	 * A command line that names another program (a forked shell running
+	 * an applet without exec, a re-exec named after its parent) is shown
+	 * whole, as ps shows it.
+	 */
+	if (p->nargv && strncmp(base_name(p->argv[0]), name, 15)) {
+		snprintf(whole, sizeof(whole), "%.150s%s%s", p->argv[0], args[0] ? " " : "", args);
+		shown = whole;
+	}
 	n = snprintf(label, len, "%s [%d]", name, p->pid);
 	if (room > 4 && n > room) {
 		snprintf(label, len, "%.*s~ [%d]", room - 9 > 1 ? room - 9 : 1, name, p->pid);
 		return;
 	}
-	if (!args[0] || room - n < 6)
+	if (!shown[0] || room - n < 6)
 		return;
-	if (n + 1 + utf8_chars(args) <= room) {
-		snprintf(label + n, len - (size_t)n, " %s", args);
+	if (n + 1 + utf8_chars(shown) <= room) {
+		snprintf(label + n, len - (size_t)n, " %s", shown);
 		return;
 	}
 	/* Keep room - n - 2 characters of the arguments, then the ellipsis. */
 	{
 		int keep = room - n - 2, i = 0, chars = 0;
 
-		while (args[i] && chars < keep) {
+		while (shown[i] && chars < keep) {
 			i++;
-			while (((unsigned char)args[i] & 0xc0) == 0x80)
+			while (((unsigned char)shown[i] & 0xc0) == 0x80)
 				i++;
 			chars++;
 		}
-		snprintf(label + n, len - (size_t)n, " %.*s\u2026", i, args);
+		snprintf(label + n, len - (size_t)n, " %.*s\u2026", i, shown);
 	}
 }
 
