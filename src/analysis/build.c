@@ -114,6 +114,9 @@ static const struct kind_spec specs[] = {
 	  { { "pid" }, { "delay" } }, 2 },
 	/* trace_marker lines: the command lines bootprof record wrote (capture/args.c) */
 	{ "ftrace", "print", EV_PRINT, bp_on_print, { { "buf" } }, 0 },
+	/* Which task queued the work a kworker runs: the critical path follows it */
+	{ "workqueue", "workqueue_queue_work", EV_WQ_QUEUE, bp_on_wq_queue, { { "work" } }, 1 },
+	{ "workqueue", "workqueue_execute_start", EV_WQ_START, bp_on_wq_start, { { "work" } }, 1 },
 };
 
 static void set_handler(struct state *s, const struct tep_event *e, const struct handler *hd)

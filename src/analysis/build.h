@@ -54,6 +54,8 @@ enum kind {
 	EV_STAT_IOWAIT,
 	EV_STAT_BLOCKED,
 	EV_PRINT,
+	EV_WQ_QUEUE,
+	EV_WQ_START,
 	EV_NKINDS
 };
 
@@ -440,6 +442,9 @@ void bp_crit_rq_issue(struct state *s, const struct bp_event *ev, const struct t
 void bp_crit_rq_complete(struct state *s, const struct bp_event *ev, uint32_t dev,
 			 uint64_t sector, uint32_t sectors);
 void bp_crit_finish(struct state *s);
+/* Handlers of workqueue_queue_work and workqueue_execute_start (only the walk uses them). */
+void bp_on_wq_queue(struct state *s, const struct bp_event *ev, const struct handler *h);
+void bp_on_wq_start(struct state *s, const struct bp_event *ev, const struct handler *h);
 
 /* assemble.c: the model from the state, after the pass */
 struct bp_model *bp_build_assemble(struct state *s, struct bp_reader *r);
