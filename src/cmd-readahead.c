@@ -108,6 +108,10 @@ static int explain_critical(const struct bp_pack *p, const char *replayed,
 		if (!to && strcmp(p->crit.to, "default")) {
 			if (bp_crit_end_parse(p->crit.to, &own))
 				return bp_error("the pack's end '%s': %s", p->crit.to, bp_last_error());
+			/* A pid is its recording's: another run's process of that number is not the end. */
+			if (own.kind == BP_CRIT_END_EXIT)
+				return bp_error("the pack's end '%s' is a process of the pack's recording: "
+						"name the end in '%s' with --to", p->crit.to, replayed);
 		}
 		s = bp_session_open(replayed);
 		r = s ? bp_pack_measure(s, p, to ? to : &own) : NULL;
@@ -333,8 +337,8 @@ int cmd_readahead(int argc, char **argv)
 		return bp_usage_error("readahead", "too many arguments");
 	if (explain_pack) {
 		if (out || want_preloaded || strcmp(order, "first-use"))
-			return bp_usage_error("readahead", "--explain takes the pack, and a "
-					      "recording of its replay with --to");
+			return bp_usage_error("readahead", "--explain reads a pack: no -o, "
+					      "--order or --preloaded");
 		if (to.kind != BP_CRIT_END_DEFAULT && !argc)
 			return bp_usage_error("readahead", "--to with --explain needs the recording "
 					      "of a replay");
@@ -344,7 +348,10 @@ int cmd_readahead(int argc, char **argv)
 	if (to.kind != BP_CRIT_END_DEFAULT && strcmp(order, "critical"))
 		return bp_usage_error("readahead", "--to chooses the end of --order critical");
 	if (want_preloaded && strcmp(order, "first-use"))
-		return bp_usage_error("readahead", "--preloaded writes no pack");
+		return bp_usage_error("readahead", "--preloaded writes no pack: no --order");
+	if (!strcmp(order, "critical") && (phase || win.since.set || win.until.set))
+		return bp_usage_error("readahead", "--order critical walks the whole recording: "
+				      "no --since, --until or --phase");
 	if (phase && (win.since.set || win.until.set))
 		return bp_usage_error("readahead", "--phase takes the place of --since and --until");
 	if (bp_window_arg_check(&win))

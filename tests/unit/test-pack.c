@@ -67,11 +67,24 @@ static char *write_mem(const struct bp_pack *p, size_t *len)
 	return buf;
 }
 
+/* Writing the pack @text parsed to gives the same text; frees both. */
+static void assert_writes_back(struct bp_pack *q, char *text, size_t len)
+{
+	size_t len2;
+	char *again = write_mem(q, &len2);
+
+	assert_int_equal(len, len2);
+	assert_memory_equal(text, again, len);
+	free(again);
+	free(text);
+	bp_pack_free(q);
+}
+
 static void test_round_trip(void **state)
 {
 	struct bp_pack *p = sample(), *q;
-	size_t len, len2;
-	char *text = write_mem(p, &len), *again;
+	size_t len;
+	char *text = write_mem(p, &len);
 	int i;
 
 	(void)state;
@@ -100,14 +113,8 @@ static void test_round_trip(void **state)
 	assert_int_equal(q->files[0].ranges[1].count, 5);
 	/* 1 page + 5 pages, the last clipped to the size: 4096 + (10000 - 8192). */
 	assert_int_equal(bp_pack_file_bytes(q, &q->files[0]), 4096 + 10000 - 8192);
-	/* Writing the parsed pack gives the same text. */
-	again = write_mem(q, &len2);
-	assert_int_equal(len, len2);
-	assert_memory_equal(text, again, len);
-	free(again);
-	free(text);
 	bp_pack_free(p);
-	bp_pack_free(q);
+	assert_writes_back(q, text, len);
 }
 
 /* A pack in critical order: its path and what-if lines parse back the same. */
@@ -115,8 +122,8 @@ static void test_critical_round_trip(void **state)
 {
 	struct bp_pack *p = sample(), *q;
 	struct bp_pack_whatif *w;
-	size_t len, len2;
-	char *text, *again;
+	size_t len;
+	char *text;
 
 	(void)state;
 	p->crit.set = 1;
@@ -150,13 +157,8 @@ static void test_critical_round_trip(void **state)
 	assert_non_null(bp_pack_whatif_of(q, 254, 1, 12));
 	assert_int_equal(bp_pack_whatif_of(q, 254, 1, 12)->io_ns, 523529861);
 	assert_null(bp_pack_whatif_of(q, 254, 1, 13));
-	again = write_mem(q, &len2);
-	assert_int_equal(len, len2);
-	assert_memory_equal(text, again, len);
-	free(again);
-	free(text);
 	bp_pack_free(p);
-	bp_pack_free(q);
+	assert_writes_back(q, text, len);
 }
 
 /* Pages moved out of ranges: the rest stays in order, split where needed. */
