@@ -192,8 +192,10 @@ static int explain(const char *path, const char *replayed, const struct bp_crit_
 		return bp_error_last();
 	for (i = 0; i < p->nfiles; i++)
 		total += bp_pack_file_bytes(p, &p->files[i]);
-	printf("pack %s: %zu files, %" PRIu64 " bytes to preload; order %s%s; pages %s\n", path,
-	       p->nfiles, total, p->crit.set ? "critical path, then " : "",
+	printf("pack %s: %zu files", path, bp_pack_distinct_files(p));
+	if (p->nfiles != bp_pack_distinct_files(p))
+		printf(" in %zu entries", p->nfiles);
+	printf(", %" PRIu64 " bytes to preload; order %s%s; pages %s\n", total, p->crit.set ? "critical path, then " : "",
 	       p->disk_order ? "disk (rotational)" : "first use",
 	       p->inserted_only ? "read (no access events: used or not)" : "used");
 	if (p->source) {
@@ -408,7 +410,7 @@ int cmd_readahead(int argc, char **argv)
 		total += bp_pack_file_bytes(p, &p->files[i]);
 	printf("%s: %zu files, %" PRIu64 " bytes to preload; left out %" PRIu64
 	       " never-used bytes (see --explain)\n",
-	       out, p->nfiles, total, p->counts[BP_PACK_NEVER_USED].bytes);
+	       out, bp_pack_distinct_files(p), total, p->counts[BP_PACK_NEVER_USED].bytes);
 	bp_pack_free(p);
 	return 0;
 }

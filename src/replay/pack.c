@@ -14,6 +14,7 @@
 
 #include "replay/pack.h"
 #include "util/error.h"
+#include "util/map.h"
 #include "util/xalloc.h"
 
 static const char *const count_names[BP_PACK_NCOUNTS] = {
@@ -98,6 +99,22 @@ const struct bp_pack_whatif *bp_pack_whatif_of(const struct bp_pack *p, unsigned
 			return w;
 	}
 	return NULL;
+}
+
+size_t bp_pack_distinct_files(const struct bp_pack *p)
+{
+	struct bp_map seen;
+	size_t i, n;
+
+	if (!p->crit.set)
+		return p->nfiles;  /* one entry a file */
+	bp_map_init(&seen);
+	for (i = 0; i < p->nfiles; i++)
+		bp_map_put(&seen, p->files[i].ino,
+			   (uint64_t)p->files[i].major << 32 | p->files[i].minor, NULL);
+	n = seen.count;
+	bp_map_release(&seen);
+	return n;
 }
 
 void bp_pack_note(struct bp_pack *p, const char *fmt, ...)

@@ -179,6 +179,8 @@ struct bp_pack_whatif *bp_pack_add_whatif(struct bp_pack *p);
 /* The what-if of a file of @p, or NULL. */
 const struct bp_pack_whatif *bp_pack_whatif_of(const struct bp_pack *p, unsigned major,
 					       unsigned minor, uint64_t ino);
+/* Files of a pack: its entries, a file with several (critical order) counted once. */
+size_t bp_pack_distinct_files(const struct bp_pack *p);
 /* Append a note (copied). */
 void bp_pack_note(struct bp_pack *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Bytes an entry preloads: its ranges, clipped to its size. */
