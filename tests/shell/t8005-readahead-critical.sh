@@ -1,10 +1,15 @@
 #!/bin/sh
-# readahead --order critical, live. The command starts a decoy reading
-# decoy.bin (16 MiB, in its own blkio group at 4 MB/s), sleeps 0.3 s, then
-# reads planted.bin (2 MiB, 4 MB/s) and exits: its end waits on
-# planted.bin, never on decoy.bin, which was used first. The pack in
-# critical order puts planted.bin before decoy.bin (the default order,
-# first use or physical on a rotational disk, the other way round); its leading entries are the files of
+# readahead --order critical, live. The command starts a decoy (in its
+# own blkio group at 4 MB/s) that reads 64 KiB of decoy.bin (16 MiB),
+# the second half of planted.bin (4 MiB), then all of decoy.bin; it
+# sleeps 1.5 s, reads the first half of planted.bin (4 MB/s) and exits:
+# its end waits on planted.bin's first half, never on decoy.bin, which
+# was used first. The pack in critical order puts planted.bin before
+# decoy.bin (the default order, first use or physical on a rotational
+# disk, the other way round), and of planted.bin the pages the command
+# waited on first: its second half comes in an entry of its own, after
+# them, together the pages of the default order, none twice. Its
+# leading entries are the files of
 # the path's I/O segments in `critical -f json`, in their order; its
 # per-file prediction (the pack's what-if lines and --explain) is the
 # what-if of `critical -f json` to the nanosecond. A pack capped at the
@@ -30,7 +35,7 @@ for i in 1 2 3 4 5 6 7 8; do
 	head -c 2097152 /dev/urandom >>"$D/decoy.bin"
 	sync
 done
-head -c 2097152 /dev/urandom >"$D/planted.bin"
+head -c 4194304 /dev/urandom >"$D/planted.bin"
 sync
 # On a rotational disk the default order is physical: decoy.bin, written
 # first, lies before planted.bin as a rule; when it does not, planted.bin
@@ -52,10 +57,13 @@ if [ "$(cat "/sys/dev/block/$dev/queue/rotational" 2>/dev/null)" = 1 ]; then
 	fi
 fi
 cat >"$TEST_DIR/run.sh" <<EOF
-sh -c 'echo \$\$ >$DECOYS/cgroup.procs; exec cat "$D/decoy.bin" >/dev/null' &
-sleep 0.3
+sh -c 'echo \$\$ >$DECOYS/cgroup.procs
+	dd if="$D/decoy.bin" of=/dev/null bs=65536 count=1 2>/dev/null
+	dd if="$PL" of=/dev/null bs=65536 skip=32 2>/dev/null
+	exec cat "$D/decoy.bin" >/dev/null' &
+sleep 1.5
 echo \$\$ >$CG/cgroup.procs
-cat "$PL" >/dev/null
+dd if="$PL" of=/dev/null bs=65536 count=32 2>/dev/null
 EOF
 sync
 sleep 0.2
@@ -63,7 +71,7 @@ sleep 0.2
 t3_before_record() {
 	for p in $(cat "$DECOYS/cgroup.procs" 2>/dev/null); do kill "$p"; done
 	drop_caches
-	sh -c 'sleep 0; cat /dev/null' </dev/null
+	sh -c 'sleep 0; cat /dev/null; dd if=/dev/null of=/dev/null 2>/dev/null' </dev/null
 	"$BOOTPROF_FAST" -h >/dev/null 2>&1
 }
 t3_record_whole "$TEST_DIR/cold.dat" sh "$TEST_DIR/run.sh"
@@ -113,6 +121,26 @@ files_of "$P" | head -n "${n:-0}" >"$TEST_DIR/got"
 echo "# the path's files in the pack: $(tr '\n' ' ' <"$TEST_DIR/want"); its first ${n:-?} entries: $(tr '\n' ' ' <"$TEST_DIR/got")"
 expect "the pack's leading entries are the path's files in path order (critical -f json)" \
 	"[ -s '$TEST_DIR/want' ] && cmp -s '$TEST_DIR/want' '$TEST_DIR/got'"
+
+# Of planted.bin, the pages the command waited on lead; the decoy's half
+# follows in an entry of its own. pages PACK PATH: "ENTRY PAGE" per page
+# of each of PATH's entries (ENTRY: its file line's number in the pack).
+pages() {
+	awk -v f="$2" '$1 == "file" { k++ } $1 == "file" && $NF == f {
+		m = split($9, r, ",")
+		for (i = 1; i <= m; i++) { split(r[i], a, "+"); for (p = a[1]; p < a[1] + a[2]; p++) print k, p }
+	}' "$1"
+}
+pages "$P" "$PL" >"$TEST_DIR/planted-crit"
+pages "$TEST_DIR/first.pack" "$PL" | cut -d' ' -f2 | sort -n >"$TEST_DIR/planted-first"
+cut -d' ' -f1 "$TEST_DIR/planted-crit" | uniq -c | sed 's/^/# planted.bin entry: pages, line: /'
+first=$(head -n 1 "$TEST_DIR/planted-crit" | cut -d' ' -f1)
+last=$(tail -n 1 "$TEST_DIR/planted-crit" | cut -d' ' -f1)
+expect "planted.bin: its first entry among the path's ($first of ${n:-?}), holding page 0; another after them ($last), holding its last page" \
+	"[ '${first:-0}' -ge 1 ] && [ '${first:-0}' -le '${n:-0}' ] && [ '${last:-0}' -gt '${n:-0}' ] &&
+	 grep -qx '$first 0' '$TEST_DIR/planted-crit' && grep -qx '$last 1023' '$TEST_DIR/planted-crit'"
+expect "planted.bin's entries hold the pages of the default order, none twice" \
+	"cut -d' ' -f2 '$TEST_DIR/planted-crit' | sort -n | cmp -s - '$TEST_DIR/planted-first'"
 
 # The prediction per file: the what-if of critical -f json, exactly.
 maj_min=$(stat -c '%Hd:%Ld' "$PL") ino=$(stat -c %i "$PL")
