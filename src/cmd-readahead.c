@@ -45,8 +45,8 @@ static const struct bp_usage readahead_usage = {
 	"readahead",
 	readahead_synopsis,
 	"Make a readahead pack from a recording: per file, the page ranges that were\n"
-	"used, in order of first use (physical order on rotational disks), or\n"
-	"with the pages the critical path waited on first (--order critical), for\n"
+	"used, in order of first use (physical order on rotational disks) or with\n"
+	"the pages the critical path waited on first (--order critical), for\n"
 	"'bootprof replay' or 'bootprof.replay=PACK'.\n"
 	BP_DEFAULT_RECORDING_TEXT,
 	NULL,
@@ -304,7 +304,7 @@ int cmd_readahead(int argc, char **argv)
 		OPT_INT(0, "gap", &gap, "PAGES", "merge used ranges at most PAGES apart (default 8)", 0,
 			1u << 20),
 		OPT_SIZE(0, "max-bytes", &o.max_bytes, "SIZE",
-			 "at most SIZE of ranges (bytes, or 512M, 2G); later files\n"
+			 "at most SIZE of ranges (bytes, or 512M, 2G); later entries\n"
 			 "are left out (default 1G; 0 = no cap)"),
 		OPT_SINCE(&win),
 		OPT_UNTIL(&win),
