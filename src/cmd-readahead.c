@@ -30,6 +30,7 @@
 #include "util/default-file.h"
 #include "util/error.h"
 #include "util/parse-options.h"
+#include "util/units.h"
 
 #define DEFAULT_GAP 8
 #define DEFAULT_MAX_BYTES (1ull << 30)
@@ -79,7 +80,7 @@ static void print_ms(int width, int64_t ns)
 	uint64_t a = ns < 0 ? (uint64_t)-ns : (uint64_t)ns;
 	char buf[48];
 
-	snprintf(buf, sizeof(buf), "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", a / 1000000u,
+	snprintf(buf, sizeof(buf), "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", a / BP_NS_PER_MS,
 		 a / 1000u % 1000u);
 	printf("%*s", width, buf);
 }
