@@ -18,7 +18,8 @@
 # path's I/O on planted.bin falls below a fifth (in `critical -f json` of
 # that recording, and --explain's left and measured columns say the
 # same). A recording stopped by its duration is refused in critical's
-# words, and so is a bad --to.
+# words, and so is a bad --to; a pack to a pid's exit is not measured in
+# another recording without --to.
 # tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$(dirname "$0")/lib-t3.sh"
@@ -194,6 +195,17 @@ expect "--explain with the replayed recording: left $(ms "$left") ms, measured $
 expect '--explain refuses to measure against a recording with no replay in it' \
 	"! '$BOOTPROF' readahead --explain '$TEST_DIR/cap.pack' '$TEST_DIR/cold.dat' 2>'$TEST_DIR/err' >/dev/null &&
 	 [ \"\$(wc -l <'$TEST_DIR/err')\" = 1 ] && grep -q 'no replay in it' '$TEST_DIR/err'"
+
+# A pack to a pid's exit: that pid is the cold run's, not the replayed one's.
+cpid=$(jq '.end.pid' "$TEST_DIR/cold.json")
+"$BOOTPROF" readahead --order critical --to "pid:$cpid" -o "$TEST_DIR/pid.pack" "$TEST_DIR/cold.dat" >/dev/null
+expect "a pack to pid:$cpid has the same what-if of planted.bin" \
+	"grep -qx 'what-if $maj_min $ino $pred [0-9]*' '$TEST_DIR/pid.pack'"
+"$BOOTPROF" readahead --explain "$TEST_DIR/pid.pack" "$TEST_DIR/replayed.dat" >/dev/null 2>"$TEST_DIR/err"
+rc=$?
+echo "# $(cat "$TEST_DIR/err")"
+expect "measuring it in another recording is refused without --to: one line, status 1 (got $rc)" \
+	"[ '$rc' = 1 ] && [ \"\$(wc -l <'$TEST_DIR/err')\" = 1 ] && grep -q 'name the end' '$TEST_DIR/err'"
 
 # Refusals, in critical's words.
 tracing_snapshot
