@@ -44,6 +44,9 @@ const struct bp_event_spec bp_default_events[] = {
 	 */
 	{ "lock", "contention_begin", NULL, BP_FILTER_RWSEM, "/sys/kernel/tracing/events/lock" },
 	{ "cgroup", "cgroup_attach_task", NULL, 0, NULL },
+	/* Who queued the work a kworker runs: the critical path follows it. */
+	{ "workqueue", "workqueue_queue_work", NULL, 0, NULL },
+	{ "workqueue", "workqueue_execute_start", NULL, 0, NULL },
 	/*
 	 * A module loaded while recording: its init's time, named after the
 	 * module. Nothing to miss on a kernel that loads no modules.
