@@ -9,6 +9,7 @@
 #include "tracefile/tracefile.h"
 #include "util/error.h"
 #include "util/printable.h"
+#include "views/marks.h"
 #include "views/timeline.h"
 
 void bp_warnings_print(struct bp_warnings *w)
@@ -33,6 +34,19 @@ static size_t plugin_marks(void *arg, const struct bp_model *m, const struct boo
 	return bp_plugins_marks(arg, out);
 }
 
+static const char *plugin_mark_by(const void *arg, size_t i)
+{
+	return bp_plugins_mark_by(arg, i);
+}
+
+size_t bp_plugin_ends(const struct bp_plugin_set *set, struct bp_crit_mark **out)
+{
+	const struct bootprof_mark *given = NULL;
+	size_t n = set ? bp_plugins_marks(set, &given) : 0;
+
+	return bp_marks_ends(given, n, plugin_mark_by, set, out);
+}
+
 static void plugin_release(void *arg)
 {
 	bp_plugins_free(arg);
@@ -54,6 +68,7 @@ void bp_timeline_plugins(struct bp_timeline *t)
 	bp_plugins_window(set, t->window.since_ns, t->window.until_ns);
 	bp_plugins_hooks(set, &t->source.hooks);
 	t->source.marks = plugin_marks;
+	t->source.by = plugin_mark_by;
 	t->source.release = plugin_release;
 	t->source.arg = set;
 }

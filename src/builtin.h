@@ -69,6 +69,15 @@ void bp_warnings_print(struct bp_warnings *w);
 struct bp_timeline;
 void bp_timeline_plugins(struct bp_timeline *t);
 
+/*
+ * bp_plugin_ends() - the boot's ends a finished plugin set told
+ * (BOOTPROF_MARK_END), for struct bp_crit_end.marks: *@out a new array
+ * (free()) borrowing the set's strings; @set NULL: none. Return: their number.
+ */
+struct bp_plugin_set;
+struct bp_crit_mark;
+size_t bp_plugin_ends(const struct bp_plugin_set *set, struct bp_crit_mark **out);
+
 #define BP_DECLARE_CMD(name) int cmd_##name(int argc, char **argv)
 
 BP_DECLARE_CMD(record);

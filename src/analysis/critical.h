@@ -196,17 +196,36 @@ enum bp_crit_end_kind {
 };
 
 /**
+ * struct bp_crit_mark - the boot's end as something outside the analysis
+ *                       tells it (a plugin's mark: Android's boot completed)
+ * @ns: when (recording clock)
+ * @pid: the task whose event it is (wrote the line, exited)
+ * @name: what it is ("boot completed"), borrowed
+ * @by: who told it (a plugin's name), borrowed
+ */
+struct bp_crit_mark {
+	uint64_t ns;
+	int pid;
+	const char *name;
+	const char *by;
+};
+
+/**
  * struct bp_crit_end - an end point, as --to names it
  * @kind: which
  * @pid: BP_CRIT_END_EXIT: the process
  * @prog: BP_CRIT_END_EXEC, _FILE, _SERVICE: the fnmatch pattern of the
  *        user phases (analysis/phases.h): a program's path or file name,
  *        a file's path, a unit (borrowed)
+ * @marks: BP_CRIT_END_DEFAULT: the boot's ends told from outside, any
+ *         order, @nmarks of them (borrowed; NULL: none)
  */
 struct bp_crit_end {
 	enum bp_crit_end_kind kind;
 	int pid;
 	const char *prog;
+	const struct bp_crit_mark *marks;
+	size_t nmarks;
 };
 
 /**
@@ -222,12 +241,14 @@ int bp_crit_end_parse(const char *spec, struct bp_crit_end *end);
 /**
  * struct bp_critical_path - the walk's result
  * @end_task: the task the path ends on
- * @end_what: what the end is ("exit", "exec", "file", "last-run")
+ * @end_what: what the end is ("exit", "exec", "file", "mark", "last-run")
  * @end_on: the file a "file" end is the first event on, the cgroup of
- *          the unit a service:UNIT end is of; NULL otherwise (owned)
+ *          the unit a service:UNIT end is of, the name of a "mark" end
+ *          ("boot completed"); NULL otherwise (owned)
  * @end_why: why this end: "--to", "the recorded command", "the
- *           recording's stop condition", "PID 1's last run", "the last
- *           task to run" (static storage)
+ *           recording's stop condition", "a plugin's mark", "PID 1's
+ *           last run", "the last task to run" (static storage)
+ * @end_by: a "mark" end: who told it (the plugin's name); NULL otherwise (owned)
  * @start_ns: the recording's first event
  * @end_ns: the end point
  * @segments: in time order, tiling [@start_ns, @end_ns]
@@ -251,6 +272,7 @@ struct bp_critical_path {
 	const char *end_what;
 	char *end_on;
 	const char *end_why;
+	char *end_by;
 	uint64_t start_ns;
 	uint64_t end_ns;
 	struct bp_crit_segment *segments;
@@ -271,8 +293,10 @@ struct bp_critical_path {
  * @m: the model of that pass (paths of files, processes of tasks)
  * @end: the end point; BP_CRIT_END_DEFAULT: for a `record -- CMD`
  *       recording the command's exit; else, when the recording stopped
- *       at the exec of a program, that exec; else, when it stopped by
- *       its duration or a signal, none (refused: the path to an
+ *       at the exec of a program, that exec; else the latest of
+ *       @end->marks whose task is in the recording (a boot's end a
+ *       plugin told: Android's boot completed); else, when it stopped
+ *       by its duration or a signal, none (refused: the path to an
  *       arbitrary instant means nothing); else the last moment PID 1
  *       ran; else the last moment any task (but the recorder) ran
  *

@@ -219,7 +219,7 @@ struct bp_summary *bp_summary_load(const char *path, const struct bp_summary_opt
 	s->rows = rows.v;
 	s->nrows = rows.n;
 	if (crit) {
-		static const struct bp_crit_end end = { BP_CRIT_END_DEFAULT, 0, NULL };
+		static const struct bp_crit_end end = { .kind = BP_CRIT_END_DEFAULT };
 
 		s->critical = bp_critical_walk(crit, m, &end);
 		if (!s->critical)

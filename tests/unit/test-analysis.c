@@ -1861,7 +1861,7 @@ static const struct crit_case crit_cases[] = {
 static struct bp_critical_path *crit_build(struct gen *g, const struct gev *ev, const char *to,
 					   struct bp_model **m, struct bp_critical_log **log)
 {
-	struct bp_crit_end end = { BP_CRIT_END_DEFAULT, 0, NULL };
+	struct bp_crit_end end = { .kind = BP_CRIT_END_DEFAULT };
 	struct bp_build_hooks hooks = { 0 };
 	size_t i;
 
@@ -2005,7 +2005,7 @@ static void test_critical_fixtures(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		struct bp_crit_end end = { BP_CRIT_END_DEFAULT, 0, NULL };
+		struct bp_crit_end end = { .kind = BP_CRIT_END_DEFAULT };
 		struct bp_build_hooks hooks = { 0 };
 		struct bp_critical_log *log = bp_critical_log_new();
 		struct bp_critical_path *p;
