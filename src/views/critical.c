@@ -188,8 +188,8 @@ static void header_section(struct bp_doc *d, const struct bp_critical_path *p,
 	bp_section_line(s, "recording: %s", o->file ? o->file : "-");
 	if (p->end_by)
 		/* A plugin's mark: what it is, who told it. */
-		bp_section_line(s, "end: %s of %s at %s (plugin %s)", p->end_on,
-				task_name(name, sizeof(name), &p->end_task), instant(at, p->end_ns),
+		bp_section_line(s, "end: %s at %s, on %s (plugin %s)", p->end_on,
+				instant(at, p->end_ns), task_name(name, sizeof(name), &p->end_task),
 				p->end_by);
 	else
 		bp_section_line(s, "end: %s%s%s of %s at %s (%s)",
