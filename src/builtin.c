@@ -2,6 +2,7 @@
 /* What the commands share beyond their option tables (see builtin.h). */
 #include <stdlib.h>
 
+#include "analysis/critical.h"
 #include "analysis/session.h"
 #include "builtin.h"
 #include "plugin/plugins.h"
@@ -71,4 +72,58 @@ void bp_timeline_plugins(struct bp_timeline *t)
 	t->source.by = plugin_mark_by;
 	t->source.release = plugin_release;
 	t->source.arg = set;
+}
+
+/* ---- the critical path of a recording, with the plugins' end marks ---- */
+
+struct bp_critical_path *bp_critical_load(const char *file, const struct bp_crit_end *to,
+					  int warn)
+{
+	const char *dirs[2];
+	struct bp_plugin_opts po = { .dirs = dirs, .ndirs = bp_plugin_dirs(dirs) };
+	struct bp_build_hooks hooks[2] = { { 0 } };
+	struct bp_crit_end end = *to;
+	struct bp_critical_path *path = NULL;
+	struct bp_crit_mark *ends = NULL;
+	struct bp_critical_log *log;
+	struct bp_plugin_set *set;
+	const struct bp_meta *meta;
+	struct bp_session *s = bp_session_open(file);
+	struct bp_model *m;
+
+	if (!s)
+		return NULL;
+	/* Every plugin the report would run: one may know the boot's end. */
+	set = bp_plugins_load(&po);
+	meta = bp_reader_meta(s->reader);
+	bp_plugins_start(set, bp_reader_tep(s->reader), meta ? meta->machine : NULL);
+	bp_plugins_kallsyms(set, bp_reader_kallsyms(s->reader));
+	bp_plugins_window(set, s->window.since_ns, s->window.until_ns);
+	bp_plugins_hooks(set, &hooks[0]);
+	log = bp_critical_log_new();
+	hooks[1].critical = log;
+	m = bp_session_build(s, NULL, hooks, 2);
+	if (warn)
+		bp_warnings_print(&s->warnings);
+	if (!m)
+		goto out;
+	if (m->missing & BP_MISSING_SCHED) {
+		bp_set_error("'%s' has no sched_switch events: no path to walk", file);
+		goto out;
+	}
+	bp_plugins_finish(set, m, NULL);
+	if (end.kind == BP_CRIT_END_DEFAULT) {
+		end.nmarks = bp_plugin_ends(set, &ends);
+		end.marks = ends;
+	}
+	path = bp_critical_walk(log, m, &end);
+	if (!path)
+		bp_set_error("'%s': %s", file, bp_last_error());
+out:
+	free(ends);
+	bp_plugins_free(set);
+	bp_model_free(m);
+	bp_critical_log_free(log);
+	bp_session_free(s);
+	return path;
 }

@@ -78,6 +78,17 @@ struct bp_plugin_set;
 struct bp_crit_mark;
 size_t bp_plugin_ends(const struct bp_plugin_set *set, struct bp_crit_mark **out);
 
+/*
+ * bp_critical_load() - the critical path of the whole recording @file to
+ * @to, as `bootprof critical` walks it: one pass with the plugins the
+ * report runs, whose end marks make the default end; the session's
+ * warnings printed when @warn. Return: the path (bp_critical_path_free()),
+ * or NULL with bp_set_error().
+ */
+struct bp_crit_end;
+struct bp_critical_path *bp_critical_load(const char *file, const struct bp_crit_end *to,
+					  int warn);
+
 #define BP_DECLARE_CMD(name) int cmd_##name(int argc, char **argv)
 
 BP_DECLARE_CMD(record);
