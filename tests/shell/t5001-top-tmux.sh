@@ -88,8 +88,20 @@ expect "w: the whole recording again" "wait_for '^window\\[=*\\]\$'"
 
 keys '?'
 expect "?: help" "wait_for 'q, Q or F10 quits; any other key returns'"
+expect "help: p is the critical path" "wait_for ' p  *critical path'"
 keys x
 expect "a key leaves help" "wait_for 'Processes: '"
+
+keys p
+expect "p: the critical path, its end under the title" \
+	"wait_for 'Critical path of the whole recording: [0-9]* rows, by MS' && wait_for '^to .* segments\$' &&
+	 wait_for '^By category: 7 of 7'"
+keys / t o k i o Enter
+expect "/tokio: only the rows whose name holds it" \
+	"wait_for 'by MS  *filter: tokio' && wait_for '^By category: 0 of 7' && wait_for 'tokio-rt-worker\\['"
+keys Escape Tab
+expect "Esc, Tab: back to the files" "wait_for 'Files: [0-9]* of [0-9]*, by WAIT'"
+keys Tab
 
 T resize-window -t top -x 120 -y 30 2>/dev/null || T resize-pane -t top -x 120 -y 30
 expect "terminal resized to 120: the timeline follows" \
