@@ -59,7 +59,7 @@ expect "the path tiles the recording up to it" \
 "$BOOTPROF" critical "$TEST_DIR/m.dat" >"$TEST_DIR/c.txt"
 sed -n 3p "$TEST_DIR/c.txt" | sed 's/^/# /'
 expect "the text says which end and why" \
-	"grep -q '^end: boot completed of sh\[${want#* }\] at .* (plugin android)\$' '$TEST_DIR/c.txt'"
+	"grep -q '^end: boot completed at [0-9.]*, on sh\[${want#* }\] (plugin android)\$' '$TEST_DIR/c.txt'"
 expect "the report's verdict walks to the same end" \
 	"'$BOOTPROF' report '$TEST_DIR/m.dat' | grep -q 'critical path to boot completed'"
 exec_at=$(awk -v f="filename=$TEST_DIR/bootanimation" '$5 == "sched_process_exec:" && $6 == f { print $1; exit }' \
