@@ -50,7 +50,8 @@ static const struct bp_usage top_usage = {
 	"top",
 	top_synopsis,
 	"Show I/O wait and reads per file, per process and per service, over a\n"
-	"window of the recording that the timeline selects, in a full-screen view.\n",
+	"window of the recording that the timeline selects, and the recording's\n"
+	"critical path (key p), in a full-screen view.\n",
 	BP_DEFAULT_RECORDING_TEXT
 	"Keys: ? for help, q to quit.\n",
 	"@recording",

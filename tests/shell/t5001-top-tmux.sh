@@ -99,6 +99,10 @@ expect "p: the critical path, its end under the title" \
 keys / t o k i o Enter
 expect "/tokio: only the rows whose name holds it" \
 	"wait_for 'by MS  *filter: tokio' && wait_for '^By category: 0 of 7' && wait_for 'tokio-rt-worker\\['"
+keys Enter
+expect "Enter on a task of the path: its process" "wait_for '^Process tokio-rt-worker\\['"
+keys BSpace
+expect "Backspace: back to the path, filter kept" "wait_for 'Critical path of .* filter: tokio'"
 keys Escape Tab
 expect "Esc, Tab: back to the files" "wait_for 'Files: [0-9]* of [0-9]*, by WAIT'"
 keys Tab
