@@ -74,35 +74,60 @@ void bp_timeline_plugins(struct bp_timeline *t)
 	t->source.arg = set;
 }
 
-/* ---- the critical path of a recording, with the plugins' end marks ---- */
+/* ---- the boot's ends the plugins tell, for the critical path's default end ---- */
+
+/* Every plugin the report would run, on session @s: one may know the boot's end. */
+static void *end_source_open(struct bp_session *s, struct bp_build_hooks *hooks)
+{
+	const char *dirs[2];
+	struct bp_plugin_opts po = { .dirs = dirs, .ndirs = bp_plugin_dirs(dirs) };
+	struct bp_plugin_set *set = bp_plugins_load(&po);
+	const struct bp_meta *meta = bp_reader_meta(s->reader);
+
+	if (!set)
+		return NULL;
+	bp_plugins_start(set, bp_reader_tep(s->reader), meta ? meta->machine : NULL);
+	bp_plugins_kallsyms(set, bp_reader_kallsyms(s->reader));
+	bp_plugins_window(set, s->window.since_ns, s->window.until_ns);
+	bp_plugins_hooks(set, hooks);
+	return set;
+}
+
+static size_t end_source_ends(void *set, const struct bp_model *m, struct bp_crit_mark **out)
+{
+	bp_plugins_finish(set, m, NULL);
+	return bp_plugin_ends(set, out);
+}
+
+static void end_source_release(void *set)
+{
+	bp_plugins_free(set);
+}
+
+const struct bp_crit_end_source bp_plugin_end_source = {
+	end_source_open, end_source_ends, end_source_release,
+};
 
 struct bp_critical_path *bp_critical_load(const char *file, const struct bp_crit_end *to,
 					  int warn)
 {
-	const char *dirs[2];
-	struct bp_plugin_opts po = { .dirs = dirs, .ndirs = bp_plugin_dirs(dirs) };
+	const struct bp_crit_end_source *src = &bp_plugin_end_source;
 	struct bp_build_hooks hooks[2] = { { 0 } };
 	struct bp_crit_end end = *to;
 	struct bp_critical_path *path = NULL;
 	struct bp_crit_mark *ends = NULL;
 	struct bp_critical_log *log;
-	struct bp_plugin_set *set;
-	const struct bp_meta *meta;
 	struct bp_session *s = bp_session_open(file);
 	struct bp_model *m;
+	void *state;
 
 	if (!s)
 		return NULL;
-	/* Every plugin the report would run: one may know the boot's end. */
-	set = bp_plugins_load(&po);
-	meta = bp_reader_meta(s->reader);
-	bp_plugins_start(set, bp_reader_tep(s->reader), meta ? meta->machine : NULL);
-	bp_plugins_kallsyms(set, bp_reader_kallsyms(s->reader));
-	bp_plugins_window(set, s->window.since_ns, s->window.until_ns);
-	bp_plugins_hooks(set, &hooks[0]);
+	/* The plugins only for the default end: --to names its own. */
+	state = end.kind == BP_CRIT_END_DEFAULT ? src->open(s, &hooks[1]) : NULL;
 	log = bp_critical_log_new();
-	hooks[1].critical = log;
-	m = bp_session_build(s, NULL, hooks, 2);
+	hooks[0].critical = log;
+	m = bp_session_build(s, NULL, hooks, state ? 2 : 1);
 	if (warn)
 		bp_warnings_print(&s->warnings);
 	if (!m)
@@ -111,9 +136,8 @@ struct bp_critical_path *bp_critical_load(const char *file, const struct bp_crit
 		bp_set_error("'%s' has no sched_switch events: no path to walk", file);
 		goto out;
 	}
-	bp_plugins_finish(set, m, NULL);
-	if (end.kind == BP_CRIT_END_DEFAULT) {
-		end.nmarks = bp_plugin_ends(set, &ends);
+	if (state) {
+		end.nmarks = src->ends(state, m, &ends);
 		end.marks = ends;
 	}
 	path = bp_critical_walk(log, m, &end);
@@ -121,7 +145,8 @@ struct bp_critical_path *bp_critical_load(const char *file, const struct bp_crit
 		bp_set_error("'%s': %s", file, bp_last_error());
 out:
 	free(ends);
-	bp_plugins_free(set);
+	if (state)
+		src->release(state);
 	bp_model_free(m);
 	bp_critical_log_free(log);
 	bp_session_free(s);

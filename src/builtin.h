@@ -85,6 +85,13 @@ size_t bp_plugin_ends(const struct bp_plugin_set *set, struct bp_crit_mark **out
  * warnings printed when @warn. Return: the path (bp_critical_path_free()),
  * or NULL with bp_set_error().
  */
+/*
+ * bp_plugin_end_source - the plugins the report runs as the source of the
+ * boot's ends (struct bp_crit_end_source): for bp_summary_opts.ends.
+ */
+struct bp_crit_end_source;
+extern const struct bp_crit_end_source bp_plugin_end_source;
+
 struct bp_crit_end;
 struct bp_critical_path *bp_critical_load(const char *file, const struct bp_crit_end *to,
 					  int warn);

@@ -211,6 +211,25 @@ struct bp_crit_mark {
 };
 
 /**
+ * struct bp_crit_end_source - the boot's ends told from outside the
+ *                             analysis, for a pass that walks the path
+ * @open: join the pass over session @s (its hooks into *@hooks); a state
+ *        for @ends and @release, or NULL (no ends)
+ * @ends: from the pass's finished model: *@out a new array (free()) of
+ *        the ends, valid until @release; their number
+ * @release: free the state
+ *
+ * The plugins' END marks (bp_plugin_end_source, src/builtin.c): the
+ * analysis never sees the plugin host.
+ */
+struct bp_session;
+struct bp_crit_end_source {
+	void *(*open)(struct bp_session *s, struct bp_build_hooks *hooks);
+	size_t (*ends)(void *state, const struct bp_model *m, struct bp_crit_mark **out);
+	void (*release)(void *state);
+};
+
+/**
  * struct bp_crit_end - an end point, as --to names it
  * @kind: which
  * @pid: BP_CRIT_END_EXIT: the process

@@ -62,3 +62,14 @@ expect "systemd.last-job= names another unit: the report's verdict walks to its 
 expect "a unit the recording does not show: PID 1's last run, as before" \
 	"'$BOOTPROF' report --plugin-opt systemd.last-job=none.service '$REC' |
 	 grep -q \"critical path to PID 1's last run\""
+# The other commands that walk to the default end take the same one.
+expect "diff --critical: both ends are the mark, at the same ns as critical's" \
+	"'$BOOTPROF' diff --critical --format json '$REC' '$REC' |
+	 jq -e --argjson e \"\$(jq .end_ns '$TEST_DIR/c.json')\" '.before.end.what == \"mark\" and .before.end.ns == \$e' >/dev/null"
+len=$(jq '.duration_ns' "$TEST_DIR/c.json")
+echo "critical_path total $(awk -v n="$len" 'BEGIN { printf "%.6f", n / 1e9 - 0.001 }')s" >"$TEST_DIR/b.budget"
+expect "check: a budget 1 ms under the path's length fails, the path being the mark's" \
+	"! '$BOOTPROF' check --budget '$TEST_DIR/b.budget' '$REC' >'$TEST_DIR/check.out' &&
+	 grep -q '^FAIL  critical_path total' '$TEST_DIR/check.out'"
+echo "critical_path total $(awk -v n="$len" 'BEGIN { printf "%.6f", n / 1e9 + 0.001 }')s" >"$TEST_DIR/b.budget"
+expect "check: 1 ms over it passes" "'$BOOTPROF' check --budget '$TEST_DIR/b.budget' '$REC' >/dev/null"
