@@ -9,6 +9,7 @@
 #include "tracefile/meta.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
+#include "util/parse-options.h"
 #include "util/printable.h"
 #include "views/marks.h"
 #include "views/timeline.h"
@@ -25,6 +26,13 @@ void bp_warnings_print(struct bp_warnings *w)
 		free(line);
 	}
 	bp_warnings_release(w);
+}
+
+int bp_opt_crit_end(const struct bp_option *opt, const char *arg)
+{
+	if (bp_crit_end_parse(arg, opt->value))
+		return bp_option_fail("%s", bp_last_error());
+	return 0;
 }
 
 /* ---- the timelines' plugins: where views meet plugins ---- */
@@ -132,17 +140,11 @@ struct bp_critical_path *bp_critical_load(const char *file, const struct bp_crit
 		bp_warnings_print(&s->warnings);
 	if (!m)
 		goto out;
-	if (m->missing & BP_MISSING_SCHED) {
-		bp_set_error("'%s' has no sched_switch events: no path to walk", file);
-		goto out;
-	}
 	if (state) {
 		end.nmarks = src->ends(state, m, &ends);
 		end.marks = ends;
 	}
-	path = bp_critical_walk(log, m, &end);
-	if (!path)
-		bp_set_error("'%s': %s", file, bp_last_error());
+	path = bp_critical_path_of(log, m, &end, file);
 out:
 	free(ends);
 	if (state)

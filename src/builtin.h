@@ -79,22 +79,35 @@ struct bp_crit_mark;
 size_t bp_plugin_ends(const struct bp_plugin_set *set, struct bp_crit_mark **out);
 
 /*
- * bp_critical_load() - the critical path of the whole recording @file to
- * @to, as `bootprof critical` walks it: one pass with the plugins the
- * report runs, whose end marks make the default end; the session's
- * warnings printed when @warn. Return: the path (bp_critical_path_free()),
- * or NULL with bp_set_error().
- */
-/*
  * bp_plugin_end_source - the plugins the report runs as the source of the
  * boot's ends (struct bp_crit_end_source): for bp_summary_opts.ends.
  */
 struct bp_crit_end_source;
 extern const struct bp_crit_end_source bp_plugin_end_source;
 
+/*
+ * bp_critical_load() - the critical path of the whole recording @file to
+ * @to, as `bootprof critical` walks it: one pass with the plugins the
+ * report runs, whose end marks make the default end; the session's
+ * warnings printed when @warn. Return: the path (bp_critical_path_free()),
+ * or NULL with bp_set_error().
+ */
 struct bp_crit_end;
 struct bp_critical_path *bp_critical_load(const char *file, const struct bp_crit_end *to,
 					  int warn);
+
+/*
+ * --to SPEC, the end point of a critical path (struct bp_crit_end *value,
+ * analysis/critical.h), in every command that walks one.
+ */
+struct bp_option;
+int bp_opt_crit_end(const struct bp_option *opt, const char *arg);
+#define OPT_CRIT_TO(v) \
+	OPT_CALLBACK(0, "to", (v), "SPEC", \
+		     "the end point: pid:N (process N's exit), or a phase's end:\n" \
+		     "exec:PROG (its first exec), file:PATH (the first event on\n" \
+		     "it), service:UNIT (its main process's exit, else its exec)", \
+		     bp_opt_crit_end)
 
 #define BP_DECLARE_CMD(name) int cmd_##name(int argc, char **argv)
 

@@ -37,14 +37,6 @@ static const struct bp_usage critical_usage = {
 	"@recording",
 };
 
-/* --to SPEC (struct bp_crit_end *value). */
-static int opt_to(const struct bp_option *opt, const char *arg)
-{
-	if (bp_crit_end_parse(arg, opt->value))
-		return bp_option_fail("%s", bp_last_error());
-	return 0;
-}
-
 int cmd_critical(int argc, char **argv)
 {
 	struct bp_crit_end end = { .kind = BP_CRIT_END_DEFAULT };
@@ -53,10 +45,7 @@ int cmd_critical(int argc, char **argv)
 	const char *format = "text";
 	int rc;
 	const struct bp_option options[] = {
-		OPT_CALLBACK(0, "to", &end, "SPEC",
-			     "the end point: pid:N (process N's exit), or a phase's end:\n"
-			     "exec:PROG (its first exec), file:PATH (the first event on\n"
-			     "it), service:UNIT (its main process's exit, else its exec)", opt_to),
+		OPT_CRIT_TO(&end),
 		OPT_STRING_C('f', "format", &format, "FMT", "text (default) or json",
 			     "text json"),
 		OPT_END(),
