@@ -119,36 +119,26 @@ const struct bp_crit_end_source bp_plugin_end_source = {
 struct bp_critical_path *bp_critical_load(const char *file, const struct bp_crit_end *to,
 					  int warn)
 {
-	const struct bp_crit_end_source *src = &bp_plugin_end_source;
 	struct bp_build_hooks hooks[2] = { { 0 } };
-	struct bp_crit_end end = *to;
 	struct bp_critical_path *path = NULL;
-	struct bp_crit_mark *ends = NULL;
+	struct bp_crit_ends ends = { 0 };
 	struct bp_critical_log *log;
 	struct bp_session *s = bp_session_open(file);
 	struct bp_model *m;
-	void *state;
+	size_t n = 1;
 
 	if (!s)
 		return NULL;
 	/* The plugins only for the default end: --to names its own. */
-	state = end.kind == BP_CRIT_END_DEFAULT ? src->open(s, &hooks[1]) : NULL;
+	n += (size_t)bp_crit_ends_begin(&ends, &bp_plugin_end_source, to, s, &hooks[1]);
 	log = bp_critical_log_new();
 	hooks[0].critical = log;
-	m = bp_session_build(s, NULL, hooks, state ? 2 : 1);
+	m = bp_session_build(s, NULL, hooks, n);
 	if (warn)
 		bp_warnings_print(&s->warnings);
-	if (!m)
-		goto out;
-	if (state) {
-		end.nmarks = src->ends(state, m, &ends);
-		end.marks = ends;
-	}
-	path = bp_critical_path_of(log, m, &end, file);
-out:
-	free(ends);
-	if (state)
-		src->release(state);
+	if (m)
+		path = bp_critical_path_of(log, m, bp_crit_ends_end(&ends, m), file);
+	bp_crit_ends_release(&ends);
 	bp_model_free(m);
 	bp_critical_log_free(log);
 	bp_session_free(s);

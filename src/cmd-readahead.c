@@ -115,7 +115,7 @@ static int explain_critical(const struct bp_pack *p, const char *replayed,
 						"name the end in '%s' with --to", p->crit.to, replayed);
 		}
 		s = bp_session_open(replayed);
-		r = s ? bp_pack_measure(s, p, to ? to : &own) : NULL;
+		r = s ? bp_pack_measure(s, p, to ? to : &own, &bp_plugin_end_source) : NULL;
 		if (s)
 			bp_warnings_print(&s->warnings);
 		bp_session_free(s);
@@ -378,6 +378,8 @@ int cmd_readahead(int argc, char **argv)
 	}
 	o.window = s->window;
 	o.to = strcmp(order, "critical") ? NULL : &to;
+	/* The default end as `bootprof critical` takes it, a plugin's mark too. */
+	o.ends = &bp_plugin_end_source;
 	p = bp_pack_build(s, &o);
 	if (p)
 		bp_warnings_print(&s->warnings);

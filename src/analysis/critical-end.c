@@ -86,6 +86,39 @@ struct bp_critical_path *bp_critical_path_of(const struct bp_critical_log *log,
 	return p;
 }
 
+int bp_crit_ends_begin(struct bp_crit_ends *e, const struct bp_crit_end_source *src,
+		       const struct bp_crit_end *to, struct bp_session *s,
+		       struct bp_build_hooks *hook)
+{
+	memset(e, 0, sizeof(*e));
+	e->end = *to;
+	if (!src || to->kind != BP_CRIT_END_DEFAULT)
+		return 0;
+	memset(hook, 0, sizeof(*hook));
+	e->state = src->open(s, hook);
+	if (!e->state)
+		return 0;
+	e->src = src;
+	return 1;
+}
+
+const struct bp_crit_end *bp_crit_ends_end(struct bp_crit_ends *e, const struct bp_model *m)
+{
+	if (e->state && !e->marks) {
+		e->end.nmarks = e->src->ends(e->state, m, &e->marks);
+		e->end.marks = e->marks;
+	}
+	return &e->end;
+}
+
+void bp_crit_ends_release(struct bp_crit_ends *e)
+{
+	free(e->marks);
+	if (e->state)
+		e->src->release(e->state);
+	memset(e, 0, sizeof(*e));
+}
+
 /* The log's task of process p that exits (at its exit), or runs at ns. */
 static int task_of(const struct bp_critical_log *L, const struct bp_model *m,
 		   const struct bp_process *p, uint64_t ns, uint32_t *ti)

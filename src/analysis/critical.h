@@ -258,6 +258,30 @@ struct bp_crit_end {
 int bp_crit_end_parse(const char *spec, struct bp_crit_end *end);
 
 /*
+ * A pass that walks to an end point with a source of ends:
+ *
+ *   struct bp_crit_ends e;
+ *   n += bp_crit_ends_begin(&e, src, to, session, &hooks[n]);   0 or 1 hook
+ *   m = bp_session_build(session, window, hooks, n);
+ *   path = bp_critical_walk(log, m, bp_crit_ends_end(&e, m));
+ *   bp_crit_ends_release(&e);
+ *
+ * The source joins only a pass to the default end (--to names its own);
+ * @src NULL: the end is @to as it is.
+ */
+struct bp_crit_ends {
+	const struct bp_crit_end_source *src;
+	void *state;
+	struct bp_crit_mark *marks;
+	struct bp_crit_end end;
+};
+int bp_crit_ends_begin(struct bp_crit_ends *e, const struct bp_crit_end_source *src,
+		       const struct bp_crit_end *to, struct bp_session *s,
+		       struct bp_build_hooks *hook);
+const struct bp_crit_end *bp_crit_ends_end(struct bp_crit_ends *e, const struct bp_model *m);
+void bp_crit_ends_release(struct bp_crit_ends *e);
+
+/*
  * bp_crit_end_spec() - an end point as --to writes it ("pid:N",
  * "exec:PROG" ...), "default" for BP_CRIT_END_DEFAULT. Free the result.
  */
