@@ -11,7 +11,8 @@
 # replayed boot (readahead --preloaded: then used, never used, read again,
 # late waits ...). Root, QEMU and a cached kernel (BOOT_CACHE) needed.
 #
-#   bench/readahead/run.sh     (BENCH_DIR, default /var/tmp/bootprof-bench-readahead; REPLAY_* as in lib-replay.sh)
+#   bench/readahead/run.sh     (BENCH_DIR, default /var/tmp/bootprof-bench-readahead; REPLAY_* as in lib-replay.sh;
+#                               BENCH_ORDER=critical: the pack in readahead --order critical)
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BOOTPROF=${BOOTPROF:-$TOP/build/bootprof}
 TEST_DIR=${BENCH_DIR:-/var/tmp/bootprof-bench-readahead}
@@ -49,7 +50,7 @@ boots() {
 # BENCH_EXACT_MMAP=1 that boot records with fault-around off
 # (bootprof.exact-mmap=1), so the pack holds no page fault-around mapped
 # without a use being seen.
-boots cold "$words" "test.build-pack=1 $([ "${BENCH_EXACT_MMAP:-0}" = 1 ] && echo bootprof.exact-mmap=1)"
+boots cold "$words" "test.build-pack=1 ${BENCH_ORDER:+test.pack-order=$BENCH_ORDER} $([ "${BENCH_EXACT_MMAP:-0}" = 1 ] && echo bootprof.exact-mmap=1)"
 c_end=$med_end c_wait=$med_wait c_idle=$med_idle
 boots warm "$words bootprof.replay=/var/lib/bootprof/boot.pack test.wait-replay=1" ''
 w_end=$med_end w_wait=$med_wait w_idle=$med_idle

@@ -9,6 +9,7 @@
 #                           /data/written, appending to the latter), and
 #                           /sbin/test-init: runs it, waits for the recording,
 #                           with test.build-pack=1 makes /var/lib/bootprof/boot.pack
+#                           (in the order test.pack-order= names, default first use)
 #                           from it and then changes /data/changed; tars
 #                           /var/log/bootprof and /var/lib/bootprof onto vdb
 #   replay_boot NAME WORDS  boot it with the disk's reads throttled to
@@ -91,8 +92,11 @@ while [ "$(readlink /var/log/bootprof/latest.dat 2>/dev/null)" = "$old" ] && [ $
 	i=$((i + 1))
 done
 echo "TEST-INIT: recording $(readlink /var/log/bootprof/latest.dat)"
+order=$(arg pack-order)
 if [ "$(arg build-pack)" = 1 ]; then
-	bootprof readahead --gap 0 /var/log/bootprof/latest.dat -o /var/lib/bootprof/boot.pack &&
+	# test.pack-order=critical: the pages the boot's critical path waited on first.
+	bootprof readahead --gap 0 ${order:+--order "$order"} /var/log/bootprof/latest.dat \
+		-o /var/lib/bootprof/boot.pack &&
 		echo "TEST-INIT: pack built"
 	# Changed after the pack was made: stale at the next boot.
 	echo changed >>/data/changed
