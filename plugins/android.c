@@ -29,6 +29,9 @@
  *                    trace buffer (ftrace:print), written by
  *                    examples/boot/android-init.rc or android-record.sh
  *
+ * The boot's end (host->mark, BOOTPROF_MARK_END, where `bootprof critical`
+ * walks back from by default): boot completed, else bootanim exit.
+ *
  * The text sections appear only on Android: when a zygote matched, or a
  * system_server ran.
  */
@@ -520,6 +523,18 @@ static const struct bootprof_column mark_cols[] = {
 	{ "FROM", "event", BOOTPROF_TEXT },
 };
 
+/* The boot's end for the timelines and the critical path, when one was seen. */
+static void end_mark(struct bootprof_ctx *ctx)
+{
+	struct android *st = ctx->priv;
+	enum mark_kind k = st->marks[M_COMPLETED].ns ? M_COMPLETED : M_BOOTANIM;
+
+	if (!st->marks[k].ns)
+		return;
+	ctx->host->mark(ctx, &(struct bootprof_mark){ .kind = BOOTPROF_MARK_END,
+		.ns = st->marks[k].ns, .name = mark_name[k], .pid = st->marks[k].pid });
+}
+
 /*
  * The marks the model shows (system_server's fork, bootanimation's exit),
  * then all four: a table of those seen, in the text only when one was.
@@ -557,6 +572,7 @@ static void marks(struct bootprof_ctx *ctx, const struct bootprof_model *m)
 		h->row(ctx, v);
 	}
 	h->table_end(ctx);
+	end_mark(ctx);
 }
 
 static int android_model(struct bootprof_ctx *ctx, const struct bootprof_model *m)

@@ -11,6 +11,14 @@
  * else its deepest .slice. A path with none (the root, a non-systemd
  * hierarchy) names no unit: it only clears a unit set by the same
  * hierarchy, so v1 controllers that keep everything in "/" change nothing.
+ *
+ * The boot's end (host->mark, BOOTPROF_MARK_END, where `bootprof critical`
+ * walks back from by default): the exit of the last job of the boot's
+ * transaction, when the recording shows it. systemd starts
+ * systemd-update-utmp-runlevel.service once the default target is
+ * reached (After= every runlevel target) and has finished starting up
+ * when it is done: its last process's exit (systemd.last-job= names
+ * another unit).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +30,7 @@
 
 #define DEFAULT_TOP_FILES 3
 #define DEFAULT_TOP 20
+#define DEFAULT_LAST_JOB "systemd-update-utmp-runlevel.service"
 
 struct task_unit {
 	int tid;        /* 0: empty slot */
@@ -47,6 +56,7 @@ struct systemd {
 	size_t nunits, ucap;
 	size_t top, top_files;
 	uint64_t attaches;
+	const char *last_job;
 };
 
 static struct task_unit *slot(struct systemd *st, int tid, int insert)
@@ -95,6 +105,9 @@ static int systemd_init(struct bootprof_ctx *ctx)
 	st->tasks.size = sizeof(struct task_unit);
 	st->top = (size_t)h->option_u64(ctx, "top", DEFAULT_TOP);
 	st->top_files = (size_t)h->option_u64(ctx, "files", DEFAULT_TOP_FILES);
+	st->last_job = h->option(ctx, "last-job");
+	if (!st->last_job)
+		st->last_job = DEFAULT_LAST_JOB;
 	st->attach_id = h->event_id(ctx, "cgroup", "cgroup_attach_task");
 	st->fork_id = h->event_id(ctx, "sched", "sched_process_fork");
 	st->f_root = h->field(ctx, st->attach_id, "dst_root");
@@ -215,6 +228,8 @@ static int systemd_model(struct bootprof_ctx *ctx, const struct bootprof_model *
 	struct bootprof_process p;
 	struct bootprof_access a;
 	struct bootprof_file f;
+	struct bootprof_mark end = { .kind = BOOTPROF_MARK_END };
+	char name[300];
 	size_t i, j, nuf = 0, merged;
 
 	if (!proc_unit || !uf || !order) {
@@ -237,6 +252,15 @@ static int systemd_model(struct bootprof_ctx *ctx, const struct bootprof_model *
 		st->units[t->unit].wait_ns += p.wait_ns;
 		st->units[t->unit].run_ns += p.run_ns;
 		st->units[t->unit].bytes_read += p.bytes_read;
+		if (p.exit_ns > end.ns && !strcmp(st->units[t->unit].name, st->last_job)) {
+			end.ns = p.exit_ns;
+			end.pid = p.pid;
+		}
+	}
+	if (end.ns) {
+		snprintf(name, sizeof(name), "last job done (%s)", st->last_job);
+		end.name = name;
+		h->mark(ctx, &end);
 	}
 	for (i = 0; i < na; i++) {
 		if (h->access(m, i, &a) || a.process >= np || proc_unit[a.process] < 0)
@@ -349,6 +373,8 @@ static const char *const systemd_events[] = { "cgroup:cgroup_attach_task",
 static const char *const systemd_options[] = {
 	"top=N    units shown in text (default 20; 0: all; JSON has all)",
 	"files=N  top files per unit (default 3)",
+	"last-job=UNIT  the boot's last job: its exit is the boot's end (default "
+	DEFAULT_LAST_JOB ")",
 	NULL,
 };
 static const char *const systemd_keys[] = { "attach_events", "units", NULL };

@@ -70,6 +70,33 @@ struct bp_timeline;
 void bp_timeline_plugins(struct bp_timeline *t);
 
 /*
+ * bp_plugin_ends() - the boot's ends a finished plugin set told
+ * (BOOTPROF_MARK_END), for struct bp_crit_end.marks: *@out a new array
+ * (free()) borrowing the set's strings; @set NULL: none. Return: their number.
+ */
+struct bp_plugin_set;
+struct bp_crit_mark;
+size_t bp_plugin_ends(const struct bp_plugin_set *set, struct bp_crit_mark **out);
+
+/*
+ * bp_plugin_end_source - the plugins the report runs as the source of the
+ * boot's ends (struct bp_crit_end_source): for bp_summary_opts.ends.
+ */
+struct bp_crit_end_source;
+extern const struct bp_crit_end_source bp_plugin_end_source;
+
+/*
+ * bp_critical_load() - the critical path of the whole recording @file to
+ * @to, as `bootprof critical` walks it: one pass with the plugins the
+ * report runs, whose end marks make the default end; the session's
+ * warnings printed when @warn. Return: the path (bp_critical_path_free()),
+ * or NULL with bp_set_error().
+ */
+struct bp_crit_end;
+struct bp_critical_path *bp_critical_load(const char *file, const struct bp_crit_end *to,
+					  int warn);
+
+/*
  * --to SPEC, the end point of a critical path (struct bp_crit_end *value,
  * analysis/critical.h), in every command that walks one.
  */

@@ -580,6 +580,8 @@ int cmd_check(int argc, char **argv)
 	so.nspecs = bf.nspecs;
 	for (i = 0; i < bf.n; i++)
 		so.critical |= bf.v[i].metric->subject == S_CRITICAL;
+	/* The critical path's end as `bootprof critical` takes it, a plugin's mark too. */
+	so.ends = &bp_plugin_end_source;
 	s = bp_summary_load(file, &so);
 	if (!s) {
 		rc = bp_error_last();

@@ -8,8 +8,6 @@
 #include <string.h>
 
 #include "analysis/critical.h"
-#include "analysis/model.h"
-#include "analysis/session.h"
 #include "builtin.h"
 #include "util/default-file.h"
 #include "util/error.h"
@@ -30,42 +28,20 @@ static const struct bp_usage critical_usage = {
 	"run-queue, I/O on a file, interrupts, other sleeps) that delayed it,\n"
 	"with totals by category and the files whose I/O is on the path.\n"
 	"The end point is, by default, the command's exit for a `record -- CMD`\n"
-	"recording, the exec that stopped the recording, else the last moment\n"
-	"PID 1 (or any task) ran; a recording stopped by its duration or a\n"
-	"signal needs --to.\n"
+	"recording, the exec that stopped the recording, the boot's end a plugin\n"
+	"tells (Android's boot completed, systemd's last job), else the last\n"
+	"moment PID 1 (or any task) ran; a recording stopped by its duration or\n"
+	"a signal needs --to.\n"
 	BP_DEFAULT_RECORDING_TEXT,
 	NULL,
 	"@recording",
 };
 
-/*
- * Read the recording into a model and the walk's log: one pass through
- * the session, which makes every reader's checks (corrupt, cut, lost).
- */
-static int load(const char *file, struct bp_model **m, struct bp_critical_log **log)
-{
-	struct bp_build_hooks hooks = { 0 };
-	struct bp_session *s = bp_session_open(file);
-
-	*m = NULL;
-	*log = NULL;
-	if (!s)
-		return bp_error_last();
-	*log = bp_critical_log_new();
-	hooks.critical = *log;
-	*m = bp_session_build(s, NULL, &hooks, 1);
-	bp_warnings_print(&s->warnings);
-	bp_session_free(s);
-	return *m ? 0 : bp_error_last();
-}
-
 int cmd_critical(int argc, char **argv)
 {
-	struct bp_crit_end end = { BP_CRIT_END_DEFAULT, 0, NULL };
+	struct bp_crit_end end = { .kind = BP_CRIT_END_DEFAULT };
 	struct bp_critical_opts o = { NULL, TEXT_TOP, 0 };
-	struct bp_critical_path *path = NULL;
-	struct bp_critical_log *log = NULL;
-	struct bp_model *m = NULL;
+	struct bp_critical_path *path;
 	const char *format = "text";
 	int rc;
 	const struct bp_option options[] = {
@@ -85,14 +61,9 @@ int cmd_critical(int argc, char **argv)
 	o.file = argc > 0 ? argv[0] : bp_default_recording();
 	if (!o.file)
 		return bp_error_last();
-	rc = load(o.file, &m, &log);
-	if (rc)
-		goto out;
-	path = bp_critical_path_of(log, m, &end, o.file);
-	if (!path) {
-		rc = bp_error_last();
-		goto out;
-	}
+	path = bp_critical_load(o.file, &end, 1);
+	if (!path)
+		return bp_error_last();
 	if (!strcmp(format, "json")) {
 		o.top = 0;
 		bp_view_critical_json(stdout, path, &o);
@@ -100,9 +71,6 @@ int cmd_critical(int argc, char **argv)
 		bp_view_critical_text(stdout, path, &o);
 	}
 	rc = bp_finish_stdout(0);
-out:
 	bp_critical_path_free(path);
-	bp_critical_log_free(log);
-	bp_model_free(m);
 	return rc;
 }

@@ -569,6 +569,7 @@ int cmd_diff(int argc, char **argv)
 	if (top < 0)
 		top = strcmp(format, "json") ? DEFAULT_TOP : 0;
 	so.critical = critical;
+	so.ends = &bp_plugin_end_source;
 	so.specs = specs;
 	so.nspecs = phases.n;
 	d.groups = !argc;

@@ -93,7 +93,7 @@ static void print_ms(int width, int64_t ns)
 static int explain_critical(const struct bp_pack *p, const char *replayed,
 			    const struct bp_crit_end *to)
 {
-	struct bp_crit_end own = { BP_CRIT_END_DEFAULT, 0, NULL };
+	struct bp_crit_end own = { .kind = BP_CRIT_END_DEFAULT };
 	struct bp_pack_measured *r = NULL;
 	uint64_t pred = 0, left = 0;
 	struct bp_session *s;
@@ -115,7 +115,7 @@ static int explain_critical(const struct bp_pack *p, const char *replayed,
 						"name the end in '%s' with --to", p->crit.to, replayed);
 		}
 		s = bp_session_open(replayed);
-		r = s ? bp_pack_measure(s, p, to ? to : &own) : NULL;
+		r = s ? bp_pack_measure(s, p, to ? to : &own, &bp_plugin_end_source) : NULL;
 		if (s)
 			bp_warnings_print(&s->warnings);
 		bp_session_free(s);
@@ -288,7 +288,7 @@ static FILE *open_output(const char *path, int force)
 int cmd_readahead(int argc, char **argv)
 {
 	struct bp_pack_build_opts o = { 0 };
-	struct bp_crit_end to = { BP_CRIT_END_DEFAULT, 0, NULL };
+	struct bp_crit_end to = { .kind = BP_CRIT_END_DEFAULT };
 	const char *out = NULL, *explain_pack = NULL, *phase = NULL, *recording;
 	const char *order = "first-use";
 	struct bp_session *s;
@@ -378,6 +378,8 @@ int cmd_readahead(int argc, char **argv)
 	}
 	o.window = s->window;
 	o.to = strcmp(order, "critical") ? NULL : &to;
+	/* The default end as `bootprof critical` takes it, a plugin's mark too. */
+	o.ends = &bp_plugin_end_source;
 	p = bp_pack_build(s, &o);
 	if (p)
 		bp_warnings_print(&s->warnings);

@@ -122,7 +122,8 @@ int cmd_report(int argc, char **argv)
 	struct bp_build_hooks hooks[3];
 	struct bp_critical_log *crit_log = NULL;
 	struct bp_critical_path *crit = NULL;
-	static const struct bp_crit_end crit_end = { BP_CRIT_END_DEFAULT, 0, NULL };
+	struct bp_crit_end crit_end = { .kind = BP_CRIT_END_DEFAULT };
+	struct bp_crit_mark *crit_ends = NULL;
 	const char *popts[64];
 	const char *pdirs[2];
 	int list_plugins = 0;
@@ -307,12 +308,15 @@ int cmd_report(int argc, char **argv)
 	 * that leaves events out, nor in a redacted report (its files' paths
 	 * are not redacted), nor in csv (no verdict).
 	 */
+	bp_plugins_finish(plugins, m, &o.filter);
 	if (!(m->missing & BP_MISSING_SCHED) && !redact && strcmp(format, "csv") &&
 	    (!bp_focus_windowed(&session->window) || m->totals.events == m->totals.events_total)) {
+		/* A plugin may know the boot's end (Android's boot completed). */
+		crit_end.nmarks = bp_plugin_ends(plugins, &crit_ends);
+		crit_end.marks = crit_ends;
 		crit = bp_critical_walk(crit_log, m, &crit_end);
 		o.critical = crit;
 	}
-	bp_plugins_finish(plugins, m, &o.filter);
 	plugin_warnings(plugins);
 	/* Plugin sections quote what they saw in the events: not redactable. */
 	o.plugins = po.disabled || redact ? NULL : bp_plugins_doc(plugins);
@@ -340,6 +344,7 @@ int cmd_report(int argc, char **argv)
 		rc = bp_error_last();
 out_model:
 	bp_critical_path_free(crit);
+	free(crit_ends);
 	bp_plugins_free(plugins);
 	bp_preloaded_free(pre);
 	bp_model_free(m);

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/critical.h"
 #include "analysis/focus.h"
 #include "analysis/model.h"
 #include "analysis/session.h"
@@ -49,7 +50,8 @@ static const struct bp_usage top_usage = {
 	"top",
 	top_synopsis,
 	"Show I/O wait and reads per file, per process and per service, over a\n"
-	"window of the recording that the timeline selects, in a full-screen view.\n",
+	"window of the recording that the timeline selects, and the recording's\n"
+	"critical path (key p), in a full-screen view.\n",
 	BP_DEFAULT_RECORDING_TEXT
 	"Keys: ? for help, q to quit.\n",
 	"@recording",
@@ -78,8 +80,10 @@ static int opt_view(const struct bp_option *opt, const char *arg)
 		*view = BP_TOP_PROCS;
 	else if (!strcmp(arg, "services") || !strcmp(arg, "units"))
 		*view = BP_TOP_SERVICES;
+	else if (!strcmp(arg, "path") || !strcmp(arg, "critical"))
+		*view = BP_TOP_PATH;
 	else
-		return bp_option_fail("bad view '%s' (files, procs or services)", arg);
+		return bp_option_fail("bad view '%s' (files, procs, services or path)", arg);
 	return 0;
 }
 
@@ -119,10 +123,12 @@ static int parse_options(struct top_args *a, int argc, char **argv)
 			     "sort column (files: wait, read, never-used, reread,\n"
 			     "readers, path; procs: pid, comm, wait, tree-wait, cpu,\n"
 			     "read, files, start, worst; services: wait, read, cpu,\n"
-			     "procs, start, exec, end, unit)",
+			     "procs, start, exec, end, unit; path: ms, share,\n"
+			     "segments, detail, name)",
 			     "files: wait read never-used reread readers path; "
 			     "procs: pid comm wait tree-wait cpu read files start worst; "
-			     "services: wait read cpu procs start exec end unit"),
+			     "services: wait read cpu procs start exec end unit; "
+			     "path: ms share segments detail name"),
 		OPT_FLAG('r', "reverse", &a->o.reverse, "reverse the sort order (key r)"),
 		OPT_FLAG('t', "tree", &a->o.tree,
 			 "the procs view as a tree: children under their parent (key t)"),
@@ -130,8 +136,9 @@ static int parse_options(struct top_args *a, int argc, char **argv)
 			   "start with the filter TEXT (key /): a part of the path,\n"
 			   "the command or the unit"),
 		OPT_CALLBACK_C(0, "view", &a->o.view, "VIEW",
-			       "start in the files, procs or services view (default\n"
-			       "files)", "files procs services", opt_view),
+			       "start in the files, procs, services or path view\n"
+			       "(default files; path: the critical path, key p)",
+			       "files procs services path", opt_view),
 		OPT_SINCE(&a->window),
 		OPT_UNTIL(&a->window),
 		OPT_FOCUS_ALL(&a->o.all),
@@ -177,6 +184,15 @@ static struct bp_model *file_build(void *arg, const struct bp_window *window)
 	return bp_session_build(arg, window, NULL, 0);
 }
 
+/* The path view's critical path: the whole recording's, as `bootprof critical` walks it. */
+static struct bp_critical_path *file_critical(void *arg)
+{
+	static const struct bp_crit_end end = { .kind = BP_CRIT_END_DEFAULT };
+	const struct bp_session *s = arg;
+
+	return bp_critical_load(s->path, &end, 0);
+}
+
 static int run(struct top_args *a, const struct bp_top_source *src)
 {
 	a->o.stop = &bp_stop_signal;
@@ -188,7 +204,8 @@ static int run(struct top_args *a, const struct bp_top_source *src)
 static int top_file(struct top_args *a)
 {
 	const char *slash = strrchr(a->file, '/');
-	struct bp_top_source src = { file_build, NULL, NULL, slash ? slash + 1 : a->file, 0 };
+	struct bp_top_source src = { file_build, NULL, NULL, slash ? slash + 1 : a->file, 0,
+				     file_critical };
 	struct bp_session *s;
 	int ret;
 
@@ -231,7 +248,7 @@ static int live_update(void *arg, int cumulative)
 
 static int top_live(struct top_args *a)
 {
-	struct bp_top_source src = { live_build, live_update, NULL, "live", 0 };
+	struct bp_top_source src = { live_build, live_update, NULL, "live", 0, NULL };
 	struct bp_live *live;
 	int ret;
 

@@ -35,8 +35,12 @@
  * 4: host->mark: moments and spans for the timelines (chart, export),
  *    typed, beside the report's tables. Appended to the host functions,
  *    so a plugin built for ABI 3 still loads (it never calls it).
+ * 5: a boot's end as a plugin knows it (BOOTPROF_MARK_END), and the task
+ *    of a mark (struct bootprof_mark.pid), appended to the mark: a plugin
+ *    built for ABI 3 or 4 still loads (the host reads only the fields its
+ *    marks have).
  */
-#define BOOTPROF_PLUGIN_ABI 4
+#define BOOTPROF_PLUGIN_ABI 5
 
 /* The symbol an external plugin exports (its descriptor). */
 #define BOOTPROF_PLUGIN_SYMBOL "bootprof_plugin"
@@ -277,15 +281,22 @@ enum bootprof_table {
  * @kind: BOOTPROF_MARK_PHASE: a boundary at @ns, a line across the chart
  *        labelled @name ("initramfs /init", "boot completed");
  *        BOOTPROF_MARK_SPAN: [@ns, @ns + @duration_ns], a bar in the
- *        plugin's strip (an initcall)
+ *        plugin's strip (an initcall);
+ *        BOOTPROF_MARK_END (ABI 5): the instant the boot is done as the
+ *        plugin knows it ("boot completed"): a phase line, and the end
+ *        `bootprof critical` walks back from by default (the latest
+ *        such mark of any plugin)
  * @ns: when, on the recording clock (the events' timestamps)
  * @duration_ns: a span's length; 0 for a phase
  * @name: what it is (copied)
  * @detail: a span's group in its strip (an initcall's level), or NULL (copied)
+ * @pid: (ABI 5) the task whose event @ns is (it wrote the line, it
+ *       exited), 0 when none; an END mark without one is not an end
  */
 enum bootprof_mark_kind {
 	BOOTPROF_MARK_PHASE,
 	BOOTPROF_MARK_SPAN,
+	BOOTPROF_MARK_END,
 };
 
 struct bootprof_mark {
@@ -294,6 +305,8 @@ struct bootprof_mark {
 	uint64_t duration_ns;
 	const char *name;
 	const char *detail;
+	/* ABI 5 */
+	int pid;
 };
 
 /**

@@ -86,6 +86,39 @@ struct bp_critical_path *bp_critical_path_of(const struct bp_critical_log *log,
 	return p;
 }
 
+int bp_crit_ends_begin(struct bp_crit_ends *e, const struct bp_crit_end_source *src,
+		       const struct bp_crit_end *to, struct bp_session *s,
+		       struct bp_build_hooks *hook)
+{
+	memset(e, 0, sizeof(*e));
+	e->end = *to;
+	if (!src || to->kind != BP_CRIT_END_DEFAULT)
+		return 0;
+	memset(hook, 0, sizeof(*hook));
+	e->state = src->open(s, hook);
+	if (!e->state)
+		return 0;
+	e->src = src;
+	return 1;
+}
+
+const struct bp_crit_end *bp_crit_ends_end(struct bp_crit_ends *e, const struct bp_model *m)
+{
+	if (e->state && !e->marks) {
+		e->end.nmarks = e->src->ends(e->state, m, &e->marks);
+		e->end.marks = e->marks;
+	}
+	return &e->end;
+}
+
+void bp_crit_ends_release(struct bp_crit_ends *e)
+{
+	free(e->marks);
+	if (e->state)
+		e->src->release(e->state);
+	memset(e, 0, sizeof(*e));
+}
+
 /* The log's task of process p that exits (at its exit), or runs at ns. */
 static int task_of(const struct bp_critical_log *L, const struct bp_model *m,
 		   const struct bp_process *p, uint64_t ns, uint32_t *ti)
@@ -256,6 +289,43 @@ static int end_service(const struct bp_critical_log *L, const struct bp_model *m
 	return 0;
 }
 
+/*
+ * The latest mark whose task the recording has: at a process's exit, that
+ * exit's task; else the task of it on a CPU then (it wrote a line).
+ */
+static int end_mark(const struct bp_critical_log *L, const struct bp_model *m,
+		    const struct bp_crit_end *e, struct bp_critical_path *path, uint32_t *ti)
+{
+	const struct bp_crit_mark *best = NULL;
+	uint32_t best_ti = NONE;
+	size_t i;
+
+	for (i = 0; i < e->nmarks; i++) {
+		const struct bp_crit_mark *k = &e->marks[i];
+		const struct bp_thread *th = bp_model_find_thread(m, k->pid, k->ns);
+		uint64_t ns;
+		uint32_t t;
+
+		if (!th || !th->process || (best && k->ns <= best->ns) ||
+		    k->ns < L->first_ns || k->ns > L->last_ns)
+			continue;
+		if (th->process->exit_ns == k->ns ? end_exit_of(L, m, th->process, &t, &ns) :
+		    task_of(L, m, th->process, k->ns, &t))
+			continue;
+		best = k;
+		best_ti = t;
+	}
+	if (!best)
+		return -1;
+	*ti = best_ti;
+	path->end_ns = best->ns;
+	path->end_what = "mark";
+	path->end_why = "a plugin's mark";
+	path->end_on = xstrdup(best->name);
+	path->end_by = xstrdup(best->by ? best->by : "?");
+	return 0;
+}
+
 /* The last moment tid (any tid but the recorder's: 0) ran. */
 static int end_last_run(const struct bp_critical_log *L, int tid, uint32_t *ti, uint64_t *ns)
 {
@@ -310,6 +380,8 @@ int bp_crit_end_resolve(const struct bp_critical_log *L, const struct bp_model *
 		p->end_why = "the recording's stop condition";
 		return 0;
 	}
+	if (!end_mark(L, m, e, p, ti))
+		return 0;
 	if (stop && (!strcmp(stop, "duration") || !strncmp(stop, "signal ", 7))) {
 		bp_set_error("the recording stopped by %s: that instant is no end to walk back "
 			     "from (name one with --to)", stop);

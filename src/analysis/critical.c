@@ -1373,6 +1373,7 @@ void bp_critical_path_free(struct bp_critical_path *p)
 	for (i = 0; i < p->nfiles; i++)
 		free(p->files[i].path);
 	free(p->end_on);
+	free(p->end_by);
 	free(p->segments);
 	free(p->waits);
 	free(p->files);

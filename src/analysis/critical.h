@@ -206,17 +206,55 @@ enum bp_crit_end_kind {
 };
 
 /**
+ * struct bp_crit_mark - the boot's end as something outside the analysis
+ *                       tells it (a plugin's mark: Android's boot completed)
+ * @ns: when (recording clock)
+ * @pid: the task whose event it is (wrote the line, exited)
+ * @name: what it is ("boot completed"), borrowed
+ * @by: who told it (a plugin's name), borrowed
+ */
+struct bp_crit_mark {
+	uint64_t ns;
+	int pid;
+	const char *name;
+	const char *by;
+};
+
+/**
+ * struct bp_crit_end_source - the boot's ends told from outside the
+ *                             analysis, for a pass that walks the path
+ * @open: join the pass over session @s (its hooks into *@hooks); a state
+ *        for @ends and @release, or NULL (no ends)
+ * @ends: from the pass's finished model: *@out a new array (free()) of
+ *        the ends, valid until @release; their number
+ * @release: free the state
+ *
+ * The plugins' END marks (bp_plugin_end_source, src/builtin.c): the
+ * analysis never sees the plugin host.
+ */
+struct bp_session;
+struct bp_crit_end_source {
+	void *(*open)(struct bp_session *s, struct bp_build_hooks *hooks);
+	size_t (*ends)(void *state, const struct bp_model *m, struct bp_crit_mark **out);
+	void (*release)(void *state);
+};
+
+/**
  * struct bp_crit_end - an end point, as --to names it
  * @kind: which
  * @pid: BP_CRIT_END_EXIT: the process
  * @prog: BP_CRIT_END_EXEC, _FILE, _SERVICE: the fnmatch pattern of the
  *        user phases (analysis/phases.h): a program's path or file name,
  *        a file's path, a unit (borrowed)
+ * @marks: BP_CRIT_END_DEFAULT: the boot's ends told from outside, any
+ *         order, @nmarks of them (borrowed; NULL: none)
  */
 struct bp_crit_end {
 	enum bp_crit_end_kind kind;
 	int pid;
 	const char *prog;
+	const struct bp_crit_mark *marks;
+	size_t nmarks;
 };
 
 /**
@@ -230,6 +268,30 @@ struct bp_crit_end {
 int bp_crit_end_parse(const char *spec, struct bp_crit_end *end);
 
 /*
+ * A pass that walks to an end point with a source of ends:
+ *
+ *   struct bp_crit_ends e;
+ *   n += bp_crit_ends_begin(&e, src, to, session, &hooks[n]);   0 or 1 hook
+ *   m = bp_session_build(session, window, hooks, n);
+ *   path = bp_critical_walk(log, m, bp_crit_ends_end(&e, m));
+ *   bp_crit_ends_release(&e);
+ *
+ * The source joins only a pass to the default end (--to names its own);
+ * @src NULL: the end is @to as it is.
+ */
+struct bp_crit_ends {
+	const struct bp_crit_end_source *src;
+	void *state;
+	struct bp_crit_mark *marks;
+	struct bp_crit_end end;
+};
+int bp_crit_ends_begin(struct bp_crit_ends *e, const struct bp_crit_end_source *src,
+		       const struct bp_crit_end *to, struct bp_session *s,
+		       struct bp_build_hooks *hook);
+const struct bp_crit_end *bp_crit_ends_end(struct bp_crit_ends *e, const struct bp_model *m);
+void bp_crit_ends_release(struct bp_crit_ends *e);
+
+/*
  * bp_crit_end_spec() - an end point as --to writes it ("pid:N",
  * "exec:PROG" ...), "default" for BP_CRIT_END_DEFAULT. Free the result.
  */
@@ -238,12 +300,14 @@ char *bp_crit_end_spec(const struct bp_crit_end *end);
 /**
  * struct bp_critical_path - the walk's result
  * @end_task: the task the path ends on
- * @end_what: what the end is ("exit", "exec", "file", "last-run")
+ * @end_what: what the end is ("exit", "exec", "file", "mark", "last-run")
  * @end_on: the file a "file" end is the first event on, the cgroup of
- *          the unit a service:UNIT end is of; NULL otherwise (owned)
+ *          the unit a service:UNIT end is of, the name of a "mark" end
+ *          ("boot completed"); NULL otherwise (owned)
  * @end_why: why this end: "--to", "the recorded command", "the
- *           recording's stop condition", "PID 1's last run", "the last
- *           task to run" (static storage)
+ *           recording's stop condition", "a plugin's mark", "PID 1's
+ *           last run", "the last task to run" (static storage)
+ * @end_by: a "mark" end: who told it (the plugin's name); NULL otherwise (owned)
  * @start_ns: the recording's first event
  * @end_ns: the end point
  * @segments: in time order, tiling [@start_ns, @end_ns]
@@ -267,6 +331,7 @@ struct bp_critical_path {
 	const char *end_what;
 	char *end_on;
 	const char *end_why;
+	char *end_by;
 	uint64_t start_ns;
 	uint64_t end_ns;
 	struct bp_crit_segment *segments;
@@ -287,8 +352,10 @@ struct bp_critical_path {
  * @m: the model of that pass (paths of files, processes of tasks)
  * @end: the end point; BP_CRIT_END_DEFAULT: for a `record -- CMD`
  *       recording the command's exit; else, when the recording stopped
- *       at the exec of a program, that exec; else, when it stopped by
- *       its duration or a signal, none (refused: the path to an
+ *       at the exec of a program, that exec; else the latest of
+ *       @end->marks whose task is in the recording (a boot's end a
+ *       plugin told: Android's boot completed); else, when it stopped
+ *       by its duration or a signal, none (refused: the path to an
  *       arbitrary instant means nothing); else the last moment PID 1
  *       ran; else the last moment any task (but the recorder) ran
  *

@@ -176,7 +176,10 @@ struct bp_summary *bp_summary_load(const char *path, const struct bp_summary_opt
 {
 	static const struct bp_summary_opts defaults = { 0 };
 	struct bp_phase_finder *finder = NULL;
-	struct bp_build_hooks hooks = { 0 };
+	static const struct bp_crit_end to = { .kind = BP_CRIT_END_DEFAULT };
+	struct bp_build_hooks hooks[2] = { { 0 } };
+	struct bp_crit_ends ends = { 0 };
+	size_t nhooks = 1;
 	struct bp_filter filter = { 0 }, *f = NULL;
 	struct bp_summary *s = NULL;
 	struct bp_critical_log *crit = NULL;
@@ -196,11 +199,13 @@ struct bp_summary *bp_summary_load(const char *path, const struct bp_summary_opt
 	if (bp_session_window(session, &o->window))
 		goto out;
 	finder = bp_phase_finder_new(bp_reader_tep(session->reader), o->specs, o->nspecs);
-	hooks.event = bp_phase_finder_event;
-	hooks.arg = finder;
+	hooks[0].event = bp_phase_finder_event;
+	hooks[0].arg = finder;
 	if (o->critical)
-		hooks.critical = crit = bp_critical_log_new();
-	m = bp_session_build(session, &session->window, &hooks, 1);
+		hooks[0].critical = crit = bp_critical_log_new();
+	if (o->critical)
+		nhooks += (size_t)bp_crit_ends_begin(&ends, o->ends, &to, session, &hooks[1]);
+	m = bp_session_build(session, &session->window, hooks, nhooks);
 	if (!m)
 		goto out;
 	nphases = bp_phases_compute(finder, session, m, o->all, &phases);
@@ -219,9 +224,7 @@ struct bp_summary *bp_summary_load(const char *path, const struct bp_summary_opt
 	s->rows = rows.v;
 	s->nrows = rows.n;
 	if (crit) {
-		static const struct bp_crit_end end = { BP_CRIT_END_DEFAULT, 0, NULL };
-
-		s->critical = bp_critical_walk(crit, m, &end);
+		s->critical = bp_critical_walk(crit, m, bp_crit_ends_end(&ends, m));
 		if (!s->critical)
 			s->critical_error = xstrdup(bp_last_error());
 	}
@@ -232,6 +235,7 @@ out:
 	bp_phases_free(phases, nphases > 0 ? (size_t)nphases : 0);
 	bp_model_free(m);
 	bp_critical_log_free(crit);
+	bp_crit_ends_release(&ends);
 	bp_phase_finder_free(finder);
 	bp_session_free(session);
 	return s;

@@ -119,6 +119,8 @@ struct bp_summary {
  * @critical: also walk the critical path to the recording's default end
  *            (analysis/critical.h) into bp_summary.critical; when there
  *            is none, bp_summary.critical_error says why
+ * @ends: with @critical, where the default end's boot ends come from
+ *        (a plugin's mark, as `bootprof critical` takes it), or NULL
  */
 struct bp_summary_opts {
 	const struct bp_phase_spec *specs;
@@ -126,6 +128,7 @@ struct bp_summary_opts {
 	int all;
 	struct bp_window_arg window;
 	int critical;
+	const struct bp_crit_end_source *ends;
 };
 
 /**

@@ -693,28 +693,45 @@ static void host_warn(struct bootprof_ctx *ctx, const char *fmt, ...)
 
 /* ---- the timelines' marks: typed, kept apart from the document ---- */
 
+/*
+ * A plugin built before ABI 5 passes a mark without @pid, and knows no
+ * END: only the fields its struct has are read.
+ */
 static void host_mark(struct bootprof_ctx *ctx, const struct bootprof_mark *mark)
 {
-	struct bp_plugin_set *set = run_of(ctx)->set;
+	const struct bp_plugin_run *run = run_of(ctx);
+	struct bp_plugin_set *set = run->set;
+	int abi5 = run->p->abi >= 5;
 	struct bootprof_mark *m;
 
 	if (!mark || !mark->name || (mark->kind != BOOTPROF_MARK_PHASE &&
-				     mark->kind != BOOTPROF_MARK_SPAN))
+				     mark->kind != BOOTPROF_MARK_SPAN &&
+				     (mark->kind != BOOTPROF_MARK_END || !abi5)))
 		return;
 	if (set->nmarks == set->cmarks) {
 		set->cmarks = set->cmarks ? set->cmarks * 2 : 64;
 		set->marks = xrealloc(set->marks, set->cmarks * sizeof(*set->marks));
+		set->mark_by = xrealloc(set->mark_by, set->cmarks * sizeof(*set->mark_by));
 	}
+	set->mark_by[set->nmarks] = run->p->name;
 	m = &set->marks[set->nmarks++];
-	*m = *mark;
+	m->kind = mark->kind;
+	m->ns = mark->ns;
+	m->duration_ns = mark->duration_ns;
 	m->name = xstrdup(mark->name);
 	m->detail = mark->detail ? xstrdup(mark->detail) : NULL;
+	m->pid = abi5 ? mark->pid : 0;
 }
 
 size_t bp_plugins_marks(const struct bp_plugin_set *set, const struct bootprof_mark **out)
 {
 	*out = set->marks;
 	return set->nmarks;
+}
+
+const char *bp_plugins_mark_by(const struct bp_plugin_set *set, size_t i)
+{
+	return i < set->nmarks ? set->mark_by[i] : NULL;
 }
 
 void bp_plugin_marks_release(struct bp_plugin_set *set)
@@ -726,7 +743,9 @@ void bp_plugin_marks_release(struct bp_plugin_set *set)
 		free((char *)set->marks[i].detail);
 	}
 	free(set->marks);
+	free(set->mark_by);
 	set->marks = NULL;
+	set->mark_by = NULL;
 	set->nmarks = set->cmarks = 0;
 }
 

@@ -100,6 +100,7 @@ struct bp_plugin_set {
 	struct bp_doc doc;        /* the finished runs' output, for the views */
 	struct bp_plugin_waits waits;
 	struct bootprof_mark *marks; /* host->mark's, in the order given; strings owned */
+	const char **mark_by;        /* the plugin that gave each (its descriptor's name) */
 	size_t nmarks, cmarks;
 };
 

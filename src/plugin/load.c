@@ -82,7 +82,8 @@ static struct bp_plugin_run *find_run(const struct bp_plugin_set *set, const cha
 
 /*
  * ABI 4 only appended host->mark to ABI 3's host functions: a plugin built
- * for 3 sees a prefix of them and loads unchanged.
+ * for 3 sees a prefix of them and loads unchanged. ABI 5 appended @pid to
+ * the mark, which the host reads only from a plugin built for 5 (host.c).
  */
 #define OLDEST_ABI 3
 

@@ -164,6 +164,8 @@ const struct bp_doc *bp_plugins_doc(const struct bp_plugin_set *set);
  * the order given; owned by @set. Return: their number.
  */
 size_t bp_plugins_marks(const struct bp_plugin_set *set, const struct bootprof_mark **out);
+/* The name of the plugin that gave mark @i of bp_plugins_marks(), or NULL. */
+const char *bp_plugins_mark_by(const struct bp_plugin_set *set, size_t i);
 
 /**
  * bp_plugins_list() - the names of the plugins of a set, one per line

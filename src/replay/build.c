@@ -409,8 +409,10 @@ struct bp_pack *bp_pack_build(struct bp_session *session, const struct bp_pack_b
 {
 	const char *root = o->root ? o->root : "", *recording = session->path;
 	const struct bp_meta *meta = bp_reader_meta(session->reader);
-	struct bp_build_hooks hooks = { .event = bp_replay_scan_event };
+	struct bp_build_hooks hooks[2] = { { .event = bp_replay_scan_event } };
+	struct bp_crit_ends ends = { 0 };
 	struct bp_critical_log *log = NULL;
+	size_t nhooks = 1;
 	struct bp_critical_path *path = NULL;
 	struct bp_map on_path;
 	struct bp_replay_scan scan;
@@ -426,21 +428,23 @@ struct bp_pack *bp_pack_build(struct bp_session *session, const struct bp_pack_b
 	unsigned ps;
 
 	bp_replay_scan_init(&scan, o->window.since_ns, o->window.until_ns);
-	hooks.arg = &scan;
+	hooks[0].arg = &scan;
 	bp_map_init(&on_path);
 	if (o->to) {
 		/* The walk's log and each I/O wait's pages, from the same pass. */
 		log = bp_critical_log_new();
-		hooks.critical = log;
-		hooks.span = bp_replay_scan_span;
+		hooks[0].critical = log;
+		hooks[0].span = bp_replay_scan_span;
 		scan.want_waits = 1;
+		nhooks += (size_t)bp_crit_ends_begin(&ends, o->ends, o->to, session, &hooks[1]);
 	}
-	m = bp_session_build(session, &o->window, &hooks, 1);
+	m = bp_session_build(session, &o->window, hooks, nhooks);
 	if (m && o->to) {
-		path = bp_critical_path_of(log, m, o->to, recording);
+		path = bp_critical_path_of(log, m, bp_crit_ends_end(&ends, m), recording);
 		for (i = 0; path && i < path->nfiles; i++)
 			*bp_map_put(&on_path, path->files[i].dev, path->files[i].ino, NULL) = 1;
 	}
+	bp_crit_ends_release(&ends);
 	bp_critical_log_free(log);
 	if (!m || (o->to && !path)) {
 		bp_model_free(m);

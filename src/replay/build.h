@@ -21,6 +21,8 @@
  *      else the end point of a critical path: the pages the path waited
  *      on go first, in the order it waited for them, then the rest in
  *      that order (a file on the path counts whoever's tree it is in)
+ * @ends: with @to the default end, where the boot's ends come from (a
+ *        plugin's mark, as `bootprof critical` takes it), or NULL
  *
  * The pack takes each file's identity from the file as it is now: a
  * file that changed during or since the recording is left out.
@@ -32,6 +34,7 @@ struct bp_pack_build_opts {
 	const char *root;
 	int all;
 	const struct bp_crit_end *to;
+	const struct bp_crit_end_source *ends;
 };
 
 struct bp_session;

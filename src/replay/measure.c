@@ -16,17 +16,20 @@
 #include "util/xalloc.h"
 
 struct bp_pack_measured *bp_pack_measure(struct bp_session *session, const struct bp_pack *p,
-					 const struct bp_crit_end *to)
+					 const struct bp_crit_end *to,
+					 const struct bp_crit_end_source *src)
 {
-	struct bp_build_hooks hooks = { 0 };
+	struct bp_build_hooks hooks[2] = { { 0 } };
 	struct bp_critical_log *log = bp_critical_log_new();
 	struct bp_critical_path *path = NULL;
 	struct bp_pack_measured *r = NULL;
+	struct bp_crit_ends ends;
 	struct bp_model *m;
-	size_t i, j, pids;
+	size_t i, j, pids, n = 1;
 
-	hooks.critical = log;
-	m = bp_session_build(session, NULL, &hooks, 1);
+	hooks[0].critical = log;
+	n += (size_t)bp_crit_ends_begin(&ends, src, to, session, &hooks[1]);
+	m = bp_session_build(session, NULL, hooks, n);
 	if (!m)
 		goto out;
 	pids = bp_preloader_processes(m, NULL);
@@ -35,7 +38,7 @@ struct bp_pack_measured *bp_pack_measure(struct bp_session *session, const struc
 			     session->path, BP_REPLAY_COMM);
 		goto out;
 	}
-	path = bp_critical_path_of(log, m, to, session->path);
+	path = bp_critical_path_of(log, m, bp_crit_ends_end(&ends, m), session->path);
 	if (!path)
 		goto out;
 	r = xcalloc(1, sizeof(*r));
@@ -58,6 +61,7 @@ struct bp_pack_measured *bp_pack_measure(struct bp_session *session, const struc
 		}
 	}
 out:
+	bp_crit_ends_release(&ends);
 	bp_critical_path_free(path);
 	bp_critical_log_free(log);
 	bp_model_free(m);

@@ -36,12 +36,15 @@ struct bp_session;
  *           process named BP_REPLAY_COMM)
  * @p: a pack in critical order
  * @to: the end point to walk back from (the pack's own, as a rule)
+ * @src: with @to the default end, where the boot's ends come from (a
+ *       plugin's mark, as `bootprof critical` takes it), or NULL
  *
  * Return: a new result (free with bp_pack_measured_free()), or NULL with
  * bp_set_error(): no replay in the recording, or the end point not in it.
  */
 struct bp_pack_measured *bp_pack_measure(struct bp_session *session, const struct bp_pack *p,
-					 const struct bp_crit_end *to);
+					 const struct bp_crit_end *to,
+					 const struct bp_crit_end_source *src);
 void bp_pack_measured_free(struct bp_pack_measured *r);
 
 #endif

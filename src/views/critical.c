@@ -6,10 +6,12 @@
  * {
  *   "schema_version": 1,
  *   "recording": string,
- *   "end": { "what": "exit"|"exec"|"file"|"last-run", "on": the file or the
- *            unit's cgroup (file:PATH, service:UNIT ends only), "why": string (--to, the
- *            recorded command, the recording's stop condition, PID 1's
- *            last run, the last task to run), "ns", TASK },
+ *   "end": { "what": "exit"|"exec"|"file"|"mark"|"last-run", "on": the file,
+ *            the unit's cgroup or the mark's name (file:PATH, service:UNIT,
+ *            mark ends only), "by": the plugin that gave the mark (mark
+ *            ends only), "why": string (--to, the recorded command, the
+ *            recording's stop condition, a plugin's mark, PID 1's last
+ *            run, the last task to run), "ns", TASK },
  *   "start_ns", "end_ns", "duration_ns",
  *   "wakers_known": bool (the recording has sched_waking),
  *   "by_state": { STATE: ns }          (sums to duration_ns)
@@ -190,13 +192,19 @@ static void header_section(struct bp_doc *d, const struct bp_critical_path *p,
 	char name[96], at[BP_FMT_LEN], from[BP_FMT_LEN], len[BP_FMT_LEN];
 
 	bp_section_line(s, "recording: %s", o->file ? o->file : "-");
-	bp_section_line(s, "end: %s%s%s of %s at %s (%s)",
-			!strcmp(p->end_what, "last-run") ? "last run" :
-			!strcmp(p->end_what, "file") ? "first event on" : p->end_what,
-			!p->end_on ? "" : strcmp(p->end_what, "file") ? " in " : " ",
-			p->end_on ? p->end_on : "",
-			task_name(name, sizeof(name), &p->end_task), instant(at, p->end_ns),
-			p->end_why);
+	if (p->end_by)
+		/* A plugin's mark: what it is, who told it. */
+		bp_section_line(s, "end: %s at %s, on %s (plugin %s)", p->end_on,
+				instant(at, p->end_ns), task_name(name, sizeof(name), &p->end_task),
+				p->end_by);
+	else
+		bp_section_line(s, "end: %s%s%s of %s at %s (%s)",
+				!strcmp(p->end_what, "last-run") ? "last run" :
+				!strcmp(p->end_what, "file") ? "first event on" : p->end_what,
+				!p->end_on ? "" : strcmp(p->end_what, "file") ? " in " : " ",
+				p->end_on ? p->end_on : "",
+				task_name(name, sizeof(name), &p->end_task), instant(at, p->end_ns),
+				p->end_why);
 	bp_section_line(s, "path: %s to %s, %s, %zu segments", instant(from, p->start_ns),
 			instant(at, p->end_ns), bp_fmt_ns(len, p->end_ns - p->start_ns),
 			p->nsegments);
@@ -524,6 +532,8 @@ int bp_view_critical_json(FILE *out, const struct bp_critical_path *p,
 	bp_json_string(&j, "why", p->end_why);
 	if (p->end_on)
 		bp_json_string(&j, "on", p->end_on);
+	if (p->end_by)
+		bp_json_string(&j, "by", p->end_by);
 	bp_json_u64(&j, "ns", p->end_ns);
 	json_task(&j, &p->end_task);
 	bp_json_end(&j);

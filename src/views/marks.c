@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/critical.h"
 #include "analysis/phases.h"
 #include "bootprof/plugin.h"
 #include "util/xalloc.h"
@@ -102,7 +103,7 @@ void bp_marks_collect(const struct bp_phase_finder *finder, const struct bootpro
 					       xstrdup(phase) : xasprintf("%s %s", phase, x[i].path));
 	}
 	for (i = 0; i < ngiven; i++) {
-		if (given[i].kind == BOOTPROF_MARK_PHASE)
+		if (given[i].kind == BOOTPROF_MARK_PHASE || given[i].kind == BOOTPROF_MARK_END)
 			add_mark(out, given[i].ns, xstrdup(given[i].name));
 		else
 			add_call(out, &given[i]);
@@ -123,6 +124,22 @@ void bp_marks_collect(const struct bp_phase_finder *finder, const struct bootpro
 		qsort(out->phases, out->nphases, sizeof(*out->phases), by_mark);
 	if (out->ncalls)
 		qsort(out->calls, out->ncalls, sizeof(*out->calls), by_call);
+}
+
+size_t bp_marks_ends(const struct bootprof_mark *given, size_t ngiven,
+		     const char *(*by)(const void *arg, size_t i), const void *arg,
+		     struct bp_crit_mark **out)
+{
+	size_t i, n = 0;
+
+	*out = xcalloc(ngiven ? ngiven : 1, sizeof(**out));
+	for (i = 0; i < ngiven; i++) {
+		if (given[i].kind != BOOTPROF_MARK_END || given[i].pid <= 0)
+			continue;
+		(*out)[n++] = (struct bp_crit_mark){ given[i].ns, given[i].pid, given[i].name,
+						     by ? by(arg, i) : NULL };
+	}
+	return n;
 }
 
 void bp_marks_release(struct bp_marks *marks)

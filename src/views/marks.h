@@ -60,6 +60,20 @@ void bp_marks_collect(const struct bp_phase_finder *finder, const struct bootpro
 		      size_t ngiven, const struct bp_model *m, uint64_t origin_ns,
 		      struct bp_marks *out);
 
+/**
+ * bp_marks_ends() - the boot's ends among the marks plugins gave
+ * @given: the marks (bp_plugins_marks()), @ngiven of them
+ * @by: the name of the plugin that gave mark i (bp_plugins_mark_by()), with @arg
+ * @out: set to a new array (free()) of the END marks with a task, for
+ *       struct bp_crit_end.marks; its strings are @given's and @by's
+ *
+ * Return: their number.
+ */
+struct bp_crit_mark;
+size_t bp_marks_ends(const struct bootprof_mark *given, size_t ngiven,
+		     const char *(*by)(const void *arg, size_t i), const void *arg,
+		     struct bp_crit_mark **out);
+
 /* Free what bp_marks_collect() filled; safe on a zeroed struct. */
 void bp_marks_release(struct bp_marks *marks);
 

@@ -123,6 +123,7 @@ struct bp_model *bp_timeline_pass(struct bp_timeline *t, uint64_t bucket_ns,
 		t->known = 1;
 		if (t->source.marks)
 			ngiven = t->source.marks(t->source.arg, m, &given);
+		t->nends = bp_marks_ends(given, ngiven, t->source.by, t->source.arg, &t->ends);
 		bp_marks_collect(t->finder, given, ngiven, m, t->origin_ns, &t->marks);
 	}
 	return m;
@@ -131,7 +132,8 @@ struct bp_model *bp_timeline_pass(struct bp_timeline *t, uint64_t bucket_ns,
 struct bp_critical_path *bp_timeline_critical(const struct bp_timeline *t,
 					      const struct bp_model *m)
 {
-	static const struct bp_crit_end end = { BP_CRIT_END_DEFAULT, 0, NULL };
+	struct bp_crit_end end = { .kind = BP_CRIT_END_DEFAULT, .marks = t->ends,
+				   .nmarks = t->nends };
 
 	if (!t->critical || !m) {
 		bp_set_error("no critical path recorded in the pass");
@@ -147,6 +149,7 @@ struct bp_critical_path *bp_timeline_critical(const struct bp_timeline *t,
 void bp_timeline_release(struct bp_timeline *t)
 {
 	bp_marks_release(&t->marks);
+	free(t->ends);
 	bp_phase_finder_free(t->finder);
 	if (t->source.release)
 		t->source.release(t->source.arg);

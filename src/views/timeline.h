@@ -36,11 +36,13 @@ struct bp_critical_log;
 /*
  * Marks from outside the analysis (the plugins' host->mark), set by the
  * caller after bp_timeline_open(): a hook of the first pass, then the marks
- * once its model exists; @release frees @arg with the timeline.
+ * once its model exists, and who gave mark i (a plugin's name, or NULL);
+ * @release frees @arg with the timeline.
  */
 struct bp_mark_source {
 	struct bp_build_hooks hooks;
 	size_t (*marks)(void *arg, const struct bp_model *m, const struct bootprof_mark **out);
+	const char *(*by)(const void *arg, size_t i);
 	void (*release)(void *arg);
 	void *arg;
 };
@@ -56,6 +58,8 @@ struct bp_timeline {
 	struct bp_mark_source source;  /* optional */
 	int marks_fed;                 /* the first pass ran */
 	struct bp_marks marks;         /* after the first pass */
+	struct bp_crit_mark *ends;     /* the boot's ends among the source's marks (the path's) */
+	size_t nends;
 	/* Given to every pass (bp_build_hooks.critical), or NULL; borrowed. */
 	struct bp_critical_log *critical;
 };
@@ -106,7 +110,7 @@ struct bp_model *bp_timeline_pass(struct bp_timeline *t, uint64_t bucket_ns,
  * @m: that pass's model
  *
  * The walk of analysis/critical.h, ended where `bootprof critical` ends it
- * by default. Timelines draw it when it can be walked, and say nothing
+ * by default (with the source's END marks). Timelines draw it when it can be walked, and say nothing
  * otherwise: a recording without sched_switch, or no end point.
  *
  * Return: the path (bp_critical_path_free()), or NULL with bp_set_error().

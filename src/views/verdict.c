@@ -186,7 +186,8 @@ static void critical(struct verdict *v, const struct bp_critical_path *p)
 	uint64_t len = p->end_ns - p->start_ns, io = p->state_ns[BP_CRIT_IO];
 	char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], e[BP_FMT_LEN], file[BP_VERDICT_LEN] = "";
 	const char *to = !strcmp(p->end_why, "the recorded command") ? "exit" :
-			 !strcmp(p->end_what, "exec") ? "the stop's exec" : p->end_why;
+			 !strcmp(p->end_what, "exec") ? "the stop's exec" :
+			 !strcmp(p->end_what, "mark") ? p->end_on : p->end_why;
 
 	char most[64] = "";
 	int st, top = BP_CRIT_IO;

@@ -173,3 +173,16 @@ expect "--to file:/data/slow.bin ends at its first event ($first), on dd" \
 	"'$BOOTPROF' critical --format json --to file:/data/slow.bin '$rec' >'$TEST_DIR/f.json' &&
 	 t3_critical_tiles '$TEST_DIR/f.json' && [ \"\$(t3_us \"\$(jq .end_ns '$TEST_DIR/f.json')\")\" = '$first' ] &&
 	 jq -e --argjson d '${DD:-0}' '.end.tid == \$d' '$TEST_DIR/f.json'"
+# The boot's default end: the systemd plugin's mark, the exit of the boot
+# transaction's last job (systemd-update-utmp-runlevel.service, started once
+# the default target is reached), against the raw events: the unit's
+# cgroup's pid and its exit.
+rl=$(awk '$5 == "cgroup_attach_task:" && /dst_path=[^ ]*\/systemd-update-utmp-runlevel.service / {
+		for (i = 6; i <= NF; i++) if ($i ~ /^pid=/) print substr($i, 5); exit }' "$dump")
+rl_exit=$(awk -v p="$rl" '$5 == "sched_process_exit:" && index($0, " pid=" p " ") { print $1 }' "$dump" | tail -n 1)
+echo "# systemd-update-utmp-runlevel.service: pid ${rl:-none}, exit ${rl_exit:-none}"
+expect "the default end is the last job's exit ($rl_exit), by the systemd plugin" \
+	"'$BOOTPROF' critical --format json '$rec' >'$TEST_DIR/d.json' &&
+	 t3_critical_tiles '$TEST_DIR/d.json' && [ -n '$rl_exit' ] &&
+	 [ \"\$(t3_us \"\$(jq .end_ns '$TEST_DIR/d.json')\")\" = '$rl_exit' ] &&
+	 jq -e --argjson p '${rl:-0}' '.end.what == \"mark\" and .end.by == \"systemd\" and .end.pid == \$p' '$TEST_DIR/d.json'"

@@ -88,8 +88,24 @@ expect "w: the whole recording again" "wait_for '^window\\[=*\\]\$'"
 
 keys '?'
 expect "?: help" "wait_for 'q, Q or F10 quits; any other key returns'"
+expect "help: p is the critical path" "wait_for ' p  *critical path'"
 keys x
 expect "a key leaves help" "wait_for 'Processes: '"
+
+keys p
+expect "p: the critical path, its end under the title" \
+	"wait_for 'Critical path of the whole recording: [0-9]* rows, by MS' && wait_for '^to .* segments\$' &&
+	 wait_for '^By category: 7 of 7'"
+keys / t o k i o Enter
+expect "/tokio: only the rows whose name holds it" \
+	"wait_for 'by MS  *filter: tokio' && wait_for '^By category: 0 of 7' && wait_for 'tokio-rt-worker\\['"
+keys Enter
+expect "Enter on a task of the path: its process" "wait_for '^Process tokio-rt-worker\\['"
+keys BSpace
+expect "Backspace: back to the path, filter kept" "wait_for 'Critical path of .* filter: tokio'"
+keys Escape Tab
+expect "Esc, Tab: back to the files" "wait_for 'Files: [0-9]* of [0-9]*, by WAIT'"
+keys Tab
 
 T resize-window -t top -x 120 -y 30 2>/dev/null || T resize-pane -t top -x 120 -y 30
 expect "terminal resized to 120: the timeline follows" \

@@ -1905,7 +1905,7 @@ static const struct crit_case crit_cases[] = {
 static struct bp_critical_path *crit_build(struct gen *g, const struct gev *ev, const char *to,
 					   struct bp_model **m, struct bp_critical_log **log)
 {
-	struct bp_crit_end end = { BP_CRIT_END_DEFAULT, 0, NULL };
+	struct bp_crit_end end = { .kind = BP_CRIT_END_DEFAULT };
 	struct bp_build_hooks hooks = { 0 };
 	size_t i;
 
@@ -2159,6 +2159,68 @@ static void test_critical_missing_end(void **state)
 	assert_string_equal(end.prog, "udev");
 }
 
+/*
+ * The default end at a mark told from outside (a plugin's boot end): the
+ * latest one whose task the recording has, at an exit the exiting task,
+ * else the task on a CPU then; none usable: the old default.
+ */
+static void test_critical_mark_end(void **state)
+{
+	static const struct gev ev[] = { CHAIN_READ, TASK_WAKING(2170, 0, 11, 12), CHAIN_END, END };
+	static const struct bp_crit_mark marks[] = {
+		{ 1165 * US, 11, "mid", "p2" },      /* B on a CPU (in since 1160) */
+		{ 2190 * US, 11, "b done", "p1" },   /* B's exit: the latest usable */
+		{ 5000 * US, 11, "after", "p3" },    /* past the recording */
+		{ 2250 * US, 99, "nobody", "p4" },   /* no such task */
+	};
+	static const struct {
+		size_t first, n;
+		const char *on, *by;
+		uint64_t us;
+	} cases[] = {
+		{ 0, 4, "b done", "p1", 2190 },
+		{ 0, 1, "mid", "p2", 1165 },
+		{ 2, 2, NULL, NULL, 0 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct bp_crit_end end = { .kind = BP_CRIT_END_DEFAULT,
+					   .marks = &marks[cases[i].first], .nmarks = cases[i].n };
+		struct bp_build_hooks hooks = { 0 };
+		struct bp_critical_log *log = bp_critical_log_new();
+		struct bp_critical_path *p;
+		struct bp_model *m;
+		struct gen g;
+		size_t k;
+
+		gen_init(&g);
+		for (k = 0; ev[k].cpu >= 0; k++)
+			gen_add(&g, &ev[k]);
+		hooks.critical = log;
+		m = bp_model_build_events(g.tep, NULL, g.ev, g.n, NULL, &hooks);
+		assert_non_null(m);
+		p = bp_critical_walk(log, m, &end);
+		assert_non_null(p);
+		assert_tiles(p);
+		if (cases[i].on) {
+			assert_string_equal(p->end_what, "mark");
+			assert_string_equal(p->end_on, cases[i].on);
+			assert_string_equal(p->end_by, cases[i].by);
+			assert_int_equal(p->end_ns, cases[i].us * US);
+			assert_int_equal(p->end_task.tid, 11);
+		} else {
+			assert_string_not_equal(p->end_what, "mark");
+			assert_null(p->end_by);
+		}
+		bp_critical_path_free(p);
+		bp_critical_log_free(log);
+		bp_model_free(m);
+		tep_free(g.tep);
+	}
+}
+
 /* Every fixture with task switches: the path to its default end tiles the recording. */
 static void test_critical_fixtures(void **state)
 {
@@ -2167,7 +2229,7 @@ static void test_critical_fixtures(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		struct bp_crit_end end = { BP_CRIT_END_DEFAULT, 0, NULL };
+		struct bp_crit_end end = { .kind = BP_CRIT_END_DEFAULT };
 		struct bp_build_hooks hooks = { 0 };
 		struct bp_critical_log *log = bp_critical_log_new();
 		struct bp_critical_path *p;
@@ -2215,6 +2277,7 @@ int main(void)
 		cmocka_unit_test(test_critical_cases),
 		cmocka_unit_test(test_critical_handoff),
 		cmocka_unit_test(test_critical_missing_end),
+		cmocka_unit_test(test_critical_mark_end),
 		cmocka_unit_test(test_critical_fixtures),
 	};
 

@@ -1067,10 +1067,62 @@ static void test_render(void **state)
 	bp_model_free(m);
 }
 
+/* Marks as plugins built for ABI 4 and 5 give them: an END and its task only from 5. */
+static int marking_model(struct bootprof_ctx *ctx, const struct bootprof_model *m)
+{
+	(void)m;
+	ctx->host->mark(ctx, &(struct bootprof_mark){ .kind = BOOTPROF_MARK_PHASE, .ns = 10,
+						      .name = "phase", .pid = 7 });
+	ctx->host->mark(ctx, &(struct bootprof_mark){ .kind = BOOTPROF_MARK_END, .ns = 20,
+						      .name = "done", .pid = 8 });
+	return 0;
+}
+
+static const struct bootprof_plugin marking4 = {
+	.abi = 4, .name = "marking4", .model = marking_model,
+};
+
+static const struct bootprof_plugin marking5 = {
+	.abi = BOOTPROF_PLUGIN_ABI, .name = "marking5", .model = marking_model,
+};
+
+static void test_end_marks(void **state)
+{
+	struct bp_plugin_opts o = { .disabled = 1 };
+	struct bp_plugin_set *set = bp_plugins_load(&o);
+	struct bp_model *m = bp_model_new();
+	const struct bootprof_mark *k;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(BOOTPROF_PLUGIN_ABI, 5);
+	assert_int_equal(bp_plugins_add(set, &marking4, "x.so"), 0);
+	assert_int_equal(bp_plugins_add(set, &marking5, "built-in"), 0);
+	bp_plugins_start(set, NULL, NULL);
+	bp_plugins_finish(set, m, NULL);
+	n = bp_plugins_marks(set, &k);
+	/* ABI 4: its phase without a task, no END; ABI 5: both, with their tasks. */
+	assert_int_equal(n, 3);
+	assert_int_equal(k[0].kind, BOOTPROF_MARK_PHASE);
+	assert_int_equal(k[0].pid, 0);
+	assert_string_equal(bp_plugins_mark_by(set, 0), "marking4");
+	assert_int_equal(k[1].kind, BOOTPROF_MARK_PHASE);
+	assert_int_equal(k[1].pid, 7);
+	assert_int_equal(k[2].kind, BOOTPROF_MARK_END);
+	assert_int_equal(k[2].ns, 20);
+	assert_int_equal(k[2].pid, 8);
+	assert_string_equal(k[2].name, "done");
+	assert_string_equal(bp_plugins_mark_by(set, 2), "marking5");
+	assert_null(bp_plugins_mark_by(set, 3));
+	bp_plugins_free(set);
+	bp_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_builtins),
+		cmocka_unit_test(test_end_marks),
 		cmocka_unit_test(test_untrusted),
 		cmocka_unit_test(test_abi_and_duplicates),
 		cmocka_unit_test(test_select_and_options),

@@ -135,7 +135,7 @@ static struct bp_model *build(void *arg, const struct bp_window *w)
 	return m;
 }
 
-static const struct bp_top_source source = { build, NULL, NULL, "hand.dat", 0 };
+static const struct bp_top_source source = { build, NULL, NULL, "hand.dat", 0, NULL };
 
 static struct top t;
 static struct top_frame f;

@@ -75,6 +75,27 @@ static void open_service(struct top *t, const struct bp_service_row *r)
 		 top_service_key(r));
 }
 
+/* A file of the path opens as a file, a task as its process, in the window's model. */
+static void open_path_item(struct top *t, const struct top_path_item *it)
+{
+	const struct bp_process *p;
+
+	if (it->section == TOP_PATH_FILE && it->has_file) {
+		if (bp_model_find_file(t->win, it->dev, it->ino))
+			push(t, LEVEL_FILE, it->dev, it->ino, NULL);
+		else
+			snprintf(t->message, sizeof(t->message), "%.100s: not in this window",
+				 it->name);
+	} else if (it->section == TOP_PATH_TASK) {
+		p = bp_model_find_process(t->win, it->pid);
+		if (p)
+			push(t, LEVEL_PROC, 0, 0, p);
+		else
+			snprintf(t->message, sizeof(t->message), "%.100s: no process in this window",
+				 it->name);
+	}
+}
+
 static void open_selected(struct top *t)
 {
 	const struct top_row *r;
@@ -107,8 +128,12 @@ static void open_selected(struct top *t)
 	case ROW_SERVICE:
 		open_service(t, r->obj);
 		break;
+	case ROW_PATH:
+		open_path_item(t, r->obj);
+		break;
 	case ROW_TITLE:
 	case ROW_HEAD:
+	case ROW_SECTION:
 		break;
 	}
 }
@@ -291,6 +316,12 @@ static int act_services(struct top *t)
 	return 0;
 }
 
+static int act_path(struct top *t)
+{
+	set_view(t, LEVEL_PATH);
+	return 0;
+}
+
 static int act_sort_next(struct top *t)
 {
 	cycle_sort(t, 1);
@@ -440,6 +471,7 @@ static const struct top_action {
 	{ { TOP_KEY_ESC }, "back, or clear filter", act_escape },
 	{ { TOP_KEY_TAB }, "files / processes", act_switch_view },
 	{ { 'u' }, "services (units)", act_services },
+	{ { 'p' }, "critical path", act_path },
 	{ { 's', '>', '.', TOP_KEY_F6 }, "sort: next column", act_sort_next },
 	{ { 'S', '<', ',' }, "sort: previous column", act_sort_prev },
 	{ { 'r', 'I' }, "sort: reverse order", act_reverse },

@@ -267,6 +267,15 @@ static void put_list_title(struct top *t, struct top_frame *f, const struct top_
 			put_service_exec(f, l2, top_putf(f, l2, 0, "%s: ", r->unit), r);
 		}
 		break;
+	case LEVEL_PATH:
+		col = top_putf(f, l, 0, "Critical path of the whole recording: %zu rows, by %s", t->path_shown[TOP_PATH_CATEGORY] +
+			       t->path_shown[TOP_PATH_FILE] + t->path_shown[TOP_PATH_TASK],
+			       cols[lv->sort].head);
+		col = put_list_modes(t, f, l, col);
+		if (t->filter[0] || t->editing)
+			top_putf(f, l, col, "  filter: %s%s", t->filter, t->editing ? "_" : "");
+		top_path_title(t, f, top_new_line(f, TA_NORMAL));
+		break;
 	case LEVEL_SERVICE: {
 		const struct bp_service_row *r = top_level_service(t, lv);
 
@@ -389,6 +398,7 @@ static void put_footer(struct top *t, struct top_frame *f)
 		{ "s", "Sort" },
 		{ "Tab", lv->kind == LEVEL_FILES ? "Procs" : "Files" },
 		{ "u", "Services" },
+		{ "p", "Path" },
 		{ "Enter", "Open" },
 		{ "Bksp", "Back" },
 		{ "<-->", "Move" },
@@ -408,7 +418,7 @@ static void put_footer(struct top *t, struct top_frame *f)
 		return;
 	}
 	if (t->depth == 1)
-		keys[6] = (struct footer_key){ "Esc", "Clear" };
+		keys[7] = (struct footer_key){ "Esc", "Clear" };
 	for (i = 0; i < n && col < f->width; i++) {
 		col = top_put_attr(f, l, col, keys[i].key, TA_KEY);
 		col = top_put(f, l, col, keys[i].label) + 1;

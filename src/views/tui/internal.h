@@ -49,10 +49,25 @@ struct bp_process *top_level_proc(const struct top *t, const struct top_level *l
 const char *top_service_key(const struct bp_service_row *r);
 /* The row of t->services a level names (a key cut to fit matches on what is left), or NULL. */
 const struct bp_service_row *top_level_service(const struct top *t, const struct top_level *lv);
+/* Reverse v[0..n). */
+void top_reverse_ptrs(void **v, size_t n);
 /* The rows of the current level, in its sort order. */
 void top_build_rows(struct top *t);
 /* A row's cells as a new line of @f. */
 void top_put_row(struct top *t, struct top_frame *f, const struct top_row *r, int selected);
+
+/* path.c: the path view */
+
+/* The whole recording's critical path, asked of the source once; NULL: none (t->path_error). */
+const struct bp_critical_path *top_path(struct top *t);
+void top_path_release(struct top *t);
+/* The path level's rows, in @order (TOP_PATH_BY_*) within each section. */
+void top_path_rows(struct top *t, int order, int reverse);
+void top_path_cells(const struct top *t, const struct top_path_item *it, char c[][CELL_LEN]);
+/* A ROW_SECTION row (@obj) on @l; the title's second line on @l. */
+void top_path_section(const struct top *t, struct top_frame *f, struct top_line *l,
+		      const void *obj);
+void top_path_title(struct top *t, struct top_frame *f, struct top_line *l);
 
 /* frame.c: lines of text with attributes */
 

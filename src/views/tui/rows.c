@@ -62,6 +62,15 @@ static const struct top_col service_cols[] = {
 	{ "SERVICE", "unit", "service", 0, 0, BP_ORDER_SVC_UNIT, 0 },
 };
 
+/* The critical path's sections (path.c); the detail drops first, the time never. */
+static const struct top_col path_cols[] = {
+	{ "MS", "ms", "time", 11, 1, TOP_PATH_BY_MS, 0 },
+	{ "SHARE", "share", NULL, 6, 1, TOP_PATH_BY_MS, 2 },
+	{ "SEGMENTS", "segments", "segs", 8, 1, TOP_PATH_BY_SEGMENTS, 3 },
+	{ "DETAIL", "detail", NULL, 24, 0, TOP_PATH_BY_DETAIL, 4 },
+	{ "NAME", "name", "path", 0, 0, TOP_PATH_BY_NAME, 0 },
+};
+
 #define NCOLS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 const struct top_col *top_level_cols(enum top_level_kind kind, int *n)
@@ -80,6 +89,9 @@ const struct top_col *top_level_cols(enum top_level_kind kind, int *n)
 	case LEVEL_SERVICES:
 		*n = NCOLS(service_cols);
 		return service_cols;
+	case LEVEL_PATH:
+		*n = NCOLS(path_cols);
+		return path_cols;
 	case LEVEL_PROC:
 		break;
 	}
@@ -103,13 +115,15 @@ int top_find_col(enum top_level_kind kind, const char *name)
 
 int top_wait_col(enum top_level_kind kind)
 {
-	return top_find_col(kind, "wait");
+	return top_find_col(kind, kind == LEVEL_PATH ? "ms" : "wait");
 }
 
 enum top_level_kind top_root_kind(enum bp_top_view v)
 {
 	if (v == BP_TOP_SERVICES)
 		return LEVEL_SERVICES;
+	if (v == BP_TOP_PATH)
+		return LEVEL_PATH;
 	return v == BP_TOP_PROCS ? LEVEL_PROCS : LEVEL_FILES;
 }
 
@@ -124,6 +138,8 @@ const char *bp_top_sort_names(enum bp_top_view view)
 		return "pid, comm, wait, tree-wait, cpu, read, files, start, worst";
 	if (view == BP_TOP_SERVICES)
 		return "wait, read, cpu, procs, start, exec, end, unit";
+	if (view == BP_TOP_PATH)
+		return "ms, share, segments, detail, name";
 	return "wait, read, never-used, reread, readers, path";
 }
 
@@ -142,7 +158,7 @@ static void add_row(struct top *t, enum top_row_kind kind, const void *obj)
 
 int top_row_selectable(const struct top_row *r)
 {
-	return r->kind != ROW_TITLE && r->kind != ROW_HEAD;
+	return r->kind != ROW_TITLE && r->kind != ROW_HEAD && r->kind != ROW_SECTION;
 }
 
 struct bp_file *top_level_file(const struct top *t, const struct top_level *lv)
@@ -204,7 +220,7 @@ static void sorted_accesses(struct top *t, struct bp_access **src, size_t n, int
 }
 
 /* Reverse v[0..n). */
-static void reverse_ptrs(void **v, size_t n)
+void top_reverse_ptrs(void **v, size_t n)
 {
 	size_t i;
 
@@ -336,7 +352,7 @@ void top_build_rows(struct top *t)
 			filter.file = t->filter;
 		n = bp_model_select_files(t->win, &filter, (enum bp_file_sort)order, &v);
 		if (lv->reverse)
-			reverse_ptrs((void **)v, n);
+			top_reverse_ptrs((void **)v, n);
 		for (i = 0; i < n; i++) {
 			struct bp_file_part part;
 
@@ -384,7 +400,7 @@ void top_build_rows(struct top *t)
 		if (order >= PROC_ORDER_EXTRA)
 			bp_sort_processes(v, n, (enum bp_process_order)(order - PROC_ORDER_EXTRA));
 		if (lv->reverse)
-			reverse_ptrs((void **)v, n);
+			top_reverse_ptrs((void **)v, n);
 		if (t->active_only) {
 			size_t kept = 0;
 
@@ -418,6 +434,9 @@ void top_build_rows(struct top *t)
 		}
 		if (lv->reverse)
 			reverse_rows(t->rows, t->nrows);
+		break;
+	case LEVEL_PATH:
+		top_path_rows(t, order, lv->reverse);
 		break;
 	case LEVEL_FILE: {
 		struct bp_file *file = top_level_file(t, lv);
@@ -568,6 +587,8 @@ static const struct top_col *row_cols(enum top_row_kind kind)
 		return access_cols;
 	case ROW_SERVICE:
 		return service_cols;
+	case ROW_PATH:
+		return path_cols;
 	default:
 		return NULL;
 	}
@@ -603,6 +624,13 @@ void top_put_row(struct top *t, struct top_frame *f, const struct top_row *r, in
 	case ROW_SERVICE:
 		service_cells(t, r->obj, cells);
 		top_put_cells(f, l, service_cols, NCOLS(service_cols), keep, cells);
+		break;
+	case ROW_PATH:
+		top_path_cells(t, r->obj, cells);
+		top_put_cells(f, l, path_cols, NCOLS(path_cols), keep, cells);
+		break;
+	case ROW_SECTION:
+		top_path_section(t, f, l, r->obj);
 		break;
 	case ROW_TITLE:
 		p = r->obj;

@@ -132,6 +132,7 @@ void top_release(struct top *t)
 	bp_model_free(t->full);
 	free(t->rows);
 	free(t->services);
+	top_path_release(t);
 	memset(t, 0, sizeof(*t));
 }
 

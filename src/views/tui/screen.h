@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/critical.h"
 #include "analysis/model.h"
 #include "views/report.h"
 #include "views/tui/top.h"
@@ -89,6 +90,7 @@ enum top_level_kind {
 	LEVEL_PROC,   /* one process: its files and its children */
 	LEVEL_SERVICES, /* all services (bp_view_services()) */
 	LEVEL_SERVICE,  /* one service: its processes */
+	LEVEL_PATH,     /* the critical path: categories, files, tasks (path.c) */
 };
 
 /* A service named by its cgroup, or by its unit when it has none ("[PID 1]"); longer: cut. */
@@ -116,6 +118,43 @@ enum top_row_kind {
 	ROW_TITLE,      /* a title inside the list (not selectable) */
 	ROW_HEAD,       /* column headers inside the list (not selectable) */
 	ROW_SERVICE,    /* a bp_service_row of top.services (services view) */
+	ROW_PATH,       /* a top_path_item of top.path_items (path view) */
+	ROW_SECTION,    /* a section's title in the path view (not selectable) */
+};
+
+/* The path view's sections, in the order shown. */
+enum top_path_section {
+	TOP_PATH_CATEGORY,  /* time by state (bootprof critical's totals) */
+	TOP_PATH_FILE,      /* I/O time per file */
+	TOP_PATH_TASK,      /* time per task: its segments summed */
+	TOP_PATH_NSECTIONS
+};
+
+/* The path view's sort keys (top_col.order). */
+enum { TOP_PATH_BY_MS, TOP_PATH_BY_SEGMENTS, TOP_PATH_BY_DETAIL, TOP_PATH_BY_NAME };
+
+/**
+ * struct top_path_item - a row of the path view
+ * @section: which list it is in
+ * @name: a category's title, a file's path, "comm[tid]" (owned)
+ * @ns: the path's time in it
+ * @segments: the path's segments in it
+ * @detail: a category's JSON name, a file's dev:ino, a task's pid and state
+ * @state: a category's state, the state a task was most in
+ * @dev: a file's device; @ino its inode; @has_file it has a path (Enter opens it)
+ * @pid: a task's process (Enter opens it)
+ */
+struct top_path_item {
+	enum top_path_section section;
+	char *name;
+	uint64_t ns;
+	size_t segments;
+	char detail[48];
+	enum bp_crit_state state;
+	uint32_t dev;
+	uint64_t ino;
+	int has_file;
+	int pid;
 };
 
 struct top_row {
@@ -162,6 +201,12 @@ struct top {
 	int list_top;               /* screen line of the first row, last frame */
 	int list_height;            /* rows that fit, last frame */
 	int strip_line;             /* screen line of the wait strip, last frame */
+	struct bp_critical_path *path; /* the whole recording's, once the path view asked */
+	int path_tried;
+	char path_error[160];       /* why there is none */
+	struct top_path_item *path_items; /* every section's rows, the path's order */
+	size_t npath_items, path_items_cap;
+	size_t path_shown[TOP_PATH_NSECTIONS]; /* rows of each section the filter kept */
 };
 
 /* Build the first models (whole recording, then the window in @o). 0 or -1. */

@@ -29,23 +29,28 @@
  * @arg: passed to both
  * @name: shown in the title (a file name, or "live")
  * @delay_ns: live only: interval between updates
+ * @critical: the whole recording's critical path to its default end (as
+ *            `bootprof critical`), or NULL with bp_set_error(); the
+ *            caller frees it with bp_critical_path_free(); NULL: live, none
  */
+struct bp_critical_path;
 struct bp_top_source {
 	struct bp_model *(*build)(void *arg, const struct bp_window *window);
 	int (*update)(void *arg, int cumulative);
 	void *arg;
 	const char *name;
 	uint64_t delay_ns;
+	struct bp_critical_path *(*critical)(void *arg);
 };
 
-enum bp_top_view { BP_TOP_FILES, BP_TOP_PROCS, BP_TOP_SERVICES };
+enum bp_top_view { BP_TOP_FILES, BP_TOP_PROCS, BP_TOP_SERVICES, BP_TOP_PATH };
 
 /* The longest filter (key /, --filter), in characters. */
 #define BP_TOP_FILTER_MAX 127
 
 /**
  * struct bp_top_opts - how top starts
- * @view: files, processes or services
+ * @view: files, processes, services or the critical path
  * @sort: a column name of that view (bp_top_sort_valid()), or NULL for wait
  * @since_ns: window start on the recording clock, 0: the start
  * @until_ns: window end, 0: the end
