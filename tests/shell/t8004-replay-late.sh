@@ -2,7 +2,8 @@
 # Late preloading, live, under a read throttle (cgroup v1 blkio): replay
 # without --wait races the workload it preloads for, so the workload waits
 # for pages the preloader is still reading. Those waits are the "late"
-# ones of readahead --preloaded (and report's JSON and CSV), and they
+# ones of readahead --preloaded (and report's JSON and CSV; the pages
+# they were for are the verdict "late"), and they
 # equal the sum computed from the raw events of `dump` alone: each
 # D-sleep of a task other than the preloader, from its switch-out to its
 # next waking, on pages (the fault it was in, or what its read or exec got
@@ -27,7 +28,7 @@ t3_record "$TEST_DIR/race.dat" sh -c "echo \$\$ >$CG/cgroup.procs; '$BOOTPROF_FA
 	{ not_ok "record the replay racing the workload"; exit 0; }
 "$BOOTPROF" readahead --preloaded "$TEST_DIR/race.dat" >"$TEST_DIR/preloaded.txt"
 grep -E ' total$' "$TEST_DIR/preloaded.txt" | sed 's/^/# /'
-set -- $(awk '$NF == "total" { print $7, $8 }' "$TEST_DIR/preloaded.txt")
+set -- $(awk '$NF == "total" { print $8, $9 }' "$TEST_DIR/preloaded.txt")
 late_n=$1 late_ns=$2
 
 # The same from dump: D-sleeps of tasks other than the preloader, on
@@ -101,8 +102,10 @@ expect 'report --format json: the same late waits in "preloaded"' \
 	"jq -e '.preloaded.total | .late_waits == ${late_n:-0} and .late_wait_ns == ${late_ns:-0}' '$TEST_DIR/race.json' >/dev/null"
 expect 'report --table preloaded: the files'"'"' late waits add up to the total' \
 	"'$BOOTPROF' report --table preloaded --top 0 '$TEST_DIR/race.dat' |
-	 awk -F, 'NR > 1 { n += \$8; t += \$9 } END { exit !(n == ${late_n:-0} && t == ${late_ns:-0}) }'"
+	 awk -F, 'NR > 1 && \$2 == \"\" { n += \$18; t += \$19 } END { exit !(n == ${late_n:-0} && t == ${late_ns:-0}) }'"
 expect 'report: the Preloaded section counts them' \
-	"'$BOOTPROF' report '$TEST_DIR/race.dat' | grep -q '^late: ${late_n:-x} I/O waits of other processes'"
+	"'$BOOTPROF' report '$TEST_DIR/race.dat' | grep -q '^late: ${late_n:-x} I/O waits of the workload'"
+expect 'the late waits were for pages whose verdict is late' \
+	"jq -e '.preloaded.total | .late_bytes > 0 and .late_pages * 4096 == .late_bytes' '$TEST_DIR/race.json' >/dev/null"
 wait_ns=$("$BOOTPROF" report --format json "$TEST_DIR/race.dat" | jq .totals.wait_ns)
 expect "the late waits are part of the workload's I/O wait ($wait_ns ns)" "[ '${late_ns:-0}' -le '${wait_ns:-0}' ]"
