@@ -568,6 +568,8 @@ struct verdict_ctx {
 	size_t cpg;
 	int markers;             /* the markers name the pack's ranges */
 	unsigned page_size;
+	struct bp_preloaded *res;
+	size_t creads;
 	unsigned char *model_st;
 };
 
@@ -637,13 +639,14 @@ static void tally_page(struct bp_verdict *v, int verdict, int in_pack)
  * workload inserted first is its own read: overtaken when the pack holds
  * it, else a miss.
  */
-static void page_event(struct verdict_ctx *c, struct page_st *p, const struct bp_replay_pev *e,
-		       int preloader, uint32_t dev, uint64_t ino, uint64_t page)
+static int page_event(struct verdict_ctx *c, struct page_st *p, const struct bp_replay_pev *e,
+		      int preloader, uint32_t dev, uint64_t ino, uint64_t page)
 {
 	uint64_t k1, k2;
+	int was = p->st;
 
 	if (p->st == PG_DONE)
-		return;
+		return 0;
 	switch (e->kind) {
 	case BP_PEV_INSERT:
 		if (preloader && !p->range && c->markers) {
@@ -669,6 +672,7 @@ static void page_event(struct verdict_ctx *c, struct page_st *p, const struct bp
 		p->st = PG_DONE;
 		break;
 	}
+	return was == PG_NONE && p->st == PG_PRELOADED;
 }
 
 /*
@@ -727,10 +731,16 @@ static void file_verdict(struct verdict_ctx *c, const struct bp_file *f,
 
 		if (e->kind == BP_PEV_REQUEST || e->kind == BP_PEV_RESIDENT)
 			continue;
+		uint64_t fresh = 0;
+
 		if (e->kind == BP_PEV_READ)
 			count = read_head(e, c->page_size, &first);
 		for (page = first; page < end && page - first < count; page++)
-			page_event(c, &c->pg[page], e, pre, f->dev, f->ino, page);
+			fresh += (uint64_t)page_event(c, &c->pg[page], e, pre, f->dev, f->ino, page);
+		if (fresh) {
+			BP_GROW(c->res->reads, c->res->nreads, c->creads);
+			c->res->reads[c->res->nreads++] = (struct bp_preload_read){ e->ts, fresh };
+		}
 	}
 	for (page = 0; page < end; page++) {
 		struct page_st *p = &c->pg[page];
@@ -755,6 +765,36 @@ static void file_verdict(struct verdict_ctx *c, const struct bp_file *f,
 		pf->ranges[c->pg[l->page].range - 1].v.late_waits++;
 		pf->ranges[c->pg[l->page].range - 1].v.late_ns += c->scan->waits[w].ns;
 	}
+}
+
+/* The late waits one by one, for the chart, each with its file's path. */
+static void late_marks(struct bp_preloaded *res, const struct bp_replay_scan *scan,
+		       const struct late_wait *lw)
+{
+	struct bp_map paths;
+	size_t i, n = 0;
+
+	bp_map_init(&paths);
+	for (i = 0; i < scan->nwaits; i++)
+		n += lw[i].late;
+	for (i = 0; n && i < res->nfiles; i++) {
+		const struct bp_preloaded_file *f = &res->files[i];
+
+		if (f->v.late_waits)
+			*bp_map_put(&paths, f->dev, f->ino, NULL) = i + 1;
+	}
+	res->late = xcalloc(n + 1, sizeof(*res->late));
+	for (i = 0; i < scan->nwaits; i++) {
+		const struct bp_replay_wait *wt = &scan->waits[i];
+		uint64_t *fi;
+
+		if (!lw[i].late)
+			continue;
+		fi = bp_map_get(&paths, lw[i].dev, lw[i].ino);
+		res->late[res->nlate++] = (struct bp_late_wait){ wt->tid, wt->start_ns, wt->ns,
+								 fi ? res->files[*fi - 1].path : "?" };
+	}
+	bp_map_release(&paths);
 }
 
 static void verdict_add(struct bp_verdict *t, const struct bp_verdict *v)
@@ -829,6 +869,7 @@ struct bp_preloaded *bp_preloaded_build(struct bp_session *session, const struct
 	res->markers_missing = !markers;
 	c.markers = !!markers;
 	c.page_size = res->page_size;
+	c.res = res;
 	qsort(ev, scan.nhist, sizeof(*ev), cmp_hist);
 	for (i = 0; replay_tids.count && i < scan.nhist; i = j) {
 		struct bp_preloaded_file pf = { 0 };
@@ -852,12 +893,15 @@ struct bp_preloaded *bp_preloaded_build(struct bp_session *session, const struct
 			continue;
 		}
 		pf.path = xstrdup(f->path ? f->path : "?");
+		pf.dev = f->dev;
+		pf.ino = f->ino;
 		BP_GROW(res->files, res->nfiles, cap);
 		res->files[res->nfiles++] = pf;
 		verdict_add(&res->total.v, &pf.v);
 	}
 	if (res->nfiles)
 		qsort(res->files, res->nfiles, sizeof(*res->files), cmp_preloaded);
+	late_marks(res, &scan, c.lw);
 	free(ev);
 	free(c.pg);
 	free(c.model_st);
@@ -883,5 +927,7 @@ void bp_preloaded_free(struct bp_preloaded *p)
 		free(p->files[i].ranges);
 	}
 	free(p->files);
+	free(p->reads);
+	free(p->late);
 	free(p);
 }

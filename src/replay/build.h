@@ -102,14 +102,30 @@ struct bp_preloaded_range {
 /**
  * struct bp_preloaded_file - the verdict on one file's pages
  * @path: owned
+ * @dev: its device
+ * @ino: its inode
  * @v: the file's verdict
  * @ranges: its ranges of the pack, by first page (none: not in the pack)
  */
 struct bp_preloaded_file {
 	char *path;
+	uint32_t dev;
+	uint64_t ino;
 	struct bp_verdict v;
 	struct bp_preloaded_range *ranges;
 	size_t nranges;
+};
+
+/* The preloader's reads over time: @pages first inserted by it at @ts, inside the pack. */
+struct bp_preload_read {
+	uint64_t ts, pages;
+};
+
+/* A late wait: its task, when it began, how long, on which file (borrowed path). */
+struct bp_late_wait {
+	int tid;
+	uint64_t start_ns, ns;
+	const char *path;
 };
 
 /**
@@ -123,6 +139,10 @@ struct bp_preloaded_file {
  * @files: files with a verdict, by bytes preloaded (descending), then
  *         missed (descending), then path
  * @total: the sums over @files (path NULL, no ranges)
+ * @reads: the pages counted preloaded, by the time of their insertion
+ *         (not sorted); for the chart's preloader lane
+ * @late: the late waits, in the recording's order; their paths are the
+ *        files' (@files) or "?"
  */
 struct bp_preloaded {
 	size_t replay_pids;
@@ -131,6 +151,10 @@ struct bp_preloaded {
 	struct bp_preloaded_file *files;
 	size_t nfiles;
 	struct bp_preloaded_file total;
+	struct bp_preload_read *reads;
+	size_t nreads;
+	struct bp_late_wait *late;
+	size_t nlate;
 };
 
 /* Whether the recording tells @k (no page access events: not hit, late, wasted). */

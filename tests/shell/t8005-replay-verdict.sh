@@ -187,3 +187,14 @@ expect 'report: the Preloaded section heads its columns with the verdicts' \
 expect 'report: C is wasted whole, D a miss whole' \
 	"grep -Eq '^ +[0-9.]+ KiB +0 B +0 B +0 B +0 B +[0-9.]+ KiB +0 B +0 +0 ms +$D/C\$' '$TEST_DIR/rec.txt' &&
 	 grep -Eq '^ +0 B +0 B +0 B +0 B +[0-9.]+ KiB +0 B +0 B +0 +0 ms +$D/D\$' '$TEST_DIR/rec.txt'"
+
+# The chart: a lane for the preloader, its bytes the verdict's preloaded
+# ones, a mark per late wait, and both in the legend.
+"$BOOTPROF" chart "$TEST_DIR/rec.dat" -o "$TEST_DIR/rec.svg" 2>/dev/null
+expect "chart: a preloader lane with the preloaded bytes ($(col total preloaded))" \
+	"grep -q '>preloader</text>' '$TEST_DIR/rec.svg' &&
+	 grep -q '<title>bootprof-replay: $(col total preloaded) bytes preloaded ' '$TEST_DIR/rec.svg'"
+expect "chart: one mark per late wait ($(col total late_waits)) on it, and a legend entry for them" \
+	"[ \$(grep -o '<title>late wait: ' '$TEST_DIR/rec.svg' | wc -l) = '$(col total late_waits)' ] &&
+	 grep -q '>late wait (on a page still being preloaded)</text>' '$TEST_DIR/rec.svg' &&
+	 grep -q '>preloader reads</text>' '$TEST_DIR/rec.svg'"
