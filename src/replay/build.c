@@ -866,7 +866,7 @@ struct bp_preloaded *bp_preloaded_build(struct bp_session *session, const struct
 		ev[i] = &scan.hist[i];
 		markers += ev[i]->kind == BP_PEV_REQUEST || ev[i]->kind == BP_PEV_RESIDENT;
 	}
-	res->markers_missing = !markers;
+	res->markers_missing = !markers && res->replay_pids;
 	c.markers = !!markers;
 	c.page_size = res->page_size;
 	c.res = res;
