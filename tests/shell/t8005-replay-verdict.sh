@@ -14,7 +14,10 @@
 #   for) + hit (the ones the throttle let through before cat got there).
 # Every number is also computed from the raw events of `dump` with awk
 # (who inserted each page first, what deleted or used it), and the views
-# agree: readahead --preloaded, JSON, CSV, text, per file and in total.
+# agree: readahead --preloaded, JSON, CSV, text, the chart's preloader
+# lane, per file and in total. Last, an inference planted where it is
+# wrong: a page fault-around mapped counts as used (hit), though the
+# workload touched one page of the file.
 # tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$(dirname "$0")/lib-t3.sh"
