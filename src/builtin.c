@@ -2,12 +2,14 @@
 /* What the commands share beyond their option tables (see builtin.h). */
 #include <stdlib.h>
 
+#include "analysis/critical.h"
 #include "analysis/session.h"
 #include "builtin.h"
 #include "plugin/plugins.h"
 #include "tracefile/meta.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
+#include "util/parse-options.h"
 #include "util/printable.h"
 #include "views/timeline.h"
 
@@ -23,6 +25,13 @@ void bp_warnings_print(struct bp_warnings *w)
 		free(line);
 	}
 	bp_warnings_release(w);
+}
+
+int bp_opt_crit_end(const struct bp_option *opt, const char *arg)
+{
+	if (bp_crit_end_parse(arg, opt->value))
+		return bp_option_fail("%s", bp_last_error());
+	return 0;
 }
 
 /* ---- the timelines' plugins: where views meet plugins ---- */

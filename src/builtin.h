@@ -69,6 +69,19 @@ void bp_warnings_print(struct bp_warnings *w);
 struct bp_timeline;
 void bp_timeline_plugins(struct bp_timeline *t);
 
+/*
+ * --to SPEC, the end point of a critical path (struct bp_crit_end *value,
+ * analysis/critical.h), in every command that walks one.
+ */
+struct bp_option;
+int bp_opt_crit_end(const struct bp_option *opt, const char *arg);
+#define OPT_CRIT_TO(v) \
+	OPT_CALLBACK(0, "to", (v), "SPEC", \
+		     "the end point: pid:N (process N's exit), or a phase's end:\n" \
+		     "exec:PROG (its first exec), file:PATH (the first event on\n" \
+		     "it), service:UNIT (its main process's exit, else its exec)", \
+		     bp_opt_crit_end)
+
 #define BP_DECLARE_CMD(name) int cmd_##name(int argc, char **argv)
 
 BP_DECLARE_CMD(record);

@@ -38,14 +38,6 @@ static const struct bp_usage critical_usage = {
 	"@recording",
 };
 
-/* --to SPEC (struct bp_crit_end *value). */
-static int opt_to(const struct bp_option *opt, const char *arg)
-{
-	if (bp_crit_end_parse(arg, opt->value))
-		return bp_option_fail("%s", bp_last_error());
-	return 0;
-}
-
 /*
  * Read the recording into a model and the walk's log: one pass through
  * the session, which makes every reader's checks (corrupt, cut, lost).
@@ -77,10 +69,7 @@ int cmd_critical(int argc, char **argv)
 	const char *format = "text";
 	int rc;
 	const struct bp_option options[] = {
-		OPT_CALLBACK(0, "to", &end, "SPEC",
-			     "the end point: pid:N (process N's exit), or a phase's end:\n"
-			     "exec:PROG (its first exec), file:PATH (the first event on\n"
-			     "it), service:UNIT (its main process's exit, else its exec)", opt_to),
+		OPT_CRIT_TO(&end),
 		OPT_STRING_C('f', "format", &format, "FMT", "text (default) or json",
 			     "text json"),
 		OPT_END(),
@@ -99,13 +88,9 @@ int cmd_critical(int argc, char **argv)
 	rc = load(o.file, &m, &log);
 	if (rc)
 		goto out;
-	if (m->missing & BP_MISSING_SCHED) {
-		rc = bp_error("'%s' has no sched_switch events: no path to walk", o.file);
-		goto out;
-	}
-	path = bp_critical_walk(log, m, &end);
+	path = bp_critical_path_of(log, m, &end, o.file);
 	if (!path) {
-		rc = bp_error("'%s': %s", o.file, bp_last_error());
+		rc = bp_error_last();
 		goto out;
 	}
 	if (!strcmp(format, "json")) {

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bootprof readahead [FILE] -o PACK: the pack of used page ranges the next
- * boot should preload; --explain PACK says what is in a pack and what was
- * left out; --preloaded FILE says what a replayed boot's preloader read and
- * whether it was used.
+ * boot should preload, in order of first use or with the critical path's
+ * pages first (--order critical); --explain PACK says what is in a pack
+ * and what was left out, and for a critical-order pack what preloading
+ * each file of the path should save, measured against a recording of a
+ * replay when one is given; --preloaded FILE says what a replayed boot's
+ * preloader read and whether it was used.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,21 +19,25 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "analysis/critical.h"
 #include "analysis/focus.h"
 #include "analysis/phases.h"
 #include "analysis/session.h"
 #include "replay/build.h"
+#include "replay/measure.h"
 #include "replay/pack.h"
+#include "replay/preload.h"
 #include "util/default-file.h"
 #include "util/error.h"
 #include "util/parse-options.h"
+#include "util/units.h"
 
 #define DEFAULT_GAP 8
 #define DEFAULT_MAX_BYTES (1ull << 30)
 
 static const char *const readahead_synopsis[] = {
-	"bootprof readahead [options] [FILE]",
-	"bootprof readahead --explain PACK",
+	"bootprof readahead [options] [--order first-use|critical [--to SPEC]] [FILE]",
+	"bootprof readahead --explain PACK [--to SPEC] [REPLAYED]",
 	"bootprof readahead --preloaded [FILE]",
 	NULL,
 };
@@ -39,7 +46,8 @@ static const struct bp_usage readahead_usage = {
 	"readahead",
 	readahead_synopsis,
 	"Make a readahead pack from a recording: per file, the page ranges that were\n"
-	"used, in order of first use (physical order on rotational disks), for\n"
+	"used, in order of first use (physical order on rotational disks) or with\n"
+	"the pages the critical path waited on first (--order critical), for\n"
 	"'bootprof replay' or 'bootprof.replay=PACK'.\n"
 	BP_DEFAULT_RECORDING_TEXT,
 	NULL,
@@ -66,19 +74,130 @@ static const char *const count_help[BP_PACK_NCOUNTS] = {
 	[BP_PACK_UNCERTAIN] = "mapped by fault-around, not known to be used; kept",
 };
 
-static int explain(const char *path)
+/* ns as ms with 3 decimals, signed. */
+static void print_ms(int width, int64_t ns)
+{
+	uint64_t a = ns < 0 ? (uint64_t)-ns : (uint64_t)ns;
+	char buf[48];
+
+	snprintf(buf, sizeof(buf), "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", a / BP_NS_PER_MS,
+		 a / 1000u % 1000u);
+	printf("%*s", width, buf);
+}
+
+/*
+ * A critical-order pack's path: per file, the what-if (predicted), and
+ * with a recording of a replay, the path's I/O left on it there and
+ * predicted minus left (measured).
+ */
+static int explain_critical(const struct bp_pack *p, const char *replayed,
+			    const struct bp_crit_end *to)
+{
+	struct bp_crit_end own = { BP_CRIT_END_DEFAULT, 0, NULL };
+	struct bp_pack_measured *r = NULL;
+	uint64_t pred = 0, left = 0;
+	struct bp_session *s;
+	size_t i;
+
+	if (!p->crit.set) {
+		if (replayed)
+			return bp_error("the pack is not in critical order (readahead --order "
+					"critical): no prediction to measure");
+		return 0;
+	}
+	if (replayed) {
+		if (!to && strcmp(p->crit.to, "default")) {
+			if (bp_crit_end_parse(p->crit.to, &own))
+				return bp_error("the pack's end '%s': %s", p->crit.to, bp_last_error());
+			/* A pid is its recording's: another run's process of that number is not the end. */
+			if (own.kind == BP_CRIT_END_EXIT)
+				return bp_error("the pack's end '%s' is a process of the pack's recording: "
+						"name the end in '%s' with --to", p->crit.to, replayed);
+		}
+		s = bp_session_open(replayed);
+		r = s ? bp_pack_measure(s, p, to ? to : &own) : NULL;
+		if (s)
+			bp_warnings_print(&s->warnings);
+		bp_session_free(s);
+		if (!r)
+			return bp_error_last();
+	}
+	printf("\ncritical path: to the %s of pid %d (--to %s), ", p->crit.what, p->crit.pid,
+	       p->crit.to);
+	print_secs(p->crit.len_ns);
+	printf(" s long; the first %zu entries are the pages it waited on, in its order\n",
+	       p->crit.entries);
+	printf("predicted: the path's I/O on the file: how much earlier the end comes, at most, "
+	       "with it cached\n");
+	if (r) {
+		printf("measured in %s (%zu %s process%s): predicted minus the path's I/O "
+		       "left on the file there\n", replayed, r->replay_pids, BP_REPLAY_COMM,
+		       r->replay_pids == 1 ? "" : "es");
+		printf("\n%14s %9s %14s %9s %14s  %s\n", "predicted ms", "segments", "left ms",
+		       "segments", "measured ms", "path");
+	} else {
+		printf("\n%14s %9s  %s\n", "predicted ms", "segments", "path");
+	}
+	for (i = 0; i <= p->crit.nfiles; i++) {
+		const struct bp_pack_whatif *w = i < p->crit.nfiles ? &p->crit.files[i] : NULL;
+		uint64_t io = w ? w->io_ns : pred, l = w && r ? r->left_ns[i] : left;
+		const char *name = "total";
+		size_t j;
+
+		for (j = 0; w && j < p->nfiles; j++) {
+			if (p->files[j].major == w->major && p->files[j].minor == w->minor &&
+			    p->files[j].ino == w->ino) {
+				name = p->files[j].path;
+				break;
+			}
+		}
+		print_ms(14, (int64_t)io);
+		if (w)
+			printf(" %9" PRIu64, w->segments);
+		else
+			printf(" %9s", "");
+		if (r) {
+			putchar(' ');
+			print_ms(14, (int64_t)l);
+			if (w)
+				printf(" %9" PRIu64 " ", r->left_segments[i]);
+			else
+				printf(" %9s ", "");
+			print_ms(14, (int64_t)io - (int64_t)l);
+		}
+		printf("  %s\n", w ? name : "total");
+		if (w) {
+			pred += w->io_ns;
+			left += l;
+		}
+	}
+	if (r) {
+		fputs("the path: ", stdout);
+		print_secs(p->crit.len_ns);
+		fputs(" s in the pack's recording, ", stdout);
+		print_secs(r->len_ns);
+		printf(" s in %s\n", replayed);
+	}
+	bp_pack_measured_free(r);
+	return 0;
+}
+
+static int explain(const char *path, const char *replayed, const struct bp_crit_end *to)
 {
 	struct bp_pack *p = bp_pack_load(path);
 	uint64_t total = 0;
 	size_t i, j;
-	int c;
+	int c, rc;
 
 	if (!p)
 		return bp_error_last();
 	for (i = 0; i < p->nfiles; i++)
 		total += bp_pack_file_bytes(p, &p->files[i]);
-	printf("pack %s: %zu files, %" PRIu64 " bytes to preload; order %s; pages %s\n", path,
-	       p->nfiles, total, p->disk_order ? "disk (rotational)" : "first use",
+	printf("pack %s: %zu files", path, bp_pack_distinct_files(p));
+	if (p->nfiles != bp_pack_distinct_files(p))
+		printf(" in %zu entries", p->nfiles);
+	printf(", %" PRIu64 " bytes to preload; order %s%s; pages %s\n", total, p->crit.set ? "critical path, then " : "",
+	       p->disk_order ? "disk (rotational)" : "first use",
 	       p->inserted_only ? "read (no access events: used or not)" : "used");
 	if (p->source) {
 		printf("from %s, window ", p->source);
@@ -111,8 +230,9 @@ static int explain(const char *path)
 	       count_help[BP_PACK_UNCERTAIN]);
 	for (j = 0; j < p->nnotes; j++)
 		printf("%s%s\n", j ? "  " : "notes:\n  ", p->notes[j]);
+	rc = explain_critical(p, replayed, to);
 	bp_pack_free(p);
-	return 0;
+	return rc;
 }
 
 /* One row: bytes per verdict, late waits and their ns, then what it is of. */
@@ -196,7 +316,9 @@ static FILE *open_output(const char *path, int force)
 int cmd_readahead(int argc, char **argv)
 {
 	struct bp_pack_build_opts o = { 0 };
+	struct bp_crit_end to = { BP_CRIT_END_DEFAULT, 0, NULL };
 	const char *out = NULL, *explain_pack = NULL, *phase = NULL, *recording;
+	const char *order = "first-use";
 	struct bp_session *s;
 	struct bp_window_arg win = { 0 };
 	int force = 0, want_preloaded = 0, gap = DEFAULT_GAP, status, rc;
@@ -211,7 +333,7 @@ int cmd_readahead(int argc, char **argv)
 		OPT_INT(0, "gap", &gap, "PAGES", "merge used ranges at most PAGES apart (default 8)", 0,
 			1u << 20),
 		OPT_SIZE(0, "max-bytes", &o.max_bytes, "SIZE",
-			 "at most SIZE of ranges (bytes, or 512M, 2G); later files\n"
+			 "at most SIZE of ranges (bytes, or 512M, 2G); later entries\n"
 			 "are left out (default 1G; 0 = no cap)"),
 		OPT_SINCE(&win),
 		OPT_UNTIL(&win),
@@ -221,9 +343,17 @@ int cmd_readahead(int argc, char **argv)
 		OPT_STRING_C(0, "root", &o.root, "DIR", "look the recorded paths up under DIR",
 			     "@file"),
 		OPT_FOCUS_ALL(&o.all),
+		OPT_CHOICE(0, "order", &order, "ORDER",
+			   "first-use (default; physical on rotational disks), or\n"
+			   "critical: the pages the critical path to the end (--to)\n"
+			   "waited on first, in its order, then the rest",
+			   "first-use critical"),
+		OPT_CRIT_TO(&to),
 		OPT_STRING_C(0, "explain", &explain_pack, "PACK",
 			     "per file: ranges, bytes, first use, never-used bytes left\n"
-			     "out; then what the pack left out and why", "@file"),
+			     "out; then what the pack left out and why; for a critical\n"
+			     "order, the saving predicted per file of the path, and with\n"
+			     "a recording of a replay (REPLAYED), the saving measured", "@file"),
 		OPT_FLAG(0, "preloaded", &want_preloaded,
 			 "FILE is a recording of a replayed boot: per file, what\n"
 			 "the preloader read, then used or never used"),
@@ -237,10 +367,22 @@ int cmd_readahead(int argc, char **argv)
 	if (argc > 1)
 		return bp_usage_error("readahead", "too many arguments");
 	if (explain_pack) {
-		if (argc || out || want_preloaded)
-			return bp_usage_error("readahead", "--explain takes only the pack");
-		return explain(explain_pack);
+		if (out || want_preloaded || strcmp(order, "first-use"))
+			return bp_usage_error("readahead", "--explain reads a pack: no -o, "
+					      "--order or --preloaded");
+		if (to.kind != BP_CRIT_END_DEFAULT && !argc)
+			return bp_usage_error("readahead", "--to with --explain needs the recording "
+					      "of a replay");
+		return explain(explain_pack, argc ? argv[0] : NULL,
+			       to.kind != BP_CRIT_END_DEFAULT ? &to : NULL);
 	}
+	if (to.kind != BP_CRIT_END_DEFAULT && strcmp(order, "critical"))
+		return bp_usage_error("readahead", "--to chooses the end of --order critical");
+	if (want_preloaded && strcmp(order, "first-use"))
+		return bp_usage_error("readahead", "--preloaded writes no pack: no --order");
+	if (!strcmp(order, "critical") && (phase || win.since.set || win.until.set))
+		return bp_usage_error("readahead", "--order critical walks the whole recording: "
+				      "no --since, --until or --phase");
 	if (phase && (win.since.set || win.until.set))
 		return bp_usage_error("readahead", "--phase takes the place of --since and --until");
 	if (bp_window_arg_check(&win))
@@ -263,6 +405,7 @@ int cmd_readahead(int argc, char **argv)
 		return rc;
 	}
 	o.window = s->window;
+	o.to = strcmp(order, "critical") ? NULL : &to;
 	p = bp_pack_build(s, &o);
 	if (p)
 		bp_warnings_print(&s->warnings);
@@ -296,7 +439,7 @@ int cmd_readahead(int argc, char **argv)
 		total += bp_pack_file_bytes(p, &p->files[i]);
 	printf("%s: %zu files, %" PRIu64 " bytes to preload; left out %" PRIu64
 	       " never-used bytes (see --explain)\n",
-	       out, p->nfiles, total, p->counts[BP_PACK_NEVER_USED].bytes);
+	       out, bp_pack_distinct_files(p), total, p->counts[BP_PACK_NEVER_USED].bytes);
 	bp_pack_free(p);
 	return 0;
 }

@@ -36,7 +36,7 @@
 static const char *const record_synopsis[] = {
 	"bootprof record [-o FILE] [--force] [--duration T] [--until-exec NAME]",
 	"                [--until-file PATH] [--buffer-size KB] [--events LIST]",
-	"                [--exact-mmap] [--no-schedstats] [-- CMD...]",
+	"                [--exact-mmap] [--no-schedstats] [--no-args] [-- CMD...]",
 	NULL,
 };
 
@@ -65,6 +65,7 @@ struct record_opts {
 	size_t nevents;
 	int exact_mmap;          /* fault-around at one page while recording */
 	int no_schedstats;       /* leave kernel.sched_schedstats as it is */
+	int no_args;             /* no command lines in the recording */
 	char **cmd;              /* NULL-terminated, or NULL */
 };
 
@@ -139,6 +140,9 @@ static int parse_options(struct record_opts *o, int argc, char **argv)
 		OPT_FLAG(0, "no-schedstats", &o->no_schedstats,
 			 "leave kernel.sched_schedstats as it is (usually 0); with\n"
 			 "schedstats off, I/O wait is inferred, not the kernel's own count"),
+		OPT_FLAG(0, "no-args", &o->no_args,
+			 "record no command lines (read from /proc at the start and at\n"
+			 "each exec); charts and tables then name programs only"),
 		OPT_END(),
 	};
 
@@ -323,6 +327,7 @@ int cmd_record(int argc, char **argv)
 	struct bp_schedstats schedstats = BP_SCHEDSTATS_INIT;
 	struct bp_stop_signals old_sig;
 	struct bp_exec_watch *xw = NULL;
+	struct bp_args *args = NULL;
 	struct bp_command cmd = { 0 };
 	struct bp_stop stop = { 0 };
 	struct progress progress = { 0 };
@@ -400,6 +405,9 @@ int cmd_record(int argc, char **argv)
 		if (!xw)
 			goto out_abort;
 	}
+	/* Without them the recording is still whole: the programs are named. */
+	if (!o.no_args && !(args = bp_args_new(c, name)))
+		bp_warn("no command lines: %s", bp_last_error());
 
 	if (o.cmd) {
 		cmd.argv = o.cmd;
@@ -419,6 +427,8 @@ int cmd_record(int argc, char **argv)
 	if (bp_resolve_tasks(&meta, "/proc") < 0)
 		bp_warn("%s", bp_last_error());
 	bp_resolve_asleep(&meta, "/proc", 0);
+	if (args)
+		bp_args_snapshot(args, trace_clock_now(bp_capture_clock(c)));
 	/*
 	 * Just before the events are enabled: a sleep that began with
 	 * schedstats off is not reported (unless a stamp left from an
@@ -455,6 +465,9 @@ int cmd_record(int argc, char **argv)
 	 * which this does not delay.
 	 */
 	bp_resolve_asleep(&meta, "/proc", 1);
+	/* The command lines read before the start go in now. */
+	if (args && bp_args_drain(args) < 0)
+		bp_warn("%s", bp_last_error());
 
 	tty = isatty(STDERR_FILENO);
 	progress.capture = c;
@@ -465,6 +478,7 @@ int cmd_record(int argc, char **argv)
 	stop.until_file = o.until_file;
 	stop.exec_watch = xw;
 	stop.until_exec = o.until_exec;
+	stop.args = args;
 	stop.child = o.cmd ? cmd.pid : 0;
 	stop.progress = tty ? print_status : NULL;
 	stop.arg = &progress;
@@ -479,6 +493,10 @@ int cmd_record(int argc, char **argv)
 		goto out_abort;
 	bp_exec_watch_free(xw);
 	xw = NULL;
+	if (args && bp_args_drain(args) < 0)
+		bp_warn("%s", bp_last_error());
+	bp_args_free(args);
+	args = NULL;
 	bp_capture_stop(c);
 	stop_ns = trace_clock_now(bp_capture_clock(c));
 	bp_cpu_use_to_meta(&meta, &cpu_start);
@@ -554,12 +572,15 @@ out_abort:
 	bp_command_finish(&cmd, END_GRACE_MS);
 	bp_exec_watch_free(xw);
 	xw = NULL;
+	bp_args_free(args);
+	args = NULL;
 	bp_capture_free(c);
 	c = NULL;
 	bp_writer_abort(w);
 out_release:
 	bp_command_finish(&cmd, END_GRACE_MS);
 	bp_exec_watch_free(xw);
+	bp_args_free(args);
 	bp_capture_free(c);
 	if (bp_fault_around_restore(&fault_around) < 0)
 		bp_warn("%s", bp_last_error());

@@ -11,6 +11,7 @@
 
 #include "analysis/build.h"
 #include "util/error.h"
+#include "util/words.h"
 #include "util/xalloc.h"
 
 static int is_thread(const struct task *t)
@@ -316,6 +317,54 @@ static void charge_exec_parts(struct bp_process *p, const struct task *t)
 		    t->wait_ns - wait, t->bytes - bytes);
 }
 
+/* Split escaped words into a vector; NULL when one is malformed. */
+static char **split_words(const char *words, size_t *n)
+{
+	char *copy = xstrdup(words), *w, *save = NULL, **v = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	for (w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		if (bp_word_unescape(w) < 0) {
+			while (*n)
+				free(v[--*n]);
+			free(v);
+			v = NULL;
+			break;
+		}
+		BP_GROW(v, *n, cap);
+		v[(*n)++] = xstrdup(w);
+	}
+	free(copy);
+	return v;
+}
+
+/* Each process's command line: the latest marker among its tasks (see bp_on_print). */
+static void set_argv(struct bp_model *m, const struct state *s, const uint32_t *proc_of_task)
+{
+	uint64_t *when = xcalloc(m->nprocesses + 1, sizeof(*when));
+	const char **words = xcalloc(m->nprocesses + 1, sizeof(*words));
+	size_t i;
+
+	for (i = 0; i < s->ntasks; i++) {
+		const struct task *t = &s->tasks[i];
+		uint32_t pi = proc_of_task[i];
+
+		if (pi != NONE && t->args && t->args_ts >= when[pi]) {
+			when[pi] = t->args_ts;
+			words[pi] = t->args;
+		}
+	}
+	for (i = 0; i < m->nprocesses; i++) {
+		struct bp_process *p = &m->processes[i];
+
+		if (words[i])
+			p->argv = split_words(words[i], &p->nargv);
+	}
+	free(when);
+	free(words);
+}
+
 /* Processes and threads from the tasks seen in the window. */
 static uint32_t *build_processes(struct bp_model *m, struct state *s)
 {
@@ -438,6 +487,7 @@ static uint32_t *build_processes(struct bp_model *m, struct state *s)
 		if (proc_of_task[i] != NONE && s->tasks[i].seen)
 			charge_exec_parts(&m->processes[proc_of_task[i]], &s->tasks[i]);
 	}
+	set_argv(m, s, proc_of_task);
 	free(leader);
 	free(proc_of_leader);
 	return proc_of_task;

@@ -112,6 +112,11 @@ static const struct kind_spec specs[] = {
 	{ "sched", "sched_stat_iowait", EV_STAT_IOWAIT, bp_on_stat_sleep, { { "pid" }, { "delay" } }, 2 },
 	{ "sched", "sched_stat_blocked", EV_STAT_BLOCKED, bp_on_stat_sleep,
 	  { { "pid" }, { "delay" } }, 2 },
+	/* trace_marker lines: the command lines bootprof record wrote (capture/args.c) */
+	{ "ftrace", "print", EV_PRINT, bp_on_print, { { "buf" } }, 0 },
+	/* Which task queued the work a kworker runs: the critical path follows it */
+	{ "workqueue", "workqueue_queue_work", EV_WQ_QUEUE, bp_on_wq_queue, { { "work" } }, 1 },
+	{ "workqueue", "workqueue_execute_start", EV_WQ_START, bp_on_wq_start, { { "work" } }, 1 },
 };
 
 static void set_handler(struct state *s, const struct tep_event *e, const struct handler *hd)
@@ -286,6 +291,7 @@ static void state_release(struct state *s)
 		for (j = 0; j < s->tasks[i].nexec; j++)
 			free(s->tasks[i].exec[j].path);
 		free(s->tasks[i].exec);
+		free(s->tasks[i].args);
 		free(s->tasks[i].pend);
 		free(s->tasks[i].held);
 	}

@@ -53,6 +53,9 @@ enum kind {
 	EV_CGROUP,
 	EV_STAT_IOWAIT,
 	EV_STAT_BLOCKED,
+	EV_PRINT,
+	EV_WQ_QUEUE,
+	EV_WQ_START,
 	EV_NKINDS
 };
 
@@ -156,6 +159,10 @@ struct task {
 	const char *prog;      /* the file it runs: its last exec's (bp_meta_find_program), or
 				* its parent's at the fork; borrowed from an exec_rec or the
 				* metadata, NULL when unknown */
+	char *args;            /* its command line as the last argument marker gave it (escaped
+				* words), NULL: none since its last exec */
+	uint64_t args_ts;      /* ... the marker's time */
+	uint64_t exec_ts;      /* its last exec, 0: none seen */
 	uint64_t exec_wait0, exec_bytes0; /* wait_ns and bytes at the entry of its execve */
 	uint8_t in_execve;     /* exec_*0 hold the entry of the execve in progress */
 	struct pend_insert *pend;
@@ -375,6 +382,7 @@ void bp_note_completion(struct state *s, const struct bp_event *ev);
 int bp_note_waking(struct state *s, const struct bp_event *ev, uint32_t ti);
 int bp_completion_waking_peek(struct state *s, const struct bp_event *ev);
 void bp_on_stat_sleep(struct state *s, const struct bp_event *ev, const struct handler *h);
+void bp_on_print(struct state *s, const struct bp_event *ev, const struct handler *h);
 
 /* tasks.c: fork, exec, exit, switch, wake, syscalls, cgroups */
 uint32_t bp_task_new(struct state *s, int tid);
@@ -434,6 +442,9 @@ void bp_crit_rq_issue(struct state *s, const struct bp_event *ev, const struct t
 void bp_crit_rq_complete(struct state *s, const struct bp_event *ev, uint32_t dev,
 			 uint64_t sector, uint32_t sectors);
 void bp_crit_finish(struct state *s);
+/* Handlers of workqueue_queue_work and workqueue_execute_start (only the walk uses them). */
+void bp_on_wq_queue(struct state *s, const struct bp_event *ev, const struct handler *h);
+void bp_on_wq_start(struct state *s, const struct bp_event *ev, const struct handler *h);
 
 /* assemble.c: the model from the state, after the pass */
 struct bp_model *bp_build_assemble(struct state *s, struct bp_reader *r);

@@ -4,6 +4,7 @@
  * ends of user phases in their grammar (exec:PROG, file:PATH,
  * service:UNIT, analysis/phases.h), and the default end of a recording.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +48,42 @@ int bp_crit_end_parse(const char *spec, struct bp_crit_end *end)
 	end->prog = strchr(spec, ':') + 1;
 	bp_phase_spec_release(&phase);
 	return 0;
+}
+
+char *bp_crit_end_spec(const struct bp_crit_end *end)
+{
+	switch (end->kind) {
+	case BP_CRIT_END_EXIT:
+		return xasprintf("pid:%d", end->pid);
+	case BP_CRIT_END_EXEC:
+		return xasprintf("exec:%s", end->prog);
+	case BP_CRIT_END_FILE:
+		return xasprintf("file:%s", end->prog);
+	case BP_CRIT_END_SERVICE:
+		return xasprintf("service:%s", end->prog);
+	case BP_CRIT_END_DEFAULT:
+	default:
+		return xstrdup("default");
+	}
+}
+
+struct bp_critical_path *bp_critical_path_of(const struct bp_critical_log *log,
+					     const struct bp_model *m, const struct bp_crit_end *end,
+					     const char *file)
+{
+	struct bp_critical_path *p;
+	char why[512];
+
+	if (m->missing & BP_MISSING_SCHED) {
+		bp_set_error("'%s' has no sched_switch events: no path to walk", file);
+		return NULL;
+	}
+	p = bp_critical_walk(log, m, end);
+	if (!p) {
+		snprintf(why, sizeof(why), "%s", bp_last_error());
+		bp_set_error("'%s': %s", file, why);
+	}
+	return p;
 }
 
 /* The log's task of process p that exits (at its exit), or runs at ns. */

@@ -53,9 +53,18 @@ struct crit_wake {
 	struct crit_req rq;   /* the request a completion woke it for, when rq.done_ns */
 };
 
+/* A work item a kworker began to run: who queued it, when. */
+struct crit_work {
+	uint64_t start;        /* workqueue_execute_start */
+	uint64_t queued;       /* workqueue_queue_work */
+	uint32_t queuer;       /* task index; NONE: queued in an interrupt */
+};
+
 struct crit_task {
 	struct crit_off *off;  /* in time order */
 	size_t noff, coff;
+	struct crit_work *work; /* a kworker's work items, in time order */
+	size_t nwork, cwork;
 	uint8_t state;         /* T_* */
 	/*
 	 * Met running on a CPU that had switched no task before: it ran
@@ -110,6 +119,11 @@ struct bp_critical_log {
 	struct bp_map unmet;           /* tid -> index in unmet_wakes */
 	struct crit_wake *unmet_wakes; /* the first waking of tasks the pass had not met */
 	size_t nunmet, cunmet;
+	struct bp_map wq_queued;       /* work struct address -> index in wq */
+	struct crit_work *wq;          /* queued work not started yet (start unused) */
+	size_t nwq, cwq;
+	uint32_t *free_wq;             /* free entries of wq */
+	size_t nfree_wq, cfree_wq;
 	struct crit_exec *execs;       /* in time order */
 	size_t nexecs, cexecs;
 	struct crit_file *files;       /* the pass's files, at its end */

@@ -30,9 +30,14 @@ static void log_release(struct bp_critical_log *L)
 {
 	size_t i;
 
-	for (i = 0; i < L->ntasks; i++)
+	for (i = 0; i < L->ntasks; i++) {
 		free(L->tasks[i].off);
+		free(L->tasks[i].work);
+	}
 	free(L->tasks);
+	bp_map_release(&L->wq_queued);
+	free(L->wq);
+	free(L->free_wq);
 	free(L->reqs);
 	free(L->flight);
 	free(L->free_flight);
@@ -447,6 +452,64 @@ void bp_crit_rq_complete(struct state *s, const struct bp_event *ev, uint32_t de
 		ctask(L, ti)->done = rq;
 }
 
+/*
+ * A work item queued: by the task in whose context (process context), or
+ * by an interrupt. Kept until a kworker starts it. The kernel traces only
+ * a work that was not pending, so one already kept was cancelled (or its
+ * start lost): the new queuing replaces it.
+ */
+void bp_on_wq_queue(struct state *s, const struct bp_event *ev, const struct handler *h)
+{
+	struct bp_critical_log *L = s->crit;
+	uint64_t *slot;
+	uint32_t i;
+	int fresh;
+
+	if (!L)
+		return;
+	slot = bp_map_put(&L->wq_queued, rd(s, ev, h->f[0]), 0, &fresh);
+	if (!fresh) {
+		i = (uint32_t)*slot;
+	} else if (L->nfree_wq) {
+		i = L->free_wq[--L->nfree_wq];
+	} else {
+		BP_GROW(L->wq, L->nwq, L->cwq);
+		i = (uint32_t)L->nwq++;
+	}
+	*slot = i;
+	L->wq[i].queued = ev->ts;
+	L->wq[i].queuer = bp_in_irq(s, ev) ? NONE : ctx_task(s, ev);
+}
+
+/* A kworker starts a work item: it runs for whoever queued it. */
+void bp_on_wq_start(struct state *s, const struct bp_event *ev, const struct handler *h)
+{
+	struct bp_critical_log *L = s->crit;
+	uint64_t work, *slot;
+	uint32_t ti, i;
+	struct crit_task *t;
+	struct crit_work *w;
+
+	if (!L)
+		return;
+	work = rd(s, ev, h->f[0]);
+	slot = bp_map_get(&L->wq_queued, work, 0);
+	ti = ctx_task(s, ev);
+	if (!slot)
+		return;
+	i = (uint32_t)*slot;
+	bp_map_del(&L->wq_queued, work, 0);
+	BP_GROW(L->free_wq, L->nfree_wq, L->cfree_wq);
+	L->free_wq[L->nfree_wq++] = i;
+	if (ti == NONE || bp_in_irq(s, ev))
+		return;
+	t = ctask(L, ti);
+	BP_GROW(t->work, t->nwork, t->cwork);
+	w = &t->work[t->nwork++];
+	*w = L->wq[i];
+	w->start = ev->ts;
+}
+
 void bp_crit_finish(struct state *s)
 {
 	struct bp_critical_log *L = s->crit;
@@ -738,6 +801,56 @@ static int passive(const struct crit_off *o)
 }
 
 /*
+ * The work item task cur (a kworker) was running at t, when it started
+ * within its run [a, t) and another task queued it inside the recording;
+ * else NULL (the walk goes on as for any task).
+ */
+static const struct crit_work *work_for(const struct bp_critical_log *L,
+					const struct crit_task *ct, uint32_t cur, uint64_t a,
+					uint64_t t)
+{
+	size_t lo = 0, hi = ct->nwork;
+	const struct crit_work *wk;
+
+	/* The last work started before t. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ct->work[mid].start < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	wk = &ct->work[lo - 1];
+	if (wk->start < a || wk->queuer >= L->ntasks || wk->queuer == cur ||
+	    wk->queued < L->first_ns || wk->queued >= wk->start)
+		return NULL;
+	return wk;
+}
+
+/*
+ * A kworker running a work item since a (its run began there) runs for
+ * whoever queued it: the item's own run is CPU, and before it the item
+ * waited for its worker (busy with other items, or asleep), run-queue
+ * from its queuing; the walk goes on with the queuer there. 0 when *cur
+ * ran no such item at *t.
+ */
+static int follow_work(struct walk *w, uint32_t *cur, uint64_t *t, uint64_t a)
+{
+	const struct crit_work *wk = work_for(w->L, &w->L->tasks[*cur], *cur, a, *t);
+
+	if (!wk)
+		return 0;
+	push(w, *cur, BP_CRIT_CPU, wk->start, *t);
+	push(w, *cur, BP_CRIT_RUNQ, wk->queued, wk->start);
+	*t = wk->queued;
+	*cur = wk->queuer;
+	return 1;
+}
+
+/*
  * From task cur at time t back to the recording's start: each step adds
  * the segment that ends at t and moves t back to its start, or moves to
  * another task at the same t (its waker, its parent).
@@ -761,7 +874,7 @@ static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 	 * sleep, its run-queue delay, the run before it and one jump.
 	 */
 	for (i = 0; i < L->ntasks; i++)
-		limit += 4 * L->tasks[i].noff;
+		limit += 4 * L->tasks[i].noff + L->tasks[i].nwork;
 	while (t > start) {
 		const struct crit_task *ct = &L->tasks[cur];
 		const struct crit_off *o;
@@ -805,6 +918,8 @@ static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 			}
 			/* Met running: it ran since then, or since the start. */
 			a = ct->since_start || ct->met_ns < start ? start : ct->met_ns;
+			if (a < t && follow_work(w, &cur, &t, a))
+				continue;
 			if (a < t)
 				push(w, cur, BP_CRIT_CPU, a, t);
 			else
@@ -823,6 +938,8 @@ static void walk_back(struct walk *w, uint32_t cur, uint64_t t)
 			a = a > start ? a : start;
 			if (cur == gate && a < gate_ns)
 				a = gate_ns;
+			if (t > in && cur != gate && follow_work(w, &cur, &t, a))
+				continue;
 			push(w, cur, t > in ? BP_CRIT_CPU : BP_CRIT_RUNQ, a, t);
 			t = a;
 			continue;

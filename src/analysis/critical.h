@@ -219,6 +219,12 @@ struct bp_crit_end {
  */
 int bp_crit_end_parse(const char *spec, struct bp_crit_end *end);
 
+/*
+ * bp_crit_end_spec() - an end point as --to writes it ("pid:N",
+ * "exec:PROG" ...), "default" for BP_CRIT_END_DEFAULT. Free the result.
+ */
+char *bp_crit_end_spec(const struct bp_crit_end *end);
+
 /**
  * struct bp_critical_path - the walk's result
  * @end_task: the task the path ends on
@@ -281,6 +287,21 @@ struct bp_critical_path {
  */
 struct bp_critical_path *bp_critical_walk(const struct bp_critical_log *log,
 					  const struct bp_model *m, const struct bp_crit_end *end);
+
+/**
+ * bp_critical_path_of() - bp_critical_walk() with the refusals every
+ *                         command that walks a path gives, in one wording
+ * @log, @m: a recording's pass, as bp_critical_walk() takes them
+ * @end: the end point
+ * @file: the recording's name, for the message
+ *
+ * Return: a new path, or NULL with bp_set_error() ("'FILE' has no
+ * sched_switch events: no path to walk", "'FILE': why the end point is
+ * not in it").
+ */
+struct bp_critical_path *bp_critical_path_of(const struct bp_critical_log *log,
+					     const struct bp_model *m, const struct bp_crit_end *end,
+					     const char *file);
 
 /* bp_critical_path_free() - free a path; NULL is a no-op. */
 void bp_critical_path_free(struct bp_critical_path *p);

@@ -98,6 +98,7 @@ void bp_model_free(struct bp_model *m)
 		struct bp_process *p = &m->processes[i];
 
 		free_strv(p->exec, p->nexec);
+		free_strv(p->argv, p->nargv);
 		free(p->exec_part);
 		free(p->threads);
 		free(p->files);
@@ -227,6 +228,32 @@ static int process_matches_who(const struct bp_process *p, const struct bp_filte
 			return 1;
 	}
 	return 0;
+}
+
+char *bp_process_args(const struct bp_process *p, char *buf, size_t len)
+{
+	size_t n = 0, i;
+
+	if (!len)
+		return buf;
+	buf[0] = 0;
+	for (i = 1; i < p->nargv && n + 1 < len; i++) {
+		const char *a = p->argv[i];
+		size_t k = strlen(a);
+
+		if (n)
+			buf[n++] = ' ';
+		if (n + k >= len) {
+			k = len - 1 - n;
+			/* Not inside a UTF-8 sequence: back over continuation bytes. */
+			while (k && ((unsigned char)a[k] & 0xc0) == 0x80)
+				k--;
+		}
+		memcpy(buf + n, a, k);
+		n += k;
+	}
+	buf[n] = 0;
+	return buf;
 }
 
 int bp_process_matches(const struct bp_model *m, const struct bp_process *p,

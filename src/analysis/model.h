@@ -338,6 +338,11 @@ struct bp_exec_part {
  *        made it); the last is the process's program
  * @exec_part: what it did under each of @exec, @nexec entries
  * @nexec: entries in @exec
+ * @argv: its program's command line (argv[0] first) as /proc showed it
+ *        when bootprof record marked it in the recording (at the start, or
+ *        just after the exec); NULL when unknown: no marker since its last
+ *        exec (it exited first, the recording has none, report --redact)
+ * @nargv: entries in @argv
  * @exec_window: index in @exec of its first exec inside the window (the
  *               execs before it happened before the window: bp_model.execs
  *               leaves them out)
@@ -393,6 +398,8 @@ struct bp_process {
 	char **exec;
 	struct bp_exec_part *exec_part;
 	size_t nexec;
+	char **argv;
+	size_t nargv;
 	size_t exec_window;
 	uint64_t first_exec_ns;
 	size_t service_exec;
@@ -880,6 +887,16 @@ enum bp_file_sort {
  */
 int bp_process_matches(const struct bp_model *m, const struct bp_process *p,
 		       const struct bp_filter *f);
+
+/**
+ * bp_process_args() - a process's arguments (argv[1] on) as one line
+ * @p: process
+ * @buf: where the line goes, "" when there are none or they are unknown
+ * @len: size of @buf; a longer line is cut after a whole UTF-8 character
+ *
+ * Arguments are joined by one space, as ps(1) shows them. Returns @buf.
+ */
+char *bp_process_args(const struct bp_process *p, char *buf, size_t len);
 
 /**
  * bp_file_matches() - whether a file passes a filter

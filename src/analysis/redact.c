@@ -164,6 +164,12 @@ void bp_model_redact(struct bp_model *m)
 			private |= !system_path(p->exec[j]);
 			redact_path(&p->exec[j]);
 		}
+		/* Arguments hold anything (names, tokens, passwords): none are kept. */
+		for (j = 0; j < p->nargv; j++)
+			free(p->argv[j]);
+		free(p->argv);
+		p->argv = NULL;
+		p->nargv = 0;
 		/* The comm of a private program is its file name: a token too. */
 		if (private) {
 			redact_comm(p->comm);

@@ -3,6 +3,8 @@
  * Tasks: fork, exec, exit, context switches, wakeups, syscalls (what a
  * task is doing, for the cause of a wait) and cgroups.
  */
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -322,6 +324,7 @@ void bp_on_exec(struct state *s, const struct bp_event *ev, const struct handler
 		return;
 	ti = bp_task_of(s, old);
 	t = &s->tasks[ti];
+	t->exec_ts = ev->ts;
 	if (pid != old) {
 		uint64_t *slot = bp_map_get(&s->tids, (uint64_t)(uint32_t)pid, 0);
 
@@ -347,6 +350,9 @@ void bp_on_exec(struct state *s, const struct bp_event *ev, const struct handler
 	if (!path[0] || ev->ts > s->until)
 		return;
 	set_comm(t, comm);
+	/* The arguments read before this exec were the old program's. */
+	free(t->args);
+	t->args = NULL;
 	BP_GROW(t->exec, t->nexec, t->cexec);
 	x = &t->exec[t->nexec++];
 	x->ts = ev->ts;
@@ -361,6 +367,73 @@ void bp_on_exec(struct state *s, const struct bp_event *ev, const struct handler
 	if (in_window(s, ev->ts)) {
 		t->seen = 1;
 		count_exec(s, path);
+	}
+}
+
+/*
+ * "bootprof-args PID WORDS\n", one or more to a marker: the command line
+ * of process PID as /proc showed it when the line was read, just after the
+ * exec it belongs to. It goes to the task that is PID then (a later
+ * process reusing the pid is another task). "bootprof-args-at NS PID
+ * WORDS" was read at NS, before the marker was written: a task that
+ * exec'd after NS runs another program than the line says. A line the
+ * kernel cut (no newline) is no line.
+ */
+/* The decimal number at line[*k], then one space; 0 when there is none. */
+static int line_number(const char *line, size_t n, size_t *k, uint64_t *v)
+{
+	size_t i = *k;
+
+	*v = 0;
+	while (i < n && line[i] >= '0' && line[i] <= '9' && i - *k < 19)
+		*v = *v * 10 + (uint64_t)(line[i++] - '0');
+	if (i == *k || i >= n || line[i] != ' ')
+		return 0;
+	*k = i + 1;
+	return 1;
+}
+
+static void args_line(struct state *s, const char *line, size_t n, uint64_t ts)
+{
+	static const char plain[] = "bootprof-args ", at[] = "bootprof-args-at ";
+	uint64_t read_ns = ts, pid;
+	size_t k;
+	uint32_t ti;
+	struct task *t;
+
+	if (n > sizeof(at) - 1 && !memcmp(line, at, sizeof(at) - 1)) {
+		k = sizeof(at) - 1;
+		if (!line_number(line, n, &k, &read_ns) || !read_ns)
+			return;
+	} else if (n > sizeof(plain) - 1 && !memcmp(line, plain, sizeof(plain) - 1)) {
+		k = sizeof(plain) - 1;
+	} else {
+		return;
+	}
+	if (!line_number(line, n, &k, &pid) || !pid || pid > INT32_MAX || k >= n)
+		return;
+	ti = bp_task_of(s, (int)pid);  /* may move s->tasks */
+	t = &s->tasks[ti];
+	if (t->exec_ts > read_ns)
+		return;
+	free(t->args);
+	t->args = xstrndup(line + k, n - k);
+	t->args_ts = read_ns;
+}
+
+void bp_on_print(struct state *s, const struct bp_event *ev, const struct handler *h)
+{
+	size_t off = h->f[0].off, n;
+	const char *buf, *nl;
+
+	if (!off || off >= (size_t)ev->size || ev->ts > s->until)
+		return;
+	buf = (const char *)ev->data + off;
+	n = strnlen(buf, (size_t)ev->size - off);
+	while (n && (nl = memchr(buf, '\n', n))) {
+		args_line(s, buf, (size_t)(nl - buf), ev->ts);
+		n -= (size_t)(nl - buf) + 1;
+		buf = nl + 1;
 	}
 }
 

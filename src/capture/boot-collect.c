@@ -132,7 +132,8 @@ static int events_since_boot(const struct bp_boot_run *r, struct bp_capture *c)
 }
 
 /* Wait for a stop condition; sets r->stop_reason. -1 when watching failed. */
-static int wait_for_stop(struct bp_boot_run *r, struct bp_capture *c, struct bp_exec_watch *xw)
+static int wait_for_stop(struct bp_boot_run *r, struct bp_capture *c, struct bp_exec_watch *xw,
+			 struct bp_args *args)
 {
 	struct bp_stop stop = { 0 };
 
@@ -147,6 +148,7 @@ static int wait_for_stop(struct bp_boot_run *r, struct bp_capture *c, struct bp_
 	stop.root_prefix = r->root_prefix;
 	stop.exec_watch = xw;
 	stop.until_exec = r->until_exec;
+	stop.args = args;
 	r->stop_reason = bp_stop_wait(&stop);
 	return r->stop_reason ? 0 : -1;
 }
@@ -214,12 +216,13 @@ int bp_boot_record(struct bp_boot_run *r)
 	struct bp_trace_headers headers = { 0 };
 	struct bp_schedstats schedstats = BP_SCHEDSTATS_INIT;
 	struct bp_exec_watch *xw = NULL;
+	struct bp_args *args = NULL;
 	struct bp_capture *c = NULL;
 	struct bp_writer *w = NULL;
 	struct bp_reader *reader;
 	struct bp_meta meta;
 	struct bp_cpu_use cpu_start = { 0, 0 };
-	char watch[64];
+	char watch[64], argwatch[64];
 	int ncpus, page_size, mounted, write_err, ret = -1;
 
 	bp_meta_init(&meta);
@@ -253,12 +256,26 @@ int bp_boot_record(struct bp_boot_run *r)
 		warn(r, "%s", bp_last_error());
 	/* Turned on at boot (schedstats=enable) or by the system; never changed here. */
 	bp_schedstats_look(&schedstats);
+	/* The command lines of what runs now and of what is exec'd while waiting. */
+	bp_capture_instance_name(argwatch, sizeof(argwatch));
+	args = bp_args_new(c, argwatch);
+	if (!args)
+		warn(r, "no command lines: %s", bp_last_error());
+	else
+		bp_args_snapshot(args, bp_capture_clock(c) && !strcmp(bp_capture_clock(c), "boot") ?
+					       boottime_ns() : 0);
 	if (bp_capture_start(c, w) < 0)
 		goto out_abort;
-	if (wait_for_stop(r, c, xw) < 0)
+	if (args && bp_args_drain(args) < 0)
+		warn(r, "%s", bp_last_error());
+	if (wait_for_stop(r, c, xw, args) < 0)
 		goto out_abort;
 	bp_exec_watch_free(xw);
 	xw = NULL;
+	if (args && bp_args_drain(args) < 0)
+		warn(r, "%s", bp_last_error());
+	bp_args_free(args);
+	args = NULL;
 	bp_capture_stop(c);
 	if (bp_schedstats_check(&schedstats) < 0)
 		warn(r, "%s", bp_last_error());
@@ -316,6 +333,8 @@ out_abort:
 
 		bp_exec_watch_free(xw);
 		xw = NULL;
+		bp_args_free(args);
+		args = NULL;
 		/* What the kernel recorded since boot cannot be had again: keep it. */
 		if (c)
 			bp_capture_keep(c);

@@ -148,6 +148,9 @@ int bp_capture_headers(struct bp_capture *c, struct bp_trace_headers *h);
 /* The trace clock in use: the configured one, or a fallback (warned about). */
 const char *bp_capture_clock(const struct bp_capture *c);
 
+/* The buffer's trace_marker, opened for writing; -1 with bp_set_error(). */
+int bp_capture_marker_open(struct bp_capture *c);
+
 /*
  * Warnings gathered while configuring (missing events), one per line, or
  * NULL. Owned by c.
@@ -171,5 +174,43 @@ int bp_exec_watch_seen(struct bp_exec_watch *x);
 int bp_exec_watch_fd(const struct bp_exec_watch *x);
 /* Remove the instance. NULL is a no-op. */
 void bp_exec_watch_free(struct bp_exec_watch *x);
+/* A watch on every exec ("<instance>-args"). NULL with bp_set_error(). */
+struct bp_exec_watch *bp_exec_watch_all(const char *instance);
+/* Call fn for the pid of each exec watched since the last call. 0, or -1 (bp_set_error()). */
+int bp_exec_watch_pids(struct bp_exec_watch *x, void (*fn)(int pid, void *arg), void *arg);
+
+/*
+ * Command lines: the kernel's events name the program exec'd, never its
+ * arguments. For each process alive as the recording starts, and for each
+ * exec while it runs (an exec watch), its /proc/PID/cmdline is written into
+ * the recording's own buffer as a marker (ftrace:print):
+ *
+ *   bootprof-args PID ARG0 ARG1 ...
+ *
+ * with each argument an escaped word (util/words.h), at most
+ * BP_ARGS_MARK_MAX bytes a line (cut after a whole word), each line ended
+ * by a newline, one or more lines to a marker. A process that exits
+ * before its /proc entry is read gets no line. NULL with
+ * bp_set_error() when the buffer's trace_marker cannot be opened.
+ */
+#define BP_ARGS_MARK_MAX 1000
+struct bp_args;
+struct bp_args *bp_args_new(struct bp_capture *c, const char *watch_instance);
+/*
+ * Read the command line of every process alive now; they are written at
+ * the next bp_args_drain(), many to a marker. Called before tracing
+ * starts, the reads are not recorded; so that a line written after an
+ * exec that followed its read is known stale, it says when it was read
+ * on the trace clock, @now_ns (0: that clock cannot be read here):
+ *
+ *   bootprof-args-at NS PID ARG0 ARG1 ...
+ */
+void bp_args_snapshot(struct bp_args *a, uint64_t now_ns);
+/* A descriptor poll() finds readable once a process exec'd. */
+int bp_args_fd(const struct bp_args *a);
+/* Mark the processes that exec'd since the last call. 0, or -1 (bp_set_error()). */
+int bp_args_drain(struct bp_args *a);
+/* Remove the watch (bp_args_drain() first to mark what is left). NULL is a no-op. */
+void bp_args_free(struct bp_args *a);
 
 #endif

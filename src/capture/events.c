@@ -38,6 +38,9 @@ const struct bp_event_spec bp_default_events[] = {
 	{ "raw_syscalls", "sys_enter", NULL, 1, NULL },
 	{ "raw_syscalls", "sys_exit", NULL, 1, NULL },
 	{ "cgroup", "cgroup_attach_task", NULL, 0, NULL },
+	/* Who queued the work a kworker runs: the critical path follows it. */
+	{ "workqueue", "workqueue_queue_work", NULL, 0, NULL },
+	{ "workqueue", "workqueue_execute_start", NULL, 0, NULL },
 	/*
 	 * A module loaded while recording: its init's time, named after the
 	 * module. Nothing to miss on a kernel that loads no modules.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * --until-exec: a second tiny instance holding only sched_process_exec,
- * filtered in the kernel on the program's name, whose trace_pipe becomes
- * readable at the first match.
+ * Exec watches: a second tiny instance holding only sched_process_exec,
+ * whose trace_pipe becomes readable at each event. --until-exec filters it
+ * in the kernel on the program's name; the argument watch takes them all.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +24,8 @@ struct bp_exec_watch {
 	char *name;
 	int pipe_fd;
 	int lock_fd;
+	char line[4096];  /* a trace_pipe line not yet ended */
+	size_t nline;
 };
 
 void bp_exec_watch_free(struct bp_exec_watch *x)
@@ -40,19 +42,19 @@ void bp_exec_watch_free(struct bp_exec_watch *x)
 	free(x);
 }
 
-struct bp_exec_watch *bp_exec_watch_new(const char *instance, const char *name)
+/*
+ * The instance "<instance>-<suffix>" holding only sched_process_exec,
+ * under @filter (NULL: every exec), whose trace_pipe wakes at each event.
+ */
+static struct bp_exec_watch *watch_new(const char *instance, const char *suffix,
+				       const char *filter)
 {
 	struct bp_exec_watch *x = xcalloc(1, sizeof(*x));
-	char *iname = xasprintf("%s-exec", instance);
-	char *filter = NULL;
+	char *iname = xasprintf("%s-%s", instance, suffix);
 
 	x->pipe_fd = -1;
 	x->lock_fd = -1;
-	x->name = xstrdup(iname);
-	if (!*name || strpbrk(name, "\"\\/*?[]\n")) {
-		bp_set_error("bad program name '%s' for --until-exec", name);
-		goto out_free;
-	}
+	x->name = iname;
 	x->lock_fd = bp_instance_own(NULL, iname);
 	if (x->lock_fd == -2) {
 		x->lock_fd = -1;
@@ -73,18 +75,16 @@ struct bp_exec_watch *bp_exec_watch_new(const char *instance, const char *name)
 		bp_set_error("trace instance '%s' already exists", iname);
 		goto out_free;
 	}
-	/* filename is the path exec'd: match its last component. */
-	filter = xasprintf("filename ~ \"*/%s\" || filename == \"%s\"", name, name);
 	if (bp_instance_write(x->instance, "tracing_on", "0") < 0 ||
-	    bp_instance_write(x->instance, "buffer_size_kb", "16") < 0)
+	    bp_instance_write(x->instance, "buffer_size_kb", filter ? "16" : "256") < 0)
 		goto out_free;
 	/* poll() on trace_pipe then wakes at the first event, not at a fill level. */
 	if (tracefs_file_exists(x->instance, "buffer_percent") &&
 	    bp_instance_write(x->instance, "buffer_percent", "0") < 0)
 		goto out_free;
-	if (tracefs_event_file_write(x->instance, "sched", "sched_process_exec", "filter",
-				     filter) < 0) {
-		bp_set_error_errno("cannot watch for exec of '%s'", name);
+	if (filter && tracefs_event_file_write(x->instance, "sched", "sched_process_exec",
+					       "filter", filter) < 0) {
+		bp_set_error_errno("cannot filter 'sched:sched_process_exec'");
 		goto out_free;
 	}
 	if (tracefs_event_file_write(x->instance, "sched", "sched_process_exec", "enable", "1") <
@@ -100,15 +100,85 @@ struct bp_exec_watch *bp_exec_watch_new(const char *instance, const char *name)
 	}
 	if (bp_instance_write(x->instance, "tracing_on", "1") < 0)
 		goto out_free;
-	free(filter);
-	free(iname);
 	return x;
 
 out_free:
-	free(filter);
-	free(iname);
 	bp_exec_watch_free(x);
 	return NULL;
+}
+
+struct bp_exec_watch *bp_exec_watch_new(const char *instance, const char *name)
+{
+	struct bp_exec_watch *x;
+	char *filter;
+
+	if (!*name || strpbrk(name, "\"\\/*?[]\n")) {
+		bp_set_error("bad program name '%s' for --until-exec", name);
+		return NULL;
+	}
+	/* filename is the path exec'd: match its last component. */
+	filter = xasprintf("filename ~ \"*/%s\" || filename == \"%s\"", name, name);
+	x = watch_new(instance, "exec", filter);
+	free(filter);
+	return x;
+}
+
+struct bp_exec_watch *bp_exec_watch_all(const char *instance)
+{
+	return watch_new(instance, "args", NULL);
+}
+
+/*
+ * The pid of one trace_pipe line: "... sched_process_exec: filename=PATH
+ * pid=N old_pid=M"; the path may hold anything, so the fields are taken
+ * from the end.
+ */
+static int exec_line_pid(char *line)
+{
+	char *old = strstr(line, "sched_process_exec: ");
+	char *p, *end;
+	long pid;
+
+	old = old ? strrchr(old, ' ') : NULL;
+	if (!old || strncmp(old, " old_pid=", 9))
+		return -1;
+	*old = 0;
+	p = strrchr(line, ' ');
+	if (!p || strncmp(p, " pid=", 5))
+		return -1;
+	pid = strtol(p + 5, &end, 10);
+	return *end || pid <= 0 || pid > (1 << 22) ? -1 : (int)pid;
+}
+
+int bp_exec_watch_pids(struct bp_exec_watch *x, void (*fn)(int pid, void *arg), void *arg)
+{
+	for (;;) {
+		ssize_t n = read(x->pipe_fd, x->line + x->nline, sizeof(x->line) - 1 - x->nline);
+		char *p, *nl;
+
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			return 0;
+		if (n < 0) {
+			bp_set_error_errno("cannot read the exec watch");
+			return -1;
+		}
+		if (n == 0)
+			return 0;
+		x->nline += (size_t)n;
+		x->line[x->nline] = 0;
+		for (p = x->line; (nl = strchr(p, '\n')); p = nl + 1) {
+			int pid;
+
+			*nl = 0;
+			pid = exec_line_pid(p);
+			if (pid > 0)
+				fn(pid, arg);
+		}
+		/* A line longer than the buffer (a huge path) is dropped whole. */
+		x->nline = p == x->line && x->nline == sizeof(x->line) - 1 ? 0 :
+			   x->nline - (size_t)(p - x->line);
+		memmove(x->line, p, x->nline);
+	}
 }
 
 int bp_exec_watch_seen(struct bp_exec_watch *x)

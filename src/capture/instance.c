@@ -697,6 +697,15 @@ const char *bp_capture_clock(const struct bp_capture *c)
 	return c->clock;
 }
 
+int bp_capture_marker_open(struct bp_capture *c)
+{
+	int fd = tracefs_instance_file_open(c->instance, "trace_marker", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		bp_set_error_errno("cannot open the trace_marker");
+	return fd;
+}
+
 const char *bp_capture_warnings(const struct bp_capture *c)
 {
 	return c->warnings;

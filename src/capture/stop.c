@@ -61,7 +61,8 @@ static int child_fd(pid_t pid)
 char *bp_stop_wait(struct bp_stop *s)
 {
 	uint64_t start = mono_ms(), last_progress = start;
-	struct pollfd p[2];
+	struct bp_args *args = s->args;
+	struct pollfd p[3];
 	int np = 0, pidfd = -1, timeout;
 	char *reason = NULL;
 
@@ -76,9 +77,23 @@ char *bp_stop_wait(struct bp_stop *s)
 		p[np].fd = bp_exec_watch_fd(s->exec_watch);
 		p[np++].events = POLLIN;
 	}
+	if (args) {
+		p[np].fd = bp_args_fd(args);
+		p[np++].events = POLLIN;
+	}
 	for (;;) {
 		uint64_t now = mono_ms();
 
+		/*
+		 * A command line is read while the process still runs it: first.
+		 * Without them the recording is still whole: a failing watch is
+		 * only no longer polled (it is the last descriptor).
+		 */
+		if (args && bp_args_drain(args) < 0) {
+			bp_warn("no more command lines: %s", bp_last_error());
+			args = NULL;
+			np--;
+		}
 		if (s->signal && *s->signal) {
 			reason = xasprintf("signal %s", bp_signal_name(*s->signal));
 			break;

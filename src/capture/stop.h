@@ -24,6 +24,7 @@ struct bp_stop {
 	const char *root_prefix;        /* until_file is looked up under it, or NULL */
 	struct bp_exec_watch *exec_watch; /* stop at an exec it watches, or NULL */
 	const char *until_exec;         /* the watched program's name (for the reason) */
+	struct bp_args *args;           /* marks the command lines of execs, or NULL */
 	pid_t child;                    /* > 0: stop when it exits; it is reaped */
 	int child_status;               /* out: its wait status, when child_reaped */
 	int child_reaped;               /* out */

@@ -2,7 +2,8 @@
 /*
  * A pack from a recording: per regular file on a block device, the page
  * ranges used during the window, merged across small gaps, in order of
- * first use (physical order on rotational disks). What is left out is
+ * first use (physical order on rotational disks), or with the pages the
+ * critical path waited on first (--order critical). What is left out is
  * counted by reason, so `readahead --explain` can say what the pack does
  * not preload and why.
  *
@@ -27,6 +28,7 @@
 #include "analysis/syscalls.h"
 #include "analysis/session.h"
 #include "replay/build.h"
+#include "replay/order.h"
 #include "replay/preload.h"
 #include "replay/scan.h"
 #include "tracefile/tracefile.h"
@@ -43,6 +45,7 @@ struct cand {
 	int rot;
 	uint32_t dev;
 	uint64_t phys;      /* physical address of its first range (rotational) */
+	int crit;           /* an entry of the critical path's pages */
 };
 
 /* Whether @path lies under directory @dir ("/var/log" covers "/var/log/x"). */
@@ -252,6 +255,139 @@ static int cmp_cand(const void *a, const void *b)
 	return strcmp(x->pf.path, y->pf.path);
 }
 
+static uint64_t range_bytes(const struct bp_pack_file *f, unsigned ps)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < f->nranges; i++)
+		n += f->ranges[i].count;
+	return n * ps;
+}
+
+/*
+ * The critical entry being filled ends: kept with its pages normalized,
+ * or dropped when the path's pages were none of the file's ranges (the
+ * file's never-used bytes then wait for its next entry).
+ */
+static void entry_end(struct cand *e, size_t *ne, char *given, size_t k, int was_given)
+{
+	struct cand *x = &e[*ne - 1];
+
+	if (x->pf.nranges) {
+		bp_ranges_normalize(x->pf.ranges, &x->pf.nranges);
+		return;
+	}
+	free(x->pf.ranges);
+	free(x->pf.path);
+	given[k] = (char)was_given;
+	(*ne)--;
+}
+
+/*
+ * The entries of a pack in critical order, from the candidates in the
+ * default order (@c, @nc, given up): first, per run of the path's I/O
+ * segments on one file, the pages they waited on that the file's ranges
+ * hold; then what is left of each file, in the default order. A file's
+ * never-used bytes left out go with its first entry.
+ */
+static struct cand *critical_entries(struct cand *c, size_t nc, const struct bp_critical_path *path,
+				     const struct bp_replay_scan *scan, unsigned ps, size_t *ne)
+{
+	struct bp_path_pages *pp;
+	struct bp_map by_file;
+	struct cand *e = NULL, *x;
+	size_t n, i, ce = 0, last = SIZE_MAX, cr = 0;
+	char *given = xcalloc(nc + 1, 1);
+	int was_given = 0;
+	uint64_t *k;
+
+	*ne = 0;
+	bp_map_init(&by_file);
+	for (i = 0; i < nc; i++)
+		*bp_map_put(&by_file, c[i].dev, c[i].pf.ino, NULL) = i;
+	n = bp_path_pages(path, scan, &pp);
+	for (i = 0; i < n; i++) {
+		k = bp_map_get(&by_file, pp[i].dev, pp[i].ino);
+		if (!k)
+			continue;  /* not in the pack: metadata, gone, written ... */
+		if (last != *k) {
+			if (last != SIZE_MAX)
+				entry_end(e, ne, given, last, was_given);
+			BP_GROW(e, *ne, ce);
+			x = &e[(*ne)++];
+			*x = c[*k];
+			x->pf.ranges = NULL;
+			x->pf.nranges = cr = 0;
+			x->pf.path = xstrdup(c[*k].pf.path);
+			x->pf.left_bytes = given[*k] ? 0 : c[*k].pf.left_bytes;
+			x->crit = 1;
+			was_given = given[*k];
+			given[*k] = 1;
+			last = *k;
+		}
+		x = &e[*ne - 1];
+		bp_ranges_take(&c[*k].pf.ranges, &c[*k].pf.nranges, pp[i].first, pp[i].last,
+			       &x->pf.ranges, &x->pf.nranges, &cr);
+	}
+	if (last != SIZE_MAX)
+		entry_end(e, ne, given, last, was_given);
+	for (i = 0; i < nc; i++) {
+		if (!c[i].pf.nranges) {
+			free(c[i].pf.ranges);
+			free(c[i].pf.path);
+			continue;
+		}
+		BP_GROW(e, *ne, ce);
+		e[*ne] = c[i];
+		if (given[i])
+			e[*ne].pf.left_bytes = 0;
+		(*ne)++;
+	}
+	for (i = 0; i < *ne; i++)
+		e[i].bytes = range_bytes(&e[i].pf, ps);
+	free(pp);
+	free(given);
+	free(c);
+	bp_map_release(&by_file);
+	return e;
+}
+
+/* The path's end and its I/O per file of the pack, for --explain. */
+static void critical_header(struct bp_pack *p, const struct bp_critical_path *path,
+			    const struct bp_crit_end *to, size_t entries)
+{
+	size_t i, j;
+
+	p->crit.set = 1;
+	p->crit.entries = entries;
+	p->crit.end_ns = path->end_ns;
+	p->crit.len_ns = path->end_ns - path->start_ns;
+	p->crit.what = xstrdup(path->end_what);
+	p->crit.pid = path->end_task.pid;
+	p->crit.to = bp_crit_end_spec(to);
+	for (i = 0; i < path->nfiles; i++) {
+		const struct bp_crit_file *f = &path->files[i];
+		struct bp_pack_whatif *w;
+
+		if (!f->path)
+			continue;
+		for (j = 0; j < p->nfiles; j++) {
+			if (p->files[j].major == BP_DEV_MAJOR(f->dev) &&
+			    p->files[j].minor == BP_DEV_MINOR(f->dev) && p->files[j].ino == f->ino)
+				break;
+		}
+		if (j == p->nfiles)
+			continue;
+		w = bp_pack_add_whatif(p);
+		w->major = p->files[j].major;
+		w->minor = p->files[j].minor;
+		w->ino = f->ino;
+		w->io_ns = f->io_ns;
+		w->segments = f->segments;
+	}
+}
+
 static void add_notes(struct bp_pack *p, const struct bp_model *m)
 {
 	size_t i;
@@ -275,6 +411,9 @@ struct bp_pack *bp_pack_build(struct bp_session *session, const struct bp_pack_b
 	const char *root = o->root ? o->root : "", *recording = session->path;
 	const struct bp_meta *meta = bp_reader_meta(session->reader);
 	struct bp_build_hooks hooks = { .event = bp_replay_scan_event };
+	struct bp_critical_log *log = NULL;
+	struct bp_critical_path *path = NULL;
+	struct bp_map on_path;
 	struct bp_replay_scan scan;
 	struct bp_model *m;
 	struct bp_pack *p;
@@ -289,8 +428,24 @@ struct bp_pack *bp_pack_build(struct bp_session *session, const struct bp_pack_b
 
 	bp_replay_scan_init(&scan, o->window.since_ns, o->window.until_ns);
 	hooks.arg = &scan;
+	bp_map_init(&on_path);
+	if (o->to) {
+		/* The walk's log and each I/O wait's pages, from the same pass. */
+		log = bp_critical_log_new();
+		hooks.critical = log;
+		hooks.span = bp_replay_scan_span;
+		scan.want_waits = 1;
+	}
 	m = bp_session_build(session, &o->window, &hooks, 1);
-	if (!m) {
+	if (m && o->to) {
+		path = bp_critical_path_of(log, m, o->to, recording);
+		for (i = 0; path && i < path->nfiles; i++)
+			*bp_map_put(&on_path, path->files[i].dev, path->files[i].ino, NULL) = 1;
+	}
+	bp_critical_log_free(log);
+	if (!m || (o->to && !path)) {
+		bp_model_free(m);
+		bp_map_release(&on_path);
 		bp_replay_scan_release(&scan);
 		return NULL;
 	}
@@ -319,8 +474,9 @@ struct bp_pack *bp_pack_build(struct bp_session *session, const struct bp_pack_b
 
 		if (!f->bytes_read)
 			continue;  /* only accessed: nothing read from storage */
-		if (use_filter && !bp_file_matches(m, f, &filter))
-			continue;  /* not the recorded command's */
+		if (use_filter && !bp_file_matches(m, f, &filter) &&
+		    !bp_map_get(&on_path, f->dev, f->ino))
+			continue;  /* not the recorded command's, nor on its path */
 		if (f->kind == BP_FILE_METADATA) {
 			tally(p, BP_PACK_METADATA, f->bytes_read);
 			continue;
@@ -399,6 +555,8 @@ struct bp_pack *bp_pack_build(struct bp_session *session, const struct bp_pack_b
 	}
 	if (nc)
 		qsort(c, nc, sizeof(*c), cmp_cand);
+	if (path)
+		c = critical_entries(c, nc, path, &scan, ps, &nc);
 	for (i = 0; i < nc; i++) {
 		if (o->max_bytes && total + c[i].bytes > o->max_bytes) {
 			tally(p, BP_PACK_OVER_CAP, c[i].bytes);
@@ -408,8 +566,13 @@ struct bp_pack *bp_pack_build(struct bp_session *session, const struct bp_pack_b
 		}
 		total += c[i].bytes;
 		*bp_pack_add(p) = c[i].pf;
+		p->crit.entries += c[i].crit;
 	}
+	if (path)
+		critical_header(p, path, o->to, p->crit.entries);
 	free(c);
+	bp_critical_path_free(path);
+	bp_map_release(&on_path);
 	bp_model_free(m);
 	bp_replay_scan_release(&scan);
 	return p;

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "analysis/critical.h"
 #include "analysis/model.h"
 #include "replay/pack.h"
 
@@ -16,6 +17,10 @@
  * @root: prefix under which the recorded paths are looked up now (NULL: "")
  * @all: every process's reads; else, for a recording of a command
  *       (record -- CMD), only the files its process tree touched
+ * @to: NULL: files in order of first use (physical on rotational disks);
+ *      else the end point of a critical path: the pages the path waited
+ *      on go first, in the order it waited for them, then the rest in
+ *      that order (a file on the path counts whoever's tree it is in)
  *
  * The pack takes each file's identity from the file as it is now: a
  * file that changed during or since the recording is left out.
@@ -26,6 +31,7 @@ struct bp_pack_build_opts {
 	uint64_t max_bytes;
 	const char *root;
 	int all;
+	const struct bp_crit_end *to;
 };
 
 struct bp_session;

@@ -14,6 +14,7 @@
 
 #include "replay/pack.h"
 #include "util/error.h"
+#include "util/map.h"
 #include "util/xalloc.h"
 
 static const char *const count_names[BP_PACK_NCOUNTS] = {
@@ -59,6 +60,9 @@ void bp_pack_free(struct bp_pack *p)
 		free(p->notes[i]);
 	free(p->notes);
 	free(p->files);
+	free(p->crit.what);
+	free(p->crit.to);
+	free(p->crit.files);
 	free(p->source);
 	free(p);
 }
@@ -71,6 +75,46 @@ struct bp_pack_file *bp_pack_add(struct bp_pack *p)
 	f = &p->files[p->nfiles++];
 	memset(f, 0, sizeof(*f));
 	return f;
+}
+
+struct bp_pack_whatif *bp_pack_add_whatif(struct bp_pack *p)
+{
+	struct bp_pack_whatif *w;
+
+	p->crit.files = xrealloc(p->crit.files, (p->crit.nfiles + 1) * sizeof(*p->crit.files));
+	w = &p->crit.files[p->crit.nfiles++];
+	memset(w, 0, sizeof(*w));
+	return w;
+}
+
+const struct bp_pack_whatif *bp_pack_whatif_of(const struct bp_pack *p, unsigned major,
+					       unsigned minor, uint64_t ino)
+{
+	size_t i;
+
+	for (i = 0; i < p->crit.nfiles; i++) {
+		const struct bp_pack_whatif *w = &p->crit.files[i];
+
+		if (w->major == major && w->minor == minor && w->ino == ino)
+			return w;
+	}
+	return NULL;
+}
+
+size_t bp_pack_distinct_files(const struct bp_pack *p)
+{
+	struct bp_map seen;
+	size_t i, n;
+
+	if (!p->crit.set)
+		return p->nfiles;  /* one entry a file */
+	bp_map_init(&seen);
+	for (i = 0; i < p->nfiles; i++)
+		bp_map_put(&seen, p->files[i].ino,
+			   (uint64_t)p->files[i].major << 32 | p->files[i].minor, NULL);
+	n = seen.count;
+	bp_map_release(&seen);
+	return n;
 }
 
 void bp_pack_note(struct bp_pack *p, const char *fmt, ...)
@@ -145,6 +189,21 @@ int bp_pack_write(const struct bp_pack *p, FILE *out)
 			p->counts[i].files, p->counts[i].bytes);
 	for (i = 0; i < p->nnotes; i++)
 		fprintf(out, "note %s\n", p->notes[i]);
+	if (p->crit.set) {
+		fprintf(out, "critical %zu ", p->crit.entries);
+		put_ns(out, p->crit.end_ns);
+		fputc(' ', out);
+		put_ns(out, p->crit.len_ns);
+		fprintf(out, " %s %d ", p->crit.what, p->crit.pid);
+		put_path(out, p->crit.to);
+		fputc('\n', out);
+	}
+	for (i = 0; i < p->crit.nfiles; i++) {
+		const struct bp_pack_whatif *w = &p->crit.files[i];
+
+		fprintf(out, "what-if %u:%u %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", w->major,
+			w->minor, w->ino, w->io_ns, w->segments);
+	}
 	for (i = 0; i < p->nfiles; i++) {
 		const struct bp_pack_file *f = &p->files[i];
 
@@ -343,6 +402,52 @@ static int parse_file_line(struct bp_pack *p, struct cur *c)
 	return 0;
 }
 
+static int parse_critical_line(struct bp_pack *p, struct cur *c)
+{
+	const char *w;
+	size_t n;
+	uint64_t pid;
+
+	if (p->crit.set)
+		return -1;  /* one path per pack */
+	p->crit.entries = (size_t)num(c, ' ');
+	p->crit.end_ns = ns_field(c);
+	p->crit.len_ns = ns_field(c);
+	word(c, &w, &n);
+	if (c->bad || n > 16)
+		return -1;
+	p->crit.what = xstrndup(w, n);
+	pid = num(c, ' ');
+	if (c->bad || !pid || pid > 0x7fffffff || at_end(c))
+		return -1;
+	p->crit.pid = (int)pid;
+	p->crit.to = unescape_path(c->p, (size_t)(c->end - c->p));
+	if (!p->crit.to)
+		return -1;
+	p->crit.set = 1;
+	return 0;
+}
+
+static int parse_whatif_line(struct bp_pack *p, struct cur *c)
+{
+	struct bp_pack_whatif w;
+	uint64_t maj, min;
+
+	if (p->crit.nfiles >= BP_PACK_MAX_FILES)
+		return -1;
+	maj = num(c, ':');
+	min = num(c, ' ');
+	w.ino = num(c, ' ');
+	w.io_ns = num(c, ' ');
+	w.segments = num(c, ' ');
+	if (c->bad || !at_end(c) || maj > 0xfff || min > 0xfffff)
+		return -1;
+	w.major = (unsigned)maj;
+	w.minor = (unsigned)min;
+	*bp_pack_add_whatif(p) = w;
+	return 0;
+}
+
 static int parse_line(struct bp_pack *p, const char *s, size_t n, size_t lineno)
 {
 	struct cur c = { s, s + n, 0 };
@@ -419,6 +524,12 @@ static int parse_line(struct bp_pack *p, const char *s, size_t n, size_t lineno)
 			/* Unknown counts are a newer writer's: ignored. */
 			return 0;
 		}
+	} else if (wn == 8 && !memcmp(w, "critical", 8)) {
+		if (!parse_critical_line(p, &c))
+			return 0;
+	} else if (wn == 7 && !memcmp(w, "what-if", 7)) {
+		if (!parse_whatif_line(p, &c))
+			return 0;
 	} else if (wn == 4 && !memcmp(w, "note", 4)) {
 		bp_pack_note(p, "%.*s", (int)(c.end - c.p), c.p);
 		return 0;
@@ -457,6 +568,10 @@ struct bp_pack *bp_pack_parse(const char *buf, size_t len)
 	}
 	if (!lineno) {
 		bp_set_error("empty pack");
+		goto bad;
+	}
+	if (p->crit.entries > p->nfiles) {
+		bp_set_error("'critical' names %zu entries of %zu", p->crit.entries, p->nfiles);
 		goto bad;
 	}
 	return p;

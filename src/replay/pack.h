@@ -19,12 +19,25 @@
  *   window 0.000000000 12.345678900
  *   count NAME FILES BYTES          (what was left out, and why; see BP_PACK_COUNTS)
  *   note metadata vda 1048576       (free text, kept for --explain)
+ *   critical ENTRIES END LENGTH WHAT PID TO   (readahead --order critical)
+ *   what-if MAJ:MIN INO NS SEGMENTS (per file of the pack on that path)
  *   file MAJ:MIN INO SIZE MTIME CTIME FIRST LEFT RANGES PATH
  *
  * MTIME, CTIME: SEC.NSEC; FIRST: first use in the recording, SEC.NSEC on
  * its clock; LEFT: never-used bytes of the file left out; RANGES:
  * START+COUNT[,START+COUNT...] in pages of page-size; PATH: the rest of
  * the line, bytes below 0x21, 0x7f and '\' written as \ooo.
+ *
+ * critical: the first ENTRIES file lines are the pages the critical path
+ * to an end point waited on, in the order it waited for them (a file may
+ * have several entries); the rest follow in the order of the 'order'
+ * line. END: the end point (SEC.NSEC on the recording's clock); LENGTH:
+ * the path's (SEC.NSEC); WHAT: exit, exec, file or last-run; PID: the
+ * process that reached it; TO: the rest of the line, as --to took it
+ * ("default" without one), escaped as a path. what-if: the path's I/O
+ * time on a file (NS, in SEGMENTS segments): the prediction of how much
+ * earlier the end comes with the file in the page cache. Readers that
+ * do not know these keywords ignore them.
  */
 
 #define BP_PACK_VERSION 1
@@ -91,6 +104,40 @@ struct bp_pack_tally {
 };
 
 /**
+ * struct bp_pack_whatif - the critical path's I/O on one file of the pack
+ * @major, @minor, @ino: the file, as its entries name it
+ * @io_ns: the path's I/O time on it (the what-if of `bootprof critical`)
+ * @segments: in how many I/O segments
+ */
+struct bp_pack_whatif {
+	unsigned major, minor;
+	uint64_t ino;
+	uint64_t io_ns;
+	uint64_t segments;
+};
+
+/**
+ * struct bp_pack_critical - a pack in critical order (@set)
+ * @entries: the leading entries that are the path's pages, in path order
+ * @end_ns: the end point on the recording's clock
+ * @len_ns: the path's length
+ * @what: "exit", "exec", "file", "last-run"; owned
+ * @pid: the process that reached the end
+ * @to: the end point as --to took it, "default" without one; owned
+ * @files: the path's I/O per file of the pack, most first; owned
+ */
+struct bp_pack_critical {
+	int set;
+	size_t entries;
+	uint64_t end_ns, len_ns;
+	char *what;
+	int pid;
+	char *to;
+	struct bp_pack_whatif *files;
+	size_t nfiles;
+};
+
+/**
  * struct bp_pack - a pack in memory
  * @page_size: bytes per page of the ranges
  * @disk_order: 1 when files are in physical order (rotational disk)
@@ -101,6 +148,7 @@ struct bp_pack_tally {
  * @counts: what was left out (BP_PACK_*)
  * @notes: free-text notes, one per entry; owned
  * @files: entries in replay order; owned
+ * @crit: how the leading entries follow a critical path, when they do
  */
 struct bp_pack {
 	unsigned page_size;
@@ -114,6 +162,7 @@ struct bp_pack {
 	struct bp_pack_file *files;
 	size_t nfiles;
 	size_t cfiles;
+	struct bp_pack_critical crit;
 };
 
 /* The name of a count as the pack writes it ("never-used" ...). Static. */
@@ -125,6 +174,13 @@ struct bp_pack *bp_pack_new(void);
 void bp_pack_free(struct bp_pack *p);
 /* Append an entry (zeroed); the pack owns what the caller puts in it. */
 struct bp_pack_file *bp_pack_add(struct bp_pack *p);
+/* Append a what-if (zeroed) to @p->crit. */
+struct bp_pack_whatif *bp_pack_add_whatif(struct bp_pack *p);
+/* The what-if of a file of @p, or NULL. */
+const struct bp_pack_whatif *bp_pack_whatif_of(const struct bp_pack *p, unsigned major,
+					       unsigned minor, uint64_t ino);
+/* Files of a pack: its entries, a file with several (critical order) counted once. */
+size_t bp_pack_distinct_files(const struct bp_pack *p);
 /* Append a note (copied). */
 void bp_pack_note(struct bp_pack *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Bytes an entry preloads: its ranges, clipped to its size. */

@@ -30,12 +30,22 @@ struct scan_kind {
 	int buf_off;                  /* K_PRINT: where its text starts */
 };
 
-/* A task's last fault, and its I/O wait in a read still waiting for its pages. */
+/*
+ * A task's last fault, its I/O wait in a read still waiting for its
+ * pages, and the pages it inserted into one file since its last I/O wait
+ * (the readahead a wait's requests carry).
+ */
 struct scan_task {
 	uint32_t fault_dev;
 	uint64_t fault_ino, fault_index, fault_ts;
 	uint64_t wait_start, wait_ns;
 	int waiting;
+	uint32_t ins_dev;
+	uint64_t ins_ino, ins_first, ins_last;
+	int ins;                      /* inserted since the last wait */
+	/* what was inserted before the wait a read has not got its pages for */
+	int wait_ins;
+	uint64_t wait_ins_first, wait_ins_last;
 	/* want_history: a read syscall's pages, as its get_pages events name them */
 	int in_read, rd_have, rd_mixed;
 	uint32_t rd_dev;
@@ -161,8 +171,9 @@ static struct scan_task *task(struct bp_replay_scan *s, int tid)
 	return &s->t[*slot];
 }
 
-static void add_wait(struct bp_replay_scan *s, int tid, uint32_t dev, uint64_t ino, uint64_t first,
-		     uint64_t last, uint64_t start_ns, uint64_t ns)
+static struct bp_replay_wait *add_wait(struct bp_replay_scan *s, int tid, uint32_t dev,
+				       uint64_t ino, uint64_t first, uint64_t last,
+				       uint64_t start_ns, uint64_t ns)
 {
 	struct bp_replay_wait *w;
 
@@ -175,22 +186,49 @@ static void add_wait(struct bp_replay_scan *s, int tid, uint32_t dev, uint64_t i
 	w->last = last < first ? first : last;
 	w->start_ns = start_ns;
 	w->ns = ns;
+	w->inserted = 0;
+	return w;
+}
+
+/* A wait's inserted pages, when they are of its file. */
+static void wait_inserted(struct bp_replay_wait *w, int ins, uint32_t dev, uint64_t ino,
+			  uint64_t first, uint64_t last)
+{
+	if (!ins || dev != w->dev || ino != w->ino)
+		return;
+	w->inserted = 1;
+	w->ins_first = first;
+	w->ins_last = last;
+}
+
+/* The task's pages inserted since its last wait, handed to this one. */
+static int take_inserted(struct scan_task *t)
+{
+	int had = t->ins;
+
+	t->ins = 0;
+	return had;
 }
 
 void bp_replay_scan_span(void *arg, const struct bp_span *span)
 {
 	struct bp_replay_scan *s = arg;
+	struct bp_replay_wait *w;
 	struct scan_task *t;
+	int ins;
 
 	if (!s->want_waits || span->state != BP_SPAN_IO_WAIT || span->tid <= 0)
 		return;
 	t = task(s, span->tid);
+	ins = take_inserted(t);
 	if (span->cause == BP_CAUSE_FAULT) {
 		/* The fault event came at its entry, before the wait. */
 		if (t->fault_dev == span->dev && t->fault_ino == span->ino &&
-		    t->fault_ts <= span->start_ns)
-			add_wait(s, span->tid, span->dev, span->ino, t->fault_index,
-				 t->fault_index, span->start_ns, span->end_ns - span->start_ns);
+		    t->fault_ts <= span->start_ns) {
+			w = add_wait(s, span->tid, span->dev, span->ino, t->fault_index,
+				     t->fault_index, span->start_ns, span->end_ns - span->start_ns);
+			wait_inserted(w, ins, t->ins_dev, t->ins_ino, t->ins_first, t->ins_last);
+		}
 		return;
 	}
 	/*
@@ -205,12 +243,16 @@ void bp_replay_scan_span(void *arg, const struct bp_span *span)
 	t->waiting = 1;
 	t->wait_start = span->start_ns;
 	t->wait_ns = span->end_ns - span->start_ns;
+	t->wait_ins = ins;
+	t->wait_ins_first = t->ins_first;
+	t->wait_ins_last = t->ins_last;
 }
 
 /* A task's access: remember its fault, or give its pending wait its pages. */
 static void access_seen(struct bp_replay_scan *s, const struct scan_kind *k,
 			const struct bp_event *ev, uint32_t dev, uint64_t ino, uint64_t index)
 {
+	struct bp_replay_wait *w;
 	struct scan_task *t;
 	uint64_t pid, last = index;
 
@@ -246,8 +288,30 @@ static void access_seen(struct bp_replay_scan *s, const struct scan_kind *k,
 		return;
 	if (k->last.size && get(ev, k->last, &last))
 		last = index;
-	add_wait(s, (int)pid, dev, ino, index, last, t->wait_start, t->wait_ns);
+	w = add_wait(s, (int)pid, dev, ino, index, last, t->wait_start, t->wait_ns);
+	wait_inserted(w, t->wait_ins, t->ins_dev, t->ins_ino, t->wait_ins_first, t->wait_ins_last);
 	t->waiting = 0;
+}
+
+/* A task's insertion: the pages of one file it put in the cache since its last wait. */
+static void insert_seen(struct bp_replay_scan *s, int pid, uint32_t dev, uint64_t ino,
+			uint64_t first, uint64_t last)
+{
+	struct scan_task *t = task(s, pid);
+
+	if (!t->ins || t->ins_dev != dev || t->ins_ino != ino) {
+		/* Another file: the readahead of a wait is of the wait's own file. */
+		t->ins = 1;
+		t->ins_dev = dev;
+		t->ins_ino = ino;
+		t->ins_first = first;
+		t->ins_last = last;
+		return;
+	}
+	if (first < t->ins_first)
+		t->ins_first = first;
+	if (last > t->ins_last)
+		t->ins_last = last;
 }
 
 static void add_hist(struct bp_replay_scan *s, const struct bp_event *ev, int kind, int tid,
@@ -371,7 +435,7 @@ void bp_replay_scan_event(void *arg, const struct bp_event *ev)
 			*slot = ev->ts + 1;
 		return;
 	}
-	if (!s->want_inserts || get(ev, k->pid, &pid))
+	if ((!s->want_inserts && !s->want_waits) || get(ev, k->pid, &pid))
 		return;
 	if (k->order.size && (get(ev, k->order, &order) || order > 9))
 		return;  /* larger than a PMD folio: not a page-cache insertion we know */
@@ -379,6 +443,10 @@ void bp_replay_scan_event(void *arg, const struct bp_event *ev)
 		add_hist(s, ev, k->kind == K_DELETE ? BP_PEV_DELETE : BP_PEV_INSERT, (int)pid,
 			 (uint32_t)dev, ino, index, 1ull << order);
 	if (k->kind == K_DELETE)
+		return;
+	if (s->want_waits && (int)pid > 0)
+		insert_seen(s, (int)pid, (uint32_t)dev, ino, index, index + (1ull << order) - 1);
+	if (!s->want_inserts)
 		return;
 	for (i = 0; i < (1ull << order); i++) {
 		bp_replay_page_key((uint32_t)dev, ino, index + i, &k1, &k2);

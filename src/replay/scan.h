@@ -16,7 +16,10 @@
 /*
  * An I/O wait and the pages it was for: a fault names its page at entry
  * (mm_filemap_fault, before the wait), a read the pages it got after it
- * (mm_filemap_get_pages).
+ * (mm_filemap_get_pages). With them, the pages of that file the task
+ * inserted into the page cache since its last I/O wait ended, up to this
+ * one's end: the readahead the wait's requests carried (the task reads
+ * on without waiting for the rest of them).
  */
 struct bp_replay_wait {
 	int tid;
@@ -24,6 +27,8 @@ struct bp_replay_wait {
 	uint64_t ino;
 	uint64_t first, last;         /* page indices */
 	uint64_t start_ns, ns;
+	int inserted;                 /* ins_first, ins_last are known */
+	uint64_t ins_first, ins_last; /* page indices */
 };
 
 /*

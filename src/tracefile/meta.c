@@ -32,6 +32,7 @@
 
 #include "tracefile/meta.h"
 #include "util/error.h"
+#include "util/words.h"
 #include "util/xalloc.h"
 
 #define META_FORMAT 1
@@ -343,34 +344,11 @@ static void sb_printf(struct sbuf *sb, const char *fmt, ...)
 /* One escaped word (see the top of this file). */
 static void sb_word(struct sbuf *sb, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t n = BP_WORD_MAX(strlen(s ? s : ""));
 
 	sb_putc(sb, ' ');
-	if (!*p) {
-		sb_puts(sb, "\\e");
-		return;
-	}
-	for (; *p; p++) {
-		switch (*p) {
-		case '\\':
-			sb_puts(sb, "\\\\");
-			break;
-		case ' ':
-			sb_puts(sb, "\\s");
-			break;
-		case '\n':
-			sb_puts(sb, "\\n");
-			break;
-		case '\t':
-			sb_puts(sb, "\\t");
-			break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				sb_printf(sb, "\\x%02x", *p);
-			else
-				sb_putc(sb, (char)*p);
-		}
-	}
+	sb_reserve(sb, n);
+	sb->len += bp_word_escape(sb->buf + sb->len, n, s);
 }
 
 static void sb_str_line(struct sbuf *sb, const char *key, const char *value)
@@ -497,63 +475,6 @@ static int parse_fail(const struct line *l, const char *why)
 	return -1;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* Unescape word in place; -1 on a bad escape or an embedded NUL. */
-static int unescape(char *w)
-{
-	char *in = w, *out = w;
-
-	if (!strcmp(w, "\\e")) {
-		*w = 0;
-		return 0;
-	}
-	while (*in) {
-		if (*in != '\\') {
-			*out++ = *in++;
-			continue;
-		}
-		in++;
-		switch (*in) {
-		case '\\':
-			*out++ = '\\';
-			break;
-		case 's':
-			*out++ = ' ';
-			break;
-		case 'n':
-			*out++ = '\n';
-			break;
-		case 't':
-			*out++ = '\t';
-			break;
-		case 'x': {
-			int hi = hexval(in[1]), lo = hi < 0 ? -1 : hexval(in[2]);
-
-			if (hi < 0 || lo < 0 || (hi == 0 && lo == 0))
-				return -1;
-			*out++ = (char)(hi << 4 | lo);
-			in += 2;
-			break;
-		}
-		default:
-			return -1;
-		}
-		in++;
-	}
-	*out = 0;
-	return 0;
-}
-
 static int parse_u64(const char *s, uint64_t *v)
 {
 	uint64_t n = 0;
@@ -615,7 +536,7 @@ static int take_string(const struct line *l, char **dst)
 		return -1;
 	if (*dst)
 		return parse_fail(l, "duplicate key");
-	if (unescape(l->word[1]))
+	if (bp_word_unescape(l->word[1]))
 		return parse_fail(l, "bad escape");
 	*dst = xstrdup(l->word[1]);
 	return 0;
@@ -660,7 +581,7 @@ static int unescape_words(const struct line *l, int from)
 	int i;
 
 	for (i = from; i < l->nwords; i++) {
-		if (unescape(l->word[i]))
+		if (bp_word_unescape(l->word[i]))
 			return parse_fail(l, "bad escape");
 	}
 	return 0;
@@ -806,7 +727,7 @@ static int parse_record(struct bp_meta *m, struct line *l, int *seen_once)
 			return parse_fail(l, "bad rotational flag");
 		if (parse_u64(l->word[4], &v))
 			return parse_fail(l, "bad size");
-		if (unescape(l->word[2]))
+		if (bp_word_unescape(l->word[2]))
 			return parse_fail(l, "bad escape");
 		bp_meta_add_disk(m, dev, l->word[2], rot, v);
 		return 0;
@@ -816,7 +737,7 @@ static int parse_record(struct bp_meta *m, struct line *l, int *seen_once)
 			return -1;
 		if (parse_u32(l->word[1], &dev) || parse_u64(l->word[2], &v))
 			return parse_fail(l, "bad device or inode");
-		if (unescape(l->word[3]))
+		if (bp_word_unescape(l->word[3]))
 			return parse_fail(l, "bad escape");
 		bp_meta_add_path(m, dev, v, l->word[3]);
 		return 0;
@@ -853,7 +774,7 @@ static int parse_record(struct bp_meta *m, struct line *l, int *seen_once)
 			return parse_fail(l, "bad syscall");
 		if (parse_small_int(l->word[1], &tid) || tid <= 0)
 			return parse_fail(l, "bad task");
-		if (unescape(l->word[3]) || strlen(l->word[3]) >= sizeof(m->tasks->comm))
+		if (bp_word_unescape(l->word[3]) || strlen(l->word[3]) >= sizeof(m->tasks->comm))
 			return parse_fail(l, "bad task name");
 		if (bp_meta_task_asleep(m, tid, nr, l->word[3]))
 			return parse_fail(l, "asleep before its task");

@@ -47,7 +47,9 @@
  *   "processes": [ { "pid", "ppid", "comm", "exec": [string] (the last is its
  *                    program), "exec_parts": [ { "path", "exec_ns",
  *                    "wait_ns", "bytes_read" } ] (what it did under each
- *                    program, from the execve to the next exec), "start_ns",
+ *                    program, from the execve to the next exec),
+ *                    "argv": [string]|null (its program's command line,
+ *                    null: not in the recording), "start_ns",
  *                    "exit_ns" (0: before/after the recording), "threads",
  *                    "wait_ns", "wait_by_cause": { CAUSE: ns },
  *                    "wait_unknown_ns", "other_wait_ns", "run_ns", "bytes_read",
@@ -301,6 +303,14 @@ static void processes(struct bp_json *j, const struct bp_model *m, const struct 
 			bp_json_end(j);
 		}
 		bp_json_end(j);
+		if (p->argv) {
+			bp_json_array_begin(j, "argv");
+			for (k = 0; k < p->nargv; k++)
+				bp_json_string(j, NULL, p->argv[k]);
+			bp_json_end(j);
+		} else {
+			bp_json_null(j, "argv");
+		}
 		bp_json_u64(j, "start_ns", p->start_ns);
 		bp_json_u64(j, "exit_ns", p->exit_ns);
 		bp_json_u64(j, "threads", p->nthreads);

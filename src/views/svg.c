@@ -791,6 +791,12 @@ static void process_title(FILE *out, const struct bp_chart *c, const struct bp_p
 	bp_xml_put(out, p->comm);
 	fputs("\nexe: ", out);
 	bp_xml_put(out, exe_of(p));
+	if (p->nargv > 1) {
+		char args[1024];
+
+		fputs("\nargs: ", out);
+		bp_xml_put(out, bp_process_args(p, args, sizeof(args)));
+	}
 	fmt_at(c, a, sizeof(a), p->start_ns > c->since ? p->start_ns : c->since);
 	fprintf(out, "\nfrom %s%s", a, p->start_ns ? "" : " (before the window)");
 	if (p->exit_ns) {
@@ -839,6 +845,63 @@ static void file_marks(FILE *out, const struct bp_chart *c, const struct bp_proc
 		fputs("\"/>", out);
 }
 
+/* Characters in a UTF-8 string (its bytes that start one). */
+static int utf8_chars(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/*
+ * "name [pid] args...", as bootchart and htop name a process, in @room
+ * characters: the arguments are cut first (ending in "..."), then the name
+ * ("~"); the pid stays.
+ */
+static void lane_label(char *label, size_t len, const char *name, const struct bp_process *p,
+		       int room)
+{
+	char args[200], whole[400];
+	const char *shown = args;
+	int n;
+
+	bp_process_args(p, args, sizeof(args));
+	/*
+	 * A command line that names another program (a forked shell running
+	 * an applet without exec, a re-exec named after its parent) is shown
+	 * whole, as ps shows it.
+	 */
+	if (p->nargv && strncmp(base_name(p->argv[0]), name, 15)) {
+		snprintf(whole, sizeof(whole), "%.150s%s%s", p->argv[0], args[0] ? " " : "", args);
+		shown = whole;
+	}
+	n = snprintf(label, len, "%s [%d]", name, p->pid);
+	if (room > 4 && n > room) {
+		snprintf(label, len, "%.*s~ [%d]", room - 9 > 1 ? room - 9 : 1, name, p->pid);
+		return;
+	}
+	if (!shown[0] || room - n < 6)
+		return;
+	if (n + 1 + utf8_chars(shown) <= room) {
+		snprintf(label + n, len - (size_t)n, " %s", shown);
+		return;
+	}
+	/* Keep room - n - 2 characters of the arguments, then the ellipsis. */
+	{
+		int keep = room - n - 2, i = 0, chars = 0;
+
+		while (shown[i] && chars < keep) {
+			i++;
+			while (((unsigned char)shown[i] & 0xc0) == 0x80)
+				i++;
+			chars++;
+		}
+		snprintf(label + n, len - (size_t)n, " %.*s\u2026", i, shown);
+	}
+}
+
 static void process_lane(FILE *out, const struct bp_chart *c, const struct bp_process *p,
 			 const struct lane_acc *a, int depth, int y)
 {
@@ -849,7 +912,7 @@ static void process_lane(FILE *out, const struct bp_chart *c, const struct bp_pr
 									      p->comm;
 	int indent = 4 + (depth < MAX_DEPTH ? depth : MAX_DEPTH) * 8;
 	int room = (X0 - 8 - indent) / 6;
-	char label[96];
+	char label[256];
 
 	fputs("<g class=\"lane\">", out);
 	process_title(out, c, p);
@@ -857,10 +920,7 @@ static void process_lane(FILE *out, const struct bp_chart *c, const struct bp_pr
 		x1 - x0 < 1 ? 1 : x1 - x0, BAR_H);
 	bp_chart_lane_runs(out, a, y);
 	file_marks(out, c, p, y);
-	snprintf(label, sizeof(label), "%s [%d]", name, p->pid);
-	if (room > 4 && (int)strlen(label) > room)
-		snprintf(label, sizeof(label), "%.*s~ [%d]", room - 9 > 1 ? room - 9 : 1, name,
-			 p->pid);
+	lane_label(label, sizeof(label), name, p, room);
 	fprintf(out, "<text x=\"%d\" y=\"%d\">", indent, y + BAR_H);
 	bp_xml_put(out, label);
 	fputs("</text></g>\n", out);

@@ -273,7 +273,8 @@ static void test_no_access_events(void **state)
 enum {
 	ID_SWITCH = 300, ID_WAKING, ID_WAKEUP, ID_ENTER, ID_EXIT, ID_ADD, ID_FAULT, ID_BIO,
 	ID_ENTER_READ, ID_EXIT_READ, ID_ENTER_FSYNC, ID_FORK, ID_DELETE, ID_MAP_PAGES, ID_GET_PAGES,
-	ID_RQ_ISSUE, ID_RQ_COMPLETE, ID_TASK_EXIT, ID_EXEC, ID_ATTACH, ID_STAT_IOWAIT, ID_STAT_BLOCKED
+	ID_RQ_ISSUE, ID_RQ_COMPLETE, ID_TASK_EXIT, ID_EXEC, ID_ATTACH, ID_STAT_IOWAIT, ID_STAT_BLOCKED,
+	ID_WQ_QUEUE, ID_WQ_START
 };
 
 static const char *const gen_formats[][2] = {
@@ -390,6 +391,14 @@ static const char *const gen_formats[][2] = {
 	  "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
 	  "\tfield:u64 delay;\toffset:32;\tsize:8;\tsigned:0;\n"
 	  "\nprint fmt: \"%d\", REC->pid\n" },
+	{ "workqueue", "name: workqueue_queue_work\nID: 322\nformat:\n" COMMON_FIELDS
+	  "\tfield:void * work;\toffset:8;\tsize:8;\tsigned:0;\n"
+	  "\tfield:void * function;\toffset:16;\tsize:8;\tsigned:0;\n"
+	  "\nprint fmt: \"%p\", REC->work\n" },
+	{ "workqueue", "name: workqueue_execute_start\nID: 323\nformat:\n" COMMON_FIELDS
+	  "\tfield:void * work;\toffset:8;\tsize:8;\tsigned:0;\n"
+	  "\tfield:void * function;\toffset:16;\tsize:8;\tsigned:0;\n"
+	  "\nprint fmt: \"%p\", REC->work\n" },
 };
 
 #define US 1000ull
@@ -456,6 +465,9 @@ struct gev {
 #define EXEC(t, cpu, pid, path) { t, cpu, ID_EXEC, pid, 0, 0, 0, path }
 /* pid moved into the cgroup path (by cur) */
 #define ATTACH(t, cpu, cur, pid, path) { t, cpu, ID_ATTACH, cur, pid, 0, 0, path }
+/* Work item (a work struct's address) queued by cur, started by kworker cur. */
+#define WQ_QUEUE(t, cpu, cur, work) { t, cpu, ID_WQ_QUEUE, cur, work, 0, 0, NULL }
+#define WQ_START(t, cpu, cur, work) { t, cpu, ID_WQ_START, cur, work, 0, 0, NULL }
 #define END { 0, -1, 0, 0, 0, 0, 0, NULL }
 
 struct gen {
@@ -531,6 +543,8 @@ static void gen_add(struct gen *g, const struct gev *e)
 		break;
 	case ID_ENTER:
 	case ID_EXIT:
+	case ID_WQ_QUEUE:
+	case ID_WQ_START:
 		i64 = e->a;
 		put(d, 8, &i64, 8);
 		break;
@@ -1849,6 +1863,16 @@ static const struct crit_case crit_cases[] = {
 	    { BP_CRIT_RUNQ, 20, 1000, 1001 }, { BP_CRIT_CPU, 20, 1001, 1010 },
 	    { BP_CRIT_RUNQ, 12, 1010, 1020 }, { BP_CRIT_CPU, 12, 1020, 1100 } },
 	  12, 20, 200, 1010, 1 },
+	{ "a kworker busy with another item runs B's work: B's work waited for it, then B",
+	  { ENTER(1, 1, 11, 0), ENTER(2, 0, 40, 0), WQ_QUEUE(3, 0, 40, 0x1000),
+	    WQ_START(100, 0, 40, 0x1000), WQ_QUEUE(500, 1, 11, 0x2000), SW(510, 1, 11, 2, 0),
+	    WQ_START(1500, 0, 40, 0x2000), TASK_WAKING(2000, 0, 40, 11), SW(2010, 1, 0, 0, 11),
+	    TASK_EXIT(2100, 1, 11), END },
+	  "pid:11", "exit",
+	  { { BP_CRIT_CPU, 11, 1, 500 }, { BP_CRIT_RUNQ, 40, 500, 1500 },
+	    { BP_CRIT_CPU, 40, 1500, 2000 }, { BP_CRIT_RUNQ, 11, 2000, 2010 },
+	    { BP_CRIT_CPU, 11, 2010, 2100 } },
+	  11, 40, 510, 2000, 1 },
 	{ "sched_wakeup only: A's waker is unknown, the path stays on A",
 	  { CHAIN_START, WAKEUP(1150, 0, 0, 11), SW(1160, 0, 0, 0, 11), EXIT_READ(1170, 0, 11),
 	    TASK_WAKEUP(2170, 0, 11, 12), CHAIN_END, END },
