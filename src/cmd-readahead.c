@@ -5,8 +5,9 @@
  * pages first (--order critical); --explain PACK says what is in a pack
  * and what was left out, and for a critical-order pack what preloading
  * each file of the path should save, measured against a recording of a
- * replay when one is given; --preloaded FILE says what a replayed boot's
- * preloader read and whether it was used.
+ * replay when one is given; --preloaded FILE gives the verdict on a
+ * replayed recording's pages: hit, late, overtaken, miss, wasted, read
+ * again.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -355,8 +356,9 @@ int cmd_readahead(int argc, char **argv)
 			     "order, the saving predicted per file of the path, and with\n"
 			     "a recording of a replay (REPLAYED), the saving measured", "@file"),
 		OPT_FLAG(0, "preloaded", &want_preloaded,
-			 "FILE is a recording of a replayed boot: per file, what\n"
-			 "the preloader read, then used or never used"),
+			 "FILE is a recording with a preloader in it: the verdict on\n"
+			 "its pages (hit, late, overtaken, miss, wasted, read again)\n"
+			 "per range of the pack, per file and in total"),
 		OPT_END(),
 	};
 
