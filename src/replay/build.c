@@ -664,33 +664,92 @@ struct late_wait {
 	int late;
 };
 
+/* The preloader's "resident" markers of one file: ranges and when they were written. */
+struct resident_marks {
+	const struct bp_replay_pev **m;
+	size_t n, cap;
+};
+
+/* The resident markers per file ((dev, ino) -> index into @r, from 1), from the history. */
+static struct resident_marks *resident_marks(const struct bp_replay_scan *scan, struct bp_map *files,
+					     size_t *nr)
+{
+	struct resident_marks *r = NULL;
+	size_t i, cap = 0;
+
+	*nr = 0;
+	for (i = 0; i < scan->nhist; i++) {
+		const struct bp_replay_pev *e = &scan->hist[i];
+		struct resident_marks *f;
+		uint64_t *slot;
+		int inserted;
+
+		if (e->kind != BP_PEV_RESIDENT)
+			continue;
+		slot = bp_map_put(files, e->dev, e->ino, &inserted);
+		if (inserted) {
+			BP_GROW(r, *nr, cap);
+			memset(&r[*nr], 0, sizeof(*r));
+			*slot = ++*nr;
+		}
+		f = &r[*slot - 1];
+		BP_GROW(f->m, f->n, f->cap);
+		f->m[f->n++] = e;
+	}
+	return r;
+}
+
+/* Whether a resident marker said @page was up to date in (@after, @before). */
+static int marked_resident(const struct resident_marks *r, uint64_t page, uint64_t after,
+			   uint64_t before)
+{
+	size_t i;
+
+	for (i = 0; r && i < r->n; i++) {
+		const struct bp_replay_pev *e = r->m[i];
+
+		if (page >= e->first && page - e->first < e->n && e->ts > after && e->ts < before)
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * Late waits: an I/O wait of another process on pages whose last
  * insertion, before the wait began, was a preloader's. The page was then
  * still being read: mincore would not have called it resident, the
- * reader waited for it. Each such page of the wait is put in @pages (its
- * verdict is late, not hit, once the workload uses it); the wait is
- * counted for its file in @files ((dev, ino) -> index into @late, from 1).
+ * reader waited for it. Not a page whose range the preloader's marker
+ * called resident between that insertion and the wait: it was up to date,
+ * the wait was for another page of the read. Each late page of the wait
+ * is put in @pages (its verdict is late, not hit, once the workload uses
+ * it); the wait is counted for its file in @files ((dev, ino) -> index
+ * into @late, from 1).
  */
 static struct late_wait *late_waits(const struct bp_replay_scan *scan,
 				    const struct bp_map *replay_tids, struct bp_map *pages,
 				    struct bp_map *files, struct bp_verdict **late, size_t *nlate)
 {
 	struct late_wait *lw = xcalloc(scan->nwaits + 1, sizeof(*lw));
-	size_t i, cap = 0;
+	struct resident_marks *rm;
+	struct bp_map rm_files;
+	size_t i, nrm, cap = 0;
 
+	bp_map_init(&rm_files);
+	rm = resident_marks(scan, &rm_files, &nrm);
 	for (i = 0; i < scan->nwaits; i++) {
 		const struct bp_replay_wait *wt = &scan->waits[i];
-		uint64_t page, k1, k2, *tid, *ts, *slot;
+		uint64_t page, k1, k2, *tid, *ts, *slot, *ri;
 		int inserted;
 
 		if (bp_map_get(replay_tids, (uint64_t)wt->tid, 0))
 			continue;
+		ri = bp_map_get(&rm_files, wt->dev, wt->ino);
 		for (page = wt->first; page <= wt->last && page - wt->first < LATE_MAX_PAGES; page++) {
 			bp_replay_page_key(wt->dev, wt->ino, page, &k1, &k2);
 			tid = bp_map_get(&scan->inserts, k1, k2);
 			ts = bp_map_get(&scan->insert_ts, k1, k2);
-			if (!tid || !ts || *ts >= wt->start_ns || !bp_map_get(replay_tids, *tid, 0))
+			if (!tid || !ts || *ts >= wt->start_ns || !bp_map_get(replay_tids, *tid, 0) ||
+			    marked_resident(ri ? &rm[*ri - 1] : NULL, page, *ts, wt->start_ns))
 				continue;
 			*bp_map_put(pages, k1, k2, NULL) = 1;
 			if (lw[i].late)
@@ -708,6 +767,10 @@ static struct late_wait *late_waits(const struct bp_replay_scan *scan,
 		(*late)[*slot - 1].late_waits++;
 		(*late)[*slot - 1].late_ns += wt->ns;
 	}
+	for (i = 0; i < nrm; i++)
+		free(rm[i].m);
+	free(rm);
+	bp_map_release(&rm_files);
 	return lw;
 }
 

@@ -7,7 +7,8 @@
 # equal the sum computed from the raw events of `dump` alone: each
 # D-sleep of a task other than the preloader, from its switch-out to its
 # next waking, on pages (the fault it was in, or what its read or exec got
-# after it) whose last insertion before the sleep was the preloader's.
+# after it) whose last insertion before the sleep was the preloader's,
+# with no "resident" marker of the preloader's for them in between.
 # tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$(dirname "$0")/lib-t3.sh"
@@ -32,14 +33,18 @@ set -- $(awk '$NF == "total" { print $8, $9 }' "$TEST_DIR/preloaded.txt")
 late_n=$1 late_ns=$2
 
 # The same from dump: D-sleeps of tasks other than the preloader, on
-# pages the preloader inserted before the sleep began.
+# pages the preloader inserted before the sleep began, unless its
+# "resident" marker for their range came in between.
 "$BOOTPROF" dump "$TEST_DIR/race.dat" | awk '
 function ns(t,   f) { split(t, f, "."); return f[1] * 1000000000 + substr(f[2] "000000000", 1, 9) }
 function val(k,   i) { for (i = 5; i <= NF; i++) if (index($i, k "=") == 1) return substr($i, length(k) + 2); return "" }
-# 1 when a page of FILE [first, last] was last inserted by the preloader before ts
-function late(file, first, last, ts,   p) {
-	for (p = first; p <= last; p++)
-		if (pre[file " " p] && ins[file " " p] < ts) return 1
+# 1 when a page of FILE [first, last] was last inserted by the preloader
+# before ts, and no resident marker of its range came between
+function late(file, first, last, ts,   p, k) {
+	for (p = first; p <= last; p++) {
+		k = file " " p
+		if (pre[k] && ins[k] < ts && !(res[k] > ins[k] && res[k] < ts)) return 1
+	}
 	return 0
 }
 BEGIN {
@@ -55,6 +60,11 @@ BEGIN {
 	for (i = 5; i < NF; i++) if ($i == "dev") break
 	file = $(i + 1) " " $(i + 3); o = val("ofs") / 4096; n = 2 ^ val("order")
 	for (k = 0; k < n; k++) { ins[file " " (o + k)] = ns($1); pre[file " " (o + k)] = (comm == "bootprof-replay") }
+	next
+}
+/ print: .*bootprof-replay resident / {
+	c = $NF; sub(/\\x0a$/, "", c); split(c, rg, "+")
+	for (k = rg[1]; k < rg[1] + rg[2]; k++) res[$(NF - 2) " " sprintf("%x", $(NF - 1)) " " k] = ns($1)
 	next
 }
 / mm_filemap_fault: / { fault[pid] = val("dev") " " val("ino") " " val("ofs") / 4096; next }

@@ -250,3 +250,41 @@ for exact in "" --exact-mmap; do
 			"[ '$touched' = 1 ] && [ '$(col "$D/F" hit)' = 4096 ] && [ '$(col "$D/F" wasted)' = $((63 * 4096)) ]"
 	fi
 done
+
+# One read, one page up to date and one in flight: the preloader makes
+# page 0 of G resident (--wait: its marker says so), then asks for the
+# rest without waiting, and dd at once reads pages 0 and 1 in one read.
+# It waits for page 1 only: page 0 is a hit, page 1 late, one late wait.
+# (The kernel returns page 0 without an mm_filemap_get_pages event and
+# names page 1 alone after the wait; page 0 comes from the read's return
+# value. Had an event named both, page 0's resident marker, between its
+# insertion and the wait, would keep it from counting late.)
+head -c 262144 /dev/urandom >"$D/G"
+sync
+printf 'bootprof-pack 1\npage-size 4096\norder first-use\nfile %s 1.000000000 0 0+1 %s\n' \
+	"$(ident "$D/G")" "$D/G" >"$TEST_DIR/g0.pack"
+printf 'bootprof-pack 1\npage-size 4096\norder first-use\nfile %s 1.000000000 0 1+63 %s\n' \
+	"$(ident "$D/G")" "$D/G" >"$TEST_DIR/g1.pack"
+cat >"$TEST_DIR/work-g.sh" <<EOT
+echo \$\$ >$CG/cgroup.procs
+'$BOOTPROF_FAST' replay --wait '$TEST_DIR/g0.pack' >/dev/null
+'$BOOTPROF_FAST' replay '$TEST_DIR/g1.pack' >/dev/null
+dd if='$D/G' of=/dev/null bs=8192 count=1 2>/dev/null
+EOT
+drop_caches
+"$BOOTPROF_FAST" replay --help >/dev/null 2>&1
+dd if=/dev/null of=/dev/null 2>/dev/null
+t3_record "$TEST_DIR/g.dat" sh "$TEST_DIR/work-g.sh" || { not_ok "record the two-page read"; exit 0; }
+R=$TEST_DIR/g.txt
+"$BOOTPROF" readahead --preloaded "$TEST_DIR/g.dat" >"$R"
+grep -F -e "$D/G" "$R" | sed 's/^/# /'
+gino=$(stat -c %i "$D/G")
+expect "G: page 0's resident marker came before dd's wait, page 1 was inserted by the preloader before it" \
+	"'$BOOTPROF' dump '$TEST_DIR/g.dat' | awk -v m='resident $(stat -c '%Hd:%Ld' "$D/G") $gino 0+1' -v ino=\$(printf '%x' $gino) '
+		function ns(t,   f) { split(t, f, \".\"); return f[1] * 1000000000 + substr(f[2] \"000000\", 1, 6) * 1000 }
+		/ print: / && index(\$0, m) { mark = ns(\$1) }
+		/ mm_filemap_add_to_page_cache: / && \$9 == ino && index(\$0, \" ofs=4096 \") { ins1 = ns(\$1) }
+		/ dd sched_switch: / && / prev_state=D / && !wait { wait = ns(\$1) }
+		END { exit !(mark && ins1 && wait && mark < wait && ins1 < wait) }'"
+expect "G: page 0 a hit, page 1 late (one wait), the other 62 pages wasted" \
+	"[ '$(col "$D/G" hit) $(col "$D/G" late) $(col "$D/G" wasted) $(col "$D/G" late_waits)' = '4096 4096 $((62 * 4096)) 1' ]"
