@@ -905,11 +905,11 @@ static int page_event(struct verdict_ctx *c, struct page_st *p, const struct bp_
  * The pages a read syscall returned that no mm_filemap_get_pages event
  * named: a read is contiguous, and its events name the pages from the
  * file position each batch started at. One is missing when a batch's last
- * folio was not up to date and could not be waited for then
- * (filemap_get_pages() drops that folio and returns the others without
- * the event): the read returned more pages than its events span, the
- * ones just before the first page they name. Those were up to date (a
- * batch ends at the first page that is not). Counted from the bytes it
+ * folio was locked under I/O (filemap_get_pages() waits for it, drops it
+ * and returns the others without the event; the next call names the
+ * rest): the read returned more pages than its events span, the ones
+ * just before the first page they name. Those were up to date (a batch
+ * ends at the first page that is not). Counted from the bytes it
  * returned, so never too many (a read not starting on a page boundary
  * may span one page more than its bytes). Returns how many; *first: the
  * first of them.
