@@ -84,7 +84,7 @@
  *                "wasted", "read_again", each as "NAME_bytes" and
  *                "NAME_pages"; "late_waits", "late_wait_ns" (the workload's
  *                I/O waits on pages still being preloaded). hit, late,
- *                wasted, preloaded and the late waits are null when the
+ *                wasted and the late waits are null when the
  *                recording has no page access events. Rules: docs/design.md
  *   "disks": [ { "name", "dev", "rotational": bool|null, "size",
  *                "metadata_bytes", "metadata_wait_ns", "file_bytes",
