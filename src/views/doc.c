@@ -694,6 +694,43 @@ static const char *verdict_bytes(char *buf, const struct bp_preloaded *p,
 }
 
 /*
+ * --verbose: under a file, its pack ranges (FIRST+PAGES) with the
+ * verdicts they hold, the empty ones left out.
+ */
+static char *range_detail(const struct bp_preloaded *p, const struct bp_preloaded_file *f)
+{
+	char *out = NULL, *next, b[BP_FMT_LEN], part[96];
+	size_t r;
+	int k;
+
+	for (r = 0; r < f->nranges; r++) {
+		const struct bp_verdict *v = &f->ranges[r].v;
+		int any = 0;
+
+		next = xasprintf("%s%s%" PRIu64 "+%" PRIu64 ":", out ? out : "ranges ", out ? "; " : "",
+				 f->ranges[r].first, f->ranges[r].count);
+		free(out);
+		out = next;
+		for (k = BP_V_HIT; k < BP_V_N; k++) {
+			if (!bp_verdict_known(p, k) || !bp_verdict_pages(v, k))
+				continue;
+			snprintf(part, sizeof(part), "%s %s %s", any ? "," : "", bp_verdict_names[k],
+				 bp_fmt_bytes(b, bp_verdict_pages(v, k) * p->page_size));
+			next = xasprintf("%s%s", out, part);
+			free(out);
+			out = next;
+			any = 1;
+		}
+		if (!any) {
+			next = xasprintf("%s nothing", out);
+			free(out);
+			out = next;
+		}
+	}
+	return out;
+}
+
+/*
  * A recording with a preloader in it: the verdict on its pages, per file
  * and in total (bootprof readahead --preloaded; the rules are in
  * docs/design.md). Without page access events hit, late and wasted
@@ -706,6 +743,7 @@ static void preloaded(struct bp_doc *d, const struct bp_report_opts *o)
 	const char *head[BP_V_N + 3];
 	const struct bp_verdict *t;
 	struct bp_section *s;
+	char *detail;
 	size_t i;
 	int k;
 
@@ -740,7 +778,9 @@ static void preloaded(struct bp_doc *d, const struct bp_report_opts *o)
 
 		if (!shown(s, o, i))
 			continue;
-		cells = bp_section_row(s, NULL);
+		detail = o->verbose ? range_detail(p, f) : NULL;
+		cells = bp_section_row(s, detail);
+		free(detail);
 		for (k = 0; k < BP_V_N; k++)
 			cells[k].s = bp_cell_str(verdict_bytes(v[k], p, &f->v, k));
 		snprintf(nlate, sizeof(nlate), "%" PRIu64, f->v.late_waits);

@@ -197,6 +197,9 @@ expect 'report: the Preloaded section heads its columns with the verdicts' \
 expect 'report: C is wasted whole, D a miss whole' \
 	"grep -Eq '^ +[0-9.]+ KiB +0 B +0 B +0 B +0 B +[0-9.]+ KiB +0 B +0 +0 ms +$D/C\$' '$TEST_DIR/rec.txt' &&
 	 grep -Eq '^ +0 B +0 B +0 B +0 B +[0-9.]+ KiB +0 B +0 B +0 +0 ms +$D/D\$' '$TEST_DIR/rec.txt'"
+"$BOOTPROF" report --verbose --width 220 --top 0 "$TEST_DIR/rec.dat" | grep -A1 " $D/B\$" >"$TEST_DIR/b-verbose.txt"
+expect 'report --verbose: under B its range, with its hit, late and overtaken (192 KiB: dd'"'"'s 48 pages)' \
+	"grep -q '^ *ranges 0+$(pages "$D/B"): hit [0-9.]* [KM]iB, late [0-9.]* [KM]iB, overtaken 192 KiB\$' '$TEST_DIR/b-verbose.txt'"
 
 # The chart: a lane for the preloader, its bytes the verdict's preloaded
 # ones, a mark per late wait, and both in the legend.
