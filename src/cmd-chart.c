@@ -13,6 +13,7 @@
 #include "analysis/model.h"
 #include "analysis/session.h"
 #include "builtin.h"
+#include "replay/build.h"
 #include "util/default-file.h"
 #include "util/error.h"
 #include "util/parse-options.h"
@@ -55,6 +56,7 @@ int cmd_chart(int argc, char **argv)
 	struct bp_chart *chart = NULL;
 	struct bp_model *m = NULL;
 	struct bp_critical_path *path = NULL;
+	struct bp_preloaded *pre = NULL;
 	const char *output = NULL;
 	char *default_output = NULL;
 	int force = 0, no_critical = 0, status, rc = BP_EXIT_FAILURE;
@@ -111,6 +113,15 @@ int cmd_chart(int argc, char **argv)
 	/* Drawn when it can be walked; `bootprof critical` says why when it cannot. */
 	path = t.critical ? bp_timeline_critical(&t, m) : NULL;
 	bp_chart_set_critical(chart, path);
+	/* A preloader in the recording: its lane, from a pass of its own (readahead --preloaded's). */
+	if (bp_preloader_processes(m, NULL)) {
+		pre = bp_preloaded_build(t.session, &t.window);
+		if (!pre) {
+			bp_error("cannot chart '%s': %s", o.file, bp_last_error());
+			goto out;
+		}
+		bp_chart_set_preloaded(chart, pre);
+	}
 	bp_chart_attach(chart, m);
 	out = bp_output_open(output, force);
 	if (!out) {
@@ -127,6 +138,7 @@ int cmd_chart(int argc, char **argv)
 out:
 	free(default_output);
 	bp_chart_free(chart);
+	bp_preloaded_free(pre);
 	bp_critical_path_free(path);
 	bp_critical_log_free(t.critical);
 	bp_model_free(m);

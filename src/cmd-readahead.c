@@ -5,8 +5,9 @@
  * pages first (--order critical); --explain PACK says what is in a pack
  * and what was left out, and for a critical-order pack what preloading
  * each file of the path should save, measured against a recording of a
- * replay when one is given; --preloaded FILE says what a replayed boot's
- * preloader read and whether it was used.
+ * replay when one is given; --preloaded FILE gives the verdict on a
+ * replayed recording's pages: hit, late, overtaken, miss, wasted, read
+ * again.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -235,11 +236,31 @@ static int explain(const char *path, const char *replayed, const struct bp_crit_
 	return rc;
 }
 
+/* One row: bytes per verdict, late waits and their ns, then what it is of. */
+static void verdict_row(const struct bp_preloaded *res, const struct bp_verdict *v,
+			const char *what, const char *indent)
+{
+	int k;
+
+	for (k = 0; k < BP_V_N; k++) {
+		if (bp_verdict_known(res, k))
+			printf(" %12" PRIu64, bp_verdict_pages(v, k) * res->page_size);
+		else
+			printf(" %12s", "n/a");
+	}
+	if (bp_verdict_known(res, BP_V_LATE))
+		printf(" %10" PRIu64 " %14" PRIu64, v->late_waits, v->late_ns);
+	else
+		printf(" %10s %14s", "n/a", "n/a");
+	printf("  %s%s\n", indent, what);
+}
+
 static int preloaded(struct bp_session *s)
 {
 	struct bp_preloaded *res = bp_preloaded_build(s, &s->window);
 	const char *file = s->path;
-	size_t i;
+	size_t i, r;
+	int k;
 
 	if (!res)
 		return bp_error_last();
@@ -247,18 +268,26 @@ static int preloaded(struct bp_session *s)
 	printf("%s: %zu preloader process%s (%s)\n", file, res->replay_pids,
 	       res->replay_pids == 1 ? "" : "es", "comm bootprof-replay");
 	if (res->access_missing)
-		printf("used / never used: not available on this kernel (no page access events)\n");
-	/* mapped: by fault-around, not known to be used (neither then used nor never used) */
-	/* late: other processes' I/O waits on pages the preloader was still reading */
-	printf("\n%12s %12s %12s %12s %12s %12s %10s %14s  %s\n", "preloaded", "then used",
-	       "never used", "mapped", "read again", "others read", "late", "late wait ns", "path");
+		printf("hit, late, wasted: not available on this kernel (no page access events)\n");
+	if (res->markers_missing)
+		printf("no preloader marker names a range: the pack is not known, "
+		       "overtaken pages count as misses\n");
+	/* bytes per verdict (docs/design.md); under each file its pack ranges, FIRST+PAGES */
+	putchar('\n');
+	for (k = 0; k < BP_V_N; k++)
+		printf(" %12s", bp_verdict_names[k]);
+	printf(" %10s %14s  %s\n", "late_waits", "late_wait_ns", "path");
 	for (i = 0; i <= res->nfiles; i++) {
 		const struct bp_preloaded_file *f = i < res->nfiles ? &res->files[i] : &res->total;
 
-		printf("%12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64
-		       " %12" PRIu64 " %10" PRIu64 " %14" PRIu64 "  %s\n", f->preloaded, f->used,
-		       f->never_used, f->mapped, f->reread, f->other_read, f->late_waits, f->late_ns,
-		       f->path ? f->path : "total");
+		verdict_row(res, &f->v, f->path ? f->path : "total", "");
+		for (r = 0; r < f->nranges; r++) {
+			char what[48];
+
+			snprintf(what, sizeof(what), "%" PRIu64 "+%" PRIu64, f->ranges[r].first,
+				 f->ranges[r].count);
+			verdict_row(res, &f->ranges[r].v, what, "  ");
+		}
 	}
 	bp_preloaded_free(res);
 	return 0;
@@ -327,8 +356,9 @@ int cmd_readahead(int argc, char **argv)
 			     "order, the saving predicted per file of the path, and with\n"
 			     "a recording of a replay (REPLAYED), the saving measured", "@file"),
 		OPT_FLAG(0, "preloaded", &want_preloaded,
-			 "FILE is a recording of a replayed boot: per file, what\n"
-			 "the preloader read, then used or never used"),
+			 "FILE is a recording with a preloader in it: the verdict on\n"
+			 "its pages (hit, late, overtaken, miss, wasted, read again)\n"
+			 "per range of the pack, per file and in total"),
 		OPT_END(),
 	};
 

@@ -292,8 +292,8 @@ int cmd_report(int argc, char **argv)
 		goto out_model;
 	}
 	/*
-	 * A replayed boot: the preloader's reads, split by what became of them,
-	 * take a second pass over the recording (who inserted each page).
+	 * A replayed boot: the verdict on its pages takes a second pass over
+	 * the recording (each page's history: who inserted, used, evicted it).
 	 */
 	if (bp_preloader_processes(m, NULL)) {
 		pre = bp_preloaded_build(session, &session->window);

@@ -8,7 +8,7 @@
 # workload's end (seconds since boot: the boot time of this scenario), its
 # process tree's I/O wait and the CPU-idle-while-waiting time, and the
 # ratios with/without, and what became of the preloaded pages in the first
-# replayed boot (readahead --preloaded: then used, never used, read again,
+# replayed boot (readahead --preloaded: hit, late, overtaken, miss, wasted, read again,
 # late waits ...). Root, QEMU and a cached kernel (BOOT_CACHE) needed.
 #
 #   bench/readahead/run.sh     (BENCH_DIR, default /var/tmp/bootprof-bench-readahead; REPLAY_* as in lib-replay.sh;

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "analysis/focus.h"
+#include "analysis/syscalls.h"
 #include "analysis/session.h"
 #include "replay/build.h"
 #include "replay/order.h"
@@ -581,14 +582,56 @@ struct bp_pack *bp_pack_build(struct bp_session *session, const struct bp_pack_b
 	return p;
 }
 
-/* ---- what a preloader did in a replayed boot ---- */
+/* ---- what became of a preloader's pages: the verdict ---- */
+
+const char *const bp_verdict_names[BP_V_N] = {
+	"preloaded", "hit", "late", "overtaken", "miss", "wasted", "read_again",
+};
+
+const char *const bp_verdict_heads[BP_V_N] = {
+	"PRELOADED", "HIT", "LATE", "OVERTAKEN", "MISS", "WASTED", "READ AGAIN",
+};
+
+uint64_t bp_verdict_pages(const struct bp_verdict *v, enum bp_verdict_kind k)
+{
+	switch (k) {
+	case BP_V_PRELOADED:
+		return bp_verdict_preloaded(v);
+	case BP_V_HIT:
+		return v->hit;
+	case BP_V_LATE:
+		return v->late;
+	case BP_V_OVERTAKEN:
+		return v->overtaken;
+	case BP_V_MISS:
+		return v->miss;
+	case BP_V_WASTED:
+		return v->wasted;
+	case BP_V_READ_AGAIN:
+		return v->read_again;
+	default:
+		return 0;
+	}
+}
+
+int bp_verdict_known(const struct bp_preloaded *p, enum bp_verdict_kind k)
+{
+	return !p->access_missing || (k != BP_V_HIT && k != BP_V_LATE && k != BP_V_WASTED);
+}
+
+static uint64_t file_rank(const struct bp_preloaded_file *f)
+{
+	return bp_verdict_preloaded(&f->v);
+}
 
 static int cmp_preloaded(const void *a, const void *b)
 {
 	const struct bp_preloaded_file *x = a, *y = b;
 
-	if (x->preloaded != y->preloaded)
-		return x->preloaded > y->preloaded ? -1 : 1;
+	if (file_rank(x) != file_rank(y))
+		return file_rank(x) > file_rank(y) ? -1 : 1;
+	if (x->v.miss != y->v.miss)
+		return x->v.miss > y->v.miss ? -1 : 1;
 	return strcmp(x->path, y->path);
 }
 
@@ -615,33 +658,109 @@ size_t bp_preloader_processes(const struct bp_model *m, struct bp_map *tids)
 
 /* Pages of a wait looked at, at most: a read's range can be large. */
 #define LATE_MAX_PAGES 4096
+/* Pages of one file looked at, at most (64 GiB of 4 KiB pages). */
+#define FILE_MAX_PAGES (1u << 24)
 
-/*
- * Late waits per file ((dev, ino) -> index into @late, from 1): an I/O wait
- * of another process on a page whose last insertion, before the wait
- * began, was a preloader's. The page was then still being read: mincore
- * would not have called it resident, the reader waited for it.
- */
-static void late_waits(const struct bp_replay_scan *scan, const struct bp_map *replay_tids,
-		       struct bp_map *files, struct bp_preloaded_file **late, size_t *nlate)
+/* A late wait: its file and the first of its pages that makes it late. */
+struct late_wait {
+	uint32_t dev;
+	uint64_t ino, page;
+	int late;
+};
+
+/* The preloader's "resident" markers of one file: ranges and when they were written. */
+struct resident_marks {
+	const struct bp_replay_pev **m;
+	size_t n, cap;
+};
+
+/* The resident markers per file ((dev, ino) -> index into @r, from 1), from the history. */
+static struct resident_marks *resident_marks(const struct bp_replay_scan *scan, struct bp_map *files,
+					     size_t *nr)
 {
+	struct resident_marks *r = NULL;
 	size_t i, cap = 0;
 
+	*nr = 0;
+	for (i = 0; i < scan->nhist; i++) {
+		const struct bp_replay_pev *e = &scan->hist[i];
+		struct resident_marks *f;
+		uint64_t *slot;
+		int inserted;
+
+		if (e->kind != BP_PEV_RESIDENT)
+			continue;
+		slot = bp_map_put(files, e->dev, e->ino, &inserted);
+		if (inserted) {
+			BP_GROW(r, *nr, cap);
+			memset(&r[*nr], 0, sizeof(*r));
+			*slot = ++*nr;
+		}
+		f = &r[*slot - 1];
+		BP_GROW(f->m, f->n, f->cap);
+		f->m[f->n++] = e;
+	}
+	return r;
+}
+
+/* Whether a resident marker said @page was up to date in (@after, @before). */
+static int marked_resident(const struct resident_marks *r, uint64_t page, uint64_t after,
+			   uint64_t before)
+{
+	size_t i;
+
+	for (i = 0; r && i < r->n; i++) {
+		const struct bp_replay_pev *e = r->m[i];
+
+		if (page >= e->first && page - e->first < e->n && e->ts > after && e->ts < before)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Late waits: an I/O wait of another process on pages whose last
+ * insertion, before the wait began, was a preloader's. The page was then
+ * still being read: mincore would not have called it resident, the
+ * reader waited for it. Not a page whose range the preloader's marker
+ * called resident between that insertion and the wait: it was up to date,
+ * the wait was for another page of the read. Each late page of the wait
+ * is put in @pages (its verdict is late, not hit, once the workload uses
+ * it); the wait is counted for its file in @files ((dev, ino) -> index
+ * into @late, from 1).
+ */
+static struct late_wait *late_waits(const struct bp_replay_scan *scan,
+				    const struct bp_map *replay_tids, struct bp_map *pages,
+				    struct bp_map *files, struct bp_verdict **late, size_t *nlate)
+{
+	struct late_wait *lw = xcalloc(scan->nwaits + 1, sizeof(*lw));
+	struct resident_marks *rm;
+	struct bp_map rm_files;
+	size_t i, nrm, cap = 0;
+
+	bp_map_init(&rm_files);
+	rm = resident_marks(scan, &rm_files, &nrm);
 	for (i = 0; i < scan->nwaits; i++) {
 		const struct bp_replay_wait *wt = &scan->waits[i];
-		uint64_t page, k1, k2, *tid, *ts, *slot;
+		uint64_t page, k1, k2, *tid, *ts, *slot, *ri;
 		int inserted;
 
 		if (bp_map_get(replay_tids, (uint64_t)wt->tid, 0))
 			continue;
+		ri = bp_map_get(&rm_files, wt->dev, wt->ino);
 		for (page = wt->first; page <= wt->last && page - wt->first < LATE_MAX_PAGES; page++) {
 			bp_replay_page_key(wt->dev, wt->ino, page, &k1, &k2);
 			tid = bp_map_get(&scan->inserts, k1, k2);
 			ts = bp_map_get(&scan->insert_ts, k1, k2);
-			if (tid && ts && *ts < wt->start_ns && bp_map_get(replay_tids, *tid, 0))
-				break;
+			if (!tid || !ts || *ts >= wt->start_ns || !bp_map_get(replay_tids, *tid, 0) ||
+			    marked_resident(ri ? &rm[*ri - 1] : NULL, page, *ts, wt->start_ns))
+				continue;
+			*bp_map_put(pages, k1, k2, NULL) = 1;
+			if (lw[i].late)
+				continue;
+			lw[i] = (struct late_wait){ wt->dev, wt->ino, page, 1 };
 		}
-		if (page > wt->last || page - wt->first >= LATE_MAX_PAGES)
+		if (!lw[i].late)
 			continue;
 		slot = bp_map_put(files, wt->dev, wt->ino, &inserted);
 		if (inserted) {
@@ -652,94 +771,374 @@ static void late_waits(const struct bp_replay_scan *scan, const struct bp_map *r
 		(*late)[*slot - 1].late_waits++;
 		(*late)[*slot - 1].late_ns += wt->ns;
 	}
+	for (i = 0; i < nrm; i++)
+		free(rm[i].m);
+	free(rm);
+	bp_map_release(&rm_files);
+	return lw;
+}
+
+/* Where a page stands while its file's history is replayed. */
+enum { PG_NONE, PG_PRELOADED, PG_EVICTED, PG_DONE };
+enum { V_NONE, V_HIT, V_LATE, V_WORKLOAD, V_WASTED, V_READ_AGAIN };
+
+struct page_st {
+	uint8_t st, verdict;
+	uint32_t range;          /* the first pack range holding it, from 1; 0: none */
+};
+
+/* What the verdict pass shares across files. */
+struct verdict_ctx {
+	const struct bp_model *m;
+	const struct bp_replay_scan *scan;
+	const struct bp_map *replay_tids;
+	const struct bp_map *late_pages;
+	const struct late_wait *lw;
+	struct page_st *pg;
+	size_t cpg;
+	int markers;             /* the markers name the pack's ranges */
+	unsigned page_size;
+	struct bp_preloaded *res;
+	size_t creads;
+	unsigned char *model_st;
+};
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct bp_preloaded_range *x = a, *y = b;
+
+	if (x->first != y->first)
+		return x->first < y->first ? -1 : 1;
+	return x->count < y->count ? -1 : x->count > y->count;
+}
+
+/* The file's pack ranges, from its request and resident markers, deduplicated. */
+static void file_ranges(struct bp_preloaded_file *pf, const struct bp_replay_pev *const *ev,
+			size_t n)
+{
+	size_t i, k, cap = 0;
+
+	for (i = 0; i < n; i++) {
+		if (ev[i]->kind != BP_PEV_REQUEST && ev[i]->kind != BP_PEV_RESIDENT)
+			continue;
+		BP_GROW(pf->ranges, pf->nranges, cap);
+		memset(&pf->ranges[pf->nranges], 0, sizeof(*pf->ranges));
+		pf->ranges[pf->nranges].first = ev[i]->first;
+		pf->ranges[pf->nranges++].count = ev[i]->n;
+	}
+	if (!pf->nranges)
+		return;
+	qsort(pf->ranges, pf->nranges, sizeof(*pf->ranges), cmp_range);
+	for (i = k = 1; i < pf->nranges; i++) {
+		if (pf->ranges[i].first != pf->ranges[k - 1].first ||
+		    pf->ranges[i].count != pf->ranges[k - 1].count)
+			pf->ranges[k++] = pf->ranges[i];
+	}
+	pf->nranges = k;
+}
+
+static void tally_page(struct bp_verdict *v, int verdict, int in_pack)
+{
+	switch (verdict) {
+	case V_HIT:
+		v->hit++;
+		break;
+	case V_LATE:
+		v->late++;
+		break;
+	case V_WORKLOAD:
+		if (in_pack)
+			v->overtaken++;
+		else
+			v->miss++;
+		break;
+	case V_WASTED:
+		v->wasted++;
+		break;
+	case V_READ_AGAIN:
+		v->read_again++;
+		break;
+	}
+}
+
+/*
+ * Replay one page's events (its file's history, in order). A page the
+ * preloader inserted first is preloaded; the workload's first use of it
+ * decides hit or late (it waited for it); evicted before any use and read
+ * again by the workload, it is read again; never used, wasted. A page the
+ * workload inserted first is its own read: overtaken when the pack holds
+ * it, else a miss.
+ */
+static int page_event(struct verdict_ctx *c, struct page_st *p, const struct bp_replay_pev *e,
+		      int preloader, uint32_t dev, uint64_t ino, uint64_t page)
+{
+	uint64_t k1, k2;
+	int was = p->st;
+
+	if (p->st == PG_DONE)
+		return 0;
+	switch (e->kind) {
+	case BP_PEV_INSERT:
+		if (preloader && !p->range && c->markers) {
+			/* Its own reads (the pack file itself): no range of the pack. */
+		} else if (preloader) {
+			p->st = PG_PRELOADED;
+		} else {
+			p->verdict = p->st == PG_NONE ? V_WORKLOAD : V_READ_AGAIN;
+			p->st = PG_DONE;
+		}
+		break;
+	case BP_PEV_DELETE:
+		if (p->st == PG_PRELOADED)
+			p->st = PG_EVICTED;
+		break;
+	case BP_PEV_ACCESS:
+	case BP_PEV_MAP:
+	case BP_PEV_READ:
+		if (preloader || p->st != PG_PRELOADED)
+			break;
+		bp_replay_page_key(dev, ino, page, &k1, &k2);
+		p->verdict = bp_map_get(c->late_pages, k1, k2) ? V_LATE : V_HIT;
+		p->st = PG_DONE;
+		break;
+	}
+	return was == PG_NONE && p->st == PG_PRELOADED;
+}
+
+/*
+ * The pages a read syscall returned that no mm_filemap_get_pages event
+ * named: a read is contiguous, and its events name the pages from the
+ * file position each batch started at. One is missing when a batch's last
+ * folio was locked under I/O (filemap_get_pages() waits for it, drops it
+ * and returns the others without the event; the next call names the
+ * rest): the read returned more pages than its events span, the ones
+ * just before the first page they name. Those were up to date (a batch
+ * ends at the first page that is not). Counted from the bytes it
+ * returned, so never too many (a read not starting on a page boundary
+ * may span one page more than its bytes). Returns how many; *first: the
+ * first of them.
+ */
+static uint64_t read_head(const struct bp_replay_pev *e, unsigned ps, uint64_t *first)
+{
+	uint64_t need = (e->bytes + ps - 1) / ps, head = need > e->n ? need - e->n : 0;
+
+	if (head > e->first)
+		head = e->first;
+	*first = e->first - head;
+	return head;
+}
+
+/* The verdict on one file: @ev are its events, in order. */
+static void file_verdict(struct verdict_ctx *c, const struct bp_file *f,
+			 const struct bp_replay_pev *const *ev, size_t n, struct bp_preloaded_file *pf)
+{
+	uint64_t end = 0, page, i, r;
+	size_t w;
+
+	file_ranges(pf, ev, n);
+	for (i = 0; i < n; i++) {
+		if (ev[i]->first + ev[i]->n > end)
+			end = ev[i]->first + ev[i]->n;
+	}
+	if (end > FILE_MAX_PAGES)
+		end = FILE_MAX_PAGES;  /* beyond 64 GiB of pages: not a file a preloader reads */
+	if (end > c->cpg) {
+		c->cpg = end;
+		c->pg = xrealloc(c->pg, end * sizeof(*c->pg));
+		c->model_st = xrealloc(c->model_st, end);
+	}
+	memset(c->pg, 0, end * sizeof(*c->pg));
+	bp_model_file_pages(c->m, f, 0, (size_t)end, c->model_st);
+	for (r = pf->nranges; r-- > 0;) {
+		for (page = pf->ranges[r].first; page < end && page - pf->ranges[r].first <
+		     pf->ranges[r].count; page++)
+			c->pg[page].range = (uint32_t)r + 1;
+	}
+	for (i = 0; i < n; i++) {
+		const struct bp_replay_pev *e = ev[i];
+		int pre = !!bp_map_get(c->replay_tids, (uint64_t)e->tid, 0);
+		uint64_t first = e->first, count = e->n;
+
+		if (e->kind == BP_PEV_REQUEST || e->kind == BP_PEV_RESIDENT)
+			continue;
+		uint64_t fresh = 0;
+
+		if (e->kind == BP_PEV_READ)
+			count = read_head(e, c->page_size, &first);
+		for (page = first; page < end && page - first < count; page++)
+			fresh += (uint64_t)page_event(c, &c->pg[page], e, pre, f->dev, f->ino, page);
+		if (fresh) {
+			BP_GROW(c->res->reads, c->res->nreads, c->creads);
+			c->res->reads[c->res->nreads++] = (struct bp_preload_read){ e->ts, fresh };
+		}
+	}
+	for (page = 0; page < end; page++) {
+		struct page_st *p = &c->pg[page];
+
+		if (p->st == PG_PRELOADED || p->st == PG_EVICTED)
+			p->verdict = V_WASTED;
+		/* The workload's insertion of a page it created (a write) is no read. */
+		if ((p->verdict == V_WORKLOAD || p->verdict == V_READ_AGAIN) &&
+		    c->model_st[page] == BP_PAGE_NONE)
+			continue;
+		tally_page(&pf->v, p->verdict, p->range != 0);
+		if (p->range)
+			tally_page(&pf->ranges[p->range - 1].v, p->verdict, 1);
+	}
+	/* Each late wait goes to the range of its first late page. */
+	for (w = 0; w < c->scan->nwaits; w++) {
+		const struct late_wait *l = &c->lw[w];
+
+		if (!l->late || l->dev != f->dev || l->ino != f->ino || l->page >= end ||
+		    !c->pg[l->page].range)
+			continue;
+		pf->ranges[c->pg[l->page].range - 1].v.late_waits++;
+		pf->ranges[c->pg[l->page].range - 1].v.late_ns += c->scan->waits[w].ns;
+	}
+}
+
+/* The late waits one by one, for the chart, each with its file's path. */
+static void late_marks(struct bp_preloaded *res, const struct bp_replay_scan *scan,
+		       const struct late_wait *lw)
+{
+	struct bp_map paths;
+	size_t i, n = 0;
+
+	bp_map_init(&paths);
+	for (i = 0; i < scan->nwaits; i++)
+		n += lw[i].late;
+	for (i = 0; n && i < res->nfiles; i++) {
+		const struct bp_preloaded_file *f = &res->files[i];
+
+		if (f->v.late_waits)
+			*bp_map_put(&paths, f->dev, f->ino, NULL) = i + 1;
+	}
+	res->late = xcalloc(n + 1, sizeof(*res->late));
+	for (i = 0; i < scan->nwaits; i++) {
+		const struct bp_replay_wait *wt = &scan->waits[i];
+		uint64_t *fi;
+
+		if (!lw[i].late)
+			continue;
+		fi = bp_map_get(&paths, lw[i].dev, lw[i].ino);
+		res->late[res->nlate++] = (struct bp_late_wait){ wt->tid, wt->start_ns, wt->ns,
+								 fi ? res->files[*fi - 1].path : "?" };
+	}
+	bp_map_release(&paths);
+}
+
+static void verdict_add(struct bp_verdict *t, const struct bp_verdict *v)
+{
+	t->hit += v->hit;
+	t->late += v->late;
+	t->overtaken += v->overtaken;
+	t->miss += v->miss;
+	t->wasted += v->wasted;
+	t->read_again += v->read_again;
+	t->late_waits += v->late_waits;
+	t->late_ns += v->late_ns;
+}
+
+static int cmp_hist(const void *a, const void *b)
+{
+	const struct bp_replay_pev *x = *(const struct bp_replay_pev *const *)a;
+	const struct bp_replay_pev *y = *(const struct bp_replay_pev *const *)b;
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return x < y ? -1 : x > y;  /* the pass's order */
 }
 
 struct bp_preloaded *bp_preloaded_build(struct bp_session *session, const struct bp_window *w)
 {
 	struct bp_build_hooks hooks = { .event = bp_replay_scan_event, .span = bp_replay_scan_span };
-	struct bp_preloaded_file *late = NULL;
-	struct bp_map late_files;
-	size_t nlate = 0;
+	struct bp_verdict *late = NULL;
+	struct bp_map late_files, late_pages, model_files, replay_tids;
+	const struct bp_replay_pev **ev;
+	struct verdict_ctx c = { 0 };
 	struct bp_replay_scan scan;
 	struct bp_preloaded *res;
-	struct bp_map replay_tids;
-	unsigned char *st = NULL;
+	const struct bp_meta *meta;
 	struct bp_model *m;
-	size_t i, cap = 0, cst = 0;
-	unsigned ps;
+	size_t nlate = 0, i, j, cap = 0, markers = 0;
 
 	bp_replay_scan_init(&scan, w ? w->since_ns : 0, w ? w->until_ns : 0);
 	scan.want_inserts = 1;
 	scan.want_waits = 1;
+	scan.want_history = 1;
+	meta = bp_reader_meta(session->reader);
+	scan.arch = bp_arch_of(meta ? meta->machine : NULL);
 	hooks.arg = &scan;
 	m = bp_session_build(session, w, &hooks, 1);
 	if (!m) {
 		bp_replay_scan_release(&scan);
 		return NULL;
 	}
-	ps = m->header.page_size ? m->header.page_size : 4096;
 	res = xcalloc(1, sizeof(*res));
+	res->page_size = m->header.page_size ? m->header.page_size : 4096;
 	res->access_missing = !!(m->missing & BP_MISSING_ACCESS);
 	bp_map_init(&replay_tids);
 	res->replay_pids = bp_preloader_processes(m, &replay_tids);
 	bp_map_init(&late_files);
-	late_waits(&scan, &replay_tids, &late_files, &late, &nlate);
-	for (i = 0; i < m->nfiles; i++) {
-		const struct bp_file *f = &m->files[i];
+	bp_map_init(&late_pages);
+	bp_map_init(&model_files);
+	c.lw = late_waits(&scan, &replay_tids, &late_pages, &late_files, &late, &nlate);
+	c.m = m;
+	c.scan = &scan;
+	c.replay_tids = &replay_tids;
+	c.late_pages = &late_pages;
+	for (i = 0; i < m->nfiles; i++)
+		*bp_map_put(&model_files, m->files[i].dev, m->files[i].ino, NULL) = i + 1;
+	ev = xcalloc(scan.nhist + 1, sizeof(*ev));
+	for (i = 0; i < scan.nhist; i++) {
+		ev[i] = &scan.hist[i];
+		markers += ev[i]->kind == BP_PEV_REQUEST || ev[i]->kind == BP_PEV_RESIDENT;
+	}
+	res->markers_missing = !markers && res->replay_pids;
+	c.markers = !!markers;
+	c.page_size = res->page_size;
+	c.res = res;
+	qsort(ev, scan.nhist, sizeof(*ev), cmp_hist);
+	for (i = 0; replay_tids.count && i < scan.nhist; i = j) {
 		struct bp_preloaded_file pf = { 0 };
-		uint64_t page, k1, k2, *tid;
+		const struct bp_file *f;
+		uint64_t *fi, *li;
 
-		if (f->kind != BP_FILE_REGULAR || !f->bytes_read || !replay_tids.count)
+		for (j = i + 1; j < scan.nhist && ev[j]->dev == ev[i]->dev && ev[j]->ino == ev[i]->ino; j++)
+			;
+		fi = bp_map_get(&model_files, ev[i]->dev, ev[i]->ino);
+		if (!fi || m->files[*fi - 1].kind != BP_FILE_REGULAR)
 			continue;
-		if (f->size_pages > cst) {
-			cst = f->size_pages > (1u << 24) ? (1u << 24) : f->size_pages;
-			st = xrealloc(st, cst);
+		f = &m->files[*fi - 1];
+		file_verdict(&c, f, ev + i, j - i, &pf);
+		li = bp_map_get(&late_files, f->dev, f->ino);
+		if (li) {
+			pf.v.late_waits = late[*li - 1].late_waits;
+			pf.v.late_ns = late[*li - 1].late_ns;
 		}
-		if (f->size_pages > cst)
-			continue;  /* beyond 64 GiB of pages: not a file a preloader reads */
-		bp_model_file_pages(m, f, 0, (size_t)f->size_pages, st);
-		for (page = 0; page < f->size_pages; page++) {
-			if (st[page] == BP_PAGE_NONE)
-				continue;
-			bp_replay_page_key(f->dev, f->ino, page, &k1, &k2);
-			tid = bp_map_get(&scan.inserts, k1, k2);
-			if (!tid || !bp_map_get(&replay_tids, *tid, 0)) {
-				pf.other_read += ps;
-				continue;
-			}
-			pf.preloaded += ps;
-			if (st[page] == BP_PAGE_USED)
-				pf.used += ps;
-			else if (st[page] == BP_PAGE_NEVER_USED)
-				pf.never_used += ps;
-			else if (st[page] == BP_PAGE_MAPPED)
-				pf.mapped += ps;
-			else
-				pf.reread += ps;
-		}
-		if (!pf.preloaded)
+		if (!bp_verdict_preloaded(&pf.v) && !pf.v.overtaken && !pf.v.miss && !pf.v.late_waits) {
+			free(pf.ranges);
 			continue;
-		tid = bp_map_get(&late_files, f->dev, f->ino);
-		if (tid) {
-			pf.late_waits = late[*tid - 1].late_waits;
-			pf.late_ns = late[*tid - 1].late_ns;
 		}
-		pf.path = xstrdup(f->path);
+		pf.path = xstrdup(f->path ? f->path : "?");
+		pf.dev = f->dev;
+		pf.ino = f->ino;
 		BP_GROW(res->files, res->nfiles, cap);
 		res->files[res->nfiles++] = pf;
-		res->total.preloaded += pf.preloaded;
-		res->total.used += pf.used;
-		res->total.never_used += pf.never_used;
-		res->total.mapped += pf.mapped;
-		res->total.reread += pf.reread;
-		res->total.other_read += pf.other_read;
-		res->total.late_waits += pf.late_waits;
-		res->total.late_ns += pf.late_ns;
+		verdict_add(&res->total.v, &pf.v);
 	}
 	if (res->nfiles)
 		qsort(res->files, res->nfiles, sizeof(*res->files), cmp_preloaded);
-	free(st);
+	late_marks(res, &scan, c.lw);
+	free(ev);
+	free(c.pg);
+	free(c.model_st);
+	free((void *)c.lw);
 	free(late);
+	bp_map_release(&model_files);
+	bp_map_release(&late_pages);
 	bp_map_release(&late_files);
 	bp_map_release(&replay_tids);
 	bp_model_free(m);
@@ -753,8 +1152,12 @@ void bp_preloaded_free(struct bp_preloaded *p)
 
 	if (!p)
 		return;
-	for (i = 0; i < p->nfiles; i++)
+	for (i = 0; i < p->nfiles; i++) {
 		free(p->files[i].path);
+		free(p->files[i].ranges);
+	}
 	free(p->files);
+	free(p->reads);
+	free(p->late);
 	free(p);
 }

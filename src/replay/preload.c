@@ -66,6 +66,7 @@ struct run {
 	atomic_int deadline_hit;
 	size_t *requested;         /* per file: ranges whose reads were started */
 	uint64_t *chunk;           /* per file: bytes one readahead(2) reads at most */
+	int markers[BP_REPLAY_MAX_MARKERS], nmarkers;
 };
 
 static int past_deadline(struct run *r)
@@ -146,6 +147,9 @@ static void preload_file(struct run *r, size_t idx)
 			atomic_fetch_add(&r->cut, 1);
 			break;
 		}
+		/* Before the reads: the recording tells what the request found cached. */
+		bp_replay_mark(r->markers, r->nmarkers, "request", f, f->ranges[i].start,
+			       (len + ps - 1) / ps);
 		rc = bp_replay_chunk(fd, off, len, r->chunk[idx], r->o->fadvise);
 		if (rc) {
 			atomic_fetch_add(&r->unreadable, 1);
@@ -289,7 +293,8 @@ int bp_replay_chunk(int fd, uint64_t off, uint64_t len, uint64_t chunk, int fadv
 /* What of the requested ranges is resident now, or, with --wait, once it all is. */
 static void settle(struct run *r, struct bp_replay_stats *st)
 {
-	struct bp_settle_opts so = { r->root, r->requested, r->chunk, r->o->wait, r->deadline_ns };
+	struct bp_settle_opts so = { r->root, r->requested, r->chunk, r->o->wait, r->deadline_ns,
+				     r->markers, r->nmarkers };
 	struct bp_settle s;
 
 	bp_replay_settle(r->pack, &so, &s);
@@ -325,6 +330,7 @@ int bp_replay_run(const struct bp_pack *p, const struct bp_replay_opts *o,
 	r.deadline_ns = o->deadline_ns ? r.start_ns + o->deadline_ns : 0;
 	r.requested = xcalloc(p->nfiles + 1, sizeof(*r.requested));
 	r.chunk = xcalloc(p->nfiles + 1, sizeof(*r.chunk));
+	r.nmarkers = bp_replay_markers_open(r.markers);
 	seq.idx = xcalloc(p->nfiles + 1, sizeof(*seq.idx));
 	par.idx = xcalloc(p->nfiles + 1, sizeof(*par.idx));
 	for (i = 0; i < p->nfiles; i++) {
@@ -380,6 +386,8 @@ int bp_replay_run(const struct bp_pack *p, const struct bp_replay_opts *o,
 	settle(&r, st);
 	st->elapsed_ns = now_ns() - r.start_ns;
 	st->deadline_hit = atomic_load(&r.deadline_hit);
+	while (r.nmarkers > 0)
+		close(r.markers[--r.nmarkers]);
 	free(r.requested);
 	free(r.chunk);
 	free(w);

@@ -28,7 +28,6 @@
 #define POLL_NS (2ull * 1000000ull)
 #define POLL_MAX_NS (64ull * 1000000ull)
 #define TRACEFS_INSTANCES "/sys/kernel/tracing/instances"
-#define MAX_MARKERS 16
 /* How often a range still missing is asked for again. */
 #define REISSUE_NS (1000ull * 1000000ull)
 
@@ -113,12 +112,7 @@ static void reissue(const struct mapped *m, const struct span *sp, uint64_t chun
 	}
 }
 
-/*
- * The trace_marker of every bootprof recording running now (its instance:
- * "bootprof" at boot, "bootprof-PID" live), so the recording says when
- * each range became resident. Returns how many were opened.
- */
-static int open_markers(int *fds)
+int bp_replay_markers_open(int *fds)
 {
 	DIR *d = opendir(TRACEFS_INSTANCES);
 	struct dirent *e;
@@ -127,7 +121,7 @@ static int open_markers(int *fds)
 
 	if (!d)
 		return 0;
-	while ((e = readdir(d)) && n < MAX_MARKERS) {
+	while ((e = readdir(d)) && n < BP_REPLAY_MAX_MARKERS) {
 		if (strcmp(e->d_name, "bootprof") && strncmp(e->d_name, "bootprof-", 9))
 			continue;
 		snprintf(path, sizeof(path), TRACEFS_INSTANCES "/%s/trace_marker", e->d_name);
@@ -138,22 +132,28 @@ static int open_markers(int *fds)
 	return n;
 }
 
-/* "bootprof-replay resident MAJ:MIN INO START+COUNT" (pages of page_size): one write, one entry. */
-static void mark(const int *fds, int n, const struct bp_pack *p, const struct span *sp)
+void bp_replay_mark(const int *fds, int n, const char *what, const struct bp_pack_file *f,
+		    uint64_t first, uint64_t count)
 {
-	const struct bp_pack_file *f = &p->files[sp->file];
-	uint64_t first = sp->off / p->page_size;
-	uint64_t count = (sp->off + sp->len + p->page_size - 1) / p->page_size - first;
 	char line[160];
 	int len, i;
 
-	len = snprintf(line, sizeof(line), BP_REPLAY_COMM " resident %u:%u %" PRIu64 " %" PRIu64
-		       "+%" PRIu64 "\n", f->major, f->minor, f->ino, first, count);
+	len = snprintf(line, sizeof(line), BP_REPLAY_COMM " %s %u:%u %" PRIu64 " %" PRIu64
+		       "+%" PRIu64 "\n", what, f->major, f->minor, f->ino, first, count);
 	for (i = 0; i < n; i++) {
 		if (write(fds[i], line, (size_t)len) < 0) {
 			/* A recording that stopped meanwhile: nothing to tell. */
 		}
 	}
+}
+
+/* A span became resident: its pages, as the pack counts them. */
+static void mark(const int *fds, int n, const struct bp_pack *p, const struct span *sp)
+{
+	uint64_t first = sp->off / p->page_size;
+	uint64_t count = (sp->off + sp->len + p->page_size - 1) / p->page_size - first;
+
+	bp_replay_mark(fds, n, "resident", &p->files[sp->file], first, count);
 }
 
 /* Map the files with requested ranges and list those ranges. */
@@ -221,7 +221,8 @@ int bp_replay_settle(const struct bp_pack *p, const struct bp_settle_opts *o, st
 	size_t nspans, left, veccap = 0, i;
 	struct span *spans;
 	uint64_t now, progress_ns, reissue_ns, total, pause = POLL_NS;
-	int markers[MAX_MARKERS], nmarkers = open_markers(markers);
+	const int *markers = o->markers;
+	int nmarkers = o->nmarkers;
 
 	memset(s, 0, sizeof(*s));
 	spans = gather(p, o, files, &nspans, s);
@@ -278,8 +279,6 @@ int bp_replay_settle(const struct bp_pack *p, const struct bp_settle_opts *o, st
 		if (files[i].map)
 			munmap(files[i].map, files[i].len);
 	}
-	while (nmarkers > 0)
-		close(markers[--nmarkers]);
 	free(vec);
 	free(spans);
 	free(files);

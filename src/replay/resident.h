@@ -14,6 +14,9 @@
  *             started for (0: none, the file was skipped); borrowed
  * @wait: poll until every requested page is resident and up to date
  * @deadline_ns: CLOCK_MONOTONIC time at which to stop waiting (0: none)
+ * @markers: trace_marker files to tell when each range became resident
+ *           (bp_replay_markers_open()); borrowed
+ * @nmarkers: how many
  */
 struct bp_settle_opts {
 	const char *root;
@@ -21,6 +24,8 @@ struct bp_settle_opts {
 	const uint64_t *chunk;
 	int wait;
 	uint64_t deadline_ns;
+	const int *markers;
+	int nmarkers;
 };
 
 /**
@@ -60,5 +65,35 @@ struct bp_settle {
  * Return: 0.
  */
 int bp_replay_settle(const struct bp_pack *p, const struct bp_settle_opts *o, struct bp_settle *s);
+
+#define BP_REPLAY_MAX_MARKERS 16
+
+/**
+ * bp_replay_markers_open() - the trace_marker of every bootprof recording running now
+ * @fds: room for BP_REPLAY_MAX_MARKERS descriptors
+ *
+ * Their instances are "bootprof" at boot and "bootprof-PID" live: the
+ * recordings then say when each range was asked for and when it became
+ * resident (bp_replay_mark()).
+ *
+ * Return: how many were opened (close them).
+ */
+int bp_replay_markers_open(int *fds);
+
+/**
+ * bp_replay_mark() - one trace marker line for a range of a pack's file
+ * @fds: from bp_replay_markers_open()
+ * @n: how many
+ * @what: "request" (its reads are about to be started) or "resident"
+ *        (every page of it is in the page cache and up to date)
+ * @f: the file
+ * @first: the range's first page (of the pack's page size)
+ * @count: its pages
+ *
+ * The line is "bootprof-replay WHAT MAJ:MIN INO FIRST+COUNT": one write,
+ * one ftrace print event, the preloader's own.
+ */
+void bp_replay_mark(const int *fds, int n, const char *what, const struct bp_pack_file *f,
+		    uint64_t first, uint64_t count);
 
 #endif

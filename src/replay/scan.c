@@ -3,17 +3,20 @@
  * The pack's view of the event stream: first use per file, last inserter
  * per page. Fields are looked up once per event id.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <event-parse.h>
 
+#include "analysis/syscalls.h"
+#include "replay/preload.h"
 #include "replay/scan.h"
 #include "tracefile/tracefile.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
-enum { K_NONE, K_ACCESS, K_ADD };
+enum { K_NONE, K_ACCESS, K_ADD, K_DELETE, K_PRINT, K_SYS_ENTER, K_SYS_EXIT };
 /* Which access: what an I/O wait was for comes from a fault or a read. */
 enum { A_MAP, A_FAULT, A_GET };
 
@@ -23,7 +26,8 @@ struct fld {
 
 struct scan_kind {
 	int kind, access;
-	struct fld dev, ino, index, last, order, pid;
+	struct fld dev, ino, index, last, order, pid, id, ret;
+	int buf_off;                  /* K_PRINT: where its text starts */
 };
 
 /*
@@ -42,6 +46,10 @@ struct scan_task {
 	/* what was inserted before the wait a read has not got its pages for */
 	int wait_ins;
 	uint64_t wait_ins_first, wait_ins_last;
+	/* want_history: a read syscall's pages, as its get_pages events name them */
+	int in_read, rd_have, rd_mixed;
+	uint32_t rd_dev;
+	uint64_t rd_ino, rd_lo, rd_hi;
 };
 
 static struct fld field(struct tep_event *e, const char *name, const char *alt, int common)
@@ -83,6 +91,8 @@ static const struct scan_kind *kind_of(struct bp_replay_scan *s, const struct bp
 			k.kind = K_ACCESS;
 		else if (!strcmp(e->name, "mm_filemap_add_to_page_cache"))
 			k.kind = K_ADD;
+		else if (!strcmp(e->name, "mm_filemap_delete_from_page_cache"))
+			k.kind = K_DELETE;
 		k.access = !strcmp(e->name, "mm_filemap_get_pages") ? A_GET
 			   : !strcmp(e->name, "mm_filemap_fault")   ? A_FAULT
 								     : A_MAP;
@@ -94,6 +104,23 @@ static const struct scan_kind *kind_of(struct bp_replay_scan *s, const struct bp
 		k.pid = field(e, "common_pid", NULL, 1);
 		if (!k.dev.size || !k.ino.size || !k.index.size)
 			k.kind = K_NONE;
+	} else if (e && e->system && e->name && !strcmp(e->system, "raw_syscalls") &&
+		   (!strcmp(e->name, "sys_enter") || !strcmp(e->name, "sys_exit"))) {
+		k.kind = !strcmp(e->name, "sys_enter") ? K_SYS_ENTER : K_SYS_EXIT;
+		k.id = field(e, "id", NULL, 0);
+		k.ret = field(e, "ret", NULL, 0);
+		k.pid = field(e, "common_pid", NULL, 1);
+		if (!k.id.size || !k.pid.size || (k.kind == K_SYS_EXIT && !k.ret.size))
+			k.kind = K_NONE;
+	} else if (e && e->system && e->name && !strcmp(e->system, "ftrace") &&
+		   !strcmp(e->name, "print")) {
+		struct tep_format_field *f = tep_find_field(e, "buf");
+
+		k.pid = field(e, "common_pid", NULL, 1);
+		if (f && f->offset > 0 && k.pid.size) {
+			k.kind = K_PRINT;
+			k.buf_off = f->offset;
+		}
 	}
 	BP_GROW(s->k, s->nk, s->ck);
 	s->k[s->nk] = k;
@@ -124,6 +151,8 @@ void bp_replay_scan_release(struct bp_replay_scan *s)
 	free(s->k);
 	free(s->t);
 	free(s->waits);
+	free(s->hist);
+	s->hist = NULL;
 	s->k = NULL;
 	s->t = NULL;
 	s->waits = NULL;
@@ -230,6 +259,24 @@ static void access_seen(struct bp_replay_scan *s, const struct scan_kind *k,
 	if (k->access == A_MAP || get(ev, k->pid, &pid) || (int)pid <= 0)
 		return;
 	t = task(s, (int)pid);
+	if (k->access == A_GET && t->in_read) {
+		uint64_t hi = index;
+
+		if (k->last.size && (get(ev, k->last, &hi) || hi < index))
+			hi = index;
+		if (!t->rd_have) {
+			t->rd_have = 1;
+			t->rd_dev = dev;
+			t->rd_ino = ino;
+			t->rd_lo = index;
+			t->rd_hi = hi;
+		} else if (t->rd_dev == dev && t->rd_ino == ino) {
+			t->rd_lo = index < t->rd_lo ? index : t->rd_lo;
+			t->rd_hi = hi > t->rd_hi ? hi : t->rd_hi;
+		} else {
+			t->rd_mixed = 1;
+		}
+	}
 	if (k->access == A_FAULT) {
 		t->fault_dev = dev;
 		t->fault_ino = ino;
@@ -267,6 +314,84 @@ static void insert_seen(struct bp_replay_scan *s, int pid, uint32_t dev, uint64_
 		t->ins_last = last;
 }
 
+static void add_hist(struct bp_replay_scan *s, const struct bp_event *ev, int kind, int tid,
+		     uint32_t dev, uint64_t ino, uint64_t first, uint64_t n)
+{
+	struct bp_replay_pev *h = s->nhist ? &s->hist[s->nhist - 1] : NULL;
+
+	/* Readahead inserts a batch page by page: one entry for the run. */
+	if (h && h->kind == kind && kind == BP_PEV_INSERT && h->tid == tid && h->dev == dev &&
+	    h->ino == ino && h->first + h->n == first) {
+		h->n += n;
+		return;
+	}
+	BP_GROW(s->hist, s->nhist, s->chist);
+	h = &s->hist[s->nhist++];
+	h->ts = ev->ts;
+	h->kind = kind;
+	h->tid = tid;
+	h->dev = dev;
+	h->ino = ino;
+	h->first = first;
+	h->n = n;
+}
+
+/*
+ * A read syscall's end: the span of pages its mm_filemap_get_pages
+ * events named on one file, and the bytes it returned (BP_PEV_READ; what
+ * the events left out is worked out from them, see bp_replay_pev).
+ */
+static void syscall_seen(struct bp_replay_scan *s, const struct scan_kind *k,
+			 const struct bp_event *ev)
+{
+	uint64_t pid, id, ret;
+	struct scan_task *t;
+
+	if (get(ev, k->pid, &pid) || (int)pid <= 0 || get(ev, k->id, &id))
+		return;
+	t = task(s, (int)pid);
+	if (k->kind == K_SYS_ENTER) {
+		int c = bp_syscall_class(s->arch, (long)id);
+
+		t->in_read = c == BP_CAUSE_READ && !bp_syscall_copies(s->arch, (long)id) &&
+			     !bp_syscall_prefetch(s->arch, (long)id);
+		t->rd_have = t->rd_mixed = 0;
+		return;
+	}
+	if (t->in_read && t->rd_have && !t->rd_mixed && !get(ev, k->ret, &ret) &&
+	    (int64_t)ret > 0) {
+		add_hist(s, ev, BP_PEV_READ, (int)pid, t->rd_dev, t->rd_ino, t->rd_lo,
+			 t->rd_hi - t->rd_lo + 1);
+		s->hist[s->nhist - 1].bytes = ret;
+	}
+	t->in_read = t->rd_have = 0;
+}
+
+/* "bootprof-replay request|resident MAJ:MIN INO FIRST+COUNT", the preloader's markers. */
+static void marker(struct bp_replay_scan *s, const struct scan_kind *k, const struct bp_event *ev)
+{
+	char text[160], what[16];
+	unsigned maj, min;
+	unsigned long long ino, first, count;
+	uint64_t pid;
+	size_t n;
+
+	if (k->buf_off >= ev->size || get(ev, k->pid, &pid))
+		return;
+	n = (size_t)(ev->size - k->buf_off);
+	if (n >= sizeof(text))
+		n = sizeof(text) - 1;
+	memcpy(text, (const char *)ev->data + k->buf_off, n);
+	text[n] = '\0';
+	if (sscanf(text, BP_REPLAY_COMM " %15s %u:%u %llu %llu+%llu", what, &maj, &min, &ino,
+		   &first, &count) != 6 || !count)
+		return;
+	if (!strcmp(what, "request"))
+		add_hist(s, ev, BP_PEV_REQUEST, (int)pid, BP_DEV(maj, min), ino, first, count);
+	else if (!strcmp(what, "resident"))
+		add_hist(s, ev, BP_PEV_RESIDENT, (int)pid, BP_DEV(maj, min), ino, first, count);
+}
+
 void bp_replay_scan_event(void *arg, const struct bp_event *ev)
 {
 	struct bp_replay_scan *s = arg;
@@ -277,12 +402,31 @@ void bp_replay_scan_event(void *arg, const struct bp_event *ev)
 	if (!ev->format)
 		return;
 	k = kind_of(s, ev);
+	if (k->kind == K_PRINT) {
+		if (s->want_history)
+			marker(s, k, ev);
+		return;
+	}
+	if (k->kind == K_SYS_ENTER || k->kind == K_SYS_EXIT) {
+		if (s->want_history)
+			syscall_seen(s, k, ev);
+		return;
+	}
 	if (k->kind == K_NONE || get(ev, k->dev, &dev) || get(ev, k->ino, &ino) ||
 	    get(ev, k->index, &index))
 		return;
 	if (k->kind == K_ACCESS) {
 		if (s->want_waits)
 			access_seen(s, k, ev, (uint32_t)dev, ino, index);
+		if (s->want_history && !get(ev, k->pid, &pid)) {
+			uint64_t last = index;
+
+			if (k->last.size && (get(ev, k->last, &last) || last < index ||
+					     last - index >= (1ull << 32)))
+				last = index;
+			add_hist(s, ev, k->access == A_MAP ? BP_PEV_MAP : BP_PEV_ACCESS, (int)pid,
+				 (uint32_t)dev, ino, index, last - index + 1);
+		}
 		/* The first access at or after the window's start: the file's first use. */
 		if (ev->ts < s->since_ns)
 			return;
@@ -295,6 +439,11 @@ void bp_replay_scan_event(void *arg, const struct bp_event *ev)
 		return;
 	if (k->order.size && (get(ev, k->order, &order) || order > 9))
 		return;  /* larger than a PMD folio: not a page-cache insertion we know */
+	if (s->want_history)
+		add_hist(s, ev, k->kind == K_DELETE ? BP_PEV_DELETE : BP_PEV_INSERT, (int)pid,
+			 (uint32_t)dev, ino, index, 1ull << order);
+	if (k->kind == K_DELETE)
+		return;
 	if (s->want_waits && (int)pid > 0)
 		insert_seen(s, (int)pid, (uint32_t)dev, ino, index, index + (1ull << order) - 1);
 	if (!s->want_inserts)

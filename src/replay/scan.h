@@ -31,15 +31,43 @@ struct bp_replay_wait {
 	uint64_t ins_first, ins_last; /* page indices */
 };
 
+/*
+ * One event of a page range's history (want_history), in the order of
+ * the pass: what the verdict on each preloaded or read page is made of.
+ */
+enum bp_pev_kind {
+	BP_PEV_INSERT,    /* mm_filemap_add_to_page_cache: a page put in the cache */
+	BP_PEV_DELETE,    /* mm_filemap_delete_from_page_cache: evicted */
+	BP_PEV_ACCESS,    /* mm_filemap_get_pages or mm_filemap_fault: a use */
+	BP_PEV_MAP,       /* mm_filemap_map_pages: mapped by fault-around */
+	BP_PEV_REQUEST,   /* the preloader's marker: about to ask for the range */
+	BP_PEV_RESIDENT,  /* the preloader's marker: the range is resident */
+	BP_PEV_READ,      /* a read syscall's end: @bytes returned, its get_pages span */
+};
+
+struct bp_replay_pev {
+	uint64_t ts;
+	uint64_t ino;
+	uint64_t first, n;            /* pages [first, first + n) */
+	uint64_t bytes;               /* BP_PEV_READ: what the syscall returned */
+	uint32_t dev;
+	int tid;
+	int kind;                     /* enum bp_pev_kind */
+};
+
 struct bp_replay_scan {
 	uint64_t since_ns, until_ns;  /* first uses are looked for inside these */
 	int want_inserts;             /* fill @inserts (costs a slot per page) */
 	int want_waits;               /* fill @insert_ts and @waits */
+	int want_history;             /* fill @hist (needs want_waits) */
+	int arch;                     /* enum bp_arch: syscall numbers */
 	struct bp_map first_use;      /* (dev, ino) -> first access ts + 1 */
 	struct bp_map inserts;        /* (ino, dev << 32 | index) -> inserting tid */
 	struct bp_map insert_ts;      /* the same key -> the insertion's ts */
 	struct bp_replay_wait *waits; /* I/O waits on a file, with their pages */
 	size_t nwaits, cwaits;
+	struct bp_replay_pev *hist;   /* page events and the preloader's markers */
+	size_t nhist, chist;
 	/* private: per tid, its last fault and its wait not yet given pages */
 	struct bp_map tasks;
 	struct scan_task *t;

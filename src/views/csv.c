@@ -161,28 +161,50 @@ static void services(FILE *out, const struct bp_model *m, const struct bp_report
 	free(v);
 }
 
+static void verdict_cells(FILE *out, const struct bp_preloaded *p, const struct bp_verdict *v)
+{
+	int k;
+
+	for (k = 0; k < BP_V_N; k++) {
+		uint64_t n = bp_verdict_pages(v, k);
+
+		if (bp_verdict_known(p, k))
+			fprintf(out, ",%" PRIu64 ",%" PRIu64, n * p->page_size, n);
+		else
+			fputs(",,", out);
+	}
+	if (bp_verdict_known(p, BP_V_LATE))
+		fprintf(out, ",%" PRIu64 ",%" PRIu64 "\n", v->late_waits, v->late_ns);
+	else
+		fputs(",,\n", out);
+}
+
 /*
- * A replayed boot's preloader, per file (no row without one); used, never
- * used and mapped are empty when the recording cannot tell them.
+ * A recording with a preloader: the verdict per file (first_page and
+ * pages empty), each followed by its pack ranges; a verdict the recording
+ * cannot tell is empty. No row without a preloader.
  */
 static void preloaded(FILE *out, const struct bp_report_opts *o)
 {
 	const struct bp_preloaded *p = o->preloaded;
-	size_t i;
+	size_t i, r;
+	int k;
 
-	fputs("path,preloaded_bytes,used_bytes,never_used_bytes,mapped_unknown_bytes,"
-	      "reread_bytes,other_read_bytes,late_waits,late_wait_ns\n", out);
+	fputs("path,first_page,pages", out);
+	for (k = 0; k < BP_V_N; k++)
+		fprintf(out, ",%s_bytes,%s_pages", bp_verdict_names[k], bp_verdict_names[k]);
+	fputs(",late_waits,late_wait_ns\n", out);
 	for (i = 0; p && i < cap(o, p->nfiles); i++) {
 		const struct bp_preloaded_file *f = &p->files[i];
 
 		bp_csv_str(out, f->path);
-		if (p->access_missing)
-			fprintf(out, ",%" PRIu64 ",,,", f->preloaded);
-		else
-			fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, f->preloaded,
-				f->used, f->never_used, f->mapped);
-		fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", f->reread,
-			f->other_read, f->late_waits, f->late_ns);
+		fputs(",,", out);
+		verdict_cells(out, p, &f->v);
+		for (r = 0; r < f->nranges; r++) {
+			bp_csv_str(out, f->path);
+			fprintf(out, ",%" PRIu64 ",%" PRIu64, f->ranges[r].first, f->ranges[r].count);
+			verdict_cells(out, p, &f->ranges[r].v);
+		}
 	}
 }
 

@@ -682,56 +682,112 @@ static void never_used(struct bp_doc *d, const struct bp_model *m, const struct 
 	waste_rows(s, m, o, BP_SORT_FILE_MAPPED);
 }
 
-static const char *const preloaded_head[] = { "PRELOADED", "THEN USED", "NEVER USED", "MAPPED",
-					      "READ AGAIN", "OTHERS READ", "LATE", "LATE WAIT",
-					      "PATH" };
+static const char *const preloaded_tail[] = { "LATE WAITS", "LATE WAIT", "PATH" };
+
+/* A verdict's bytes, or n/a when the recording cannot tell it. */
+static const char *verdict_bytes(char *buf, const struct bp_preloaded *p,
+				 const struct bp_verdict *v, enum bp_verdict_kind k)
+{
+	if (!bp_verdict_known(p, k))
+		return "n/a";
+	return bp_fmt_bytes(buf, bp_verdict_pages(v, k) * p->page_size);
+}
 
 /*
- * A replayed boot: what the preloader read, per file, and what became of
- * it (bootprof readahead --preloaded). Without page access events used
- * and never used cannot be told apart: "n/a".
+ * --verbose: under a file, its pack ranges (FIRST+PAGES) with the
+ * verdicts they hold, the empty ones left out.
+ */
+static char *range_detail(const struct bp_preloaded *p, const struct bp_preloaded_file *f)
+{
+	char *out = NULL, *next, b[BP_FMT_LEN], part[96];
+	size_t r;
+	int k;
+
+	for (r = 0; r < f->nranges; r++) {
+		const struct bp_verdict *v = &f->ranges[r].v;
+		int any = 0;
+
+		next = xasprintf("%s%s%" PRIu64 "+%" PRIu64 ":", out ? out : "ranges ", out ? "; " : "",
+				 f->ranges[r].first, f->ranges[r].count);
+		free(out);
+		out = next;
+		for (k = BP_V_HIT; k < BP_V_N; k++) {
+			if (!bp_verdict_known(p, k) || !bp_verdict_pages(v, k))
+				continue;
+			snprintf(part, sizeof(part), "%s %s %s", any ? "," : "", bp_verdict_names[k],
+				 bp_fmt_bytes(b, bp_verdict_pages(v, k) * p->page_size));
+			next = xasprintf("%s%s", out, part);
+			free(out);
+			out = next;
+			any = 1;
+		}
+		if (!any) {
+			next = xasprintf("%s nothing", out);
+			free(out);
+			out = next;
+		}
+	}
+	return out;
+}
+
+/*
+ * A recording with a preloader in it: the verdict on its pages, per file
+ * and in total (bootprof readahead --preloaded; the rules are in
+ * docs/design.md). Without page access events hit, late and wasted
+ * cannot be told apart: "n/a".
  */
 static void preloaded(struct bp_doc *d, const struct bp_report_opts *o)
 {
 	const struct bp_preloaded *p = o->preloaded;
-	char a[BP_FMT_LEN], b[BP_FMT_LEN], c[BP_FMT_LEN], e[BP_FMT_LEN], g[BP_FMT_LEN],
-		h[BP_FMT_LEN], k[BP_FMT_LEN], c2[BP_FMT_LEN], nlate[24];
-	const struct bp_preloaded_file *t;
+	char v[BP_V_N][BP_FMT_LEN], a[BP_FMT_LEN], nlate[24];
+	const char *head[BP_V_N + 3];
+	const struct bp_verdict *t;
 	struct bp_section *s;
+	char *detail;
 	size_t i;
+	int k;
 
 	if (!p)
 		return;
-	t = &p->total;
+	t = &p->total.v;
 	s = section(d, "Preloaded by bootprof-replay");
-	line(s, "%zu preloader process%s; its reads are its own, not the boot's (not filtered)",
+	line(s, "%zu preloader process%s; its reads are its own, not the workload's (not filtered)",
 	     p->replay_pids, p->replay_pids == 1 ? "" : "es");
+	for (k = 0; k < BP_V_N; k++)
+		verdict_bytes(v[k], p, t, k);
+	line(s, "preloaded %s: hit %s, late %s, wasted %s, read again %s", v[BP_V_PRELOADED],
+	     v[BP_V_HIT], v[BP_V_LATE], v[BP_V_WASTED], v[BP_V_READ_AGAIN]);
+	line(s, "the workload read itself: overtaken %s (in the pack, read before the preloader), "
+	     "miss %s (not in the pack)", v[BP_V_OVERTAKEN], v[BP_V_MISS]);
+	if (bp_verdict_known(p, BP_V_LATE))
+		line(s, "late: %" PRIu64 " I/O waits of the workload, %s, on pages still being preloaded",
+		     t->late_waits, bp_fmt_ns(a, t->late_ns));
 	if (p->access_missing)
-		line(s, "preloaded %s; then used / never used: not available on this kernel "
-		     "(no page access events)", bp_fmt_bytes(a, t->preloaded));
-	else
-		line(s, "preloaded %s: then used %s (%s), never used %s (%s), mapped by fault-around "
-		     "%s, read again %s", bp_fmt_bytes(a, t->preloaded), bp_fmt_bytes(b, t->used),
-		     bp_fmt_pct(c, t->used, t->preloaded), bp_fmt_bytes(e, t->never_used),
-		     bp_fmt_pct(g, t->never_used, t->preloaded), bp_fmt_bytes(h, t->mapped),
-		     bp_fmt_bytes(k, t->reread));
-	line(s, "other processes still read %s of these files from storage",
-	     bp_fmt_bytes(a, t->other_read));
-	line(s, "late: %" PRIu64 " I/O waits of other processes, %s, on pages still being preloaded",
-	     t->late_waits, bp_fmt_ns(a, t->late_ns));
-	columns(s, preloaded_head, "rrrrrrrrl");
+		line(s, "hit, late, wasted: not available on this kernel (no page access events)");
+	if (p->markers_missing)
+		line(s, "no preloader marker names a range: the pack is not known, overtaken pages "
+		     "count as misses");
+	for (k = 0; k < BP_V_N; k++)
+		head[k] = bp_verdict_heads[k];
+	for (k = 0; k < 3; k++)
+		head[BP_V_N + k] = preloaded_tail[k];
+	columns(s, head, "rrrrrrrrrl");
 	for (i = 0; i < p->nfiles; i++) {
 		const struct bp_preloaded_file *f = &p->files[i];
+		union bp_value *cells;
 
 		if (!shown(s, o, i))
 			continue;
-		snprintf(nlate, sizeof(nlate), "%" PRIu64, f->late_waits);
-		row(s, NULL, bp_fmt_bytes(a, f->preloaded),
-		    p->access_missing ? "n/a" : bp_fmt_bytes(b, f->used),
-		    p->access_missing ? "n/a" : bp_fmt_bytes(c, f->never_used),
-		    p->access_missing ? "n/a" : bp_fmt_bytes(e, f->mapped),
-		    bp_fmt_bytes(g, f->reread), bp_fmt_bytes(h, f->other_read),
-		    nlate, bp_fmt_ns(c2, f->late_ns), f->path);
+		detail = o->verbose ? range_detail(p, f) : NULL;
+		cells = bp_section_row(s, detail);
+		free(detail);
+		for (k = 0; k < BP_V_N; k++)
+			cells[k].s = bp_cell_str(verdict_bytes(v[k], p, &f->v, k));
+		snprintf(nlate, sizeof(nlate), "%" PRIu64, f->v.late_waits);
+		cells[BP_V_N].s = bp_cell_str(bp_verdict_known(p, BP_V_LATE) ? nlate : "n/a");
+		cells[BP_V_N + 1].s = bp_cell_str(bp_verdict_known(p, BP_V_LATE) ?
+						  bp_fmt_ns(a, f->v.late_ns) : "n/a");
+		cells[BP_V_N + 2].s = bp_cell_str(f->path);
 	}
 }
 

@@ -71,18 +71,21 @@
  *   "mapped_unknown": [ { "path", "mapped_unknown_bytes", "bytes_read" } ]
  *                                                     by mapped_unknown_bytes
  *   "reread": [ { "path", "reread_bytes", "bytes_read" } ]           by reread_bytes
- *   "preloaded": { "processes": int (named bootprof-replay), "total": ROW,
- *                  "files": [ ROW ] }   by preloaded_bytes, then path
- *                (a replayed boot: present only when the recording has a
- *                preloader process; not filtered).
- *                ROW: { "path" (null in "total"), "preloaded_bytes" (pages the
- *                preloader read from storage), "used_bytes", "never_used_bytes",
- *                "mapped_unknown_bytes": int|null (of those: used later, never
- *                used, mapped by fault-around; null: not available),
- *                "reread_bytes" (of those: evicted and read again),
- *                "other_read_bytes" (of the file: read by other processes),
- *                "late_waits", "late_wait_ns" (other processes' I/O waits on
- *                pages the preloader was still reading: late) }
+ *   "preloaded": { "processes": int (named bootprof-replay),
+ *                  "markers": bool (the preloader's markers name the pack's
+ *                  ranges; false: overtaken pages count as misses),
+ *                  "total": ROW, "files": [ ROW ] }
+ *                by preloaded_bytes, then miss_bytes, then path
+ *                (a recording with a preloader process in it; not filtered).
+ *                ROW: { "path" (null in "total"), VERDICT,
+ *                "ranges": [ { "first_page", "pages", VERDICT } ] (not in
+ *                "total"; the file's pack ranges, from the preloader's markers) }
+ *                VERDICT: "preloaded", "hit", "late", "overtaken", "miss",
+ *                "wasted", "read_again", each as "NAME_bytes" and
+ *                "NAME_pages"; "late_waits", "late_wait_ns" (the workload's
+ *                I/O waits on pages still being preloaded). hit, late,
+ *                wasted and the late waits are null when the
+ *                recording has no page access events. Rules: docs/design.md
  *   "disks": [ { "name", "dev", "rotational": bool|null, "size",
  *                "metadata_bytes", "metadata_wait_ns", "file_bytes",
  *                "rq_read_bytes", "rq_reads", "rq_write_bytes" } ]
@@ -426,25 +429,55 @@ static void file_list(struct bp_json *j, const struct bp_model *m, const struct 
 	free(v);
 }
 
+static void verdict_fields(struct bp_json *j, const struct bp_preloaded *p,
+			   const struct bp_verdict *v)
+{
+	char key[32];
+	int k;
+
+	for (k = 0; k < BP_V_N; k++) {
+		uint64_t n = bp_verdict_pages(v, k);
+		int known = bp_verdict_known(p, k);
+
+		snprintf(key, sizeof(key), "%s_bytes", bp_verdict_names[k]);
+		if (known)
+			bp_json_u64(j, key, n * p->page_size);
+		else
+			bp_json_null(j, key);
+		snprintf(key, sizeof(key), "%s_pages", bp_verdict_names[k]);
+		if (known)
+			bp_json_u64(j, key, n);
+		else
+			bp_json_null(j, key);
+	}
+	if (bp_verdict_known(p, BP_V_LATE)) {
+		bp_json_u64(j, "late_waits", v->late_waits);
+		bp_json_u64(j, "late_wait_ns", v->late_ns);
+	} else {
+		bp_json_null(j, "late_waits");
+		bp_json_null(j, "late_wait_ns");
+	}
+}
+
 static void preloaded_row(struct bp_json *j, const struct bp_preloaded *p,
 			  const struct bp_preloaded_file *f)
 {
+	size_t r;
+
 	bp_json_object_begin(j, f == &p->total ? "total" : NULL);
 	bp_json_string(j, "path", f->path);
-	bp_json_u64(j, "preloaded_bytes", f->preloaded);
-	if (p->access_missing) {
-		bp_json_null(j, "used_bytes");
-		bp_json_null(j, "never_used_bytes");
-		bp_json_null(j, "mapped_unknown_bytes");
-	} else {
-		bp_json_u64(j, "used_bytes", f->used);
-		bp_json_u64(j, "never_used_bytes", f->never_used);
-		bp_json_u64(j, "mapped_unknown_bytes", f->mapped);
+	verdict_fields(j, p, &f->v);
+	if (f != &p->total) {
+		bp_json_array_begin(j, "ranges");
+		for (r = 0; r < f->nranges; r++) {
+			bp_json_object_begin(j, NULL);
+			bp_json_u64(j, "first_page", f->ranges[r].first);
+			bp_json_u64(j, "pages", f->ranges[r].count);
+			verdict_fields(j, p, &f->ranges[r].v);
+			bp_json_end(j);
+		}
+		bp_json_end(j);
 	}
-	bp_json_u64(j, "reread_bytes", f->reread);
-	bp_json_u64(j, "other_read_bytes", f->other_read);
-	bp_json_u64(j, "late_waits", f->late_waits);
-	bp_json_u64(j, "late_wait_ns", f->late_ns);
 	bp_json_end(j);
 }
 
@@ -458,6 +491,7 @@ static void preloaded(struct bp_json *j, const struct bp_report_opts *o)
 		return;
 	bp_json_object_begin(j, "preloaded");
 	bp_json_u64(j, "processes", p->replay_pids);
+	bp_json_bool(j, "markers", !p->markers_missing);
 	preloaded_row(j, p, &p->total);
 	bp_json_array_begin(j, "files");
 	for (i = 0; i < p->nfiles && (!o->top || i < o->top); i++)

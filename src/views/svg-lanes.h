@@ -61,6 +61,7 @@ struct bp_chart {
 	struct lane_acc *collapsed;
 	size_t *ncollapsed;
 	size_t *into;            /* by process index: for LANE_COLLAPSED, the lane's owner */
+	const struct bp_preloaded *pre; /* the preloader's lane, or NULL (borrowed) */
 };
 
 /* Where a process is drawn. */
@@ -89,6 +90,18 @@ void bp_chart_lane_runs(FILE *out, const struct lane_acc *a, int y);
 void bp_chart_collapsed_lane(FILE *out, const struct bp_chart *c, size_t owner, int depth, int y);
 /* ... and the idle kernel threads. */
 void bp_chart_kthreads_lane(FILE *out, const struct bp_chart *c, int y);
+
+/* A strip's background, label and note (svg.c). */
+void bp_chart_strip_frame(FILE *out, int y, int h, const char *label, const char *note);
+/* Columns of heights h[k] px standing on base (up) or hanging from it, one path (svg.c). */
+void bp_chart_columns(FILE *out, const char *cls, const double *h, int n, int base, int up);
+
+/* The preloader's lane (svg-preload.c): its height with its gap, 0 without a preloader ... */
+int bp_chart_preload_height(const struct bp_chart *c);
+/* ... the lane at y ... */
+void bp_chart_preload_strip(FILE *out, const struct bp_chart *c, int y);
+/* ... and its legend entries from (x, y); returns the x after them. */
+int bp_chart_preload_legend(FILE *out, const struct bp_chart *c, int x, int y);
 
 /* Characters of UTF-8 text; cut @s after @chars of them, ending it with an ellipsis. */
 size_t bp_chart_text_chars(const char *s);

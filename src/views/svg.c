@@ -129,6 +129,11 @@ static void columns(FILE *out, const char *cls, const double *h, int n, int base
 		fputs("\"/>\n", out);
 }
 
+void bp_chart_columns(FILE *out, const char *cls, const double *h, int n, int base, int up)
+{
+	columns(out, cls, h, n, base, up);
+}
+
 /* A "nice" tick step (1, 2, 5 x 10^k seconds) for about 10 ticks. */
 static double tick_step(double span_s)
 {
@@ -142,7 +147,7 @@ static double tick_step(double span_s)
 }
 
 struct layout {
-	int y_axis, y_cpu, y_disk, y_disks, y_initcalls, y_services, y_lanes, y_legend, height;
+	int y_axis, y_cpu, y_disk, y_disks, y_preload, y_initcalls, y_services, y_lanes, y_legend, height;
 	int initcall_rows;
 	size_t ndisks, nservices, nlanes;
 };
@@ -289,6 +294,11 @@ static void strip_frame(FILE *out, int y, int h, const char *label, const char *
 	fprintf(out, "<text class=\"small\" x=\"8\" y=\"%d\">", y + 28);
 	bp_xml_put(out, note);
 	fputs("</text>\n", out);
+}
+
+void bp_chart_strip_frame(FILE *out, int y, int h, const char *label, const char *note)
+{
+	strip_frame(out, y, h, label, note);
 }
 
 static void cpu_strip(FILE *out, const struct bp_chart *c, const struct bp_model *m, int y)
@@ -1012,6 +1022,10 @@ static void legend(FILE *out, const struct bp_chart *c, int y)
 	x += 150;
 	fprintf(out, "<path class=\"ph\" d=\"M%d %dv%d\"/><text x=\"%d\" y=\"%d\">phase</text>",
 		x + 6, y - 2, BAR_H + 4, x + 12, y + BAR_H);
+	if (c->pre) {
+		y += 16;
+		bp_chart_preload_legend(out, c, 8, y);
+	}
 	if (c->o.critical) {
 		y += 16;
 		bp_chart_critical_legend(out, c, 8, y);
@@ -1054,11 +1068,12 @@ int bp_chart_write(struct bp_chart *c, FILE *out)
 	l.y_cpu = l.y_axis + 10;
 	l.y_disk = l.y_cpu + STRIP_H + 10;
 	l.y_disks = l.y_disk + STRIP_H + 10;
-	l.y_initcalls = l.y_disks + (int)l.ndisks * (DISK_STRIP_H + 10) + 4;
+	l.y_preload = l.y_disks + (int)l.ndisks * (DISK_STRIP_H + 10);
+	l.y_initcalls = l.y_preload + bp_chart_preload_height(c) + 4;
 	l.y_services = l.y_initcalls + (l.initcall_rows ? l.initcall_rows * LANE_H + 16 : 0) + 14;
 	l.y_lanes = l.y_services + (int)l.nservices * LANE_H + (l.nservices ? 18 : 0);
 	l.y_legend = l.y_lanes + (int)l.nlanes * LANE_H + 20;
-	l.height = l.y_legend + 64 + (c->o.critical ? 16 : 0);
+	l.height = l.y_legend + 64 + (c->o.critical ? 16 : 0) + (c->pre ? 16 : 0);
 
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
@@ -1073,6 +1088,7 @@ int bp_chart_write(struct bp_chart *c, FILE *out)
 	disk_strip(out, c, m, l.y_disk);
 	for (i = 0; i < l.ndisks; i++)
 		disk_read_strip(out, c, m, disks[i], l.y_disks + (int)i * (DISK_STRIP_H + 10));
+	bp_chart_preload_strip(out, c, l.y_preload);
 	initcalls(out, c, &l, row_of);
 	services(out, c, m, &l);
 	fprintf(out, "<text x=\"8\" y=\"%d\" font-weight=\"bold\">processes</text>\n",

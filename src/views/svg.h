@@ -108,6 +108,13 @@ int bp_chart_write(struct bp_chart *c, FILE *out);
 /* Outline @p (borrowed until bp_chart_write(); NULL: none) across the lanes. */
 void bp_chart_set_critical(struct bp_chart *c, const struct bp_critical_path *p);
 
+struct bp_preloaded;
+/*
+ * A lane for the preloader (replay/build.h: its reads over time and the
+ * late waits; borrowed until bp_chart_write(); NULL or no preloader: none).
+ */
+void bp_chart_set_preloaded(struct bp_chart *c, const struct bp_preloaded *p);
+
 /* Free a chart; NULL is a no-op. */
 void bp_chart_free(struct bp_chart *c);
 

@@ -2,11 +2,13 @@
 # Late preloading, live, under a read throttle (cgroup v1 blkio): replay
 # without --wait races the workload it preloads for, so the workload waits
 # for pages the preloader is still reading. Those waits are the "late"
-# ones of readahead --preloaded (and report's JSON and CSV), and they
+# ones of readahead --preloaded (and report's JSON and CSV; the pages
+# they were for are the verdict "late"), and they
 # equal the sum computed from the raw events of `dump` alone: each
 # D-sleep of a task other than the preloader, from its switch-out to its
 # next waking, on pages (the fault it was in, or what its read or exec got
-# after it) whose last insertion before the sleep was the preloader's.
+# after it) whose last insertion before the sleep was the preloader's,
+# with no "resident" marker of the preloader's for them in between.
 # tags: serial
 . "$(dirname "$0")/../test-lib.sh"
 . "$(dirname "$0")/lib-t3.sh"
@@ -27,18 +29,22 @@ t3_record "$TEST_DIR/race.dat" sh -c "echo \$\$ >$CG/cgroup.procs; '$BOOTPROF_FA
 	{ not_ok "record the replay racing the workload"; exit 0; }
 "$BOOTPROF" readahead --preloaded "$TEST_DIR/race.dat" >"$TEST_DIR/preloaded.txt"
 grep -E ' total$' "$TEST_DIR/preloaded.txt" | sed 's/^/# /'
-set -- $(awk '$NF == "total" { print $7, $8 }' "$TEST_DIR/preloaded.txt")
+set -- $(awk '$NF == "total" { print $8, $9 }' "$TEST_DIR/preloaded.txt")
 late_n=$1 late_ns=$2
 
 # The same from dump: D-sleeps of tasks other than the preloader, on
-# pages the preloader inserted before the sleep began.
+# pages the preloader inserted before the sleep began, unless its
+# "resident" marker for their range came in between.
 "$BOOTPROF" dump "$TEST_DIR/race.dat" | awk '
 function ns(t,   f) { split(t, f, "."); return f[1] * 1000000000 + substr(f[2] "000000000", 1, 9) }
 function val(k,   i) { for (i = 5; i <= NF; i++) if (index($i, k "=") == 1) return substr($i, length(k) + 2); return "" }
-# 1 when a page of FILE [first, last] was last inserted by the preloader before ts
-function late(file, first, last, ts,   p) {
-	for (p = first; p <= last; p++)
-		if (pre[file " " p] && ins[file " " p] < ts) return 1
+# 1 when a page of FILE [first, last] was last inserted by the preloader
+# before ts, and no resident marker of its range came between
+function late(file, first, last, ts,   p, k) {
+	for (p = first; p <= last; p++) {
+		k = file " " p
+		if (pre[k] && ins[k] < ts && !(res[k] > ins[k] && res[k] < ts)) return 1
+	}
 	return 0
 }
 BEGIN {
@@ -54,6 +60,11 @@ BEGIN {
 	for (i = 5; i < NF; i++) if ($i == "dev") break
 	file = $(i + 1) " " $(i + 3); o = val("ofs") / 4096; n = 2 ^ val("order")
 	for (k = 0; k < n; k++) { ins[file " " (o + k)] = ns($1); pre[file " " (o + k)] = (comm == "bootprof-replay") }
+	next
+}
+/ print: .*bootprof-replay resident / {
+	c = $NF; sub(/\\x0a$/, "", c); split(c, rg, "+")
+	for (k = rg[1]; k < rg[1] + rg[2]; k++) res[$(NF - 2) " " sprintf("%x", $(NF - 1)) " " k] = ns($1)
 	next
 }
 / mm_filemap_fault: / { fault[pid] = val("dev") " " val("ino") " " val("ofs") / 4096; next }
@@ -101,8 +112,10 @@ expect 'report --format json: the same late waits in "preloaded"' \
 	"jq -e '.preloaded.total | .late_waits == ${late_n:-0} and .late_wait_ns == ${late_ns:-0}' '$TEST_DIR/race.json' >/dev/null"
 expect 'report --table preloaded: the files'"'"' late waits add up to the total' \
 	"'$BOOTPROF' report --table preloaded --top 0 '$TEST_DIR/race.dat' |
-	 awk -F, 'NR > 1 { n += \$8; t += \$9 } END { exit !(n == ${late_n:-0} && t == ${late_ns:-0}) }'"
+	 awk -F, 'NR > 1 && \$2 == \"\" { n += \$18; t += \$19 } END { exit !(n == ${late_n:-0} && t == ${late_ns:-0}) }'"
 expect 'report: the Preloaded section counts them' \
-	"'$BOOTPROF' report '$TEST_DIR/race.dat' | grep -q '^late: ${late_n:-x} I/O waits of other processes'"
+	"'$BOOTPROF' report '$TEST_DIR/race.dat' | grep -q '^late: ${late_n:-x} I/O waits of the workload'"
+expect 'the late waits were for pages whose verdict is late' \
+	"jq -e '.preloaded.total | .late_bytes > 0 and .late_pages * 4096 == .late_bytes' '$TEST_DIR/race.json' >/dev/null"
 wait_ns=$("$BOOTPROF" report --format json "$TEST_DIR/race.dat" | jq .totals.wait_ns)
 expect "the late waits are part of the workload's I/O wait ($wait_ns ns)" "[ '${late_ns:-0}' -le '${wait_ns:-0}' ]"
