@@ -81,8 +81,8 @@ int cmd_critical(int argc, char **argv)
 			     "the end point: pid:N (process N's exit), or a phase's end:\n"
 			     "exec:PROG (its first exec), file:PATH (the first event on\n"
 			     "it), service:UNIT (its main process's exit, else its exec)", opt_to),
-		OPT_STRING_C('f', "format", &format, "FMT", "text (default) or json",
-			     "text json"),
+		OPT_STRING_C('f', "format", &format, "FMT", "text (default), markdown or json",
+			     "text markdown json"),
 		OPT_END(),
 	};
 
@@ -91,7 +91,7 @@ int cmd_critical(int argc, char **argv)
 		return rc;
 	if (argc > 1)
 		return bp_usage_error("critical", "one recording at a time");
-	if (strcmp(format, "text") && strcmp(format, "json"))
+	if (strcmp(format, "text") && strcmp(format, "markdown") && strcmp(format, "json"))
 		return bp_usage_error("critical", "unknown format '%s'", format);
 	o.file = argc > 0 ? argv[0] : bp_default_recording();
 	if (!o.file)
@@ -111,6 +111,8 @@ int cmd_critical(int argc, char **argv)
 	if (!strcmp(format, "json")) {
 		o.top = 0;
 		bp_view_critical_json(stdout, path, &o);
+	} else if (!strcmp(format, "markdown")) {
+		bp_view_critical_markdown(stdout, path, &o);
 	} else {
 		bp_view_critical_text(stdout, path, &o);
 	}

@@ -92,6 +92,8 @@ static const struct kind_spec specs[] = {
 	  { { "dev" }, { "nr_sector" }, { "rwbs" }, { "sector" } }, 4 },
 	{ "block", "block_bio_queue", EV_BIO_QUEUE, bp_on_bio_queue,
 	  { { "rwbs" }, { "nr_sector" }, { "dev" }, { "sector" } }, 1 },
+	{ "block", "block_bio_remap", EV_BIO_REMAP, bp_on_bio_remap,
+	  { { "dev" }, { "sector" }, { "nr_sector" }, { "old_dev" }, { "old_sector" } }, 5 },
 	{ "filemap", "mm_filemap_add_to_page_cache", EV_ADD, bp_on_add,
 	  { { "i_ino" }, { "index" }, { "s_dev" }, { "order" } }, 3 },
 	{ "filemap", "mm_filemap_delete_from_page_cache", EV_DELETE, bp_on_delete,
