@@ -67,11 +67,11 @@ enum { F_FILENAME = 0, F_EXEC_PID, F_OLD_PID };
 enum { F_EXIT_PID = 0, F_GROUP_DEAD, F_EXIT_COMM };
 enum { F_RQ_DEV = 0, F_NR_SECTOR, F_RWBS, F_SECTOR };
 enum { F_BIO_RWBS = 0, F_BIO_NR_SECTOR, F_BIO_DEV, F_BIO_SECTOR };
-enum { F_RM_DEV = 0, F_RM_SECTOR, F_RM_NR_SECTOR, F_RM_OLD_DEV, F_RM_OLD_SECTOR };
+enum { F_RM_DEV = 0, F_RM_SECTOR, F_RM_NR_SECTOR, F_RM_OLD_DEV, F_RM_OLD_SECTOR, F_RM_RWBS };
 enum { F_INO = 0, F_INDEX, F_DEV, F_ORDER, F_LAST = F_ORDER };
 enum { F_SYS_ID = 0, F_SYS_ARGS };
 enum { F_STAT_PID = 0, F_STAT_DELAY };
-#define NFIELDS 5
+#define NFIELDS 6
 
 struct fld {
 	uint16_t off;
@@ -173,10 +173,11 @@ struct task {
 	uint8_t waited_runs;   /* some of its runs are waited, not settled yet */
 	uint64_t read_credit;  /* bytes of its last run settled as read, not yet met by its bios */
 	uint32_t credit_file;  /* ... that run's file */
-	uint32_t bio_dev;      /* the last bio queued in its context (block_bio_queue) */
-	uint64_t bio_sector;
-	uint32_t remap_dev;    /* that bio remapped to a lower device (block_bio_remap), 0: none: */
-	uint64_t remap_sector; /* ... the lower bio's queue is the same I/O again */
+	uint32_t bio_dev;      /* the last bio queued in its context (block_bio_queue), */
+	uint64_t bio_sector;   /* not counting a lower one of a stacked device */
+	uint32_t bio_sectors;
+	uint32_t remap_dev;    /* (part of) that bio remapped to a lower device (block_bio_remap), */
+	uint64_t remap_sector; /* 0: none: the lower bio's queue is the same I/O again */
 	uint64_t wait_ns, wait_cause_ns[BP_NCAUSES], wait_unknown_ns, run_ns;
 	uint64_t other_ns;     /* uninterruptible sleep without I/O evidence */
 	uint64_t bytes, meta_bytes;

@@ -790,8 +790,11 @@ void bp_on_bio_queue(struct state *s, const struct bp_event *ev, const struct ha
 	 */
 	lower = t->remap_dev && t->remap_dev == dev && t->remap_sector == sector;
 	t->remap_dev = 0;
-	t->bio_dev = dev;
-	t->bio_sector = sector;
+	if (!lower) {
+		t->bio_dev = dev;
+		t->bio_sector = sector;
+		t->bio_sectors = (uint32_t)(bytes / 512);
+	}
 	if (!strchr(rwbs, 'R') || lower)
 		return;
 	t->read_io = 1;
@@ -817,14 +820,19 @@ void bp_on_bio_remap(struct state *s, const struct bp_event *ev, const struct ha
 	uint32_t old_dev = (uint32_t)rd(s, ev, h->f[F_RM_OLD_DEV]);
 	uint64_t old_sector = rd(s, ev, h->f[F_RM_OLD_SECTOR]);
 	uint32_t sectors = (uint32_t)rd(s, ev, h->f[F_RM_NR_SECTOR]);
+	char rwbs[16];
 
 	if (!t)
 		return;
-	if (t->bio_dev == old_dev && t->bio_sector == old_sector) {
+	/* A stacked device may split the bio: each part is remapped, then queued. */
+	if (t->bio_dev == old_dev && old_sector >= t->bio_sector &&
+	    old_sector - t->bio_sector < (t->bio_sectors ? t->bio_sectors : 1)) {
 		t->remap_dev = dev;
 		t->remap_sector = sector;
 	}
+	bp_rd_str(s, ev, h->f[F_RM_RWBS], rwbs, sizeof(rwbs));
 	if (s->crit)
 		bp_crit_bio_remap(s, (uint32_t)(t - s->tasks), dev, sector, sectors, old_dev,
-				  old_sector, bio_file(t, (uint64_t)sectors * 512));
+				  old_sector, strchr(rwbs, 'R') ? bio_file(t, (uint64_t)sectors * 512) :
+				  NONE);
 }

@@ -1236,6 +1236,13 @@ static const struct bytes_case bytes_cases[] = {
 	    ADD(3, 0, 100, 0), BIO_AT(4, 0, 100, FDEV, 0, 8), REMAP(5, 0, 100, 0, 8),
 	    BIO_AT(6, 0, 100, SDA, REMAP_OFFSET, 8), EXIT(7, 0, 100, 0), END },
 	  1, 0, 1, 1, 0 },
+	{ "the same, the stacked device splitting the bio in two: still one read",
+	  { BIO_WRITE(0, 1, 70), ENTER(1, 0, 100, 0), ADD_INO(2, 0, 100, 0, MINO),
+	    ADD(3, 0, 100, 0), ADD(4, 0, 100, 1), BIO_AT(5, 0, 100, FDEV, 0, 16),
+	    REMAP(6, 0, 100, 0, 8), BIO_AT(7, 0, 100, SDA, REMAP_OFFSET, 8),
+	    REMAP(8, 0, 100, 8, 8), BIO_AT(9, 0, 100, SDA, REMAP_OFFSET + 8, 8),
+	    EXIT(10, 0, 100, 0), END },
+	  2, 0, 2, 1, 0 },
 };
 
 static uint64_t file_read(const struct bp_model *m, uint64_t ino)
