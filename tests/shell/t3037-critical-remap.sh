@@ -34,10 +34,10 @@ done
 MNT=$TEST_DIR/mnt
 DM=bp-$TEST_NAME-$$
 CG=/sys/fs/cgroup/blkio/bootprof-$TEST_NAME-$$
-LOOP= PART= made_node=
+LOOP='' PART='' made_node=''
 cleanup() {
 	mountpoint -q "$MNT" 2>/dev/null && umount "$MNT"
-	[ -e "/dev/mapper/$DM" ] && dmsetup remove "$DM"
+	dmsetup info "$DM" >/dev/null 2>&1 && dmsetup remove --noudevsync "$DM"
 	[ -n "$made_node" ] && rm -f "$PART"
 	[ -n "$LOOP" ] && losetup -d "$LOOP"
 	t3_cgroup_remove "$CG"
@@ -67,7 +67,7 @@ lodev=$(cat "/sys/block/$lo/dev")
 OFFSET=2048
 psize=$(cat "/sys/block/$lo/${lo}p1/size")
 if command -v dmsetup >/dev/null 2>&1 &&
-	dmsetup create "$DM" --table "0 $psize linear $LOOP $OFFSET" 2>"$TEST_DIR/dm.err"; then
+	dmsetup create --noudevsync "$DM" --table "0 $psize linear $LOOP $OFFSET" 2>"$TEST_DIR/dm.err"; then
 	dmsetup mknodes "$DM" 2>/dev/null
 	UPPER=/dev/mapper/$DM
 	udev=$(dmsetup info -c --noheadings -o major,minor "$DM" | tr -d ' ')
