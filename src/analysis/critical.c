@@ -497,25 +497,32 @@ static int by_sector(const void *pa, const void *pb)
 /*
  * The bios of a request issued on (dev, sector, sectors): those of the
  * ring on dev inside it, not in a request yet. Who queued the newest
- * names the issuer; the first in sector order the upper device's
+ * (of any, for a request issued again) names the issuer; the first in sector order the upper device's
  * sector; their files, in sector order, what the request carried.
  */
 static void rq_bios(struct bp_critical_log *L, struct crit_req *rq)
 {
-	struct crit_bio *in[BIO_RING];
+	struct crit_bio *in[BIO_RING], *newest = NULL;
+	uint32_t seen[BIO_RING];
 	size_t n = 0, i, j;
 	unsigned k;
 
 	for (k = 1; k <= BIO_RING && k <= L->bio_head; k++) {
 		struct crit_bio *b = &L->bios[(L->bio_head - k) % BIO_RING];
 
-		if (b->dev == rq->dev && !b->used && b->sector >= rq->sector &&
-		    b->sector < rq->sector + rq->sectors)
+		if (b->dev != rq->dev || b->sector < rq->sector ||
+		    b->sector >= rq->sector + rq->sectors)
+			continue;
+		if (!newest)
+			newest = b;
+		if (!b->used)
 			in[n++] = b;
 	}
+	/* Issued again (requeued): its bios were used, their queuer is still who it is for. */
+	if (newest)
+		rq->issuer = n ? in[0]->task : newest->task;
 	if (!n)
 		return;
-	rq->issuer = in[0]->task;
 	qsort(in, n, sizeof(*in), by_sector);
 	if (in[0]->upper_dev && in[0]->upper_sector >= in[0]->sector - rq->sector) {
 		rq->upper_dev = in[0]->upper_dev;
@@ -525,15 +532,11 @@ static void rq_bios(struct bp_critical_log *L, struct crit_req *rq)
 		uint32_t f = in[i]->file;
 
 		in[i]->used = 1;
-		if (f == NONE)
-			continue;
-		for (j = 0; j < rq->nfiles && j < BP_CRIT_RQ_FILES && rq->files[j] != f; j++)
+		for (j = 0; j < rq->nfiles && seen[j] != f; j++)
 			;
-		if (j < rq->nfiles && j < BP_CRIT_RQ_FILES)
+		if (f == NONE || j < rq->nfiles)
 			continue;
-		/* Past the first few, a file is counted once per run of its bios. */
-		if (rq->nfiles >= BP_CRIT_RQ_FILES && i && in[i - 1]->file == f)
-			continue;
+		seen[rq->nfiles] = f;
 		if (rq->nfiles < BP_CRIT_RQ_FILES)
 			rq->files[rq->nfiles] = f;
 		rq->nfiles++;
