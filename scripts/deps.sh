@@ -13,6 +13,8 @@ build="gcc make pkg-config libtracefs-dev libtraceevent-dev libncurses-dev libzs
 arm64="gcc-aarch64-linux-gnu libc6-dev-arm64-cross libtracefs-dev:arm64 libtraceevent-dev:arm64 libncurses-dev:arm64 libzstd-dev:arm64 libsqlite3-dev:arm64 zlib1g-dev:arm64 qemu-system-arm qemu-user-static"
 i386="gcc-i686-linux-gnu libc6-dev-i386-cross libtracefs-dev:i386 libtraceevent-dev:i386 libncurses-dev:i386 libzstd-dev:i386 libsqlite3-dev:i386 zlib1g-dev:i386"
 check="$build shellcheck debootstrap sqlite3 clang-14 libclang-rt-14-dev libcmocka-dev jq trace-cmd e2fsprogs cpio xz-utils busybox-static qemu-system-x86 tmux mandoc bash-completion zsh linux-perf time python3 man-db chromium libxml2-utils python3-fusepy fuse3"
+# The critical path on a stacked device (t3037: a device-mapper linear device on a loop device).
+check="$check dmsetup"
 # The one-shot boot tests (GRUB for BIOS, systemd-boot under OVMF) and the fleet path in ClickHouse.
 check="$check grub-pc-bin grub2-common fdisk qemu-utils ovmf systemd-boot-efi dosfstools mtools clickhouse-server clickhouse-client"
 demo="$build e2fsprogs cpio xz-utils busybox-static qemu-system-x86"

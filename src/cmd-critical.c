@@ -46,8 +46,8 @@ int cmd_critical(int argc, char **argv)
 	int rc;
 	const struct bp_option options[] = {
 		OPT_CRIT_TO(&end),
-		OPT_STRING_C('f', "format", &format, "FMT", "text (default) or json",
-			     "text json"),
+		OPT_STRING_C('f', "format", &format, "FMT", "text (default), markdown or json",
+			     "text markdown json"),
 		OPT_END(),
 	};
 
@@ -56,7 +56,7 @@ int cmd_critical(int argc, char **argv)
 		return rc;
 	if (argc > 1)
 		return bp_usage_error("critical", "one recording at a time");
-	if (strcmp(format, "text") && strcmp(format, "json"))
+	if (strcmp(format, "text") && strcmp(format, "markdown") && strcmp(format, "json"))
 		return bp_usage_error("critical", "unknown format '%s'", format);
 	o.file = argc > 0 ? argv[0] : bp_default_recording();
 	if (!o.file)
@@ -67,6 +67,8 @@ int cmd_critical(int argc, char **argv)
 	if (!strcmp(format, "json")) {
 		o.top = 0;
 		bp_view_critical_json(stdout, path, &o);
+	} else if (!strcmp(format, "markdown")) {
+		bp_view_critical_markdown(stdout, path, &o);
 	} else {
 		bp_view_critical_text(stdout, path, &o);
 	}

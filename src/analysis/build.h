@@ -57,6 +57,7 @@ enum kind {
 	EV_WQ_QUEUE,
 	EV_WQ_START,
 	EV_LOCK,
+	EV_BIO_REMAP,
 	EV_NKINDS
 };
 
@@ -69,10 +70,11 @@ enum { F_FILENAME = 0, F_EXEC_PID, F_OLD_PID };
 enum { F_EXIT_PID = 0, F_GROUP_DEAD, F_EXIT_COMM };
 enum { F_RQ_DEV = 0, F_NR_SECTOR, F_RWBS, F_SECTOR };
 enum { F_BIO_RWBS = 0, F_BIO_NR_SECTOR, F_BIO_DEV, F_BIO_SECTOR };
+enum { F_RM_DEV = 0, F_RM_SECTOR, F_RM_NR_SECTOR, F_RM_OLD_DEV, F_RM_OLD_SECTOR, F_RM_RWBS };
 enum { F_INO = 0, F_INDEX, F_DEV, F_ORDER, F_LAST = F_ORDER };
 enum { F_SYS_ID = 0, F_SYS_ARGS };
 enum { F_STAT_PID = 0, F_STAT_DELAY };
-#define NFIELDS 5
+#define NFIELDS 6
 
 struct fld {
 	uint16_t off;
@@ -173,6 +175,12 @@ struct task {
 	uint8_t holder;        /* it inserted pages in a read context: a wait may show them read */
 	uint8_t waited_runs;   /* some of its runs are waited, not settled yet */
 	uint64_t read_credit;  /* bytes of its last run settled as read, not yet met by its bios */
+	uint32_t credit_file;  /* ... that run's file */
+	uint32_t bio_dev;      /* the last bio queued in its context (block_bio_queue), */
+	uint64_t bio_sector;   /* not counting a lower one of a stacked device */
+	uint32_t bio_sectors;
+	uint32_t remap_dev;    /* (part of) that bio remapped to a lower device (block_bio_remap), */
+	uint64_t remap_sector; /* 0: none: the lower bio's queue is the same I/O again */
 	uint64_t wait_ns, wait_cause_ns[BP_NCAUSES], wait_unknown_ns, run_ns;
 	uint64_t other_ns;     /* uninterruptible sleep without I/O evidence */
 	uint64_t bytes, meta_bytes;
@@ -409,6 +417,7 @@ void bp_settle_inserts(struct state *s, struct task *t);
 void bp_settle_end(struct state *s, struct task *t);
 void bp_held_waited(struct task *t);
 void bp_on_bio_queue(struct state *s, const struct bp_event *ev, const struct handler *h);
+void bp_on_bio_remap(struct state *s, const struct bp_event *ev, const struct handler *h);
 void bp_on_add(struct state *s, const struct bp_event *ev, const struct handler *h);
 void bp_on_delete(struct state *s, const struct bp_event *ev, const struct handler *h);
 void bp_on_fault(struct state *s, const struct bp_event *ev, const struct handler *h);
@@ -443,7 +452,10 @@ void bp_crit_lock(struct state *s, uint32_t ti, uint64_t lock, unsigned flags);
 /* A syscall boundary of ti: futex(uaddr, op ...) entered, else op -1 (none, or left). */
 void bp_crit_futex(struct state *s, const struct bp_event *ev, uint32_t ti, uint64_t uaddr,
 		   int op);
-void bp_crit_bio(struct state *s, uint32_t ti, uint32_t dev, uint64_t sector, uint32_t sectors);
+void bp_crit_bio(struct state *s, uint32_t ti, uint32_t dev, uint64_t sector, uint32_t sectors,
+		 uint32_t file);
+void bp_crit_bio_remap(struct state *s, uint32_t ti, uint32_t dev, uint64_t sector,
+		       uint32_t sectors, uint32_t old_dev, uint64_t old_sector, uint32_t file);
 void bp_crit_rq_issue(struct state *s, const struct bp_event *ev, const struct task *t,
 		      uint32_t dev, uint64_t sector, uint32_t sectors);
 void bp_crit_rq_complete(struct state *s, const struct bp_event *ev, uint32_t dev,

@@ -29,6 +29,10 @@ struct crit_req {
 	uint64_t issue_ns;    /* 0: issued before the recording */
 	uint64_t done_ns;     /* 0: none */
 	uint32_t issuer;      /* task index, NONE */
+	uint32_t upper_dev;   /* remapped from this device (block_bio_remap), 0: not remapped */
+	uint64_t upper_sector;
+	uint32_t nfiles;      /* files its bios carried (see bp_crit_rq_issue) */
+	uint32_t files[BP_CRIT_RQ_FILES];   /* the first of them: index in log->files */
 };
 
 /* One interval of a task off a CPU: [out, wake) asleep, [wake, in) runnable. */
@@ -111,11 +115,21 @@ struct crit_exec {
 	char *path;
 };
 
-/* The last bios queued, to name who queued a request's first bio. */
-#define BIO_RING 64
+/*
+ * The last bios queued or remapped, to name who queued a request's
+ * first bio, what file system sector it was asked for and which files
+ * its bios carried. A request merges at most max_sectors_kb of them
+ * (512 KiB: 128 bios of a page each).
+ */
+#define BIO_RING 256
 struct crit_bio {
-	uint32_t dev, sectors, task;
+	uint32_t dev, sectors;
+	uint32_t task;          /* who queued it, or the bio it was remapped from */
+	uint32_t file;          /* the file its pages are of (the pass's index), NONE */
 	uint64_t sector;
+	uint32_t upper_dev;     /* the top device it was remapped from, 0: none */
+	uint64_t upper_sector;
+	uint8_t used;           /* a request was issued with it */
 };
 
 struct crit_file {
@@ -135,6 +149,15 @@ struct bp_critical_log {
 	struct bp_map inflight;        /* (dev, sector) -> index in flight */
 	struct crit_bio bios[BIO_RING];
 	unsigned bio_head;
+	/*
+	 * Bios remapped, not queued on their new device yet: a throttle may
+	 * hold one for seconds, while other disks' bios pass the ring
+	 */
+	struct crit_bio *remaps;       /* a pool */
+	size_t nremaps, cremaps;
+	uint32_t *free_remaps;
+	size_t nfree_remaps, cfree_remaps;
+	struct bp_map remap_at;        /* (dev, sector) -> index in remaps */
 	int ncpus;
 	struct crit_req *cpu_done;     /* per CPU: its last completion in an interrupt */
 	uint8_t *cpu_switched;         /* per CPU: it switched some task already */

@@ -42,6 +42,9 @@ static void log_release(struct bp_critical_log *L)
 	free(L->flight);
 	free(L->free_flight);
 	bp_map_release(&L->inflight);
+	free(L->remaps);
+	free(L->free_remaps);
+	bp_map_release(&L->remap_at);
 	free(L->cpu_done);
 	free(L->cpu_switched);
 	bp_map_release(&L->unmet);
@@ -573,15 +576,171 @@ void bp_crit_exec(struct state *s, uint32_t ti, uint64_t ts, const char *path)
 	L->execs[L->nexecs++].path = xstrdup(path);
 }
 
-void bp_crit_bio(struct state *s, uint32_t ti, uint32_t dev, uint64_t sector, uint32_t sectors)
+/* A free entry of a pool (arr, n entries, cap) with a free list: its index. */
+#define POOL_TAKE(arr, n, cap, free_list, nfree) \
+	((nfree) ? (free_list)[--(nfree)] : (BP_GROW(arr, n, cap), (uint32_t)(n)++))
+
+static struct crit_bio *bio_push(struct bp_critical_log *L)
 {
-	struct bp_critical_log *L = s->crit;
 	struct crit_bio *b = &L->bios[L->bio_head++ % BIO_RING];
 
+	memset(b, 0, sizeof(*b));
+	return b;
+}
+
+/* The newest bio of the ring on dev covering sector, not in a request yet; NULL when none. */
+static const struct crit_bio *bio_find(const struct bp_critical_log *L, uint32_t dev,
+				       uint64_t sector)
+{
+	unsigned k;
+
+	for (k = 1; k <= BIO_RING && k <= L->bio_head; k++) {
+		const struct crit_bio *b = &L->bios[(L->bio_head - k) % BIO_RING];
+
+		if (b->dev == dev && !b->used && sector >= b->sector &&
+		    sector < b->sector + (b->sectors ? b->sectors : 1))
+			return b;
+	}
+	return NULL;
+}
+
+/* Take the remap still to be queued at (dev, sector) into *out; 0 when there is none. */
+static int remap_take(struct bp_critical_log *L, uint32_t dev, uint64_t sector,
+		      struct crit_bio *out)
+{
+	uint64_t *slot = bp_map_get(&L->remap_at, dev, sector);
+	uint32_t i;
+
+	if (!slot)
+		return 0;
+	i = (uint32_t)*slot;
+	*out = L->remaps[i];
+	bp_map_del(&L->remap_at, dev, sector);
+	BP_GROW(L->free_remaps, L->nfree_remaps, L->cfree_remaps);
+	L->free_remaps[L->nfree_remaps++] = i;
+	return 1;
+}
+
+void bp_crit_bio(struct state *s, uint32_t ti, uint32_t dev, uint64_t sector, uint32_t sectors,
+		 uint32_t file)
+{
+	struct bp_critical_log *L = s->crit;
+	struct crit_bio r, *b;
+
+	/* The queue of a bio remapped here: the remap said who and what. */
+	if (remap_take(L, dev, sector, &r)) {
+		*bio_push(L) = r;
+		return;
+	}
+	b = bio_push(L);
 	b->dev = dev;
 	b->sector = sector;
 	b->sectors = sectors;
 	b->task = ti;
+	b->file = file;
+}
+
+/*
+ * A bio remapped from (old_dev, old_sector) to (dev, sector). When the
+ * upper bio was queued (a stacked device), or remapped itself (a stacked
+ * device on a partition), the lower one is its: the same queuer and
+ * file, even when a worker remaps it (dm-crypt) or a throttle holds the
+ * lower one; else (a partition) it is the remapping task's. Through
+ * several layers the top device is kept.
+ */
+void bp_crit_bio_remap(struct state *s, uint32_t ti, uint32_t dev, uint64_t sector,
+		       uint32_t sectors, uint32_t old_dev, uint64_t old_sector, uint32_t file)
+{
+	struct bp_critical_log *L = s->crit;
+	const struct crit_bio *u;
+	struct crit_bio up, *b;
+	uint64_t *slot;
+	int added;
+
+	if (remap_take(L, old_dev, old_sector, &up))
+		u = &up;
+	else
+		u = bio_find(L, old_dev, old_sector);
+	slot = bp_map_put(&L->remap_at, dev, sector, &added);
+	/* An earlier remap there never queued: this one instead. */
+	if (added)
+		*slot = POOL_TAKE(L->remaps, L->nremaps, L->cremaps, L->free_remaps,
+				  L->nfree_remaps);
+	b = &L->remaps[*slot];
+	memset(b, 0, sizeof(*b));
+	b->dev = dev;
+	b->sector = sector;
+	b->sectors = sectors;
+	b->task = ti;
+	b->file = file;
+	b->upper_dev = old_dev;
+	b->upper_sector = old_sector;
+	if (!u)
+		return;
+	b->task = u->task;
+	if (u->file != NONE || u->upper_dev)
+		b->file = u->file;
+	if (u->upper_dev) {
+		b->upper_dev = u->upper_dev;
+		b->upper_sector = u->upper_sector + (old_sector - u->sector);
+	}
+}
+
+static int by_sector(const void *pa, const void *pb)
+{
+	const struct crit_bio *a = *(const struct crit_bio *const *)pa;
+	const struct crit_bio *b = *(const struct crit_bio *const *)pb;
+
+	return (a->sector > b->sector) - (a->sector < b->sector);
+}
+
+/*
+ * The bios of a request issued on (dev, sector, sectors): those of the
+ * ring on dev inside it, not in a request yet. Who queued the newest
+ * (of any, for a request issued again) names the issuer; the first in sector order the upper device's
+ * sector; their files, in sector order, what the request carried.
+ */
+static void rq_bios(struct bp_critical_log *L, struct crit_req *rq)
+{
+	struct crit_bio *in[BIO_RING], *newest = NULL;
+	uint32_t seen[BIO_RING];
+	size_t n = 0, i, j;
+	unsigned k;
+
+	for (k = 1; k <= BIO_RING && k <= L->bio_head; k++) {
+		struct crit_bio *b = &L->bios[(L->bio_head - k) % BIO_RING];
+
+		if (b->dev != rq->dev || b->sector < rq->sector ||
+		    b->sector >= rq->sector + rq->sectors)
+			continue;
+		if (!newest)
+			newest = b;
+		if (!b->used)
+			in[n++] = b;
+	}
+	/* Issued again (requeued): its bios were used, their queuer is still who it is for. */
+	if (newest)
+		rq->issuer = n ? in[0]->task : newest->task;
+	if (!n)
+		return;
+	qsort(in, n, sizeof(*in), by_sector);
+	if (in[0]->upper_dev && in[0]->upper_sector >= in[0]->sector - rq->sector) {
+		rq->upper_dev = in[0]->upper_dev;
+		rq->upper_sector = in[0]->upper_sector - (in[0]->sector - rq->sector);
+	}
+	for (i = 0; i < n; i++) {
+		uint32_t f = in[i]->file;
+
+		in[i]->used = 1;
+		for (j = 0; j < rq->nfiles && seen[j] != f; j++)
+			;
+		if (f == NONE || j < rq->nfiles)
+			continue;
+		seen[rq->nfiles] = f;
+		if (rq->nfiles < BP_CRIT_RQ_FILES)
+			rq->files[rq->nfiles] = f;
+		rq->nfiles++;
+	}
 }
 
 void bp_crit_rq_issue(struct state *s, const struct bp_event *ev, const struct task *t,
@@ -590,34 +749,20 @@ void bp_crit_rq_issue(struct state *s, const struct bp_event *ev, const struct t
 	struct bp_critical_log *L = s->crit;
 	struct crit_req *rq;
 	uint64_t *slot;
-	uint32_t i, k;
 
 	if (!sectors)
 		return;   /* a flush: no data, wakes no reader */
 	slot = bp_map_put(&L->inflight, dev, sector, NULL);
-	if (L->nfree) {
-		i = L->free_flight[--L->nfree];
-	} else {
-		BP_GROW(L->flight, L->nflight, L->cflight);
-		i = (uint32_t)L->nflight++;
-	}
-	*slot = i;
-	rq = &L->flight[i];
+	*slot = POOL_TAKE(L->flight, L->nflight, L->cflight, L->free_flight, L->nfree);
+	rq = &L->flight[*slot];
+	memset(rq, 0, sizeof(*rq));
 	rq->dev = dev;
 	rq->sector = sector;
 	rq->sectors = sectors;
 	rq->issue_ns = ev->ts;
-	rq->done_ns = 0;
 	/* Who queued its first bio, else in whose context it went to the disk. */
 	rq->issuer = t && !bp_in_irq(s, ev) ? (uint32_t)(t - s->tasks) : NONE;
-	for (k = 1; k <= BIO_RING && k <= L->bio_head; k++) {
-		const struct crit_bio *b = &L->bios[(L->bio_head - k) % BIO_RING];
-
-		if (b->dev == dev && b->sector >= sector && b->sector < sector + sectors) {
-			rq->issuer = b->task;
-			break;
-		}
-	}
+	rq_bios(L, rq);
 }
 
 void bp_crit_rq_complete(struct state *s, const struct bp_event *ev, uint32_t dev,
@@ -625,7 +770,7 @@ void bp_crit_rq_complete(struct state *s, const struct bp_event *ev, uint32_t de
 {
 	struct bp_critical_log *L = s->crit;
 	uint64_t *slot = bp_map_get(&L->inflight, dev, sector);
-	struct crit_req rq = { dev, sectors, sector, 0, 0, NONE };
+	struct crit_req rq = { .dev = dev, .sectors = sectors, .sector = sector, .issuer = NONE };
 	uint32_t ti;
 
 	if (slot) {
@@ -929,6 +1074,7 @@ static void push_sleep(struct walk *w, uint32_t ti, const struct crit_off *o, ui
 	struct bp_crit_segment *g;
 	enum bp_crit_state st;
 	enum bp_crit_reason why = BP_CRIT_WHY_NONE;
+	size_t k;
 
 	if (o->io == JUDGED_IO || (d && !o->io && o->by == BY_IO))
 		st = BP_CRIT_IO;
@@ -971,6 +1117,20 @@ static void push_sleep(struct walk *w, uint32_t ti, const struct crit_off *o, ui
 		g->request.done_ns = rq->done_ns;
 		if (rq->issuer < w->L->ntasks)
 			name_task(w, rq->issuer, rq->issue_ns, &g->request.issuer);
+		g->request.upper_dev = rq->upper_dev;
+		g->request.upper_sector = rq->upper_sector;
+		g->request.nfiles = rq->nfiles;
+		for (k = 0; k < rq->nfiles && k < BP_CRIT_RQ_FILES; k++) {
+			struct bp_crit_rq_file *rf = &g->request.files[k];
+			const struct crit_file *cf;
+
+			if (rq->files[k] >= w->L->nfiles)
+				continue;
+			cf = &w->L->files[rq->files[k]];
+			rf->dev = cf->dev;
+			rf->ino = cf->ino;
+			rf->path = file_path(w, cf->dev, cf->ino);
+		}
 	}
 }
 
@@ -1364,12 +1524,15 @@ struct bp_critical_path *bp_critical_walk(const struct bp_critical_log *log,
 
 void bp_critical_path_free(struct bp_critical_path *p)
 {
-	size_t i;
+	size_t i, k;
 
 	if (!p)
 		return;
-	for (i = 0; i < p->nsegments; i++)
+	for (i = 0; i < p->nsegments; i++) {
 		free(p->segments[i].path);
+		for (k = 0; k < p->segments[i].request.nfiles && k < BP_CRIT_RQ_FILES; k++)
+			free(p->segments[i].request.files[k].path);
+	}
 	for (i = 0; i < p->nfiles; i++)
 		free(p->files[i].path);
 	free(p->end_on);

@@ -88,16 +88,39 @@ struct bp_crit_task {
 	char comm[16];
 };
 
+/* The files a request's bios carried that the path names (more are counted). */
+#define BP_CRIT_RQ_FILES 4
+
+/**
+ * struct bp_crit_rq_file - a file whose pages a request carried
+ * @dev: device (kernel encoding)
+ * @ino: inode
+ * @path: its path (owned by the path)
+ */
+struct bp_crit_rq_file {
+	uint32_t dev;
+	uint64_t ino;
+	char *path;
+};
+
 /**
  * struct bp_crit_request - the block request whose completion ended an I/O sleep
- * @dev: its device (kernel encoding)
+ * @dev: its device (kernel encoding): the one that issued and completed it
  * @sector: first sector
  * @sectors: 512-byte sectors
  * @issue_ns: block_rq_issue, 0 when issued before the recording
  * @done_ns: block_rq_complete
- * @issuer: the task that queued its bio (block_bio_queue), else the one in
- *          whose context it was issued; tid 0 when neither is known (an
- *          interrupt)
+ * @issuer: the task that queued its bio (block_bio_queue), on the upper
+ *          device when it was remapped; else the one in whose context it
+ *          was issued; tid 0 when neither is known (an interrupt)
+ * @upper_dev: the device the file system asked, when its first bio was
+ *             remapped (block_bio_remap: a partition, device-mapper, md);
+ *             through several layers, the top one; 0 when not remapped
+ * @upper_sector: the sector there of the request's first sector
+ * @nfiles: how many files the pages of its bios were of (the bio's file
+ *          is the run of pages its queuer inserted and reads, as the
+ *          byte accounting settles it); 2 or more: it spans files
+ * @files: the first min(@nfiles, BP_CRIT_RQ_FILES), in sector order
  */
 struct bp_crit_request {
 	uint32_t dev;
@@ -106,6 +129,10 @@ struct bp_crit_request {
 	uint64_t issue_ns;
 	uint64_t done_ns;
 	struct bp_crit_task issuer;
+	uint32_t upper_dev;
+	uint64_t upper_sector;
+	size_t nfiles;
+	struct bp_crit_rq_file files[BP_CRIT_RQ_FILES];
 };
 
 /* Why a segment is unknown, or what ended an interrupt or other D-sleep segment. */

@@ -685,6 +685,19 @@ static void settle_read_bio(struct state *s, struct task *t, uint64_t bytes)
 	account_read(s, t, p->file, p->index, p->n, p->ts);
 	run = p->n * s->ps;
 	t->read_credit = run > bytes ? run - bytes : 0;
+	t->credit_file = p->file;
+}
+
+/*
+ * The file whose pages a read bio queued now in t's context carries, as
+ * settle_read_bio will take it: the run whose bytes its bios are still
+ * meeting, else the run t inserted last; NONE when t inserted none.
+ */
+static uint32_t bio_file(const struct task *t, uint64_t bytes)
+{
+	if (t->read_credit && (!bytes || bytes <= t->read_credit))
+		return t->credit_file;
+	return t->npend ? t->pend[t->npend - 1].file : NONE;
 }
 
 /*
@@ -758,20 +771,68 @@ void bp_on_bio_queue(struct state *s, const struct bp_event *ev, const struct ha
 {
 	struct task *t = bp_task_cur(s, ev);
 	uint64_t bytes = rd(s, ev, h->f[F_BIO_NR_SECTOR]) * 512;
+	uint32_t dev = (uint32_t)rd(s, ev, h->f[F_BIO_DEV]);
+	uint64_t sector = rd(s, ev, h->f[F_BIO_SECTOR]);
 	char rwbs[16];
+	int lower;
 
 	if (!t)
 		return;
 	t->activity = 1;
-	if (s->crit && h->f[F_BIO_SECTOR].size)
-		bp_crit_bio(s, (uint32_t)(t - s->tasks), (uint32_t)rd(s, ev, h->f[F_BIO_DEV]),
-			    rd(s, ev, h->f[F_BIO_SECTOR]), (uint32_t)(bytes / 512));
 	bp_rd_str(s, ev, h->f[F_BIO_RWBS], rwbs, sizeof(rwbs));
-	if (!strchr(rwbs, 'R'))
+	if (s->crit && h->f[F_BIO_SECTOR].size)
+		bp_crit_bio(s, (uint32_t)(t - s->tasks), dev, sector, (uint32_t)(bytes / 512),
+			    strchr(rwbs, 'R') ? bio_file(t, bytes) : NONE);
+	/*
+	 * A stacked device (device-mapper, md) queues the file system's bio
+	 * on itself, remaps it and queues it again on the device below, in
+	 * the same context when nothing holds it: one read, not two.
+	 */
+	lower = t->remap_dev && t->remap_dev == dev && t->remap_sector == sector;
+	t->remap_dev = 0;
+	if (!lower) {
+		t->bio_dev = dev;
+		t->bio_sector = sector;
+		t->bio_sectors = (uint32_t)(bytes / 512);
+	}
+	if (!strchr(rwbs, 'R') || lower)
 		return;
 	t->read_io = 1;
 	settle_read_bio(s, t, bytes);
 	if (t->npend || t->nheld)
 		bio_passed(s, t, h->f[F_BIO_DEV].size ?
 				 bp_disk_of_dev(s, (uint32_t)rd(s, ev, h->f[F_BIO_DEV])) : -1);
+}
+
+/*
+ * A bio moved to the device below: a partition's to its disk (before
+ * its only block_bio_queue), a stacked device's (device-mapper, md) to
+ * the device it maps to (after the upper device's block_bio_queue; the
+ * lower one follows). In the queuer's context unless a stacked device
+ * remaps in a worker (dm-crypt). The critical path names the upper
+ * device and sector a lower request was asked for (bp_crit_bio_remap).
+ */
+void bp_on_bio_remap(struct state *s, const struct bp_event *ev, const struct handler *h)
+{
+	struct task *t = bp_task_cur(s, ev);
+	uint32_t dev = (uint32_t)rd(s, ev, h->f[F_RM_DEV]);
+	uint64_t sector = rd(s, ev, h->f[F_RM_SECTOR]);
+	uint32_t old_dev = (uint32_t)rd(s, ev, h->f[F_RM_OLD_DEV]);
+	uint64_t old_sector = rd(s, ev, h->f[F_RM_OLD_SECTOR]);
+	uint32_t sectors = (uint32_t)rd(s, ev, h->f[F_RM_NR_SECTOR]);
+	char rwbs[16];
+
+	if (!t)
+		return;
+	/* A stacked device may split the bio: each part is remapped, then queued. */
+	if (t->bio_dev == old_dev && old_sector >= t->bio_sector &&
+	    old_sector - t->bio_sector < (t->bio_sectors ? t->bio_sectors : 1)) {
+		t->remap_dev = dev;
+		t->remap_sector = sector;
+	}
+	bp_rd_str(s, ev, h->f[F_RM_RWBS], rwbs, sizeof(rwbs));
+	if (s->crit)
+		bp_crit_bio_remap(s, (uint32_t)(t - s->tasks), dev, sector, sectors, old_dev,
+				  old_sector, strchr(rwbs, 'R') ? bio_file(t, (uint64_t)sectors * 512) :
+				  NONE);
 }

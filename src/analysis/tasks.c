@@ -42,7 +42,7 @@ uint32_t bp_task_new(struct state *s, int tid)
 	t->cpu = -1;
 	t->meta_leader = NONE;
 	t->ctx_file = t->last_file = t->wait_file = t->fault_file = t->acc_file = NONE;
-	t->sys_read_file = NONE;
+	t->sys_read_file = t->credit_file = NONE;
 	t->cgroup = NONE;
 	slot = bp_map_put(&s->tids, (uint64_t)(uint32_t)tid, 0, NULL);
 	*slot = s->ntasks;

@@ -28,6 +28,12 @@ const struct bp_event_spec bp_default_events[] = {
 	{ "block", "block_rq_issue", NULL, 0, NULL },
 	{ "block", "block_rq_complete", NULL, 0, NULL },
 	{ "block", "block_bio_queue", NULL, 0, NULL },
+	/*
+	 * A bio on a partition, device-mapper (LVM, dm-crypt, dm-verity) or
+	 * md moved to the device below: which file-system sector a request
+	 * of the lower device was asked for, and by whom.
+	 */
+	{ "block", "block_bio_remap", NULL, 0, NULL },
 	{ "filemap", "mm_filemap_add_to_page_cache", NULL, 0, NULL },
 	{ "filemap", "mm_filemap_delete_from_page_cache", NULL, 0, NULL },
 	{ "filemap", "mm_filemap_fault", NULL, 0, NULL },

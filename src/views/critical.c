@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bootprof critical: the critical path as text (sections of the document
- * model, laid out by text.c) or JSON. Schema version 1:
+ * bootprof critical: the critical path as text or Markdown (sections of
+ * the document model, laid out by text.c and markdown.c) or JSON. Schema version 1:
  *
  * {
  *   "schema_version": 1,
@@ -35,7 +35,12 @@
  *                   (sleeping states), "file": { "path", "dev", "ino" }|null,
  *                   "request": { "dev", "sector", "sectors", "issue_ns"
  *                   (0: before the recording), "done_ns", "issuer":
- *                   { TASK }|null }|null, "waker": { TASK }|null } ]
+ *                   { TASK }|null, "upper": { "dev", "sector" }|null (the
+ *                   device and sector the file system asked for, when a
+ *                   partition or a stacked device remapped it), "nfiles",
+ *                   "spans_files": bool (nfiles > 1), "files": [ { "path",
+ *                   "dev", "ino" } ] (the first 4, in sector order) }|null,
+ *                   "waker": { TASK }|null } ]
  *                                      in time order, tiling [start_ns, end_ns]
  * }
  *
@@ -134,27 +139,67 @@ static char *segment_detail(const struct bp_crit_segment *g)
 	}
 }
 
-/* The second line of an I/O row: its request. */
+/* "; spans 2 files: A, B" when the request carried pages of more than one file, else "". */
+static char *spans_text(const struct bp_crit_request *rq)
+{
+	char *out = xstrdup(""), *more;
+	size_t k;
+
+	if (rq->nfiles < 2)
+		return out;
+	for (k = 0; k < rq->nfiles && k < BP_CRIT_RQ_FILES; k++) {
+		more = xasprintf("%s%s%s", out, k ? ", " : "",
+				 rq->files[k].path ? rq->files[k].path : "?");
+		free(out);
+		out = more;
+	}
+	if (rq->nfiles > BP_CRIT_RQ_FILES) {
+		more = xasprintf("%s and %zu more", out, rq->nfiles - BP_CRIT_RQ_FILES);
+		free(out);
+		out = more;
+	}
+	more = xasprintf("; spans %zu files: %s", rq->nfiles, out);
+	free(out);
+	return more;
+}
+
+/*
+ * The second line of an I/O row: its request, on the device that
+ * completed it, and the device and sector the file system asked for
+ * when a partition or a stacked device remapped it.
+ */
 static char *request_line(const struct bp_crit_segment *g)
 {
 	const struct bp_crit_request *rq = &g->request;
-	char dev[32], issued[BP_FMT_LEN], dur[BP_FMT_LEN], bytes[BP_FMT_LEN], who[96];
+	char dev[32], upper[32], issued[BP_FMT_LEN], dur[BP_FMT_LEN], bytes[BP_FMT_LEN], who[96];
+	char *what, *line, *spans;
 
 	if (!g->has_request)
 		return NULL;
 	dev_name(dev, sizeof(dev), rq->dev);
 	bp_fmt_bytes(bytes, (uint64_t)rq->sectors * 512);
-	if (!rq->issue_ns)
-		return xasprintf("request %s sector %" PRIu64 " (%s), issued before the recording",
-				 dev, rq->sector, bytes);
-	instant(issued, rq->issue_ns);
-	bp_fmt_ns(dur, rq->done_ns - rq->issue_ns);
-	if (!rq->issuer.tid)
-		return xasprintf("request %s sector %" PRIu64 " (%s), issued at %s, %s to complete",
-				 dev, rq->sector, bytes, issued, dur);
-	return xasprintf("request %s sector %" PRIu64 " (%s), issued at %s by %s, %s to complete",
-			 dev, rq->sector, bytes, issued, task_name(who, sizeof(who), &rq->issuer),
-			 dur);
+	if (rq->upper_dev)
+		what = xasprintf("request %s sector %" PRIu64 " (%s) for %s sector %" PRIu64, dev,
+				 rq->sector, bytes, dev_name(upper, sizeof(upper), rq->upper_dev),
+				 rq->upper_sector);
+	else
+		what = xasprintf("request %s sector %" PRIu64 " (%s)", dev, rq->sector, bytes);
+	spans = spans_text(rq);
+	if (!rq->issue_ns) {
+		line = xasprintf("%s, issued before the recording%s", what, spans);
+	} else {
+		instant(issued, rq->issue_ns);
+		bp_fmt_ns(dur, rq->done_ns - rq->issue_ns);
+		if (!rq->issuer.tid)
+			line = xasprintf("%s, issued at %s, %s to complete%s", what, issued, dur,
+					 spans);
+		else
+			line = xasprintf("%s, issued at %s by %s, %s to complete%s", what, issued,
+					 task_name(who, sizeof(who), &rq->issuer), dur, spans);
+	}
+	free(what);
+	free(spans);
+	return line;
 }
 
 /*
@@ -433,17 +478,35 @@ static void waits_section(struct bp_doc *d, const struct bp_critical_path *p, si
 	free(w);
 }
 
+static void fill_doc(struct bp_doc *d, const struct bp_critical_path *p,
+		     const struct bp_critical_opts *o)
+{
+	header_section(d, p, o);
+	segments_section(d, p);
+	totals_section(d, p);
+	files_section(d, p, o->top);
+	waits_section(d, p, o->top);
+}
+
 int bp_view_critical_text(FILE *out, const struct bp_critical_path *p,
 			  const struct bp_critical_opts *o)
 {
 	struct bp_doc d = { 0 };
 
-	header_section(&d, p, o);
-	segments_section(&d, p);
-	totals_section(&d, p);
-	files_section(&d, p, o->top);
-	waits_section(&d, p, o->top);
+	fill_doc(&d, p, o);
 	bp_doc_text(out, &d, o->width ? o->width : DEFAULT_WIDTH, NULL);
+	bp_doc_release(&d);
+	return 0;
+}
+
+int bp_view_critical_markdown(FILE *out, const struct bp_critical_path *p,
+			      const struct bp_critical_opts *o)
+{
+	struct bp_doc d = { 0 };
+	int first = 1;
+
+	fill_doc(&d, p, o);
+	bp_doc_markdown(out, &d, &first);
 	bp_doc_release(&d);
 	return 0;
 }
@@ -479,6 +542,7 @@ static void json_segment(struct bp_json *j, const struct bp_crit_segment *g)
 {
 	int sleeping = g->state != BP_CRIT_CPU && g->state != BP_CRIT_RUNQ &&
 		       g->reason != BP_CRIT_WHY_NOT_SEEN && g->reason != BP_CRIT_WHY_LOOP;
+	size_t k;
 
 	bp_json_object_begin(j, NULL);
 	bp_json_u64(j, "start_ns", g->start_ns);
@@ -508,6 +572,25 @@ static void json_segment(struct bp_json *j, const struct bp_crit_segment *g)
 		bp_json_u64(j, "issue_ns", g->request.issue_ns);
 		bp_json_u64(j, "done_ns", g->request.done_ns);
 		json_task_object(j, "issuer", &g->request.issuer);
+		if (g->request.upper_dev) {
+			bp_json_object_begin(j, "upper");
+			json_dev(j, "dev", g->request.upper_dev);
+			bp_json_u64(j, "sector", g->request.upper_sector);
+			bp_json_end(j);
+		} else {
+			bp_json_null(j, "upper");
+		}
+		bp_json_u64(j, "nfiles", g->request.nfiles);
+		bp_json_bool(j, "spans_files", g->request.nfiles > 1);
+		bp_json_array_begin(j, "files");
+		for (k = 0; k < g->request.nfiles && k < BP_CRIT_RQ_FILES; k++) {
+			bp_json_object_begin(j, NULL);
+			bp_json_string(j, "path", g->request.files[k].path);
+			json_dev(j, "dev", g->request.files[k].dev);
+			bp_json_u64(j, "ino", g->request.files[k].ino);
+			bp_json_end(j);
+		}
+		bp_json_end(j);
 		bp_json_end(j);
 	} else {
 		bp_json_null(j, "request");

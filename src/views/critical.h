@@ -8,8 +8,8 @@
 #include "analysis/critical.h"
 
 /*
- * bootprof critical: a critical path (analysis/critical.h) as text or
- * JSON. Both write to out and return 0; the path is not changed.
+ * bootprof critical: a critical path (analysis/critical.h) as text,
+ * Markdown or JSON. Each writes to out and return 0; the path is not changed.
  */
 struct bp_critical_opts {
 	const char *file;     /* the recording's name, shown in the header */
@@ -19,6 +19,8 @@ struct bp_critical_opts {
 
 int bp_view_critical_text(FILE *out, const struct bp_critical_path *p,
 			  const struct bp_critical_opts *o);
+int bp_view_critical_markdown(FILE *out, const struct bp_critical_path *p,
+			      const struct bp_critical_opts *o);
 int bp_view_critical_json(FILE *out, const struct bp_critical_path *p,
 			  const struct bp_critical_opts *o);
 

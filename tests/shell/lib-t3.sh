@@ -46,6 +46,9 @@
 #                            (trace-cmd's sched_switch: a CPU is idle from a
 #                            switch to pid 0 until its next switch, busy
 #                            before its first)
+#   t3_critical REC          $TEST_DIR/c.json and c.txt (bootprof critical as JSON
+#                            and text) and dump.txt (bootprof dump) of REC; the
+#                            test ends (not ok) when there is no JSON
 #   t3_critical_tiles JSON   the segments of `bootprof critical --format json`
 #                            tile [start_ns, end_ns] in order (no gap, no
 #                            overlap, none empty, none given up on as a
@@ -75,6 +78,13 @@ t3_record_whole() {
 		rm -f "$1"
 	done
 	skip_all "every recording lost events (a busy machine)"
+}
+
+t3_critical() {
+	"$BOOTPROF" critical --format json "$1" >"$TEST_DIR/c.json" ||
+		{ not_ok 'bootprof critical --format json'; exit 0; }
+	"$BOOTPROF" critical "$1" >"$TEST_DIR/c.txt" || not_ok 'bootprof critical'
+	"$BOOTPROF_FAST" dump "$1" >"$TEST_DIR/dump.txt"
 }
 
 t3_csv() {

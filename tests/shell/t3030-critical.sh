@@ -51,10 +51,7 @@ t3_before_record() {
 	sh -c 'sleep 0'
 }
 t3_record_whole "$TEST_DIR/r.dat" sh "$TEST_DIR/run.sh"
-"$BOOTPROF" critical --format json "$TEST_DIR/r.dat" >"$TEST_DIR/c.json" ||
-	{ not_ok 'bootprof critical --format json'; exit 0; }
-"$BOOTPROF" critical "$TEST_DIR/r.dat" >"$TEST_DIR/c.txt" || not_ok 'bootprof critical'
-"$BOOTPROF_FAST" dump "$TEST_DIR/r.dat" >"$TEST_DIR/dump.txt"
+t3_critical "$TEST_DIR/r.dat"
 sed -n '1,25p' "$TEST_DIR/c.txt" | sed 's/^/# /'
 
 # Who is who, from the raw events: the execs of t3-chain, and the task

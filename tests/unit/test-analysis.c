@@ -274,7 +274,7 @@ enum {
 	ID_SWITCH = 300, ID_WAKING, ID_WAKEUP, ID_ENTER, ID_EXIT, ID_ADD, ID_FAULT, ID_BIO,
 	ID_ENTER_READ, ID_EXIT_READ, ID_ENTER_FSYNC, ID_FORK, ID_DELETE, ID_MAP_PAGES, ID_GET_PAGES,
 	ID_RQ_ISSUE, ID_RQ_COMPLETE, ID_TASK_EXIT, ID_EXEC, ID_ATTACH, ID_STAT_IOWAIT, ID_STAT_BLOCKED,
-	ID_WQ_QUEUE, ID_WQ_START, ID_LOCK
+	ID_WQ_QUEUE, ID_WQ_START, ID_LOCK, ID_REMAP
 };
 
 static const char *const gen_formats[][2] = {
@@ -403,6 +403,14 @@ static const char *const gen_formats[][2] = {
 	  "\tfield:void * lock_addr;\toffset:8;\tsize:8;\tsigned:0;\n"
 	  "\tfield:unsigned int flags;\toffset:16;\tsize:4;\tsigned:0;\n"
 	  "\nprint fmt: \"%p\", REC->lock_addr\n" },
+	{ "block", "name: block_bio_remap\nID: 325\nformat:\n" COMMON_FIELDS
+	  "\tfield:dev_t dev;\toffset:8;\tsize:4;\tsigned:0;\n"
+	  "\tfield:sector_t sector;\toffset:16;\tsize:8;\tsigned:0;\n"
+	  "\tfield:unsigned int nr_sector;\toffset:24;\tsize:4;\tsigned:0;\n"
+	  "\tfield:dev_t old_dev;\toffset:28;\tsize:4;\tsigned:0;\n"
+	  "\tfield:sector_t old_sector;\toffset:32;\tsize:8;\tsigned:0;\n"
+	  "\tfield:char rwbs[10];\toffset:40;\tsize:10;\tsigned:0;\n"
+	  "\nprint fmt: \"%llu\", REC->sector\n" },
 };
 
 #define US 1000ull
@@ -456,6 +464,11 @@ struct gev {
 #define BIO(t, cpu, pid) { t, cpu, ID_BIO, pid, 0, 0, 0, NULL }   /* a read, of unknown size */
 #define BIO_READ(t, cpu, pid, sectors) { t, cpu, ID_BIO, pid, 0, sectors, 0, NULL }
 #define BIO_WRITE(t, cpu, pid) { t, cpu, ID_BIO, pid, 1, 8, 0, NULL }
+/* A read bio on dev (FDEV, SDA) at sector (a: write bit | sector << 1) */
+#define BIO_AT(t, cpu, pid, dev, sector, n) { t, cpu, ID_BIO, pid, (sector) << 1, n, dev, NULL }
+/* block_bio_remap: n read sectors at sector of FDEV (the file system's) to SDA at sector + 2048 */
+#define REMAP(t, cpu, pid, sector, n) { t, cpu, ID_REMAP, pid, sector, n, 0, NULL }
+#define REMAP_OFFSET 2048
 #define FORK(t, cpu, parent, child) { t, cpu, ID_FORK, parent, parent, child, 0, NULL }
 #define TASK_EXIT(t, cpu, pid) { t, cpu, ID_TASK_EXIT, pid, pid, 0, 0, NULL }
 #define ENTER_READ(t, cpu, pid) { t, cpu, ID_ENTER_READ, pid, 0, 0, 0, NULL }
@@ -594,10 +607,26 @@ static void gen_add(struct gen *g, const struct gev *e)
 		put(d, 24, &i64, 8);
 		break;
 	case ID_BIO:
+		if (e->c)
+			dev = (uint32_t)e->c;
 		put(d, 8, &dev, 4);
+		i64 = e->a >> 1;
+		put(d, 16, &i64, 8);
 		i32 = (int32_t)e->b;
 		put(d, 24, &i32, 4);
-		put(d, 28, e->a ? "W" : "R", 2);
+		put(d, 28, e->a & 1 ? "W" : "R", 2);
+		break;
+	case ID_REMAP:
+		loc = SDA;
+		put(d, 8, &loc, 4);
+		i64 = e->a + REMAP_OFFSET;
+		put(d, 16, &i64, 8);
+		i32 = (int32_t)e->b;
+		put(d, 24, &i32, 4);
+		put(d, 28, &dev, 4);
+		i64 = e->a;
+		put(d, 32, &i64, 8);
+		put(d, 40, "R", 2);
 		break;
 	case ID_RQ_ISSUE:
 	case ID_RQ_COMPLETE:
@@ -1235,6 +1264,18 @@ static const struct bytes_case bytes_cases[] = {
 	{ "a kernel thread's insertions (no syscalls), another task's bio: created",
 	  { ADD(1, 0, 50, 0), BIO_READ(2, 1, 60, 8), END },
 	  0, 0, 0, 1, 0 },
+	{ "a stacked device queues the read bio again below: one read, the hole before created",
+	  { BIO_WRITE(0, 1, 70), ENTER(1, 0, 100, 0), ADD_INO(2, 0, 100, 0, MINO),
+	    ADD(3, 0, 100, 0), BIO_AT(4, 0, 100, FDEV, 0, 8), REMAP(5, 0, 100, 0, 8),
+	    BIO_AT(6, 0, 100, SDA, REMAP_OFFSET, 8), EXIT(7, 0, 100, 0), END },
+	  1, 0, 1, 1, 0 },
+	{ "the same, the stacked device splitting the bio in two: still one read",
+	  { BIO_WRITE(0, 1, 70), ENTER(1, 0, 100, 0), ADD_INO(2, 0, 100, 0, MINO),
+	    ADD(3, 0, 100, 0), ADD(4, 0, 100, 1), BIO_AT(5, 0, 100, FDEV, 0, 16),
+	    REMAP(6, 0, 100, 0, 8), BIO_AT(7, 0, 100, SDA, REMAP_OFFSET, 8),
+	    REMAP(8, 0, 100, 8, 8), BIO_AT(9, 0, 100, SDA, REMAP_OFFSET + 8, 8),
+	    EXIT(10, 0, 100, 0), END },
+	  2, 0, 2, 1, 0 },
 };
 
 static uint64_t file_read(const struct bp_model *m, uint64_t ino)
@@ -2002,7 +2043,6 @@ static void test_critical_cases(void **state)
 	}
 }
 
-/* An end point the recording does not hold is an error that says so. */
 /* clone(flags) entered (56): a thread (CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD ...), a process */
 #define CLONE(t, cpu, pid, flags) { t, cpu, ID_ENTER, pid, 56, flags, 0, NULL }
 #define CL_THREAD 0x3d0f00
@@ -2121,6 +2161,60 @@ static void test_critical_handoff(void **state)
 	}
 }
 
+/*
+ * A partition (or a stacked device) remaps B's two read bios, one of the
+ * file's pages and one of another file's, in B's context; a throttle's
+ * worker (60) queues both below and issues them as one request, whose
+ * completion wakes B: its I/O segment names the request of SDA, the
+ * file system's device and sector it was asked for, B as its issuer,
+ * and both files.
+ */
+#define WK_AFTER_DONE 4   /* in the interrupt of the completion just before */
+static void test_critical_remap(void **state)
+{
+	static const struct gev ev[] = {
+		ENTER_READ(10, 0, 11), ADD(11, 0, 11, 0), REMAP(12, 0, 11, 100, 8),
+		ADD_INO(13, 0, 11, 0, MINO), REMAP(14, 0, 11, 108, 8), SW(20, 0, 11, 2, 0),
+		BIO_AT(500, 1, 60, SDA, 100 + REMAP_OFFSET, 8),
+		BIO_AT(501, 1, 60, SDA, 108 + REMAP_OFFSET, 8),
+		ISSUE(502, 1, 60, 100 + REMAP_OFFSET, 16, 0), SW(503, 1, 60, 1, 0),
+		DONE(900, 0, 100 + REMAP_OFFSET, 16, 0),
+		{ 900, 0, ID_WAKING, 0, 11, 0, WK_AFTER_DONE, NULL },
+		SW(910, 0, 0, 0, 11), EXIT_READ(920, 0, 11), TASK_EXIT(930, 0, 11), END
+	};
+	const struct bp_crit_segment *io = NULL;
+	struct bp_critical_log *log;
+	struct bp_critical_path *p;
+	struct bp_model *m;
+	struct gen g;
+	size_t i;
+
+	(void)state;
+	p = crit_build(&g, ev, "pid:11", &m, &log);
+	assert_non_null(p);
+	assert_tiles(p);
+	for (i = 0; i < p->nsegments; i++) {
+		if (p->segments[i].state == BP_CRIT_IO)
+			io = &p->segments[i];
+	}
+	assert_non_null(io);
+	assert_true(io->has_request);
+	assert_int_equal(io->request.dev, SDA);
+	assert_int_equal(io->request.sector, 100 + REMAP_OFFSET);
+	assert_int_equal(io->request.sectors, 16);
+	assert_int_equal(io->request.upper_dev, FDEV);
+	assert_int_equal(io->request.upper_sector, 100);
+	assert_int_equal(io->request.issuer.tid, 11);
+	assert_int_equal(io->request.nfiles, 2);
+	assert_int_equal(io->request.files[0].ino, FINO);
+	assert_int_equal(io->request.files[1].ino, MINO);
+	bp_critical_path_free(p);
+	bp_critical_log_free(log);
+	bp_model_free(m);
+	tep_free(g.tep);
+}
+
+/* An end point the recording does not hold is an error that says so. */
 static void test_critical_missing_end(void **state)
 {
 	static const struct gev ev[] = { CHAIN_READ, TASK_WAKING(2170, 0, 11, 12), CHAIN_END, END };
@@ -2276,6 +2370,7 @@ int main(void)
 		cmocka_unit_test(test_first_exec),
 		cmocka_unit_test(test_critical_cases),
 		cmocka_unit_test(test_critical_handoff),
+		cmocka_unit_test(test_critical_remap),
 		cmocka_unit_test(test_critical_missing_end),
 		cmocka_unit_test(test_critical_mark_end),
 		cmocka_unit_test(test_critical_fixtures),
