@@ -330,7 +330,7 @@ int bp_replay_run(const struct bp_pack *p, const struct bp_replay_opts *o,
 	r.deadline_ns = o->deadline_ns ? r.start_ns + o->deadline_ns : 0;
 	r.requested = xcalloc(p->nfiles + 1, sizeof(*r.requested));
 	r.chunk = xcalloc(p->nfiles + 1, sizeof(*r.chunk));
-	r.nmarkers = bp_replay_markers_open(r.markers);
+	r.nmarkers = bp_replay_markers_open(o->tracefs_root ? o->tracefs_root : "", r.markers);
 	seq.idx = xcalloc(p->nfiles + 1, sizeof(*seq.idx));
 	par.idx = xcalloc(p->nfiles + 1, sizeof(*par.idx));
 	for (i = 0; i < p->nfiles; i++) {
@@ -508,6 +508,8 @@ int bp_replay_spawn(const char *pack_path)
 		_exit(0);
 	}
 	o.root = SPAWN_ROOT;
+	/* The initramfs moved /sys into the real root: the recording's tracefs is there. */
+	o.tracefs_root = SPAWN_ROOT;
 	/* Waiting costs PID 1 nothing and makes the summary say what is resident. */
 	o.wait = 1;
 	o.deadline_ns = deadline - now_ns();

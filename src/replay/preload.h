@@ -29,6 +29,9 @@ enum bp_ioprio {
  * @root: prefix of every path the pack names and of /sys (NULL: "");
  *        the init wrapper's preloader uses "/proc/1/root", so it follows
  *        PID 1 from the initramfs into the real root
+ * @tracefs_root: prefix of /sys/kernel/tracing, where the recordings'
+ *                markers are written (NULL: ""; the init wrapper's
+ *                preloader: PID 1's root, as for @root)
  */
 struct bp_replay_opts {
 	int threads;
@@ -37,6 +40,7 @@ struct bp_replay_opts {
 	int fadvise;
 	int wait;
 	const char *root;
+	const char *tracefs_root;
 };
 
 /**

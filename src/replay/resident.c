@@ -112,19 +112,22 @@ static void reissue(const struct mapped *m, const struct span *sp, uint64_t chun
 	}
 }
 
-int bp_replay_markers_open(int *fds)
+int bp_replay_markers_open(const char *root, int *fds)
 {
-	DIR *d = opendir(TRACEFS_INSTANCES);
 	struct dirent *e;
 	char path[512];
+	DIR *d;
 	int n = 0;
 
+	snprintf(path, sizeof(path), "%s" TRACEFS_INSTANCES, root);
+	d = opendir(path);
 	if (!d)
 		return 0;
 	while ((e = readdir(d)) && n < BP_REPLAY_MAX_MARKERS) {
 		if (strcmp(e->d_name, "bootprof") && strncmp(e->d_name, "bootprof-", 9))
 			continue;
-		snprintf(path, sizeof(path), TRACEFS_INSTANCES "/%s/trace_marker", e->d_name);
+		snprintf(path, sizeof(path), "%s" TRACEFS_INSTANCES "/%s/trace_marker", root,
+			 e->d_name);
 		fds[n] = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
 		n += fds[n] >= 0;
 	}

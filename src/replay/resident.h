@@ -70,6 +70,8 @@ int bp_replay_settle(const struct bp_pack *p, const struct bp_settle_opts *o, st
 
 /**
  * bp_replay_markers_open() - the trace_marker of every bootprof recording running now
+ * @root: the root tracefs is looked up under ("" for this process's own;
+ *        at boot PID 1's, where the initramfs moved /sys to)
  * @fds: room for BP_REPLAY_MAX_MARKERS descriptors
  *
  * Their instances are "bootprof" at boot and "bootprof-PID" live: the
@@ -78,7 +80,7 @@ int bp_replay_settle(const struct bp_pack *p, const struct bp_settle_opts *o, st
  *
  * Return: how many were opened (close them).
  */
-int bp_replay_markers_open(int *fds);
+int bp_replay_markers_open(const char *root, int *fds);
 
 /**
  * bp_replay_mark() - one trace marker line for a range of a pack's file

@@ -88,6 +88,14 @@ grep ' /data/' "$TEST_DIR/preloaded.txt" | sed 's/^/# /'
 # columns: preloaded hit late overtaken miss wasted read_again late_waits late_wait_ns path
 expect 'warm: --preloaded: each /data file preloaded whole and then used (hit or late), nothing wasted, overtaken or missed' \
 	"[ \$(awk -v s=$((REPLAY_FILE_KB * 1024)) 'index(\$NF, \"/data/f\") == 1 && \$1 == s && \$2 + \$3 == s && \$4 + \$5 + \$6 + \$7 == 0' '$TEST_DIR/preloaded.txt' | wc -l) = $REPLAY_FILES ]"
+# The preloader starts in the initramfs and finds the recording's tracefs
+# in PID 1's root once the real root took /sys with it.
+"$BOOTPROF" dump --events ftrace:print "$TEST_DIR/warm.dat" >"$TEST_DIR/prints.txt"
+nreq=$(grep -c 'bootprof-replay request ' "$TEST_DIR/prints.txt")
+nres=$(grep -c 'bootprof-replay resident ' "$TEST_DIR/prints.txt")
+nfile=$(grep -c '^file ' "$P")
+expect "warm: the boot's recording has the preloader's request ($nreq) and resident ($nres) markers, at least one per file preloaded ($((nfile - 1)))" \
+	"[ $nreq -ge $((nfile - 1)) ] && [ $nres -ge $((nfile - 1)) ]"
 expect 'warm: the changed (stale) file was not preloaded: the workload'"'"'s reads of it are misses' \
 	"awk '\$NF == \"/data/changed\" { f = 1; ok = (\$1 == 0 && \$4 == 0 && \$5 > 0); exit } END { exit !(f && ok) }' '$TEST_DIR/preloaded.txt'"
 
