@@ -63,6 +63,17 @@ while read -r pid t0 t1 truth bytes; do
 			"test '$truth' -gt 500000000"
 		expect "fsync: I/O wait inside the call within 2% of the schedstat truth" \
 			"t3_within '${in_wait:-0}' '$truth' 2"
+		# When it is not: each sleep in the call, and what woke it (the waking's
+		# context and common_flags), to tell which wake chain the rule missed.
+		t3_within "${in_wait:-0}" "$truth" 2 || {
+			echo "# fsync: other D-sleep in the call $(proc_col "$TEST_DIR/in.csv" "$pid" other_wait_ns) ns; its sleeps:"
+			"$BOOTPROF_FAST" dump "$TEST_DIR/r.dat" |
+				awk -v p="$pid" -v lo="$(secs "$t0")" -v hi="$(secs "$t1")" '
+				$1 + 0 < lo + 0 || $1 + 0 > hi + 0 { next }
+				/ sched_switch: / && index($0, " prev_pid=" p " ") { out = $1; st = $0; sub(/.*prev_state=/, "", st); sub(/ .*/, "", st) }
+				/ sched_waking: / && index($0, " pid=" p " ") && out { print "#   asleep " st " from " out " woken at " $1 " by " $3 " " $4 ": " $0; out = "" }' |
+				head -n 20
+		}
 	else
 		expect "sync: I/O wait inside the call" "test '${in_wait:-0}' -gt 0"
 	fi
