@@ -695,11 +695,18 @@ boot_schedstats_checks() {
 	}
 	END { printf "%d\n", s }' "$2")
 	echo "# reader pid $3: sched_stat_iowait in its loop ${_sum:-?} ns, schedstat truth $4 ns"
-	# Within 2 %, as the recording's own I/O wait is checked: under TCG on a
-	# busy host the two kernel clocks drifted 1.07 % and 1.17 % apart (15 ms
-	# of 1.42 s) while the guest ran the same reader.
-	expect "$1: the reader's sched_stat_iowait within 2 % of its schedstat truth" \
-		"[ -n '$_t0' ] && [ -n '$_t1' ] && awk -v a='$_sum' -v b='$4' 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 0.02 * b) }'"
+	# Within 3 %, as the recording's own I/O wait is checked: under TCG on a
+	# busy host the two kernel clocks drifted 1.07 %, 1.17 % and once 2.39 %
+	# apart (32.6 ms of 1.37 s) while the guest ran the same reader.
+	expect "$1: the reader's sched_stat_iowait within 3 % of its schedstat truth" \
+		"[ -n '$_t0' ] && [ -n '$_t1' ] && awk -v a='$_sum' -v b='$4' 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 0.03 * b) }'"
+	# bootprof's I/O wait of the reader (boot_truth_checks, _got) against
+	# the kernel's own count: the same sleeps, bounded by the switch events
+	# there and by dequeue and wake-up here (0.30 % and 0.70 % apart
+	# measured), with no clock drift between them.
+	[ -n "${_got:-}" ] || return
+	expect "$1: the reader's I/O wait within 2 % of its sched_stat_iowait" \
+		"awk -v a='$_got' -v b='$_sum' 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 0.02 * b) }'"
 }
 
 # boot_truth_checks SERIES DUMP CONSOLE WORDS: with delayacct among the
@@ -724,8 +731,12 @@ for p in json.load(sys.stdin)["processes"]:
     if p["pid"] == int(sys.argv[1]): print(p["wait_ns"])' "$_pid")
 	echo "# reader pid $_pid read $_bytes bytes in $_wall ns; I/O wait bootprof ${_got:-?} ns, schedstat truth $_truth ns"
 	expect "$1: the reader waited at least 0.2 s (emulated)" "[ '$_truth' -gt 200000000 ]"
-	expect "$1: the reader's I/O wait within 2 % of its schedstat truth" \
-		"[ -n '$_got' ] && awk -v a='$_got' -v b='$_truth' 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.02 * b) }'"
+	# The schedstat truth is wall - run - run-queue delay of the reader's
+	# own clock; under TCG on a busy host it drifted up to 2.08 % (28 ms of
+	# 1.37 s) from the sleeps the kernel's events bound. The kernel's own
+	# count of them is held to 2 % in boot_schedstats_checks.
+	expect "$1: the reader's I/O wait within 3 % of its schedstat truth" \
+		"[ -n '$_got' ] && awk -v a='$_got' -v b='$_truth' 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.03 * b) }'"
 	case " $_words " in
 	*" delayacct "*)
 		_blk=$(sed -n 's/.*boot-reader pid .* blkio_ticks \(-*[0-9]*\).*/\1/p' "$3" | head -n 1)
