@@ -13,7 +13,8 @@ PY=/usr/bin/python3
 $PY -c 'import time
 while True: time.sleep(0.05)' "before the recording" &
 before=$!
-trap 'kill $before 2>/dev/null' EXIT
+# (test-lib.sh's own EXIT trap is replaced: remove TEST_DIR here too)
+trap 'kill $before 2>/dev/null; [ -n "$KEEP_TEST_DIR" ] || rm -rf "$TEST_DIR"' EXIT
 
 cat >"$TEST_DIR/work.sh" <<'SH'
 #!/bin/sh
