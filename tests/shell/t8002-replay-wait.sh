@@ -48,8 +48,10 @@ said=$(sed -n 's/.*; \([0-9]*\) bytes resident at exit.*/\1/p' "$TEST_DIR/nowait
 echo "# said resident at exit: $said; fincore right after: $res of the pack's $asked"
 expect 'without --wait: "started reads", never "preloaded"' \
 	"grep -q '^started reads of [0-9]* of [0-9]* files, $asked bytes in ' '$TEST_DIR/nowait.out' && ! grep -q 'preloaded' '$TEST_DIR/nowait.out'"
+# (fincore's walk over 150 files can itself outlast the last reads: on a
+# loaded host it once found all 2720489 bytes, the replay 2007447 at exit.)
 expect 'without --wait: resident at exit is no more than fincore finds after, and less than asked for' \
-	"[ -n '$said' ] && [ '$said' -le '$res' ] && [ '$res' -lt '$asked' ]"
+	"[ -n '$said' ] && [ '$said' -le '$res' ] && [ '$said' -lt '$asked' ]"
 # Let those reads end before the next cold start: drop_caches leaves pages under I/O.
 "$BOOTPROF_FAST" replay --wait "$Q" >/dev/null
 
