@@ -12,8 +12,8 @@
 # A test that changes or measures machine-wide state (top-level tracing,
 # drop_caches, cgroups, sysctls, a QEMU boot) says so with a line
 #   # tags: serial
-# near its top. Those run one after another, in name order, while the other
-# tests run in parallel beside them. "# tags: records" marks a test that
+# near its top. Those run one after another, in name order, once the other
+# tests, run in parallel, are done. "# tags: records" marks a test that
 # only makes a system-wide recording when it can (can_record): serial too,
 # since its recorder would show up in the others' recordings, but run with
 # the parallel ones by --quick, where it records nothing. Each test's output is printed in one
@@ -107,16 +107,15 @@ for t in "$BUILD"/tests/test-* tests/shell/t*.sh tests/boot/t*.sh; do
 	fi
 done
 
-# The serial group is one more job beside the parallel ones.
-(
-	for t in $serial; do
-		run_one "$t" "$results"
-	done
-) &
+# The parallel group first, then the serial one alone: its tests time
+# sleeps, throttled reads and boots against the kernel's own clocks, and
+# beside a parallel suite a 2-CPU machine stretched them past their bounds.
 if [ -n "$parallel" ]; then
 	printf '%s\n' $parallel | xargs -P "$jobs" -I @ sh "$TOP/tests/run.sh" --one @ "$results"
 fi
-wait
+for t in $serial; do
+	run_one "$t" "$results"
+done
 
 passed=0 failed=0 skipped=0 bad=
 for c in "$results"/*.count; do
